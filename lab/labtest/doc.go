@@ -1,0 +1,10 @@
+// Package labtest gives tests the real parts they need: a throwaway
+// PostgreSQL cluster (with the real Chinook data set loaded on demand) and a
+// check that a systemd user manager is reachable.
+//
+// A part that is missing fails the test when CI=true and skips it, saying
+// why, on a developer's machine. Packages that call Postgres or Chinook must
+// stop the cluster at the end of the test binary:
+//
+//	func TestMain(m *testing.M) { labtest.Main(m) }
+package labtest

@@ -1,0 +1,61 @@
+package systemd
+
+import (
+	"context"
+	"os"
+	"time"
+)
+
+// UnitSpec describes a service the lab installs and controls. The D-Bus
+// controller renders it as a unit file; the direct supervisor runs it as a
+// process group.
+type UnitSpec struct {
+	Name        string            // unit name, e.g. "lab-target.service"
+	Description string
+	ExecStart   []string          // argv; ExecStart[0] is an absolute path
+	User        string            // run as this user ("" = the lab's user)
+	WorkingDir  string
+	Environment map[string]string
+	LogFile     string            // stdout+stderr appended here ("" = journal / discard)
+	Restart     string            // systemd Restart= ("" = "no")
+	KillSignal  string            // "" = SIGTERM; e.g. "SIGINT" for PostgreSQL fast shutdown
+	StopTimeout time.Duration     // 0 = 10s; then SIGKILL
+	Extra       map[string]string // further [Service] settings, e.g. MemoryMax, CPUAffinity
+}
+
+// Props are the service properties the lab reads from a unit.
+type Props struct {
+	Name           string
+	ActiveState    string // active, inactive, failed, activating, deactivating
+	SubState       string
+	Result         string // success, exit-code, signal, oom-kill, start-limit-hit, ...
+	MainPID        int
+	ExecMainCode   int // CLD_EXITED=1, CLD_KILLED=2, CLD_DUMPED=3
+	ExecMainStatus int // exit status or signal number
+	NRestarts      int
+	ControlGroup   string // e.g. /app.slice/lab-target.service ("" for the direct supervisor)
+	MemoryCurrent  uint64 // bytes, 0 when unknown
+}
+
+// Controller controls services. Every method takes a context; errors name
+// the unit and, when a start or restart fails, include the tail of its log.
+type Controller interface {
+	// Kind says which implementation this is ("systemd-user", "systemd-system", "direct").
+	Kind() string
+	// Install writes (or replaces) the unit and makes the manager see it.
+	Install(ctx context.Context, spec UnitSpec) error
+	// Uninstall stops the unit if running and removes it and its drop-ins.
+	Uninstall(ctx context.Context, name string) error
+	Start(ctx context.Context, name string) error
+	Stop(ctx context.Context, name string) error
+	Restart(ctx context.Context, name string) error
+	// Signal sends a signal to the unit's main process (e.g. SIGUSR2 to reload PostgREST's config).
+	Signal(ctx context.Context, name string, sig os.Signal) error
+	Properties(ctx context.Context, name string) (Props, error)
+	// SetDropIn writes drop-in "name.d/<dropin>.conf" with [Service] settings and reloads the manager.
+	SetDropIn(ctx context.Context, name, dropin string, settings map[string]string) error
+	RemoveDropIn(ctx context.Context, name, dropin string) error
+	// LogTail returns the last n lines of the unit's output.
+	LogTail(ctx context.Context, name string, n int) (string, error)
+	Close() error
+}
