@@ -1,0 +1,128 @@
+package lab
+
+import "time"
+
+// Experiment is one experiment file: what to vary, what to send, how long,
+// and how often. It is decoded from TOML by package experiments.
+type Experiment struct {
+	Name        string `toml:"name" json:"name"`
+	Title       string `toml:"title" json:"title"`
+	Description string `toml:"description" json:"description,omitempty"`
+
+	Target    Target     `toml:"target" json:"target"`
+	Scenarios []string   `toml:"scenarios" json:"scenarios"` // built-in or custom scenario names
+	Custom    []Scenario `toml:"scenario" json:"custom,omitempty"`
+	Load      Load       `toml:"load" json:"load"`
+	Trials    Trials     `toml:"trials" json:"trials"`
+	Variants  []Variant  `toml:"variant" json:"variants"`
+
+	// AllowUnknownKeys lets variants set PostgREST keys the lab's catalogue
+	// does not know (e.g. from a newer PostgREST).
+	AllowUnknownKeys bool `toml:"allow_unknown_keys" json:"allow_unknown_keys,omitempty"`
+
+	// Source is the file the experiment was read from ("" for built-ins).
+	Source string `toml:"-" json:"source,omitempty"`
+}
+
+// Target says which server the experiment runs against. The zero value
+// means the local stack (`lab stack up`).
+type Target struct {
+	Stack    string `toml:"stack" json:"stack,omitempty"`         // state dir of a local stack; "" = default
+	Unit     string `toml:"unit" json:"unit,omitempty"`           // PostgREST unit of an existing server
+	Config   string `toml:"config" json:"config,omitempty"`       // its config file
+	URL      string `toml:"url" json:"url,omitempty"`             // its API URL
+	AdminURL string `toml:"admin_url" json:"admin_url,omitempty"` // its admin server (/ready, /metrics)
+	PGUnit   string `toml:"pg_unit" json:"pg_unit,omitempty"`     // PostgreSQL unit, for restarts and telemetry
+	PGURI    string `toml:"pg_uri" json:"pg_uri,omitempty"`       // superuser URI, for settings and counters
+}
+
+// Scenario is a user-defined scenario: one request template, weighted in the mix.
+type Scenario struct {
+	Name     string            `toml:"name" json:"name"`
+	Method   string            `toml:"method" json:"method"`
+	Path     string            `toml:"path" json:"path"` // may hold templates like {rand 1 275}
+	Header   map[string]string `toml:"header" json:"header,omitempty"`
+	Body     string            `toml:"body" json:"body,omitempty"`
+	BodyFile string            `toml:"body_file" json:"body_file,omitempty"`
+	Expect   int               `toml:"expect" json:"expect,omitempty"` // expected status; 0 = any 2xx
+	Weight   float64           `toml:"weight" json:"weight,omitempty"`
+}
+
+// Load models.
+const (
+	ModelOpen   = "open"   // constant arrival rate
+	ModelClosed = "closed" // fixed number of connections
+	ModelSearch = "search" // highest open-model rate within Limit
+)
+
+// Load says how traffic is generated in each trial.
+type Load struct {
+	Model       string        `toml:"model" json:"model"`
+	Rate        float64       `toml:"rate" json:"rate,omitempty"`                   // open: requests/s
+	MaxInFlight int           `toml:"max_in_flight" json:"max_in_flight,omitempty"` // open: bound on concurrent requests
+	Connections int           `toml:"connections" json:"connections,omitempty"`     // closed
+	Think       time.Duration `toml:"think" json:"think,omitempty"`                 // closed
+	Duration    time.Duration `toml:"duration" json:"duration"`
+	Warmup      time.Duration `toml:"warmup" json:"warmup"`
+	Timeout     time.Duration `toml:"timeout" json:"timeout,omitempty"` // per request
+	Limit       Limit         `toml:"limit" json:"limit,omitempty"`     // search
+	Threads     int           `toml:"threads" json:"threads,omitempty"`
+}
+
+// Limit is what a search must meet.
+type Limit struct {
+	P99        time.Duration `toml:"p99" json:"p99,omitempty"`
+	MaxErrors  float64       `toml:"max_errors" json:"max_errors,omitempty"`   // fraction, e.g. 0.001
+	MaxDropped float64       `toml:"max_dropped" json:"max_dropped,omitempty"` // fraction, e.g. 0.01
+	MinRate    float64       `toml:"min_rate" json:"min_rate,omitempty"`
+	MaxRate    float64       `toml:"max_rate" json:"max_rate,omitempty"`
+}
+
+// Trial orders.
+const (
+	OrderInterleaved = "interleaved" // ABAB...
+	OrderRandom      = "random"      // randomised blocks, seeded
+)
+
+// Trials says how often each (variant, scenario) is measured.
+type Trials struct {
+	Min   int     `toml:"min" json:"min"`     // trials per variant and scenario before a verdict
+	Max   int     `toml:"max" json:"max"`     // stop here even if undecided
+	Order string  `toml:"order" json:"order"` // interleaved | random
+	Seed  int64   `toml:"seed" json:"seed"`
+	Alpha float64 `toml:"alpha" json:"alpha"` // significance level, default 0.05
+}
+
+// Variant is one configuration of the server under test.
+type Variant struct {
+	Name        string `toml:"name" json:"name"`
+	Description string `toml:"description" json:"description,omitempty"`
+	Baseline    bool   `toml:"baseline" json:"baseline,omitempty"`
+
+	// PostgREST config keys. db-uri may be "tcp" or "unix": the lab derives
+	// the full URI from the base config and the PostgreSQL's addresses.
+	PostgREST map[string]string `toml:"postgrest" json:"postgrest,omitempty"`
+	// PostgreSQL settings (ALTER SYSTEM); restart or reload as each needs.
+	PostgreSQL map[string]string `toml:"postgresql" json:"postgresql,omitempty"`
+	// Environment of the PostgREST unit (e.g. PGRST_* or GHCRTS).
+	Env map[string]string `toml:"env" json:"env,omitempty"`
+	// Unit drop-in settings for the PostgREST unit, e.g. CPUAffinity, MemoryMax.
+	DropIn map[string]string `toml:"dropin" json:"dropin,omitempty"`
+	// Binary replaces the PostgREST executable; Args are extra arguments
+	// (e.g. ["+RTS", "-N2", "-RTS"]).
+	Binary string   `toml:"binary" json:"binary,omitempty"`
+	Args   []string `toml:"args" json:"args,omitempty"`
+}
+
+// BaselineVariant returns the variant marked baseline, else the first.
+func (e *Experiment) BaselineVariant() Variant {
+	for _, v := range e.Variants {
+		if v.Baseline {
+			return v
+		}
+	}
+	if len(e.Variants) == 0 {
+		return Variant{}
+	}
+	return e.Variants[0]
+}

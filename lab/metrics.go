@@ -1,0 +1,44 @@
+package lab
+
+// Metric is a number computed per trial that verdicts compare.
+type Metric struct {
+	Name   string // short name, e.g. "rate"
+	Label  string // for people, e.g. "throughput"
+	Unit   string // e.g. "req/s", "ms", "µs/req", "MB"
+	Better int    // +1 higher is better, -1 lower is better, 0 neutral
+	// Of returns the value for a trial and whether it is known.
+	Of func(Trial) (float64, bool)
+}
+
+// Metrics are the metrics compared in verdicts and reports, in report order.
+var Metrics = []Metric{
+	{"rate", "throughput", "req/s", +1, func(t Trial) (float64, bool) { return t.Load.Rate, t.Load.Requests > 0 }},
+	{"p50", "latency p50", "ms", -1, func(t Trial) (float64, bool) { return t.Load.LatencyMs.P50, t.Load.Requests > 0 }},
+	{"p99", "latency p99", "ms", -1, func(t Trial) (float64, bool) { return t.Load.LatencyMs.P99, t.Load.Requests > 0 }},
+	{"min", "latency min", "ms", -1, func(t Trial) (float64, bool) { return t.Load.LatencyMs.Min, t.Load.Requests > 0 }},
+	{"server_cpu", "server CPU", "µs/req", -1, func(t Trial) (float64, bool) {
+		return t.Server.CPUPerRequestUs, t.Server.CPUSeconds > 0 && t.Load.Requests > 0
+	}},
+	{"db_cpu", "database CPU", "µs/req", -1, func(t Trial) (float64, bool) {
+		return t.Database.CPUPerRequestUs, t.Database.CPUSeconds > 0 && t.Load.Requests > 0
+	}},
+	{"peak_rss", "server peak RSS", "MB", -1, func(t Trial) (float64, bool) {
+		return float64(t.Server.PeakRSS) / 1e6, t.Server.PeakRSS > 0
+	}},
+	{"errors", "errors", "%", -1, func(t Trial) (float64, bool) {
+		if t.Load.Requests+t.Load.Dropped == 0 {
+			return 0, false
+		}
+		return 100 * float64(t.Load.Errors) / float64(t.Load.Requests), true
+	}},
+}
+
+// MetricByName finds a metric.
+func MetricByName(name string) (Metric, bool) {
+	for _, m := range Metrics {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}

@@ -1,0 +1,174 @@
+package lab
+
+import "time"
+
+// RecordSchema is the version of the Run record written to run.json.
+const RecordSchema = 1
+
+// Run is everything one `lab run` measured: the raw material for verdicts
+// and reports. It is written as run.json in the run's result directory.
+type Run struct {
+	Schema     int           `json:"schema"`
+	Experiment Experiment    `json:"experiment"`
+	Started    time.Time     `json:"started"`
+	Finished   time.Time     `json:"finished"`
+	Host       Host          `json:"host"`
+	Target     TargetInfo    `json:"target"`
+	Variants   []VariantInfo `json:"variants"`
+	Trials     []Trial       `json:"trials"`
+	Events     []Event       `json:"events,omitempty"`
+	// Interrupted is set when the run was stopped early (Ctrl-C, error).
+	Interrupted string `json:"interrupted,omitempty"`
+}
+
+// Host describes the server machine.
+type Host struct {
+	Hostname    string `json:"hostname"`
+	OS          string `json:"os"`
+	Kernel      string `json:"kernel"`
+	CPUModel    string `json:"cpu_model"`
+	CPUs        int    `json:"cpus"`
+	MemoryBytes uint64 `json:"memory_bytes"`
+	CgroupMode  string `json:"cgroup_mode,omitempty"` // v1, v2, hybrid
+	PostgreSQL  string `json:"postgresql,omitempty"`  // server version
+	LabVersion  string `json:"lab_version,omitempty"`
+	GoVersion   string `json:"go_version,omitempty"`
+}
+
+// TargetInfo describes the server under test.
+type TargetInfo struct {
+	Binary     string `json:"binary"`
+	Version    string `json:"version,omitempty"`
+	Reference  bool   `json:"reference"`  // postgrest-mini, not PostgREST
+	Supervisor string `json:"supervisor"` // systemd-user, systemd-system, direct
+	URL        string `json:"url"`
+	Unit       string `json:"unit,omitempty"`
+	Config     string `json:"config,omitempty"`
+}
+
+// VariantInfo is a variant as run, with the changes it made.
+type VariantInfo struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"`
+	Baseline    bool     `json:"baseline,omitempty"`
+	Changes     []Change `json:"changes,omitempty"`
+}
+
+// Change is one setting a variant changed, as applied.
+type Change struct {
+	Where string `json:"where"` // postgrest, postgresql, env, dropin, binary
+	Key   string `json:"key"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+}
+
+// Trial is one measurement of one variant on one scenario.
+type Trial struct {
+	Seq      int       `json:"seq"` // order in the run, from 1
+	Variant  string    `json:"variant"`
+	Scenario string    `json:"scenario"`
+	Rep      int       `json:"rep"` // repetition of this (variant, scenario), from 1
+	Start    time.Time `json:"start"`
+	End      time.Time `json:"end"`
+	// ReadyAfter is the time from the restart to the first ready answer.
+	ReadyAfter time.Duration `json:"ready_after,omitempty"`
+
+	Load     LoadStats    `json:"load"`
+	Series   []Second     `json:"series,omitempty"`
+	Curve    []CurvePoint `json:"curve,omitempty"` // search model: rate vs latency
+	Server   Usage        `json:"server"`
+	Database Usage        `json:"database"`
+	DB       DBStats      `json:"db"`
+	Events   []Event      `json:"events,omitempty"`
+	// Error is set when the trial failed (not ready, crashed); such trials
+	// are kept in the record but left out of verdicts.
+	Error string `json:"error,omitempty"`
+}
+
+// LoadStats is the load generator's summary of a trial (warm-up excluded).
+type LoadStats struct {
+	Model       string           `json:"model"`
+	Requests    int64            `json:"requests"`
+	Errors      int64            `json:"errors"`
+	Dropped     int64            `json:"dropped"`
+	Seconds     float64          `json:"seconds"`
+	Rate        float64          `json:"rate"` // completed requests/s
+	AskedRate   float64          `json:"asked_rate,omitempty"`
+	Connections int              `json:"connections,omitempty"`
+	LatencyMs   Percentiles      `json:"latency_ms"` // from intended start (open) or send (closed)
+	ServiceMs   Percentiles      `json:"service_ms"` // from actual send
+	BytesIn     int64            `json:"bytes_in"`
+	BytesOut    int64            `json:"bytes_out"`
+	Status      map[string]int64 `json:"status,omitempty"`
+	ErrorKinds  map[string]int64 `json:"error_kinds,omitempty"`
+	MaxInFlight int              `json:"max_in_flight,omitempty"`
+}
+
+// Percentiles of a latency distribution, in milliseconds.
+type Percentiles struct {
+	Min  float64 `json:"min"`
+	Mean float64 `json:"mean"`
+	P50  float64 `json:"p50"`
+	P90  float64 `json:"p90"`
+	P95  float64 `json:"p95"`
+	P99  float64 `json:"p99"`
+	P999 float64 `json:"p999"`
+	Max  float64 `json:"max"`
+}
+
+// Second is one point of a trial's per-second series.
+type Second struct {
+	T        float64 `json:"t"` // seconds since the measured part began
+	Requests int64   `json:"requests"`
+	Errors   int64   `json:"errors"`
+	P50Ms    float64 `json:"p50_ms"`
+	P99Ms    float64 `json:"p99_ms"`
+}
+
+// CurvePoint is one step of a search.
+type CurvePoint struct {
+	AskedRate float64 `json:"asked_rate"`
+	Rate      float64 `json:"rate"`
+	P99Ms     float64 `json:"p99_ms"`
+	ErrorRate float64 `json:"error_rate"`
+	Dropped   float64 `json:"dropped_rate"`
+	OK        bool    `json:"ok"`
+}
+
+// Usage is a service's resource use during a trial's measured window.
+type Usage struct {
+	CPUSeconds      float64       `json:"cpu_seconds"`
+	CPUUtil         float64       `json:"cpu_util"`           // cores busy on average
+	CPUPerRequestUs float64       `json:"cpu_per_request_us"` // CPUSeconds*1e6/requests
+	PeakRSS         uint64        `json:"peak_rss"`
+	MeanRSS         uint64        `json:"mean_rss"`
+	Samples         []UsageSample `json:"samples,omitempty"`
+}
+
+// UsageSample is one telemetry sample, relative to the trial's start.
+type UsageSample struct {
+	T   float64 `json:"t"`   // seconds
+	CPU float64 `json:"cpu"` // cores busy since the previous sample
+	RSS uint64  `json:"rss"`
+}
+
+// DBStats are PostgreSQL counters over a trial, per HTTP request.
+type DBStats struct {
+	TransactionsPerRequest float64 `json:"transactions_per_request"`
+	StatementsPerRequest   float64 `json:"statements_per_request,omitempty"`
+	Rollbacks              int64   `json:"rollbacks"`
+	Backends               int     `json:"backends,omitempty"`
+}
+
+// Event is something that happened to the server: an OOM kill, a crash,
+// an unexpected restart, a failed readiness gate.
+type Event struct {
+	T       time.Time `json:"t"`
+	Kind    string    `json:"kind"`   // oom-kill, crash, restart, not-ready
+	Source  string    `json:"source"` // postgrest, postgresql
+	Detail  string    `json:"detail"`
+	PID     int       `json:"pid,omitempty"`
+	Variant string    `json:"variant,omitempty"`
+	Trial   int       `json:"trial,omitempty"`
+	Rate    float64   `json:"rate,omitempty"` // request rate at that moment
+}
