@@ -1,0 +1,51 @@
+# pgrst-lab. The two commands a newcomer needs:
+#   make run    build, install PostgreSQL if missing, bring up the local stack,
+#               load the fixture and run the socket-vs-tcp experiment
+#   make test   go vet and the tests (real PostgreSQL, real systemd when present)
+GO       ?= go
+BIN      ?= bin
+DIR      ?= .lab
+RESULTS  ?= results
+EXPERIMENT ?= socket-vs-tcp
+VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -X main.version=$(VERSION)
+
+.PHONY: all build run test vet bench bench-loadgen deps-postgres stack-down clean
+
+all: build
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/lab ./cmd/lab
+	$(GO) build -o $(BIN)/postgrest-mini ./cmd/postgrest-mini
+
+# Installs PostgreSQL with apt when it is missing and we are root; otherwise
+# prints the one command to run.
+deps-postgres:
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing PostgreSQL (apt-get install postgresql)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	else echo "PostgreSQL is missing: run  sudo apt-get install -y postgresql  and try again" >&2; exit 1; fi
+
+run: deps-postgres build
+	$(BIN)/lab stack up --dir $(DIR)
+	$(BIN)/lab fixture chinook --dir $(DIR)
+	$(BIN)/lab run $(EXPERIMENT) --dir $(DIR) --results $(RESULTS)
+
+stack-down:
+	$(BIN)/lab stack down --dir $(DIR)
+
+vet:
+	$(GO) vet ./...
+
+test: vet
+	$(GO) test -race -count=1 -timeout 25m ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 2x ./...
+
+bench-loadgen:
+	bash loadgen/bench/compare-wrk.sh
+
+clean:
+	rm -rf $(BIN)
