@@ -1,0 +1,467 @@
+package lab
+
+import (
+	"fmt"
+	"math"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// BuiltinScenarios are the scenarios of the 2020 Supabase/PostgREST
+// benchmark, which an experiment may name without defining them.
+var BuiltinScenarios = []string{
+	"GETSingle", "GETSingleEmbed", "GETAllEmbed", "POSTSingle", "POSTBulk",
+	"RPCSimple", "RPCGETSingle", "RPCGETSingleEmbed",
+}
+
+// DropInKeys are the [Service] settings a variant may put in a drop-in for
+// the PostgREST unit.
+var DropInKeys = []string{
+	"CPUAffinity", "CPUQuota", "Environment", "LimitNOFILE", "MemoryHigh",
+	"MemoryMax", "Nice", "TasksMax",
+}
+
+// Documented defaults, filled by Defaults.
+const (
+	DefaultModel       = ModelClosed
+	DefaultConnections = 10
+	DefaultDuration    = 10 * time.Second
+	DefaultWarmup      = 2 * time.Second
+	DefaultTimeout     = 10 * time.Second
+	DefaultTrialsMin   = 5
+	DefaultTrialsMax   = 10
+	DefaultOrder       = OrderInterleaved
+	DefaultAlpha       = 0.05
+	DefaultSeed        = 1
+	DefaultMethod      = "GET"
+	DefaultWeight      = 1.0
+)
+
+// FieldError is one problem of an experiment, naming the field it is about.
+type FieldError struct {
+	// Field is the path of the field, by its TOML names; an element of an
+	// array of tables is written with its index: {"variant[1]", "postgrest", "db-uri"}.
+	Field []string
+	Msg   string
+}
+
+// Path renders Field as a dotted path; a name that is not a bare TOML key
+// is quoted: variant[1].postgresql."auto_explain.log_min_duration".
+func (e *FieldError) Path() string { return FormatPath(e.Field) }
+
+func (e *FieldError) Error() string {
+	if len(e.Field) == 0 {
+		return e.Msg
+	}
+	return e.Path() + ": " + e.Msg
+}
+
+var (
+	bareKey    = regexp.MustCompile(`^[A-Za-z0-9_-]+(\[[0-9]+\])?$`)
+	nameRe     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	pgrstKeyRe = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+	pgIdentRe  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$`)
+	envNameRe  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+)
+
+// FormatPath renders a field path as FieldError.Path does.
+func FormatPath(field []string) string {
+	parts := make([]string, len(field))
+	for i, f := range field {
+		if bareKey.MatchString(f) {
+			parts[i] = f
+		} else {
+			parts[i] = fmt.Sprintf("%q", f)
+		}
+	}
+	return strings.Join(parts, ".")
+}
+
+// Defaults fills the fields left at their zero value with the documented
+// defaults: model closed with 10 connections, duration 10s, warm-up 2s,
+// timeout 10s, trials min 5 and max 10, order interleaved, alpha 0.05,
+// seed 1; custom scenarios get method GET and weight 1.
+//
+// A zero warm-up is also filled (with 2s): package experiments applies
+// Defaults before decoding a file, so a value the file writes, even 0, is kept.
+func (e *Experiment) Defaults() {
+	l := &e.Load
+	if l.Model == "" {
+		l.Model = DefaultModel
+	}
+	if l.Model == ModelClosed && l.Connections == 0 {
+		l.Connections = DefaultConnections
+	}
+	if l.Duration == 0 {
+		l.Duration = DefaultDuration
+	}
+	if l.Warmup == 0 {
+		l.Warmup = DefaultWarmup
+	}
+	if l.Timeout == 0 {
+		l.Timeout = DefaultTimeout
+	}
+	t := &e.Trials
+	if t.Min == 0 {
+		t.Min = DefaultTrialsMin
+	}
+	if t.Max == 0 {
+		t.Max = max(DefaultTrialsMax, t.Min)
+	}
+	if t.Order == "" {
+		t.Order = DefaultOrder
+	}
+	if t.Alpha == 0 {
+		t.Alpha = DefaultAlpha
+	}
+	if t.Seed == 0 {
+		t.Seed = DefaultSeed
+	}
+	for i := range e.Custom {
+		e.Custom[i].Defaults()
+	}
+}
+
+// Defaults fills a custom scenario's method (GET) and weight (1).
+func (s *Scenario) Defaults() {
+	if s.Method == "" {
+		s.Method = DefaultMethod
+	}
+	if s.Weight == 0 {
+		s.Weight = DefaultWeight
+	}
+}
+
+// Validate returns every problem of the experiment (nil if none), each a
+// *FieldError naming the field. It checks values, not PostgREST's key
+// catalogue: package experiments does that with a validator from the caller.
+func (e *Experiment) Validate() []error {
+	var v validator
+	if e.Name == "" {
+		v.add("is required", "name")
+	} else if !nameRe.MatchString(e.Name) {
+		v.add(fmt.Sprintf("%q: use letters, digits, '.', '_' and '-' (it names files and reports)", e.Name), "name")
+	}
+	v.target(&e.Target)
+	v.scenarios(e)
+	v.load(&e.Load)
+	v.trials(&e.Trials)
+	v.variants(e.Variants)
+	return v.errs
+}
+
+type validator struct{ errs []error }
+
+func (v *validator) add(msg string, field ...string) {
+	v.errs = append(v.errs, &FieldError{Field: field, Msg: msg})
+}
+
+func (v *validator) target(t *Target) {
+	external := t.Unit != "" || t.Config != "" || t.URL != ""
+	if t.Stack != "" && external {
+		v.add("set either stack (a local stack) or unit/config/url (an existing server), not both", "target", "stack")
+	}
+	if t.Unit != "" && t.Config == "" {
+		v.add("is required with target.unit: the lab rewrites this PostgREST config file", "target", "config")
+	}
+	for _, u := range []struct{ name, val string }{{"url", t.URL}, {"admin_url", t.AdminURL}} {
+		if u.val == "" {
+			continue
+		}
+		p, err := url.Parse(u.val)
+		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			v.add(fmt.Sprintf("%q is not an http:// or https:// URL", u.val), "target", u.name)
+		}
+	}
+	if t.PGURI != "" && !isDBURI(t.PGURI) {
+		v.add(fmt.Sprintf("%q is not a PostgreSQL URI (postgres://...) or key=value connection string", t.PGURI), "target", "pg_uri")
+	}
+}
+
+func (v *validator) scenarios(e *Experiment) {
+	custom := map[string]int{}
+	for i, s := range e.Custom {
+		el := fmt.Sprintf("scenario[%d]", i)
+		switch {
+		case s.Name == "":
+			v.add("is required", el, "name")
+		case slices.Contains(BuiltinScenarios, s.Name):
+			v.add(fmt.Sprintf("%q is a built-in scenario; give the custom one another name", s.Name), el, "name")
+		case !nameRe.MatchString(s.Name):
+			v.add(fmt.Sprintf("%q: use letters, digits, '.', '_' and '-'", s.Name), el, "name")
+		default:
+			if j, dup := custom[s.Name]; dup {
+				v.add(fmt.Sprintf("%q is already the name of scenario[%d]", s.Name, j), el, "name")
+			} else {
+				custom[s.Name] = i
+			}
+		}
+		switch s.Method {
+		case "", "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS":
+		default:
+			v.add(fmt.Sprintf("%q is not an HTTP method (allowed: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS)", s.Method), el, "method")
+		}
+		if !strings.HasPrefix(s.Path, "/") {
+			v.add(fmt.Sprintf("%q must start with / (it is appended to the target's URL)", s.Path), el, "path")
+		}
+		if s.Body != "" && s.BodyFile != "" {
+			v.add("set body or body_file, not both", el, "body_file")
+		}
+		if s.Expect != 0 && (s.Expect < 100 || s.Expect > 599) {
+			v.add(fmt.Sprintf("%d is not an HTTP status (100..599; 0 = any 2xx)", s.Expect), el, "expect")
+		}
+		if s.Weight < 0 || math.IsNaN(s.Weight) || math.IsInf(s.Weight, 0) {
+			v.add(fmt.Sprintf("%v must be a finite number >= 0", s.Weight), el, "weight")
+		}
+		for h := range s.Header {
+			if h == "" || strings.ContainsAny(h, " :\t\r\n") {
+				v.add(fmt.Sprintf("%q is not an HTTP header name", h), el, "header", h)
+			}
+		}
+	}
+	if len(e.Scenarios) == 0 {
+		v.add("list at least one scenario (built-in: "+strings.Join(BuiltinScenarios, ", ")+"; or a [[scenario]] name)", "scenarios")
+	}
+	seen := map[string]bool{}
+	for i, name := range e.Scenarios {
+		el := fmt.Sprintf("scenarios[%d]", i)
+		_, isCustom := custom[name]
+		switch {
+		case seen[name]:
+			v.add(fmt.Sprintf("%q is listed twice", name), el)
+		case !isCustom && !slices.Contains(BuiltinScenarios, name):
+			msg := fmt.Sprintf("unknown scenario %q", name)
+			known := append(slices.Clone(BuiltinScenarios), keys(custom)...)
+			if s := Suggest(name, known); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			} else {
+				msg += " (built-in: " + strings.Join(BuiltinScenarios, ", ") + "; or define a [[scenario]])"
+			}
+			v.add(msg, el)
+		}
+		seen[name] = true
+	}
+	for i, s := range e.Custom {
+		if s.Name != "" && !seen[s.Name] && custom[s.Name] == i {
+			v.add(fmt.Sprintf("scenario %q is defined but not listed in scenarios", s.Name), fmt.Sprintf("scenario[%d]", i), "name")
+		}
+	}
+}
+
+func keys(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (v *validator) load(l *Load) {
+	switch l.Model {
+	case ModelOpen:
+		if !(l.Rate > 0) || math.IsInf(l.Rate, 0) {
+			v.add(fmt.Sprintf("must be > 0 requests/s for model %q", ModelOpen), "load", "rate")
+		}
+	case ModelClosed:
+		if l.Connections <= 0 {
+			v.add(fmt.Sprintf("must be > 0 for model %q", ModelClosed), "load", "connections")
+		}
+	case ModelSearch:
+		lim := l.Limit
+		if lim.P99 <= 0 && lim.MaxErrors <= 0 {
+			v.add(fmt.Sprintf("model %q needs limit.p99 (e.g. \"50ms\") or limit.max_errors (e.g. 0.001)", ModelSearch), "load", "limit")
+		}
+		if lim.P99 < 0 {
+			v.add("must be >= 0", "load", "limit", "p99")
+		}
+		if lim.MinRate < 0 {
+			v.add("must be >= 0", "load", "limit", "min_rate")
+		}
+		if lim.MaxRate < 0 || (lim.MaxRate > 0 && lim.MaxRate < lim.MinRate) {
+			v.add(fmt.Sprintf("%v must be >= limit.min_rate (%v), or 0 for no upper bound", lim.MaxRate, lim.MinRate), "load", "limit", "max_rate")
+		}
+	default:
+		v.add(fmt.Sprintf("%q is not a load model (allowed: open, closed, search)", l.Model), "load", "model")
+	}
+	for _, f := range []struct {
+		name string
+		val  float64
+	}{{"max_errors", l.Limit.MaxErrors}, {"max_dropped", l.Limit.MaxDropped}} {
+		if f.val < 0 || f.val > 1 || math.IsNaN(f.val) {
+			v.add(fmt.Sprintf("%v must be a fraction between 0 and 1 (e.g. 0.001)", f.val), "load", "limit", f.name)
+		}
+	}
+	if l.Rate < 0 {
+		v.add("must be >= 0", "load", "rate")
+	}
+	if l.MaxInFlight < 0 {
+		v.add("must be >= 0 (0 = no bound)", "load", "max_in_flight")
+	}
+	if l.Connections < 0 {
+		v.add("must be >= 0", "load", "connections")
+	}
+	if l.Threads < 0 {
+		v.add("must be >= 0 (0 = automatic)", "load", "threads")
+	}
+	if l.Duration <= 0 {
+		v.add(fmt.Sprintf("%v must be > 0 (e.g. \"10s\")", l.Duration), "load", "duration")
+	}
+	for _, d := range []struct {
+		name string
+		val  time.Duration
+	}{{"warmup", l.Warmup}, {"timeout", l.Timeout}, {"think", l.Think}} {
+		if d.val < 0 {
+			v.add(fmt.Sprintf("%v must be >= 0", d.val), "load", d.name)
+		}
+	}
+}
+
+func (v *validator) trials(t *Trials) {
+	if t.Min < 2 {
+		v.add(fmt.Sprintf("%d: need at least 2 trials per variant and scenario for a verdict (5 or more recommended)", t.Min), "trials", "min")
+	}
+	if t.Max < t.Min {
+		v.add(fmt.Sprintf("%d must be >= trials.min (%d)", t.Max, t.Min), "trials", "max")
+	}
+	switch t.Order {
+	case OrderInterleaved, OrderRandom:
+	default:
+		v.add(fmt.Sprintf("%q is not a trial order (allowed: interleaved, random)", t.Order), "trials", "order")
+	}
+	if !(t.Alpha > 0 && t.Alpha <= 0.5) {
+		v.add(fmt.Sprintf("%v must be in (0, 0.5] (e.g. 0.05)", t.Alpha), "trials", "alpha")
+	}
+}
+
+func (v *validator) variants(vs []Variant) {
+	if len(vs) == 0 {
+		v.add("define at least one [[variant]]", "variant")
+	}
+	names := map[string]int{}
+	baseline := -1
+	for i, va := range vs {
+		el := fmt.Sprintf("variant[%d]", i)
+		switch {
+		case va.Name == "":
+			v.add("is required", el, "name")
+		case !nameRe.MatchString(va.Name):
+			v.add(fmt.Sprintf("%q: use letters, digits, '.', '_' and '-'", va.Name), el, "name")
+		default:
+			if j, dup := names[va.Name]; dup {
+				v.add(fmt.Sprintf("%q is already the name of variant[%d]", va.Name, j), el, "name")
+			} else {
+				names[va.Name] = i
+			}
+		}
+		if va.Baseline {
+			if baseline >= 0 {
+				v.add(fmt.Sprintf("only one variant can be the baseline (variant[%d] %q already is)", baseline, vs[baseline].Name), el, "baseline")
+			} else {
+				baseline = i
+			}
+		}
+		for _, k := range sortedKeys(va.PostgREST) {
+			val := va.PostgREST[k]
+			if !pgrstKeyRe.MatchString(k) {
+				v.add("is not a PostgREST config key (lower-case words joined by '-', e.g. db-pool)", el, "postgrest", k)
+			}
+			if k == "db-uri" && !isDBURI(val) {
+				v.add(fmt.Sprintf("%q: use \"tcp\", \"unix\" (the lab derives the URI), a postgres:// URI or a key=value connection string", val), el, "postgrest", k)
+			}
+		}
+		for _, k := range sortedKeys(va.PostgreSQL) {
+			if !pgIdentRe.MatchString(k) {
+				v.add("is not a PostgreSQL setting name (an identifier like shared_buffers or auto_explain.log_min_duration)", el, "postgresql", k)
+			}
+		}
+		for _, k := range sortedKeys(va.Env) {
+			if !envNameRe.MatchString(k) {
+				v.add("is not an environment variable name (letters, digits and '_')", el, "env", k)
+			}
+		}
+		for _, k := range sortedKeys(va.DropIn) {
+			if !slices.Contains(DropInKeys, k) {
+				msg := "is not an allowed drop-in setting"
+				if s := Suggest(k, DropInKeys); s != "" {
+					msg += fmt.Sprintf(" (did you mean %q?)", s)
+				}
+				v.add(msg+" (allowed: "+strings.Join(DropInKeys, ", ")+")", el, "dropin", k)
+			}
+		}
+		if va.Binary != "" && !strings.HasPrefix(va.Binary, "/") && !strings.HasPrefix(va.Binary, "$(") {
+			v.add(fmt.Sprintf("%q must be an absolute path or a $(VAR) placeholder", va.Binary), el, "binary")
+		}
+		if slices.Contains(va.Args, "") {
+			v.add("must not contain empty arguments", el, "args")
+		}
+	}
+}
+
+// isDBURI accepts the db-uri forms PostgREST and the lab know: the lab's
+// "tcp"/"unix", a postgres:// or postgresql:// URI, a key=value connection
+// string, or PostgREST's "@/path" (read from a file).
+func isDBURI(s string) bool {
+	switch {
+	case s == "tcp" || s == "unix":
+		return true
+	case strings.HasPrefix(s, "postgres://"), strings.HasPrefix(s, "postgresql://"):
+		_, err := url.Parse(s)
+		return err == nil || strings.Contains(s, "$(")
+	case strings.HasPrefix(s, "@") && len(s) > 1:
+		return true
+	case strings.Contains(s, "="):
+		return true
+	}
+	return false
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Suggest returns the candidate closest to s (case-insensitive edit
+// distance), or "" when none is close enough to be a likely typo.
+func Suggest(s string, candidates []string) string {
+	best, bestD := "", -1
+	ls := strings.ToLower(s)
+	for _, c := range candidates {
+		d := editDistance(ls, strings.ToLower(c))
+		if bestD < 0 || d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if bestD < 0 || bestD > max(1, len([]rune(s))/3) {
+		return ""
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
