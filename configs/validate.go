@@ -1,0 +1,112 @@
+package configs
+
+import (
+	"strconv"
+	"strings"
+)
+
+// ValidateSetting checks a raw value for a key against the catalogue: an
+// unknown key is an error suggesting the closest known key (unless
+// allowUnknown), a value of the wrong type or outside an enum is an error
+// naming the key and the allowed values. Errors are *KeyError.
+func ValidateSetting(key, raw string, allowUnknown bool) error {
+	k, ok := Lookup(key)
+	if !ok {
+		if allowUnknown {
+			return validKey(key)
+		}
+		return &KeyError{Key: key, Msg: "unknown PostgREST config key", Suggest: Closest(key)}
+	}
+	return checkType(k, raw)
+}
+
+func checkType(k Key, raw string) error {
+	switch k.Type {
+	case TypeInt:
+		if _, err := strconv.ParseInt(strings.TrimSpace(raw), 10, 64); err != nil {
+			return &KeyError{Key: k.Name, Msg: strconv.Quote(raw) + " is not an integer"}
+		}
+	case TypeBool:
+		if _, err := parseBool(raw); err != nil {
+			return &KeyError{Key: k.Name, Msg: strconv.Quote(raw) + " is not a boolean", Allowed: []string{"true", "false", "on", "off"}}
+		}
+	case TypeEnum:
+		for _, v := range k.Values {
+			if raw == v {
+				return nil
+			}
+		}
+		return &KeyError{Key: k.Name, Msg: strconv.Quote(raw) + " is not an allowed value", Allowed: k.Values}
+	case TypeOctal:
+		n, err := strconv.ParseUint(raw, 8, 32)
+		if err != nil || n < 0o600 || n > 0o777 {
+			return &KeyError{Key: k.Name, Msg: strconv.Quote(raw) + " is not an octal file mode between 600 and 777"}
+		}
+	}
+	return nil
+}
+
+// ParseValue types a raw string for key per the catalogue: an int key gives
+// an Int, a bool key a Bool, everything else (and unknown keys) a String
+// whose resolved text is raw. A raw value the key's type refuses is an
+// error (*KeyError); unknown keys are not an error here (see
+// ValidateSetting).
+func ParseValue(key, raw string) (Value, error) {
+	k, ok := Lookup(key)
+	if !ok {
+		return String(raw), nil
+	}
+	if err := checkType(k, raw); err != nil {
+		return Value{}, err
+	}
+	switch k.Type {
+	case TypeInt:
+		n, _ := strconv.ParseInt(strings.TrimSpace(raw), 10, 64)
+		return Int(n), nil
+	case TypeBool:
+		b, _ := parseBool(raw)
+		return Bool(b), nil
+	}
+	return String(raw), nil
+}
+
+// Closest returns the known key nearest to key (edit distance), or "" if
+// none is reasonably close.
+func Closest(key string) string {
+	best, bestD := "", -1
+	for _, k := range keys {
+		if strings.HasSuffix(k.Name, "*") {
+			continue
+		}
+		d := editDistance(strings.ToLower(key), k.Name)
+		if bestD < 0 || d < bestD {
+			best, bestD = k.Name, d
+		}
+	}
+	if bestD > max(3, len(key)/2) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b (bytes), with
+// "_" and "-" counted as equal.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] || (a[i-1] == '_' && b[j-1] == '-') {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
