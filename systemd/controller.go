@@ -10,22 +10,24 @@ import (
 // controller renders it as a unit file; the direct supervisor runs it as a
 // process group.
 type UnitSpec struct {
-	Name        string            // unit name, e.g. "lab-target.service"
-	Description string
-	ExecStart   []string          // argv; ExecStart[0] is an absolute path
-	User        string            // run as this user ("" = the lab's user)
-	WorkingDir  string
-	Environment map[string]string
-	LogFile     string            // stdout+stderr appended here ("" = journal / discard)
-	Restart     string            // systemd Restart= ("" = "no")
-	KillSignal  string            // "" = SIGTERM; e.g. "SIGINT" for PostgreSQL fast shutdown
-	StopTimeout time.Duration     // 0 = 10s; then SIGKILL
-	Extra       map[string]string // further [Service] settings, e.g. MemoryMax, CPUAffinity
+	Name         string // unit name, e.g. "lab-target.service"
+	Description  string
+	ExecStart    []string // argv; ExecStart[0] is an absolute path
+	User         string   // run as this user ("" = the lab's user)
+	WorkingDir   string
+	Environment  map[string]string
+	LogFile      string            // stdout+stderr appended here ("" = journal / discard)
+	Restart      string            // systemd Restart= ("" = "no")
+	KillSignal   string            // "" = SIGTERM; e.g. "SIGINT" for PostgreSQL fast shutdown
+	ReloadSignal string            // signal Reload sends to the main process ("" = Reload unsupported), e.g. "SIGUSR2"
+	StopTimeout  time.Duration     // 0 = 10s; then SIGKILL
+	Extra        map[string]string // further [Service] settings, e.g. MemoryMax, CPUAffinity
 }
 
 // Props are the service properties the lab reads from a unit.
 type Props struct {
 	Name           string
+	LoadState      string // loaded, not-found, ... ("loaded" or "not-found" for the direct supervisor)
 	ActiveState    string // active, inactive, failed, activating, deactivating
 	SubState       string
 	Result         string // success, exit-code, signal, oom-kill, start-limit-hit, ...
@@ -42,6 +44,9 @@ type Props struct {
 type Controller interface {
 	// Kind says which implementation this is ("systemd-user", "systemd-system", "direct").
 	Kind() string
+	// Describe says, for people, which manager this is and how it is reached,
+	// e.g. "systemd user manager via /run/user/0/systemd/private".
+	Describe() string
 	// Install writes (or replaces) the unit and makes the manager see it.
 	Install(ctx context.Context, spec UnitSpec) error
 	// Uninstall stops the unit if running and removes it and its drop-ins.
@@ -49,12 +54,19 @@ type Controller interface {
 	Start(ctx context.Context, name string) error
 	Stop(ctx context.Context, name string) error
 	Restart(ctx context.Context, name string) error
+	// Reload asks the running unit to reload its configuration (ExecReload, i.e. UnitSpec.ReloadSignal).
+	Reload(ctx context.Context, name string) error
 	// Signal sends a signal to the unit's main process (e.g. SIGUSR2 to reload PostgREST's config).
 	Signal(ctx context.Context, name string, sig os.Signal) error
 	Properties(ctx context.Context, name string) (Props, error)
 	// SetDropIn writes drop-in "name.d/<dropin>.conf" with [Service] settings and reloads the manager.
+	// LabDropInPrefix is added to dropin when missing. Settings apply at the next (re)start.
 	SetDropIn(ctx context.Context, name, dropin string, settings map[string]string) error
 	RemoveDropIn(ctx context.Context, name, dropin string) error
+	// RemoveLabDropIns removes every drop-in of the unit whose name starts
+	// with LabDropInPrefix and returns their names; run it on start-up to
+	// undo what a killed run left behind.
+	RemoveLabDropIns(ctx context.Context, name string) ([]string, error)
 	// LogTail returns the last n lines of the unit's output.
 	LogTail(ctx context.Context, name string, n int) (string, error)
 	Close() error

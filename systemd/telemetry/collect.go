@@ -1,0 +1,124 @@
+package telemetry
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strconv"
+	"time"
+)
+
+// collector reads one source. It keeps its buffers and resolved cgroup
+// paths between ticks so that a tick allocates little.
+type collector struct {
+	fs        FS
+	src       Source
+	buf       []byte
+	pids      []int
+	procsPath string // resolved cgroup.procs, "" until found
+	cpuPath   string // resolved cpu.stat / cpuacct.usage
+}
+
+func newCollector(fsys FS, src Source) *collector {
+	return &collector{fs: fsys, src: src, buf: make([]byte, 64<<10)}
+}
+
+// errNotRunning means the source has no processes right now.
+var errNotRunning = errors.New("not running")
+
+// cpuFrom says where CPU time comes from.
+func (c *collector) cpuFrom() string {
+	if c.cpuPath != "" {
+		return "cgroup:" + c.cpuPath
+	}
+	return "proc"
+}
+
+// resolve finds the cgroup files again (after a restart systemd creates
+// a new cgroup of the same name).
+func (c *collector) resolve() {
+	cg := c.src.ControlGroup
+	c.procsPath = c.fs.cgroupFile(cg, "cgroup.procs", "systemd", "pids", "memory")
+	c.cpuPath = c.fs.cgroupFile(cg, "cpu.stat")
+	if c.cpuPath == "" {
+		c.cpuPath = c.fs.cgroupFile(cg, "cpuacct.usage", "cpuacct", "cpu,cpuacct")
+	}
+}
+
+// listProcs fills c.pids.
+func (c *collector) listProcs() error {
+	c.pids = c.pids[:0]
+	if c.src.ControlGroup == "" {
+		var err error
+		c.pids, err = c.fs.treeProcs(c.src.RootPID, c.buf, c.pids)
+		if errors.Is(err, fs.ErrNotExist) {
+			return errNotRunning
+		}
+		return err
+	}
+	if c.procsPath == "" {
+		c.resolve()
+	}
+	if c.procsPath == "" {
+		return errNotRunning
+	}
+	var err error
+	c.pids, err = cgroupProcs(c.procsPath, c.buf, c.pids)
+	if errors.Is(err, fs.ErrNotExist) {
+		c.resolve()
+		if c.procsPath == "" {
+			return errNotRunning
+		}
+		c.pids, err = cgroupProcs(c.procsPath, c.buf, c.pids[:0])
+	}
+	if err == nil && len(c.pids) == 0 {
+		return errNotRunning
+	}
+	return err
+}
+
+// collect takes one sample. A source that is not running yields a sample
+// with Procs == 0 and a nil error.
+func (c *collector) collect(now time.Time) (Sample, error) {
+	s := Sample{T: now}
+	if err := c.listProcs(); err != nil {
+		if err == errNotRunning {
+			return s, nil
+		}
+		return s, fmt.Errorf("%s: list processes: %w", c.src.Name, err)
+	}
+	useProcCPU := true
+	if c.src.ControlGroup != "" && c.cpuPath != "" {
+		v, err := cgroupCPUSeconds(c.cpuPath, c.buf)
+		if err != nil { // cgroup recreated by a restart: find it again
+			c.resolve()
+			if c.cpuPath != "" {
+				v, err = cgroupCPUSeconds(c.cpuPath, c.buf)
+			}
+		}
+		if err == nil {
+			s.CPUSeconds, useProcCPU = v, false
+		}
+	}
+	for _, pid := range c.pids {
+		st, err := c.fs.readStatus(pid, c.buf)
+		if err != nil {
+			continue // exited between listing and reading
+		}
+		s.Procs++
+		s.RSS += st.rss
+		s.Threads += st.threads
+		s.CtxSwitches += st.ctxSwitches
+		if n, err := c.fs.countFDs(pid); err == nil {
+			s.FDs += n
+		}
+		if useProcCPU {
+			if b, err := readFile(c.fs.proc(strconv.Itoa(pid), "stat"), c.buf); err == nil {
+				if ps, ok := parseStat(b); ok {
+					s.CPUSeconds += ps.cpuSeconds()
+				}
+			}
+		}
+	}
+	return s, nil
+}

@@ -1,0 +1,52 @@
+// Package telemetry records what a service costs while the lab loads it:
+// CPU time, memory, threads, file descriptors and context switches of the
+// processes of a service (PostgREST, PostgreSQL), whole-machine CPU and
+// memory, OOM kills, crashes and unexpected restarts, and database-side
+// counters (pg_stat_database, pg_stat_statements, pg_stat_activity, and
+// PostgREST's Prometheus pool metrics).
+//
+// The package is an adapter: it does not import the lab's systemd package.
+// A service is described by plain values (a cgroup path such as
+// "/app.slice/lab-postgrest.service" and/or a root PID), and restart
+// counters are passed in through a function.
+//
+// # Sampler
+//
+//	s := telemetry.NewSampler(100*time.Millisecond,
+//		telemetry.Source{Name: "postgrest", ControlGroup: "/app.slice/lab-postgrest.service"},
+//		telemetry.Source{Name: "postgres", RootPID: pgPID})
+//	if err := s.Start(ctx); err != nil { ... }
+//	s.Mark("trial-1")
+//	... load ...
+//	s.Mark("idle")
+//	rec := s.Stop()
+//	u := rec.SummaryOf("trial-1")["postgrest"]
+//	fmt.Println(u.CPUUtil, u.PeakRSS, u.CPUMicrosPerRequest(requests))
+//
+// Each collector reads one kind of file and lives in its own file
+// (node_exporter style); all of them read through an FS, so unit tests run
+// against the fixture tree in testdata/.
+//
+// CPU time of a source comes from its cgroup's cpu.stat usage_usec (cgroup
+// v2, found under /sys/fs/cgroup/unified on hybrid hosts and under
+// /sys/fs/cgroup on pure v2 hosts), else v1 cpuacct.usage, else the sum of
+// utime+stime(+cutime+cstime) of its processes from /proc/<pid>/stat. The
+// processes are those in cgroup.procs or, without a cgroup, the process
+// tree under RootPID (walked through /proc/<pid>/task/<tid>/children, or a
+// scan of /proc when the kernel lacks that file). gopsutil's
+// Process.Children is not used: it runs pgrep on every call.
+//
+// # Events
+//
+// KmsgReader follows the kernel log for "oom-kill:" records, OOMCounter
+// reads the cgroup oom_kill counters (v1 memory.oom_control, v2
+// memory.events), and Watcher turns a change of MainPID or a growth of
+// NRestarts into crash and restart events. Events carry the caller's
+// context (variant, trial, request rate) in Event.Context.
+//
+// # Database
+//
+// ReadDB reads PostgreSQL's counters once; Delta of two readings gives the
+// work done in a window, and PerRequest relates it to HTTP requests.
+// ScrapePool reads PostgREST's admin /metrics pool gauges.
+package telemetry

@@ -1,0 +1,76 @@
+package telemetry
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A busy loop of about 0.2-0.5 s of CPU in dash, then the tree idles.
+const burnScript = `i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done`
+
+func TestSamplerProcessTree(t *testing.T) {
+	cmd := startTree(t, "sleep 60 & sleep 60 & sleep 60 & "+burnScript+"; wait")
+	s := NewSampler(50*time.Millisecond, Source{Name: "tree", RootPID: cmd.Process.Pid})
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s.Mark("run")
+	waitFor(t, 10*time.Second, "the busy loop to end", func() bool {
+		se, _ := s.Snapshot().Source("tree")
+		n := len(se.Samples)
+		return n > 3 && se.Samples[n-1].CPUSeconds > 0.05 && se.Samples[n-1].CPUSeconds == se.Samples[n-3].CPUSeconds
+	})
+	rec := s.Stop()
+	se, _ := rec.Source("tree")
+	if se.CPUFrom != "proc" || se.Errors != 0 {
+		t.Fatalf("cpu from %q, errors %d (%s)", se.CPUFrom, se.Errors, se.LastErr)
+	}
+	last := se.Samples[len(se.Samples)-1]
+	if last.Procs != 4 || last.Threads != 4 || last.FDs < 4*3 || last.RSS == 0 || last.CtxSwitches == 0 {
+		t.Errorf("last sample %+v: want 4 processes (sh + 3 sleep), 4 threads, >= 12 fds, RSS and ctx switches", last)
+	}
+	u := rec.SummaryOf("run")["tree"]
+	if u.CPUSeconds < 0.05 || u.CPUUtil <= 0 || u.PeakRSS < u.MeanRSS || u.MeanRSS == 0 {
+		t.Errorf("usage %+v", u)
+	}
+	if m := rec.MachineSummary(rec.Start, rec.End); m.Samples < 3 || m.CPUCores <= 0 || m.PeakMemUsed == 0 {
+		t.Errorf("machine %+v (err %q)", m, rec.MachineErr)
+	}
+	t.Logf("tree: %d samples, cpu %.3fs util %.2f peak RSS %d KiB, machine %+v", u.Samples, u.CPUSeconds, u.CPUUtil, u.PeakRSS>>10, rec.MachineSummary(rec.Start, rec.End))
+}
+
+func TestSamplerCgroupUnit(t *testing.T) {
+	unit := unitName("tel")
+	cg := systemdRun(t, unit, nil, "/bin/sh", "-c", "sleep 60 & sleep 60 & sleep 60 & "+burnScript+"; wait")
+	s := NewSampler(50*time.Millisecond, Source{Name: "unit", ControlGroup: cg})
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "the busy loop to end", func() bool {
+		se, _ := s.Snapshot().Source("unit")
+		n := len(se.Samples)
+		return n > 3 && se.Samples[n-1].Procs == 4 && se.Samples[n-1].CPUSeconds > 0.05 && se.Samples[n-1].CPUSeconds == se.Samples[n-3].CPUSeconds
+	})
+	// Cross-check the cgroup counter against the processes' own times.
+	pc := newCollector(DefaultFS, Source{Name: "tree", RootPID: mainPID(t, unit)})
+	tree, err := pc.collect(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := s.Stop()
+	se, _ := rec.Source("unit")
+	if !strings.HasPrefix(se.CPUFrom, "cgroup:") || !strings.HasSuffix(se.CPUFrom, cg+"/cpu.stat") {
+		t.Errorf("CPU from %q, want the unit's cgroup cpu.stat", se.CPUFrom)
+	}
+	last := se.Samples[len(se.Samples)-1]
+	if last.Procs != 4 || tree.Procs != 4 {
+		t.Errorf("procs: cgroup %d, tree %d, want 4", last.Procs, tree.Procs)
+	}
+	// /proc times tick at 10 ms per process; allow 30 ms plus 10%.
+	if d := last.CPUSeconds - tree.CPUSeconds; d > 0.03+0.1*last.CPUSeconds || d < -0.03-0.1*last.CPUSeconds {
+		t.Errorf("cgroup CPU %.3fs vs /proc CPU %.3fs", last.CPUSeconds, tree.CPUSeconds)
+	}
+	t.Logf("unit %s: cgroup CPU %.3fs, /proc CPU %.3fs, %d samples", cg, last.CPUSeconds, tree.CPUSeconds, len(se.Samples))
+}

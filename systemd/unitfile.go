@@ -1,0 +1,208 @@
+package systemd
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// LabDropInPrefix starts the name of every drop-in the lab writes. SetDropIn
+// adds it when missing, so RemoveLabDropIns can find and remove every
+// drop-in a killed run left behind.
+const LabDropInPrefix = "50-lab-"
+
+// DefaultStopTimeout is used when UnitSpec.StopTimeout is 0.
+const DefaultStopTimeout = 10 * time.Second
+
+// Validate checks the spec and says which field is wrong and why.
+func (s UnitSpec) Validate() error {
+	if err := validateUnitName(s.Name); err != nil {
+		return err
+	}
+	if len(s.ExecStart) == 0 {
+		return fmt.Errorf("unit %s: ExecStart is empty", s.Name)
+	}
+	if !filepath.IsAbs(s.ExecStart[0]) {
+		return fmt.Errorf("unit %s: ExecStart[0] %q is not an absolute path", s.Name, s.ExecStart[0])
+	}
+	for i, a := range s.ExecStart {
+		if strings.ContainsAny(a, "\n\r\x00") {
+			return fmt.Errorf("unit %s: ExecStart[%d] contains a newline or NUL", s.Name, i)
+		}
+	}
+	if s.WorkingDir != "" && !filepath.IsAbs(s.WorkingDir) {
+		return fmt.Errorf("unit %s: WorkingDir %q is not an absolute path", s.Name, s.WorkingDir)
+	}
+	if s.LogFile != "" && !filepath.IsAbs(s.LogFile) {
+		return fmt.Errorf("unit %s: LogFile %q is not an absolute path", s.Name, s.LogFile)
+	}
+	for k, v := range s.Environment {
+		if k == "" || strings.ContainsAny(k, "= \t\n\"'\\$") {
+			return fmt.Errorf("unit %s: Environment key %q is not a valid variable name", s.Name, k)
+		}
+		if strings.ContainsAny(v, "\n\r\x00") {
+			return fmt.Errorf("unit %s: Environment %s contains a newline or NUL", s.Name, k)
+		}
+	}
+	switch s.Restart {
+	case "", "no", "always", "on-success", "on-failure", "on-abnormal", "on-abort", "on-watchdog":
+	default:
+		return fmt.Errorf("unit %s: Restart=%q: allowed: no, always, on-success, on-failure, on-abnormal, on-abort, on-watchdog", s.Name, s.Restart)
+	}
+	if s.KillSignal != "" {
+		if _, err := ParseSignal(s.KillSignal); err != nil {
+			return fmt.Errorf("unit %s: KillSignal: %w", s.Name, err)
+		}
+	}
+	if s.ReloadSignal != "" {
+		if _, err := ParseSignal(s.ReloadSignal); err != nil {
+			return fmt.Errorf("unit %s: ReloadSignal: %w", s.Name, err)
+		}
+	}
+	if s.StopTimeout < 0 {
+		return fmt.Errorf("unit %s: StopTimeout %v is negative", s.Name, s.StopTimeout)
+	}
+	return validateSettings(s.Name, "Extra", s.Extra)
+}
+
+func validateUnitName(name string) error {
+	if !strings.HasSuffix(name, ".service") || len(name) <= len(".service") {
+		return fmt.Errorf("unit name %q: must end in .service", name)
+	}
+	for _, r := range name {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(":-_.\\@", r)
+		if !ok {
+			return fmt.Errorf("unit name %q: character %q not allowed (letters, digits, \":-_.\\@\")", name, r)
+		}
+	}
+	return nil
+}
+
+func validateSettings(unit, what string, settings map[string]string) error {
+	for k, v := range settings {
+		if k == "" || strings.ContainsAny(k, "= \t\n[]") {
+			return fmt.Errorf("unit %s: %s key %q is not a valid setting name", unit, what, k)
+		}
+		if strings.ContainsAny(v, "\n\r\x00") {
+			return fmt.Errorf("unit %s: %s %s= contains a newline or NUL", unit, what, k)
+		}
+	}
+	return nil
+}
+
+// dropInFileName returns "50-lab-<dropin>.conf", adding the prefix and
+// suffix when missing, or an error when dropin is not a plain name.
+func dropInFileName(dropin string) (string, error) {
+	d := strings.TrimSuffix(dropin, ".conf")
+	if d == "" || strings.ContainsAny(d, "/\\\n\x00") || d == "." || d == ".." {
+		return "", fmt.Errorf("drop-in name %q: must be a plain file name", dropin)
+	}
+	if !strings.HasPrefix(d, LabDropInPrefix) {
+		d = LabDropInPrefix + d
+	}
+	return d + ".conf", nil
+}
+
+// RenderUnit renders spec as a systemd unit file. Type=exec makes the start
+// job fail when the binary cannot be executed; StartLimitIntervalSec=0 lets
+// the lab restart the unit as often as it wants.
+func RenderUnit(spec UnitSpec) (string, error) {
+	if err := spec.Validate(); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString("# Written by pgrst-lab; changes are overwritten.\n[Unit]\n")
+	desc := spec.Description
+	if desc == "" {
+		desc = "pgrst-lab " + spec.Name
+	}
+	fmt.Fprintf(&b, "Description=%s\n", escapeSpecifiers(desc))
+	b.WriteString("StartLimitIntervalSec=0\n\n[Service]\nType=exec\n")
+	fmt.Fprintf(&b, "ExecStart=%s\n", QuoteCommand(spec.ExecStart))
+	if spec.ReloadSignal != "" {
+		sig, _ := ParseSignal(spec.ReloadSignal)
+		fmt.Fprintf(&b, "ExecReload=/bin/kill -s %s $MAINPID\n", signalName(sig))
+	}
+	if spec.User != "" {
+		fmt.Fprintf(&b, "User=%s\n", escapeSpecifiers(spec.User))
+	}
+	if spec.WorkingDir != "" {
+		fmt.Fprintf(&b, "WorkingDirectory=%s\n", escapeSpecifiers(spec.WorkingDir))
+	}
+	for _, k := range sortedKeys(spec.Environment) {
+		fmt.Fprintf(&b, "Environment=%s\n", quoteWord(k+"="+spec.Environment[k]))
+	}
+	if spec.LogFile != "" {
+		fmt.Fprintf(&b, "StandardOutput=append:%s\nStandardError=append:%s\n",
+			escapeSpecifiers(spec.LogFile), escapeSpecifiers(spec.LogFile))
+	}
+	restart := spec.Restart
+	if restart == "" {
+		restart = "no"
+	}
+	fmt.Fprintf(&b, "Restart=%s\n", restart)
+	if restart != "no" {
+		b.WriteString("RestartSec=100ms\n")
+	}
+	if spec.KillSignal != "" {
+		sig, _ := ParseSignal(spec.KillSignal)
+		fmt.Fprintf(&b, "KillSignal=%s\n", signalName(sig))
+	}
+	fmt.Fprintf(&b, "TimeoutStopSec=%dms\n", spec.stopTimeout().Milliseconds())
+	for _, k := range sortedKeys(spec.Extra) {
+		fmt.Fprintf(&b, "%s=%s\n", k, spec.Extra[k])
+	}
+	return b.String(), nil
+}
+
+// RenderDropIn renders a [Service] drop-in with the given settings.
+func RenderDropIn(unit string, settings map[string]string) (string, error) {
+	if err := validateSettings(unit, "drop-in", settings); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString("# Written by pgrst-lab; removed when the experiment ends.\n[Service]\n")
+	for _, k := range sortedKeys(settings) {
+		fmt.Fprintf(&b, "%s=%s\n", k, settings[k])
+	}
+	return b.String(), nil
+}
+
+func (s UnitSpec) stopTimeout() time.Duration {
+	if s.StopTimeout == 0 {
+		return DefaultStopTimeout
+	}
+	return s.StopTimeout
+}
+
+// QuoteCommand quotes argv for ExecStart=: every word survives systemd's
+// splitting, specifier (%) and variable ($) expansion unchanged.
+func QuoteCommand(argv []string) string {
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		words[i] = quoteWord(a)
+	}
+	return strings.Join(words, " ")
+}
+
+func quoteWord(s string) string {
+	s = escapeSpecifiers(strings.ReplaceAll(s, "$", "$$"))
+	if s != "" && s != ";" && !strings.ContainsAny(s, " \t\"'\\") {
+		return s
+	}
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+	return `"` + r.Replace(s) + `"`
+}
+
+func escapeSpecifiers(s string) string { return strings.ReplaceAll(s, "%", "%%") }
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
