@@ -14,7 +14,7 @@ func TestSeriesSummaryCountersAndResets(t *testing.T) {
 		Samples: []Sample{
 			{T: at(0), CPUSeconds: 10, RSS: 100, Procs: 2, CtxSwitches: 5},
 			{T: at(100), CPUSeconds: 10.05, RSS: 300, Procs: 2, CtxSwitches: 9, Threads: 7, FDs: 3},
-			{T: at(200), Procs: 0},                                               // restarting: cgroup gone
+			{T: at(200), Procs: 0}, // restarting: cgroup gone
 			{T: at(300), CPUSeconds: 0.02, RSS: 200, Procs: 1, CtxSwitches: 1}, // new cgroup from 0
 			{T: at(400), CPUSeconds: 0.07, RSS: 200, Procs: 1, CtxSwitches: 4},
 			{T: at(500), CPUSeconds: 9, RSS: 999, Procs: 1}, // outside the window
