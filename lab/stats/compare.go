@@ -1,0 +1,166 @@
+package stats
+
+import (
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// Compare compares every variant of run with its baseline, per scenario
+// and metric. alpha <= 0 means the experiment's Trials.Alpha, else
+// DefaultAlpha. Failed trials (Trial.Error) are left out, with a warning.
+func Compare(run *lab.Run, alpha float64) *Verdicts {
+	alpha = AlphaFor(run, alpha)
+	base := BaselineName(run)
+	v := &Verdicts{Alpha: alpha, Confidence: Confidence, Baseline: base, Scenarios: ScenarioNames(run)}
+	for _, name := range VariantNames(run) {
+		if name != base {
+			v.Variants = append(v.Variants, name)
+		}
+	}
+	for _, sc := range v.Scenarios {
+		b := groupOf(run, base, sc)
+		for _, name := range v.Variants {
+			v.Rows = append(v.Rows, compareGroups(sc, b, groupOf(run, name, sc), alpha)...)
+		}
+	}
+	return v
+}
+
+// CompareRuns compares two runs, e.g. two PostgREST builds measured on
+// different days: each variant of b against the variant of the same name
+// in a (a is the baseline), per scenario both ran. When the runs share no
+// variant name, their baselines are compared. Rows are named
+// "<variant> (<label>)".
+func CompareRuns(a, b *lab.Run, labelA, labelB string, alpha float64) *Verdicts {
+	alpha = AlphaFor(a, alpha)
+	v := &Verdicts{Alpha: alpha, Confidence: Confidence, Baseline: labelA}
+	type pair struct{ a, b string }
+	var pairs []pair
+	inB := map[string]bool{}
+	for _, n := range VariantNames(b) {
+		inB[n] = true
+	}
+	for _, n := range VariantNames(a) {
+		if inB[n] {
+			pairs = append(pairs, pair{n, n})
+		}
+	}
+	if len(pairs) == 0 {
+		pairs = append(pairs, pair{BaselineName(a), BaselineName(b)})
+	}
+	scB := map[string]bool{}
+	for _, s := range ScenarioNames(b) {
+		scB[s] = true
+	}
+	for _, s := range ScenarioNames(a) {
+		if scB[s] {
+			v.Scenarios = append(v.Scenarios, s)
+		}
+	}
+	for _, p := range pairs {
+		v.Variants = append(v.Variants, p.b+" ("+labelB+")")
+	}
+	for _, sc := range v.Scenarios {
+		for _, p := range pairs {
+			ga, gb := groupOf(a, p.a, sc), groupOf(b, p.b, sc)
+			ga.name = p.a + " (" + labelA + ")"
+			gb.name = p.b + " (" + labelB + ")"
+			v.Rows = append(v.Rows, compareGroups(sc, ga, gb, alpha)...)
+		}
+	}
+	return v
+}
+
+// AlphaFor returns alpha if positive, else the experiment's, else DefaultAlpha.
+func AlphaFor(run *lab.Run, alpha float64) float64 {
+	switch {
+	case alpha > 0:
+		return alpha
+	case run != nil && run.Experiment.Trials.Alpha > 0:
+		return run.Experiment.Trials.Alpha
+	}
+	return DefaultAlpha
+}
+
+// BaselineName is the run's baseline variant: the one marked in
+// run.Variants, else in the experiment, else the first variant seen.
+func BaselineName(run *lab.Run) string {
+	for _, v := range run.Variants {
+		if v.Baseline {
+			return v.Name
+		}
+	}
+	for _, v := range run.Experiment.Variants {
+		if v.Baseline {
+			return v.Name
+		}
+	}
+	if names := VariantNames(run); len(names) > 0 {
+		return names[0]
+	}
+	return ""
+}
+
+// VariantNames lists the run's variants: those in run.Variants, then the
+// experiment's, then any others found in trials, without repeats.
+func VariantNames(run *lab.Run) []string {
+	var names []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	for _, v := range run.Variants {
+		add(v.Name)
+	}
+	for _, v := range run.Experiment.Variants {
+		add(v.Name)
+	}
+	for _, t := range run.Trials {
+		add(t.Variant)
+	}
+	return names
+}
+
+// ScenarioNames lists the scenarios that have trials, in the experiment's
+// order, then in order of appearance.
+func ScenarioNames(run *lab.Run) []string {
+	has := map[string]bool{}
+	for _, t := range run.Trials {
+		has[t.Scenario] = true
+	}
+	var names []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if has[n] && !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	for _, s := range run.Experiment.Scenarios {
+		add(s)
+	}
+	for _, s := range run.Experiment.Custom {
+		add(s.Name)
+	}
+	for _, t := range run.Trials {
+		add(t.Scenario)
+	}
+	return names
+}
+
+// TrialsOf returns the trials of one variant in one scenario, in run order.
+func TrialsOf(run *lab.Run, variant, scenario string) []lab.Trial {
+	var out []lab.Trial
+	for _, t := range run.Trials {
+		if t.Variant == variant && t.Scenario == scenario {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func groupOf(run *lab.Run, variant, scenario string) group {
+	return group{name: variant, trials: TrialsOf(run, variant, scenario), events: run.Events}
+}

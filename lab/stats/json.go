@@ -1,0 +1,77 @@
+package stats
+
+import (
+	"encoding/json"
+	"math"
+)
+
+// jsonRow is how a Row is written to verdicts.json: the metric by name,
+// non-finite numbers (unbounded intervals, unknown deltas) as null.
+type jsonRow struct {
+	Scenario     string      `json:"scenario"`
+	Metric       string      `json:"metric"`
+	Label        string      `json:"label"`
+	Unit         string      `json:"unit"`
+	Better       int         `json:"better"`
+	BaselineName string      `json:"baseline_name"`
+	VariantName  string      `json:"variant_name"`
+	Baseline     jsonSummary `json:"baseline"`
+	Variant      jsonSummary `json:"variant"`
+	DeltaPct     *float64    `json:"delta_pct"`
+	Delta        string      `json:"delta"`
+	P            float64     `json:"p"`
+	Alpha        float64     `json:"alpha"`
+	Significant  bool        `json:"significant"`
+	Outcome      Outcome     `json:"outcome"`
+	Warnings     []string    `json:"warnings,omitempty"`
+}
+
+type jsonSummary struct {
+	Median *float64  `json:"median"`
+	Lo     *float64  `json:"lo"`
+	Hi     *float64  `json:"hi"`
+	N      int       `json:"n"`
+	Values []float64 `json:"values"`
+}
+
+// MarshalJSON writes the row with its metric's name, label and unit.
+func (r Row) MarshalJSON() ([]byte, error) {
+	return json.Marshal(jsonRow{
+		Scenario: r.Scenario, Metric: r.Metric.Name, Label: r.Metric.Label, Unit: r.Metric.Unit, Better: r.Metric.Better,
+		BaselineName: r.BaselineName, VariantName: r.VariantName,
+		Baseline: toJSON(r.Baseline), Variant: toJSON(r.Variant),
+		DeltaPct: finite(r.DeltaPct), Delta: r.Delta(), P: r.P, Alpha: r.Alpha,
+		Significant: r.Significant, Outcome: r.Outcome, Warnings: r.Warnings,
+	})
+}
+
+func toJSON(s Summary) jsonSummary {
+	vs := s.Values
+	if vs == nil {
+		vs = []float64{}
+	}
+	return jsonSummary{Median: finite(s.Median), Lo: finite(s.Lo), Hi: finite(s.Hi), N: s.N, Values: vs}
+}
+
+func finite(f float64) *float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil
+	}
+	return &f
+}
+
+// MarshalJSON writes the verdicts with lower-case keys.
+func (v *Verdicts) MarshalJSON() ([]byte, error) {
+	rows := v.Rows
+	if rows == nil {
+		rows = []Row{}
+	}
+	return json.Marshal(struct {
+		Alpha      float64  `json:"alpha"`
+		Confidence float64  `json:"confidence"`
+		Baseline   string   `json:"baseline"`
+		Scenarios  []string `json:"scenarios"`
+		Variants   []string `json:"variants"`
+		Rows       []Row    `json:"rows"`
+	}{v.Alpha, v.Confidence, v.Baseline, v.Scenarios, v.Variants, rows})
+}
