@@ -90,9 +90,9 @@ func Run(s Spec) *lab.Run {
 							P99: p50 * 3 * noise(), P999: p50 * 5, Max: p50 * 9},
 						ServiceMs: lab.Percentiles{P50: p50 * 0.98, P99: p50 * 2.9},
 						BytesIn:   reqs * 230, BytesOut: reqs * 110,
-						Status:    map[string]int64{"200": reqs},
+						Status: map[string]int64{"200": reqs},
 					},
-					Server: usage(v.ServerUs*noise(), v.RSSMB*noise(), reqs, secs),
+					Server:   usage(v.ServerUs*noise(), v.RSSMB*noise(), reqs, secs),
 					Database: usage(v.DBUs*noise(), 0, reqs, secs),
 					DB:       lab.DBStats{TransactionsPerRequest: 1, StatementsPerRequest: 3, Backends: 10},
 				}

@@ -1,0 +1,14 @@
+// Package report renders a run and its verdicts for people and tools:
+//
+//   - Terminal: aligned, benchstat-like tables per scenario, read at a glance;
+//   - Markdown (report.md): setup, variants and their config changes,
+//     verdicts, tables, a k6-style table in the columns of the 2020
+//     PostgREST benchmark; ready to paste into docs or a blog post;
+//   - HTML (report.html): self-contained, with SVG charts rendered by
+//     gonum.org/v1/plot (no external URLs or scripts);
+//   - JSON (verdicts.json), a benchfmt file benchstat reads (results.bench),
+//     and CSV files of trials and telemetry samples.
+//
+// WriteAll writes all files into a result directory; Load reads the
+// run.json the runner wrote there.
+package report

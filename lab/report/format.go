@@ -1,0 +1,186 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+)
+
+// num formats a value with about three significant digits.
+func num(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case math.IsNaN(v):
+		return "?"
+	case math.IsInf(v, 0):
+		return "∞"
+	case a >= 100 || v == 0:
+		return fmt.Sprintf("%.0f", v)
+	case a >= 10:
+		return fmt.Sprintf("%.1f", v)
+	case a >= 1:
+		return fmt.Sprintf("%.2f", v)
+	case a >= 0.01:
+		return fmt.Sprintf("%.3f", v)
+	}
+	return fmt.Sprintf("%.2g", v)
+}
+
+// summary formats a median with its interval like benchstat: "2371 ±3%".
+func summary(s stats.Summary) string {
+	if s.N == 0 {
+		return "–"
+	}
+	sp := s.SpreadPct()
+	switch {
+	case s.Median == 0 && sp == 0:
+		return "0"
+	case math.IsInf(sp, 0):
+		return num(s.Median) + " ±∞"
+	case math.IsNaN(sp):
+		return num(s.Median) + " ±?"
+	}
+	return fmt.Sprintf("%s ±%.0f%%", num(s.Median), sp)
+}
+
+// metricTitle is "throughput (req/s)".
+func metricTitle(m lab.Metric) string { return m.Label + " (" + m.Unit + ")" }
+
+// bytesStr formats bytes in SI units, as k6 does ("24 MB").
+func bytesStr(b float64) string {
+	units := []string{"B", "kB", "MB", "GB", "TB"}
+	i := 0
+	for b >= 1000 && i < len(units)-1 {
+		b /= 1000
+		i++
+	}
+	if i == 0 {
+		return fmt.Sprintf("%.0f B", b)
+	}
+	return fmt.Sprintf("%s %s", num(b), units[i])
+}
+
+// loadDesc describes the load of an experiment in one line.
+func loadDesc(l lab.Load) string {
+	var parts []string
+	switch l.Model {
+	case lab.ModelOpen:
+		parts = append(parts, fmt.Sprintf("open model, %s req/s", num(l.Rate)))
+		if l.MaxInFlight > 0 {
+			parts = append(parts, fmt.Sprintf("at most %d in flight", l.MaxInFlight))
+		}
+	case lab.ModelClosed:
+		parts = append(parts, fmt.Sprintf("closed model, %d connections", l.Connections))
+		if l.Think > 0 {
+			parts = append(parts, "think "+l.Think.String())
+		}
+	case lab.ModelSearch:
+		s := "search for the highest rate"
+		var lim []string
+		if l.Limit.P99 > 0 {
+			lim = append(lim, "p99 ≤ "+l.Limit.P99.String())
+		}
+		if l.Limit.MaxErrors > 0 {
+			lim = append(lim, fmt.Sprintf("errors ≤ %g%%", 100*l.Limit.MaxErrors))
+		}
+		if len(lim) > 0 {
+			s += " with " + strings.Join(lim, ", ")
+		}
+		parts = append(parts, s)
+	default:
+		parts = append(parts, l.Model+" model")
+	}
+	if l.Duration > 0 {
+		parts = append(parts, l.Duration.String()+" per trial")
+	}
+	if l.Warmup > 0 {
+		parts = append(parts, "after "+l.Warmup.String()+" warm-up")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// targetDesc names the server under test, with the reference label.
+func targetDesc(t lab.TargetInfo) string {
+	s := t.Binary
+	if t.Version != "" {
+		s = t.Version + " (" + t.Binary + ")"
+	}
+	if t.Reference {
+		s += " — reference server (postgrest-mini), not PostgREST"
+	}
+	return s
+}
+
+// hostDesc is "lab1: Test CPU (2 CPUs), 25.8 GB, Debian 12, kernel 6.1".
+func hostDesc(h lab.Host) string {
+	s := fmt.Sprintf("%s: %s (%d CPUs), %s RAM, %s, kernel %s", h.Hostname, h.CPUModel, h.CPUs, bytesStr(float64(h.MemoryBytes)), h.OS, h.Kernel)
+	if h.CgroupMode != "" {
+		s += ", cgroup " + h.CgroupMode
+	}
+	return s
+}
+
+func durationStr(d time.Duration) string {
+	if d <= 0 {
+		return "–"
+	}
+	return d.Round(time.Second).String()
+}
+
+// trialCounts says how many valid trials each (variant, scenario) has:
+// "10" when all agree, else "5–10".
+func trialCounts(run *lab.Run) string {
+	n := map[[2]string]int{}
+	for _, t := range run.Trials {
+		if t.Error == "" {
+			n[[2]string{t.Variant, t.Scenario}]++
+		}
+	}
+	lo, hi := math.MaxInt, 0
+	for _, c := range n {
+		lo, hi = min(lo, c), max(hi, c)
+	}
+	switch {
+	case hi == 0:
+		return "0"
+	case lo == hi:
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d–%d", lo, hi)
+}
+
+// outcomeWord is the verdict column: "better", "worse", "" for ~.
+func outcomeWord(r stats.Row) string {
+	if r.Outcome == stats.Same {
+		return ""
+	}
+	return string(r.Outcome)
+}
+
+// groupWarnings collects the distinct warnings of rows.
+func groupWarnings(rows []stats.Row) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range rows {
+		for _, w := range r.Warnings {
+			if !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// median of values (0 for none).
+func median(vs []float64) float64 {
+	s, _ := stats.Summarize(vs)
+	if s.N == 0 {
+		return 0
+	}
+	return s.Median
+}

@@ -1,0 +1,97 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+)
+
+// Terminal writes a summary for a terminal: the setup in a few lines, a
+// benchstat-like table per scenario and variant (metric | baseline |
+// variant | delta | p), warnings under each table, and the verdicts.
+func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
+	title := run.Experiment.Title
+	if title == "" {
+		title = run.Experiment.Name
+	}
+	fmt.Fprintf(w, "%s\n%s\n", title, strings.Repeat("=", len([]rune(title))))
+	fmt.Fprintf(w, "target   %s\n", targetDesc(run.Target))
+	fmt.Fprintf(w, "host     %s\n", hostDesc(run.Host))
+	fmt.Fprintf(w, "load     %s\n", loadDesc(run.Experiment.Load))
+	fmt.Fprintf(w, "trials   %s per variant and scenario, %s order; medians ±%.0f%% CI, Mann-Whitney U, alpha %g\n",
+		trialCounts(run), orderOf(run), 100*v.Confidence, v.Alpha)
+	if run.Interrupted != "" {
+		fmt.Fprintf(w, "!        run interrupted: %s\n", run.Interrupted)
+	}
+	for _, sc := range v.Scenarios {
+		for _, name := range v.Variants {
+			rows := v.For(sc, name)
+			if len(rows) == 0 {
+				continue
+			}
+			fmt.Fprintf(w, "\n%s: %s vs %s\n", sc, name, rows[0].BaselineName)
+			terminalTable(w, rows)
+		}
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Verdict (throughput):")
+	for _, line := range headlines(v) {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
+	if len(run.Events) > 0 {
+		fmt.Fprintf(w, "\n%d event(s) during the run, see the report's Events section.\n", len(run.Events))
+	}
+}
+
+func terminalTable(w io.Writer, rows []stats.Row) {
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  metric\t%s\t%s\tdelta\tp\t\n", rows[0].BaselineName, rows[0].VariantName)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", metricTitle(r.Metric), summary(r.Baseline), summary(r.Variant), r.Delta(), r.PString(), outcomeWord(r))
+	}
+	tw.Flush()
+	for _, line := range strings.SplitAfter(buf.String(), "\n") {
+		io.WriteString(w, strings.TrimRight(line, " \n"))
+		if strings.HasSuffix(line, "\n") {
+			io.WriteString(w, "\n")
+		}
+	}
+	for _, ws := range groupWarnings(rows) {
+		fmt.Fprintf(w, "  ! %s\n", ws)
+	}
+}
+
+// headlines says, per scenario and variant, what happened to throughput.
+func headlines(v *stats.Verdicts) []string {
+	var out []string
+	for _, r := range v.Headlines() {
+		var s string
+		switch r.Outcome {
+		case stats.Same:
+			s = fmt.Sprintf("%s: %s vs %s: no significant difference (%s)", r.Scenario, r.VariantName, r.BaselineName, r.PString())
+		default:
+			s = fmt.Sprintf("%s: %s vs %s: %s throughput, %s (%s)", r.Scenario, r.VariantName, r.BaselineName, r.Delta(), r.Outcome, r.PString())
+		}
+		if len(r.Warnings) > 0 {
+			s += fmt.Sprintf(" — %d warning(s)", len(r.Warnings))
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		out = append(out, "nothing to compare (one variant, or no valid trials)")
+	}
+	return out
+}
+
+func orderOf(run *lab.Run) string {
+	if o := run.Experiment.Trials.Order; o != "" {
+		return o
+	}
+	return lab.OrderInterleaved
+}
