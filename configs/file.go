@@ -102,10 +102,8 @@ func (f *File) Set(key string, v Value) error {
 	if err := validKey(key); err != nil {
 		return err
 	}
-	if v.kind == KindString {
-		if err := validTemplate(v.text); err != nil {
-			return fmt.Errorf("set %s: %w", key, err)
-		}
+	if err := v.check(); err != nil {
+		return fmt.Errorf("set %s: %w", key, err)
 	}
 	var next []byte
 	if i := f.last(key); i >= 0 {

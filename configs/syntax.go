@@ -15,9 +15,9 @@ type item struct {
 	key      string // full key, with the group prefix; for an import: the path
 	group    string // the enclosing groups' prefix ("a.b." inside a { b { ... } })
 	val      Value
-	start    int // first byte of the directive
-	valStart int // first byte of the value
-	end      int // byte after the value
+	start    int  // first byte of the directive
+	valStart int  // first byte of the value
+	end      int  // byte after the value
 	ignored  bool // inside a "#;" directive comment
 }
 
@@ -66,9 +66,13 @@ func (p *parser) peek() byte {
 	return p.src[p.pos]
 }
 
-func (p *parser) hasPrefix(s string) bool { return strings.HasPrefix(string(p.src[p.pos:min(len(p.src), p.pos+len(s))]), s) }
+func (p *parser) hasPrefix(s string) bool {
+	return strings.HasPrefix(string(p.src[p.pos:min(len(p.src), p.pos+len(s))]), s)
+}
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
 
 // skipLWS skips white space, newlines and comments ("#;" is not a comment).
 func (p *parser) skipLWS() {

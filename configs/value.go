@@ -188,3 +188,27 @@ func canonicalNumber(lit string) string {
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
+
+// check refuses values that cannot be written faithfully: strings that are
+// not UTF-8 or whose template does not interpolate, malformed numbers.
+func (v Value) check() error {
+	switch v.kind {
+	case KindString:
+		if !utf8.ValidString(v.text) {
+			return fmt.Errorf("string value is not valid UTF-8")
+		}
+		return validTemplate(v.text)
+	case KindNumber:
+		p := &parser{src: []byte(v.text)}
+		if _, err := p.number(); err != nil || p.pos != len(v.text) {
+			return fmt.Errorf("malformed number %q", v.text)
+		}
+	case KindList:
+		for _, x := range v.list {
+			if err := x.check(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
