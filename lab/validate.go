@@ -385,11 +385,11 @@ func (v *validator) variants(vs []Variant) {
 		}
 		for _, k := range sortedKeys(va.DropIn) {
 			if !slices.Contains(DropInKeys, k) {
-				msg := "is not an allowed drop-in setting"
+				msg := "is not an allowed drop-in setting (allowed: " + strings.Join(DropInKeys, ", ") + ")"
 				if s := Suggest(k, DropInKeys); s != "" {
-					msg += fmt.Sprintf(" (did you mean %q?)", s)
+					msg = fmt.Sprintf("is not an allowed drop-in setting (did you mean %q?)", s)
 				}
-				v.add(msg+" (allowed: "+strings.Join(DropInKeys, ", ")+")", el, "dropin", k)
+				v.add(msg, el, "dropin", k)
 			}
 		}
 		if va.Binary != "" && !strings.HasPrefix(va.Binary, "/") && !strings.HasPrefix(va.Binary, "$(") {

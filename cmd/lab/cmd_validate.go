@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/experiments"
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+func init() {
+	register(command{name: "validate", summary: "check experiment files (all bundled ones if none given)", run: cmdValidate})
+}
+
+func cmdValidate(_ context.Context, args []string, stdout, _ io.Writer) error {
+	fs := newFlags("validate", "validate [FILE|NAME...]", stdout)
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	targets := fs.Args()
+	if len(targets) == 0 {
+		targets = experiments.Names()
+	}
+	bad := 0
+	for _, t := range targets {
+		e, err := experiments.LoadWith(t, postgrestKeys)
+		if err != nil {
+			bad++
+			fmt.Fprintln(stdout, err)
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: OK (%s)\n", t, summary(e))
+	}
+	if bad > 0 {
+		return fmt.Errorf("%d of %d experiments have problems", bad, len(targets))
+	}
+	return nil
+}
+
+// summary says what an experiment will run and how long it takes at most.
+func summary(e *lab.Experiment) string {
+	runs := len(e.Variants) * len(e.Scenarios)
+	most := time.Duration(runs*e.Trials.Max) * (e.Load.Warmup + e.Load.Duration)
+	return fmt.Sprintf("%d variants x %d scenarios x %d..%d trials, load %s up to %s plus restarts",
+		len(e.Variants), len(e.Scenarios), e.Trials.Min, e.Trials.Max, e.Load.Model, most)
+}
+
+// postgrestKeys checks variants' PostgREST keys against the configs
+// catalogue, in the form experiments reports at the right line.
+func postgrestKeys(key, value string, allowUnknown bool) error {
+	err := configs.ValidateSetting(key, value, allowUnknown)
+	var ke *configs.KeyError
+	if !errors.As(err, &ke) {
+		return err
+	}
+	if _, known := configs.Lookup(key); !known && !allowUnknown {
+		return &experiments.UnknownKey{Key: key, Suggest: ke.Suggest}
+	}
+	msg := ke.Msg
+	if len(ke.Allowed) > 0 {
+		msg += " (allowed: " + strings.Join(ke.Allowed, ", ") + ")"
+	}
+	return errors.New(msg)
+}

@@ -1,0 +1,99 @@
+// Package experiments reads experiment files: TOML documents describing
+// what the lab varies (variants), what it sends (scenarios), how (load
+// model, warm-up, duration) and how often (trials). It also bundles the
+// experiments that reproduce the findings of the 2020 PostgREST benchmark
+// thread; `lab run socket-vs-tcp` runs one by name.
+//
+// Decoding is strict and reports every problem at once, each with its file
+// and line, in line order:
+//
+//	experiments/x.toml:12: variant[1].postgrest: unknown key "db-pol" (did you mean "db-pool"?)
+//	experiments/x.toml:20: load.duration: must be a duration string like "10s" or "500ms", not integer 10
+//	experiments/x.toml:25: trials.min: 1: need at least 2 trials per variant and scenario for a verdict
+//
+// Syntax errors come from github.com/BurntSushi/toml (the parser stops at
+// the first); unknown keys and wrong types from a check of the decoded
+// document against lab.Experiment's toml tags; impossible values from
+// lab.Experiment.Validate; PostgREST keys and values from a KeyValidator
+// the caller passes (the command line passes configs.ValidateSetting: this
+// package imports no adapter). Lines come from a small index of the
+// source (path with array indices -> line), since the TOML library keeps
+// key positions private and without array indices.
+//
+// # File format
+//
+//	name = "socket-vs-tcp"          # required; letters, digits, . _ -
+//	title = "db-uri: Unix socket vs TCP"
+//	description = "..."
+//	scenarios = ["GETSingle"]       # built-in names and/or [[scenario]] names
+//	allow_unknown_keys = false      # let variants set PostgREST keys the catalogue lacks
+//
+//	[target]                        # leave out for the local stack (lab stack up)
+//	stack = ""                      # state dir of a local stack
+//	unit = "postgrest.service"      # or an existing server: its unit,
+//	config = "/etc/postgrest.conf"  #   its config file (required with unit),
+//	url = "http://127.0.0.1:3000"   #   its API URL,
+//	admin_url = "http://127.0.0.1:3001"
+//	pg_unit = "postgresql.service"  #   its PostgreSQL unit,
+//	pg_uri = "postgres://postgres@/postgres"  # and a superuser URI
+//
+//	[load]
+//	model = "closed"                # closed (default) | open | search
+//	connections = 10                # closed: connections (default 10)
+//	think = "0s"                    # closed: pause between a response and the next request
+//	rate = 1000.0                   # open: requests/s (required)
+//	max_in_flight = 0               # open: bound on concurrent requests (0 = none)
+//	duration = "10s"                # measured part of a trial (default 10s)
+//	warmup = "2s"                   # unmeasured start of a trial (default 2s; 0 allowed)
+//	timeout = "10s"                 # per request (default 10s)
+//	threads = 0                     # load generator threads (0 = automatic)
+//	[load.limit]                    # search: highest rate meeting these
+//	p99 = "50ms"                    #   needs p99 or max_errors
+//	max_errors = 0.001              #   fractions 0..1
+//	max_dropped = 0.01
+//	min_rate = 100.0
+//	max_rate = 5000.0               #   0 = no upper bound
+//
+//	[trials]
+//	min = 5                         # trials per variant and scenario before a verdict (>= 2; default 5)
+//	max = 10                        # stop here even if undecided (>= min; default 10)
+//	order = "interleaved"           # interleaved (default) | random (seeded)
+//	seed = 1
+//	alpha = 0.05                    # significance level, in (0, 0.5]
+//
+//	[[variant]]                     # one or more; at most one baseline (else the first)
+//	name = "unix"                   # required, unique
+//	description = "..."
+//	baseline = false
+//	binary = "$(PGRST_BRANCH)"      # another PostgREST executable (absolute path or $(VAR))
+//	args = ["+RTS", "-N2", "-RTS"]  # extra arguments
+//	[variant.postgrest]             # PostgREST config keys; strings, numbers, booleans
+//	db-uri = "unix"                 #   "tcp" | "unix" (derived by the lab) | a URI
+//	db-pool = 10
+//	[variant.postgresql]            # PostgreSQL settings (ALTER SYSTEM)
+//	synchronous_commit = "off"
+//	[variant.env]                   # environment of the PostgREST unit
+//	GHCRTS = "-qn1"
+//	[variant.dropin]                # unit drop-in: CPUAffinity, CPUQuota, Environment,
+//	CPUAffinity = "1"               #   LimitNOFILE, MemoryHigh, MemoryMax, Nice, TasksMax
+//
+//	[[scenario]]                    # custom scenarios, listed in scenarios by name
+//	name = "ArtistsByName"
+//	method = "GET"                  # default GET
+//	path = "/artist?name=like.A*&id=eq.{rand 1 275}"
+//	header = { Prefer = "count=exact" }
+//	body = ""                       # or body_file = "path.json" (not both)
+//	expect = 200                    # 0 = any 2xx
+//	weight = 1.0                    # default 1
+//
+// Durations are strings with a unit ("10s", "500ms"); a bare number is an
+// error (BurntSushi/toml would read it as nanoseconds). Values left out get
+// lab.Experiment.Defaults; a value written, even 0, is kept and validated.
+//
+// # Bundled experiments
+//
+// socket-vs-tcp, log-level, pool-size, prepared-statements,
+// pg-synchronous-commit, binaries and aa; each file's comments give the
+// question, the original finding with its numbers, and how to read the
+// result. Names lists them; Source returns a file to copy and edit.
+package experiments

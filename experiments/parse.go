@@ -1,0 +1,199 @@
+package experiments
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"sort"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// KeyValidator checks one PostgREST config key and its value (as text: "10",
+// "false", "crit") against PostgREST's catalogue; allowUnknown is the file's
+// allow_unknown_keys. The command line passes configs.ValidateSetting, so
+// that this package needs no adapter. For an unknown key it should return
+// an *UnknownKey, which is reported at the table (variant[1].postgrest:
+// unknown key "db-pol" ...); any other error is reported at the key.
+type KeyValidator func(key, value string, allowUnknown bool) error
+
+// fileExperiment is lab.Experiment as written in a file: the string maps
+// of variants and scenarios also take numbers and booleans (db-pool = 10).
+// The fields shadow the embedded ones of the same TOML name.
+type fileExperiment struct {
+	lab.Experiment
+	Custom   []fileScenario `toml:"scenario"`
+	Variants []fileVariant  `toml:"variant"`
+}
+
+type fileScenario struct {
+	lab.Scenario
+	Header scalars `toml:"header"`
+}
+
+type fileVariant struct {
+	lab.Variant
+	PostgREST  scalars `toml:"postgrest"`
+	PostgreSQL scalars `toml:"postgresql"`
+	Env        scalars `toml:"env"`
+	DropIn     scalars `toml:"dropin"`
+}
+
+// scalars is a map[string]string decoded from a table of strings, numbers
+// and booleans.
+type scalars map[string]string
+
+// UnmarshalTOML implements toml.Unmarshaler.
+func (s *scalars) UnmarshalTOML(v any) error {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("must be a table, not %s", describe(v))
+	}
+	*s = make(scalars, len(m))
+	for k, x := range m {
+		t, err := scalarText(x)
+		if err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+		(*s)[k] = t
+	}
+	return nil
+}
+
+// Parse decodes and validates an experiment file. filename is used in
+// error messages only. validate checks PostgREST keys; nil skips that check.
+//
+// Defaults (lab.Experiment.Defaults) fill what the file leaves out; a value
+// the file writes, even 0, is kept and validated. On any problem Parse
+// returns nil and an Errors listing every problem found, in line order:
+// TOML syntax (only the first: the parser stops there), unknown keys, wrong
+// types, impossible values (lab.Experiment.Validate) and PostgREST keys.
+func Parse(filename string, src []byte, validate KeyValidator) (*lab.Experiment, error) {
+	p := parse{file: filename}
+	var doc map[string]any
+	if _, err := toml.Decode(string(src), &doc); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, Errors{&Error{File: filename, Line: pe.Position.Line, Err: errors.New(pe.Message)}}
+		}
+		return nil, Errors{&Error{File: filename, Err: err}}
+	}
+	p.lines = indexLines(src)
+
+	// Check the document against the struct; on problems, decode what is
+	// left of it (re-encoded) so that Validate still reports the rest.
+	var c checker
+	c.table(nil, doc, reflect.TypeOf(lab.Experiment{}))
+	for _, pr := range c.probs {
+		p.add(pr.at, pr.shown, pr.err)
+	}
+	if len(c.probs) > 0 {
+		var buf bytes.Buffer
+		if err := toml.NewEncoder(&buf).Encode(doc); err != nil {
+			return nil, p.result()
+		}
+		src = buf.Bytes()
+	}
+
+	var f fileExperiment
+	f.Experiment.Defaults()
+	md, err := toml.Decode(string(src), &f)
+	if err != nil { // the checker should have caught it: report it as is
+		p.errs = append(p.errs, &Error{File: filename, Err: err})
+		return nil, p.result()
+	}
+	for _, k := range md.Undecoded() { // likewise
+		p.add(k, k[:len(k)-1], &UnknownKey{Key: k[len(k)-1]})
+	}
+	e := f.toExperiment()
+	if !md.IsDefined("trials", "max") && e.Trials.Max < e.Trials.Min {
+		e.Trials.Max = e.Trials.Min // trials.min = 12 alone raises the default max
+	}
+	for i := range e.Custom {
+		e.Custom[i].Defaults()
+	}
+
+	checked := map[string]bool{}
+	if validate != nil {
+		for i, v := range e.Variants {
+			el := fmt.Sprintf("variant[%d]", i)
+			for _, k := range sortedKeys(v.PostgREST) {
+				at := []string{el, "postgrest", k}
+				if err := validate(k, v.PostgREST[k], e.AllowUnknownKeys); err != nil {
+					shown := at
+					var uk *UnknownKey
+					if errors.As(err, &uk) {
+						shown = at[:2]
+					}
+					p.add(at, shown, err)
+					checked[pathKey(at)] = true
+				}
+			}
+		}
+	}
+	for _, err := range e.Validate() {
+		var fe *lab.FieldError
+		if !errors.As(err, &fe) {
+			p.errs = append(p.errs, &Error{File: filename, Err: err})
+			continue
+		}
+		if checked[pathKey(fe.Field)] || under(fe.Field, c.removed) {
+			continue // already reported: the catalogue or the checker said what is wrong here
+		}
+		p.add(fe.Field, fe.Field, errors.New(fe.Msg))
+	}
+	if len(p.errs) > 0 {
+		return nil, p.result()
+	}
+	return e, nil
+}
+
+// under reports whether path is one of roots or below one.
+func under(path []string, roots [][]string) bool {
+	for _, r := range roots {
+		if len(path) >= len(r) && slices.Equal(path[:len(r)], r) {
+			return true
+		}
+	}
+	return false
+}
+
+type parse struct {
+	file  string
+	lines lineIndex
+	errs  []*Error
+}
+
+func (p *parse) add(at, shown []string, err error) {
+	p.errs = append(p.errs, &Error{File: p.file, Line: p.lines.line(at), Path: lab.FormatPath(shown), Err: err})
+}
+
+func (p *parse) result() Errors {
+	sort.SliceStable(p.errs, func(i, j int) bool { return p.errs[i].Line < p.errs[j].Line })
+	out := make(Errors, len(p.errs))
+	for i, e := range p.errs {
+		out[i] = e
+	}
+	return out
+}
+
+func (f *fileExperiment) toExperiment() *lab.Experiment {
+	e := f.Experiment
+	e.Custom = nil
+	for _, s := range f.Custom {
+		sc := s.Scenario
+		sc.Header = s.Header
+		e.Custom = append(e.Custom, sc)
+	}
+	e.Variants = nil
+	for _, v := range f.Variants {
+		va := v.Variant
+		va.PostgREST, va.PostgreSQL, va.Env, va.DropIn = v.PostgREST, v.PostgreSQL, v.Env, v.DropIn
+		e.Variants = append(e.Variants, va)
+	}
+	return &e
+}
