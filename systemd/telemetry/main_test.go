@@ -14,7 +14,32 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 )
 
-func TestMain(m *testing.M) { labtest.Main(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv(allocEnv) != "" {
+		allocate()
+	}
+	labtest.Main(m)
+}
+
+// allocEnv makes the test binary a memory hog instead of running tests:
+// the OOM tests start it in a unit with a small MemoryMax.
+const allocEnv = "TELEMETRY_TEST_ALLOC"
+
+// allocate waits half a second (so the watcher sees its PID), then
+// allocates and touches memory 1 MiB at a time, up to 1 GiB, then exits 3.
+func allocate() {
+	time.Sleep(500 * time.Millisecond)
+	var keep [][]byte
+	for i := 0; i < 1024; i++ {
+		b := make([]byte, 1<<20)
+		for j := 0; j < len(b); j += 4096 {
+			b[j] = 1
+		}
+		keep = append(keep, b)
+	}
+	fmt.Println(len(keep))
+	os.Exit(3)
+}
 
 // unitName is a transient unit name unique to this test binary.
 func unitName(kind string) string {
@@ -27,7 +52,7 @@ func unitName(kind string) string {
 func systemdRun(t testing.TB, unit string, props []string, argv ...string) string {
 	t.Helper()
 	labtest.RequireSystemd(t)
-	args := []string{"--user", "--unit=" + unit, "--collect", "--quiet"}
+	args := []string{"--user", "--unit=" + unit, "--quiet"}
 	for _, p := range props {
 		args = append(args, "-p", p)
 	}

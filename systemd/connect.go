@@ -1,0 +1,121 @@
+package systemd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Connect modes (ConnectOptions.Mode).
+const (
+	ModeAuto        = "auto"         // system (root only) -> user-private -> user-session -> direct
+	ModeSystem      = "system"       // system manager: /run/systemd/private, else the system bus
+	ModeUser        = "user"         // user manager: private socket, else the session bus
+	ModeUserPrivate = "user-private" // user manager over $XDG_RUNTIME_DIR/systemd/private
+	ModeUserSession = "user-session" // user manager over the session bus
+	ModeDirect      = "direct"       // no systemd: supervise processes directly
+)
+
+// ConnectOptions choose how Connect reaches a service manager.
+type ConnectOptions struct {
+	// Mode forces a manager; "" means ModeAuto.
+	Mode string
+	// StateDir keeps the direct supervisor's state
+	// ("" = $XDG_STATE_HOME/pgrst-lab/direct, i.e. ~/.local/state/pgrst-lab/direct).
+	StateDir string
+	// UnitDir overrides where the D-Bus controller writes unit files.
+	UnitDir string
+	// Timeout bounds each call (0 = DefaultCallTimeout).
+	Timeout time.Duration
+	// Logf, when set, is told which manager was chosen and why the others were not.
+	Logf func(format string, args ...any)
+}
+
+// Connect returns a Controller for the first manager that answers, in the
+// order of opts.Mode, and says through opts.Logf which one it picked.
+func Connect(ctx context.Context, opts ConnectOptions) (Controller, error) {
+	type try struct {
+		mode string
+		open func() (Controller, error)
+	}
+	dbusTry := func(mode string, system bool, transport string) try {
+		return try{mode, func() (Controller, error) {
+			return NewDBus(ctx, DBusOptions{System: system, Transport: transport, UnitDir: opts.UnitDir, Timeout: opts.Timeout})
+		}}
+	}
+	system := []try{dbusTry(ModeSystem, true, TransportPrivate), dbusTry(ModeSystem, true, TransportBus)}
+	userPrivate := dbusTry(ModeUserPrivate, false, TransportPrivate)
+	userSession := dbusTry(ModeUserSession, false, TransportBus)
+	direct := try{ModeDirect, func() (Controller, error) {
+		dir := opts.StateDir
+		if dir == "" {
+			var err error
+			if dir, err = defaultStateDir(); err != nil {
+				return nil, err
+			}
+		}
+		return NewDirect(dir)
+	}}
+
+	var tries []try
+	var skipped []string
+	switch opts.Mode {
+	case "", ModeAuto:
+		if os.Geteuid() == 0 {
+			tries = append(tries, system...)
+		} else {
+			skipped = append(skipped, "system manager skipped: not root, cannot write /etc/systemd/system")
+		}
+		tries = append(tries, userPrivate, userSession, direct)
+	case ModeSystem:
+		tries = system
+	case ModeUser:
+		tries = []try{userPrivate, userSession}
+	case ModeUserPrivate:
+		tries = []try{userPrivate}
+	case ModeUserSession:
+		tries = []try{userSession}
+	case ModeDirect:
+		tries = []try{direct}
+	default:
+		return nil, fmt.Errorf("systemd: connect mode %q: allowed: %s", opts.Mode,
+			strings.Join([]string{ModeAuto, ModeSystem, ModeUser, ModeUserPrivate, ModeUserSession, ModeDirect}, ", "))
+	}
+	var errs []error
+	for _, t := range tries {
+		ctl, err := t.open()
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if opts.Logf != nil {
+			why := ""
+			if n := len(skipped) + len(errs); n > 0 {
+				var reasons []string
+				reasons = append(reasons, skipped...)
+				for _, e := range errs {
+					reasons = append(reasons, e.Error())
+				}
+				why = " (" + strings.Join(reasons, "; ") + ")"
+			}
+			opts.Logf("systemd: using the %s%s", ctl.Describe(), why)
+		}
+		return ctl, nil
+	}
+	return nil, fmt.Errorf("systemd: no service manager for mode %q: %w", opts.Mode, errors.Join(errs...))
+}
+
+func defaultStateDir() (string, error) {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "pgrst-lab", "direct"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("systemd: direct supervisor state dir: %w", err)
+	}
+	return filepath.Join(home, ".local", "state", "pgrst-lab", "direct"), nil
+}

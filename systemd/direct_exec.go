@@ -1,0 +1,173 @@
+package systemd
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"os/user"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// directSupported are the [Service] settings (Extra or drop-ins) the direct
+// supervisor can apply. Others (MemoryMax=, CPUQuota=, ...) need systemd's
+// cgroups and are refused with an error.
+var directSupported = map[string]string{
+	"Environment": "added to the environment",
+	"LimitNOFILE": "via prlimit(1)",
+	"CPUAffinity": "via taskset(1)",
+}
+
+func checkDirectSettings(unit, what string, m map[string]string) error {
+	for _, k := range sortedKeys(m) {
+		if _, ok := directSupported[k]; !ok {
+			return fmt.Errorf("unit %s: %s %s= needs systemd; the direct supervisor supports only %s",
+				unit, what, k, strings.Join(sortedKeys(directSupported), ", "))
+		}
+	}
+	return nil
+}
+
+// command builds the process for st: argv (wrapped in prlimit/taskset for
+// LimitNOFILE=/CPUAffinity=, which exec the service in place, keeping the
+// PID), environment, credentials and a new session.
+func (d *Direct) command(st *directState, logf *os.File) (*exec.Cmd, error) {
+	name := st.Spec.Name
+	settings, envSettings := st.settings()
+	argv := append([]string(nil), st.Spec.ExecStart...)
+	if v, ok := settings["CPUAffinity"]; ok {
+		taskset, err := exec.LookPath("taskset")
+		if err != nil {
+			return nil, fmt.Errorf("unit %s: CPUAffinity=%s: %w", name, v, err)
+		}
+		cpus := strings.Join(strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ',' }), ",")
+		argv = append([]string{taskset, "-c", cpus, "--"}, argv...)
+	}
+	if v, ok := settings["LimitNOFILE"]; ok {
+		prlimit, err := exec.LookPath("prlimit")
+		if err != nil {
+			return nil, fmt.Errorf("unit %s: LimitNOFILE=%s: %w", name, v, err)
+		}
+		lim := strings.ReplaceAll(v, "infinity", "unlimited")
+		if !strings.Contains(lim, ":") {
+			lim = lim + ":" + lim
+		}
+		argv = append([]string{prlimit, "--nofile=" + lim, "--"}, argv...)
+	}
+
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = st.Spec.WorkingDir
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // own session and process group; outlives the lab
+
+	env := map[string]string{"PATH": "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin"}
+	for _, k := range []string{"PATH", "LANG", "TZ", "HOME", "USER", "LOGNAME", "XDG_RUNTIME_DIR"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env[k] = v
+		}
+	}
+	if st.Spec.User != "" {
+		u, err := user.Lookup(st.Spec.User)
+		if err != nil {
+			return nil, fmt.Errorf("unit %s: User=%s: %w", name, st.Spec.User, err)
+		}
+		if u.Uid != strconv.Itoa(os.Getuid()) {
+			if os.Geteuid() != 0 {
+				return nil, fmt.Errorf("unit %s: User=%s needs root (the lab runs as uid %d)", name, st.Spec.User, os.Getuid())
+			}
+			cred, err := credential(u)
+			if err != nil {
+				return nil, fmt.Errorf("unit %s: User=%s: %w", name, st.Spec.User, err)
+			}
+			cmd.SysProcAttr.Credential = cred
+		}
+		env["HOME"], env["USER"], env["LOGNAME"] = u.HomeDir, u.Username, u.Username
+		delete(env, "XDG_RUNTIME_DIR")
+	}
+	for k, v := range st.Spec.Environment {
+		env[k] = v
+	}
+	for _, line := range envSettings {
+		assigns, err := parseEnvironment(line)
+		if err != nil {
+			return nil, fmt.Errorf("unit %s: Environment=%s: %w", name, line, err)
+		}
+		for _, a := range assigns {
+			k, v, _ := strings.Cut(a, "=")
+			env[k] = v
+		}
+	}
+	cmd.Env = make([]string, 0, len(env))
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	sort.Strings(cmd.Env)
+	return cmd, nil
+}
+
+func credential(u *user.User) (*syscall.Credential, error) {
+	uid, err := strconv.ParseUint(u.Uid, 10, 32)
+	if err != nil {
+		return nil, err
+	}
+	gid, err := strconv.ParseUint(u.Gid, 10, 32)
+	if err != nil {
+		return nil, err
+	}
+	cred := &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+	if ids, err := u.GroupIds(); err == nil {
+		for _, g := range ids {
+			if n, err := strconv.ParseUint(g, 10, 32); err == nil {
+				cred.Groups = append(cred.Groups, uint32(n))
+			}
+		}
+	}
+	return cred, nil
+}
+
+// parseEnvironment splits a systemd Environment= value into K=V
+// assignments: whitespace-separated words, "double" or 'single' quoted,
+// with backslash escapes.
+func parseEnvironment(s string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	inWord := false
+	var quote rune
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != '\'' && r == '\\' && i+1 < len(rs):
+			i++
+			cur.WriteRune(rs[i])
+			inWord = true
+		case quote == 0 && (r == '"' || r == '\''):
+			quote, inWord = r, true
+		case quote == 0 && (r == ' ' || r == '\t'):
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("unterminated %c quote", quote)
+	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	for _, a := range out {
+		if k, _, ok := strings.Cut(a, "="); !ok || k == "" {
+			return nil, fmt.Errorf("%q is not a KEY=VALUE assignment", a)
+		}
+	}
+	return out, nil
+}

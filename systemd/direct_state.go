@@ -1,0 +1,97 @@
+package systemd
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// directState is what the direct supervisor persists per unit, as JSON in
+// its state dir, so that a later lab process can inspect, stop or restart
+// a service an earlier one started.
+type directState struct {
+	Spec    UnitSpec                     `json:"spec"`
+	DropIns map[string]map[string]string `json:"drop_ins,omitempty"` // file name -> settings
+
+	PID            int    `json:"pid,omitempty"`
+	StartTime      uint64 `json:"start_time,omitempty"` // /proc/PID/stat starttime, to detect PID reuse
+	ActiveState    string `json:"active_state"`
+	SubState       string `json:"sub_state"`
+	Result         string `json:"result"`
+	ExecMainCode   int    `json:"exec_main_code,omitempty"`
+	ExecMainStatus int    `json:"exec_main_status,omitempty"`
+	NRestarts      int    `json:"n_restarts,omitempty"`
+}
+
+var errNotInstalled = errors.New("unit not installed")
+
+func (d *Direct) statePath(name string) string { return filepath.Join(d.dir, name+".json") }
+
+// defaultLog is where output goes when the spec has no LogFile.
+func (d *Direct) defaultLog(name string) string { return filepath.Join(d.dir, name+".log") }
+
+func (d *Direct) load(name string) (*directState, error) {
+	if err := validateUnitName(name); err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(d.statePath(name))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w (no %s)", name, errNotInstalled, d.statePath(name))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: read state: %w", name, err)
+	}
+	var st directState
+	if err := json.Unmarshal(b, &st); err != nil {
+		return nil, fmt.Errorf("%s: state file %s: %w", name, d.statePath(name), err)
+	}
+	return &st, nil
+}
+
+func (d *Direct) save(st *directState) error {
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(d.statePath(st.Spec.Name), append(b, '\n')); err != nil {
+		return fmt.Errorf("%s: save state: %w", st.Spec.Name, err)
+	}
+	return nil
+}
+
+// logFile is the spec's LogFile or the default one in the state dir.
+func (st *directState) logFile(d *Direct) string {
+	if st.Spec.LogFile != "" {
+		return st.Spec.LogFile
+	}
+	return d.defaultLog(st.Spec.Name)
+}
+
+// settings merges Extra and the drop-ins (in file-name order, later wins),
+// except Environment, which accumulates.
+func (st *directState) settings() (map[string]string, []string) {
+	out := map[string]string{}
+	var env []string
+	add := func(m map[string]string) {
+		for k, v := range m {
+			if k == "Environment" {
+				env = append(env, v)
+				continue
+			}
+			out[k] = v
+		}
+	}
+	add(st.Spec.Extra)
+	files := make([]string, 0, len(st.DropIns))
+	for f := range st.DropIns {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		add(st.DropIns[f])
+	}
+	return out, env
+}
