@@ -1,0 +1,86 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini/internal/apierr"
+	"github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini/internal/schema"
+)
+
+// insertBody validates a POST body (a JSON object or an array of objects)
+// and returns it as a JSON array with the columns to insert: ?columns= when
+// given, else the keys of the objects, which must all have the same keys.
+func insertBody(raw []byte, columns []string, t *schema.Table) (string, []string, *apierr.Error) {
+	if !utf8.Valid(raw) {
+		return "", nil, apierr.InvalidBody("the body is not valid UTF-8")
+	}
+	trimmed := bytes.TrimSpace(raw)
+	var rows []map[string]json.RawMessage
+	switch {
+	case len(trimmed) == 0:
+		return "", nil, apierr.InvalidBody("")
+	case trimmed[0] == '{':
+		var one map[string]json.RawMessage
+		if err := json.Unmarshal(trimmed, &one); err != nil {
+			return "", nil, apierr.InvalidBody(err.Error())
+		}
+		rows = []map[string]json.RawMessage{one}
+		trimmed = append(append([]byte{'['}, trimmed...), ']')
+	case trimmed[0] == '[':
+		if err := json.Unmarshal(trimmed, &rows); err != nil {
+			return "", nil, apierr.InvalidBody(err.Error())
+		}
+	default:
+		return "", nil, apierr.InvalidBody("expecting a JSON object or an array of objects")
+	}
+	cols := columns
+	if cols == nil {
+		keys, err := sameKeys(rows)
+		if err != nil {
+			return "", nil, err
+		}
+		cols = keys
+	}
+	for _, c := range cols {
+		if _, ok := t.Column(c); !ok {
+			return "", nil, apierr.UnknownColumn(c, t.Name)
+		}
+	}
+	return string(trimmed), cols, nil
+}
+
+func sameKeys(rows []map[string]json.RawMessage) ([]string, *apierr.Error) {
+	if len(rows) == 0 {
+		return []string{}, nil
+	}
+	keys := sortedKeys(rows[0])
+	for _, r := range rows[1:] {
+		if !slices.Equal(keys, sortedKeys(r)) {
+			return nil, apierr.InvalidBody("All object keys must match")
+		}
+	}
+	return keys, nil
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// containsToken reports whether a comma-separated header holds tok.
+func containsToken(h, tok string) bool {
+	for _, p := range strings.Split(h, ",") {
+		if strings.TrimSpace(p) == tok {
+			return true
+		}
+	}
+	return false
+}

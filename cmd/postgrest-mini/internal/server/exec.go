@@ -1,0 +1,70 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini/internal/apierr"
+	"github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini/internal/sqlgen"
+)
+
+// The per-request settings, as PostgREST sets them (all transaction-local).
+const (
+	setupSQL = "SELECT pg_catalog.set_config('search_path', $1, true), pg_catalog.set_config('role', $2, true), " +
+		"pg_catalog.set_config('request.jwt.claims', $3, true), pg_catalog.set_config('request.method', $4, true), " +
+		"pg_catalog.set_config('request.path', $5, true), pg_catalog.set_config('request.headers', $6, true), " +
+		"pg_catalog.set_config('request.cookies', $7, true)"
+	setupReadOnlySQL = setupSQL + ", pg_catalog.set_config('transaction_read_only', 'on', true)"
+)
+
+// reqInfo is what the transaction setup needs from the HTTP request.
+type reqInfo struct {
+	method, path, headers, cookies string
+	readOnly, rpc                  bool
+}
+
+// result of a statement: its row count and body.
+type result struct {
+	count int64
+	body  []byte
+}
+
+// run executes st in one transaction as the anonymous role. The setup and
+// the statement are pipelined (one Sync), so PostgreSQL runs them in one
+// implicit transaction: an error anywhere rolls everything back and the
+// connection goes back to the pool clean.
+func (s *Server) run(ctx context.Context, ri *reqInfo, st sqlgen.Statement) (result, *apierr.Error) {
+	conn, aerr := s.pool.acquire(ctx)
+	if aerr != nil {
+		return result{}, aerr
+	}
+	defer conn.Release()
+	setup := setupSQL
+	if ri.readOnly {
+		setup = setupReadOnlySQL
+	}
+	var b pgx.Batch
+	b.Queue(setup, s.searchPath, s.opts.AnonRole, s.claims, ri.method, ri.path, ri.headers, ri.cookies)
+	b.Queue(st.SQL, st.Args...)
+	br := conn.SendBatch(ctx, &b)
+	var res result
+	_, err := br.Exec()
+	if err == nil {
+		err = br.QueryRow().Scan(&res.count, &res.body)
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		if e := apierr.FromPG(err, ri.rpc, true); e != nil {
+			return result{}, e
+		}
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return result{}, apierr.New(503, "PGRST001", "Request cancelled")
+		}
+		return result{}, apierr.DBConnection(fmt.Errorf("query: %w", err))
+	}
+	return res, nil
+}

@@ -1,0 +1,119 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini/internal/apierr"
+	"github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini/internal/query"
+	"github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini/internal/schema"
+	"github.com/valyala/fasthttp"
+)
+
+const jsonType = "application/json; charset=utf-8"
+
+// handle is the API entry point: route, answer, log.
+func (s *Server) handle(ctx *fasthttp.RequestCtx) {
+	start := time.Now()
+	func() {
+		defer func() {
+			if r := recover(); r != nil { // never crash on a request
+				s.logf(LogCrit, "panic serving %s: %v", ctx.RequestURI(), r)
+				s.fail(ctx, apierr.New(500, "PGRST000", fmt.Sprint("internal error: ", r)))
+			}
+		}()
+		if aerr := s.route(ctx); aerr != nil {
+			s.fail(ctx, aerr)
+		}
+	}()
+	s.accessLog(ctx, start)
+}
+
+func (s *Server) route(ctx *fasthttp.RequestCtx) *apierr.Error {
+	c := s.cache.Load()
+	if c == nil {
+		return apierr.SchemaCacheNotReady()
+	}
+	if s.opts.AnonRole == "" {
+		return apierr.AnonDisabled()
+	}
+	path := string(ctx.Path())
+	method := string(ctx.Method())
+	if path == "/" {
+		if method != "GET" && method != "HEAD" {
+			return apierr.UnsupportedMethod(method)
+		}
+		return s.root(ctx, c)
+	}
+	name := strings.TrimPrefix(path, "/")
+	if fn, ok := strings.CutPrefix(name, "rpc/"); ok {
+		if fn == "" || strings.Contains(fn, "/") {
+			return apierr.InvalidPath()
+		}
+		return s.rpc(ctx, c, method, fn)
+	}
+	if name == "" || strings.Contains(name, "/") {
+		return apierr.InvalidPath()
+	}
+	return s.table(ctx, c, method, name)
+}
+
+// fail writes a PostgREST error body.
+func (s *Server) fail(ctx *fasthttp.RequestCtx, e *apierr.Error) {
+	ctx.Response.Reset()
+	ctx.SetStatusCode(e.Status)
+	ctx.SetContentType(jsonType)
+	ctx.SetBody(e.JSON())
+}
+
+// params returns the decoded query-string pairs.
+func params(ctx *fasthttp.RequestCtx) []query.Param {
+	var ps []query.Param
+	ctx.QueryArgs().VisitAll(func(k, v []byte) {
+		ps = append(ps, query.Param{Key: string(k), Value: string(v)})
+	})
+	return ps
+}
+
+// info gathers the request settings for the transaction.
+func (s *Server) info(ctx *fasthttp.RequestCtx, rpc bool) *reqInfo {
+	m := string(ctx.Method())
+	return &reqInfo{
+		method:   m,
+		path:     string(ctx.Path()),
+		headers:  headersJSON(ctx),
+		cookies:  cookiesJSON(ctx),
+		readOnly: m == "GET" || m == "HEAD",
+		rpc:      rpc,
+	}
+}
+
+// reqContext bounds a request's database work; fasthttp's ctx is not
+// cancelled when a client goes away, so this is a plain deadline.
+func reqContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 5*time.Minute)
+}
+
+// writeRows answers 200 with a JSON body and PostgREST's Content-Range.
+func writeRows(ctx *fasthttp.RequestCtx, status int, res result, offset int64) {
+	ctx.SetStatusCode(status)
+	ctx.SetContentType(jsonType)
+	if res.count > 0 {
+		ctx.Response.Header.Set("Content-Range", strconv.FormatInt(offset, 10)+"-"+strconv.FormatInt(offset+res.count-1, 10)+"/*")
+	} else {
+		ctx.Response.Header.Set("Content-Range", "*/*")
+	}
+	ctx.SetBody(res.body)
+}
+
+func rootOffset(req *query.Request) int64 {
+	if n := req.Node(""); n != nil && n.Offset != nil {
+		return *n.Offset
+	}
+	return 0
+}
+
+func (s *Server) defaultSchema(c *schema.Cache) string { return c.Schemas[0] }

@@ -1,0 +1,53 @@
+package server
+
+import (
+	"context"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini/internal/schema"
+)
+
+// schemaLoop loads the schema cache whenever a reload is requested,
+// retrying with backoff (0.5 s doubling to 8 s) until it succeeds. Until the
+// first load, the API answers 503 PGRST002 and /ready 503.
+func (s *Server) schemaLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.reload:
+		}
+		backoff := 500 * time.Millisecond
+		for {
+			c, err := s.loadSchema(ctx)
+			if err == nil {
+				s.cache.Store(c)
+				s.loads.Add(1)
+				t, f, fn := c.Counts()
+				s.logf(LogWarn, "Schema cache loaded: %d relations, %d relationships, %d functions in %s", t, f, fn, c.Took.Round(time.Millisecond))
+				break
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			s.logf(LogError, "Could not load the schema cache (retrying in %s): %v", backoff, err)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(backoff):
+			}
+			backoff = min(2*backoff, 8*time.Second)
+		}
+	}
+}
+
+func (s *Server) loadSchema(ctx context.Context) (*schema.Cache, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Release()
+	return schema.Load(ctx, conn, s.opts.Schemas)
+}

@@ -1,0 +1,75 @@
+package server
+
+import (
+	"github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini/internal/apierr"
+	"github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini/internal/query"
+	"github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini/internal/schema"
+	"github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini/internal/sqlgen"
+	"github.com/valyala/fasthttp"
+)
+
+// table answers GET, POST and DELETE on /name.
+func (s *Server) table(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name string) *apierr.Error {
+	t, ok := c.Table(s.defaultSchema(c), name)
+	if !ok {
+		return apierr.UnknownTable(s.defaultSchema(c), name)
+	}
+	req, err := query.Parse(params(ctx), nil)
+	if err != nil {
+		return err.(*apierr.Error)
+	}
+	var st sqlgen.Statement
+	repr := preferRepresentation(ctx)
+	switch method {
+	case "GET", "HEAD":
+		st, err = sqlgen.Read(c, t, req)
+	case "POST":
+		body, cols, aerr := insertBody(ctx.PostBody(), req.Columns, t)
+		if aerr != nil {
+			return aerr
+		}
+		st, err = sqlgen.Insert(c, t, cols, body, repr, req)
+	case "DELETE":
+		st, err = sqlgen.Delete(c, t, repr, req)
+	default:
+		return apierr.UnsupportedMethod(method)
+	}
+	if err != nil {
+		return err.(*apierr.Error)
+	}
+	rctx, cancel := reqContext()
+	defer cancel()
+	res, aerr := s.run(rctx, s.info(ctx, false), st)
+	if aerr != nil {
+		return aerr
+	}
+	switch {
+	case method == "GET" || method == "HEAD":
+		writeRows(ctx, 200, res, rootOffset(req))
+		if method == "HEAD" {
+			ctx.Response.SkipBody = true
+		}
+	case repr && method == "POST":
+		writeRows(ctx, 201, res, 0)
+	case repr:
+		writeRows(ctx, 200, res, 0)
+	case method == "POST":
+		ctx.SetStatusCode(201)
+		ctx.Response.Header.Set("Content-Range", "*/*")
+	default:
+		ctx.SetStatusCode(204)
+		ctx.Response.Header.Set("Content-Range", "*/*")
+	}
+	return nil
+}
+
+// preferRepresentation reads Prefer: return=representation.
+func preferRepresentation(ctx *fasthttp.RequestCtx) bool {
+	found := false
+	ctx.Request.Header.VisitAll(func(k, v []byte) {
+		if string(k) == "Prefer" {
+			found = found || containsToken(string(v), "return=representation")
+		}
+	})
+	return found
+}
