@@ -1,0 +1,13 @@
+package configs
+
+// EnvForm turns settings (key -> resolved text) into the PGRST_*
+// environment variables PostgREST reads, for a target configured through a
+// systemd unit's Environment= lines: db-pool -> PGRST_DB_POOL,
+// app.settings.x -> PGRST_APP_SETTINGS_x.
+func EnvForm(settings map[string]string) map[string]string {
+	out := make(map[string]string, len(settings))
+	for k, v := range settings {
+		out[EnvVar(k)] = v
+	}
+	return out
+}
