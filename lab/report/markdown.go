@@ -59,7 +59,7 @@ func mdSetup(b *bufio.Writer, run *lab.Run) {
 	rows := [][2]string{
 		{"Experiment", fmt.Sprintf("`%s`%s", run.Experiment.Name, sourceOf(run))},
 		{"Target", mdEscape(targetDesc(run.Target))},
-		{"Supervisor", run.Target.Supervisor + unitOf(run.Target)},
+		{"Supervisor", run.Target.Supervisor + unitOf(run.Target, "`")},
 		{"Machine", mdEscape(hostDesc(h))},
 		{"PostgreSQL", h.PostgreSQL},
 		{"Load", loadDesc(run.Experiment.Load)},
@@ -85,11 +85,12 @@ func sourceOf(run *lab.Run) string {
 	return " from `" + run.Experiment.Source + "`"
 }
 
-func unitOf(t lab.TargetInfo) string {
+// unitOf is ", unit <q>name<q>" or "".
+func unitOf(t lab.TargetInfo, q string) string {
 	if t.Unit == "" {
 		return ""
 	}
-	return ", unit `" + t.Unit + "`"
+	return ", unit " + q + t.Unit + q
 }
 
 func mdVariants(b *bufio.Writer, run *lab.Run) {

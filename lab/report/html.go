@@ -1,0 +1,242 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+)
+
+// htmlCell is one value cell of a results table.
+type htmlCell struct {
+	Value, Delta, P, Class string
+}
+
+type htmlRow struct {
+	Metric string
+	Base   string
+	Cells  []htmlCell
+}
+
+type htmlScenario struct {
+	Name     string
+	Baseline string
+	Variants []string
+	Rows     []htmlRow
+	Warnings []string
+	Charts   []Chart
+}
+
+type htmlData struct {
+	Title, Description string
+	Reference          bool
+	Interrupted        string
+	Headlines          []htmlHeadline
+	Method             string
+	Setup              [][2]string
+	Variants           []htmlVariant
+	Scenarios          []htmlScenario
+	K6                 []K6Row
+	Timeline           []Chart
+	Events             []string
+}
+
+type htmlHeadline struct{ Text, Class string }
+
+type htmlVariant struct {
+	Name, Description string
+	Baseline          bool
+	Changes           []string
+}
+
+// HTML writes report.html: a self-contained page (inline CSS and SVG, no
+// scripts, no external URLs) with the verdicts, tables and charts.
+func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
+	perScenario, timeline, err := Charts(run, v)
+	if err != nil {
+		return err
+	}
+	d := htmlData{
+		Title: run.Experiment.Title, Description: run.Experiment.Description, Reference: run.Target.Reference,
+		Interrupted: run.Interrupted, Timeline: timeline, K6: K6Rows(run),
+		Method: fmt.Sprintf("Medians of %s trials per variant and scenario, ± the half-width of the %.0f%% confidence interval; "+
+			"delta is the change of the median against the baseline, \"~\" when the Mann-Whitney U test finds no significant difference at alpha = %g.",
+			trialCounts(run), 100*v.Confidence, v.Alpha),
+	}
+	if d.Title == "" {
+		d.Title = run.Experiment.Name
+	}
+	for i, line := range headlines(v) {
+		cls := ""
+		if hs := v.Headlines(); i < len(hs) {
+			cls = string(hs[i].Outcome)
+		}
+		d.Headlines = append(d.Headlines, htmlHeadline{line, cls})
+	}
+	d.Setup = [][2]string{
+		{"Experiment", run.Experiment.Name + sourceOf(run)},
+		{"Target", targetDesc(run.Target)},
+		{"Supervisor", run.Target.Supervisor + unitOf(run.Target, "")},
+		{"Machine", hostDesc(run.Host)},
+		{"PostgreSQL", run.Host.PostgreSQL},
+		{"Load", loadDesc(run.Experiment.Load)},
+		{"Trials", fmt.Sprintf("%s per variant and scenario, %s order", trialCounts(run), orderOf(run))},
+		{"Run", fmt.Sprintf("%s, took %s", run.Started.UTC().Format("2006-01-02 15:04 MST"), durationStr(run.Finished.Sub(run.Started)))},
+		{"Versions", fmt.Sprintf("lab %s, %s", run.Host.LabVersion, run.Host.GoVersion)},
+	}
+	base := stats.BaselineName(run)
+	for _, vi := range variantInfos(run) {
+		hv := htmlVariant{Name: vi.Name, Description: vi.Description, Baseline: vi.Name == base}
+		for _, c := range vi.Changes {
+			hv.Changes = append(hv.Changes, fmt.Sprintf("%s %s: %s → %s", c.Where, c.Key, orNone(c.From), orNone(c.To)))
+		}
+		d.Variants = append(d.Variants, hv)
+	}
+	for _, sc := range v.Scenarios {
+		d.Scenarios = append(d.Scenarios, htmlScenarioOf(v, sc, perScenario[sc]))
+	}
+	d.Events = eventLines(run)
+	if err := page.Execute(w, d); err != nil {
+		return fmt.Errorf("html report: %w", err)
+	}
+	return nil
+}
+
+func htmlScenarioOf(v *stats.Verdicts, sc string, charts []Chart) htmlScenario {
+	hs := htmlScenario{Name: sc, Baseline: v.Baseline, Charts: charts}
+	var cols [][]stats.Row
+	for _, name := range v.Variants {
+		if rows := v.For(sc, name); len(rows) > 0 {
+			cols = append(cols, rows)
+			hs.Variants = append(hs.Variants, name)
+		}
+	}
+	if len(cols) == 0 {
+		return hs
+	}
+	hs.Baseline = cols[0][0].BaselineName
+	var all []stats.Row
+	for i, r0 := range cols[0] {
+		hr := htmlRow{Metric: metricTitle(r0.Metric), Base: summary(r0.Baseline)}
+		for _, c := range cols {
+			if i >= len(c) || c[i].Metric.Name != r0.Metric.Name {
+				hr.Cells = append(hr.Cells, htmlCell{})
+				continue
+			}
+			r := c[i]
+			hr.Cells = append(hr.Cells, htmlCell{Value: summary(r.Variant), Delta: r.Delta(), P: r.PString(), Class: string(r.Outcome)})
+		}
+		hs.Rows = append(hs.Rows, hr)
+	}
+	for _, c := range cols {
+		all = append(all, c...)
+	}
+	hs.Warnings = groupWarnings(all)
+	return hs
+}
+
+// eventLines lists the run's events and failed trials, one line each.
+func eventLines(run *lab.Run) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(e lab.Event, variant string, seq int) {
+		s := fmt.Sprintf("%s %s (%s), variant %s, trial %d: %s", e.T.UTC().Format("15:04:05"), e.Kind, e.Source, variant, seq, e.Detail)
+		if e.Rate > 0 {
+			s += fmt.Sprintf(" at %s req/s", num(e.Rate))
+		}
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, e := range run.Events {
+		add(e, e.Variant, e.Trial)
+	}
+	for _, t := range run.Trials {
+		for _, e := range t.Events {
+			add(e, t.Variant, t.Seq)
+		}
+		if t.Error != "" {
+			out = append(out, fmt.Sprintf("%s trial %d (%s, %s) failed and is left out: %s", t.Start.UTC().Format("15:04:05"), t.Seq, t.Variant, t.Scenario, t.Error))
+		}
+	}
+	return out
+}
+
+var page = template.Must(template.New("report").Funcs(template.FuncMap{
+	"join": strings.Join, "num": num, "bytes": bytesStr,
+}).Parse(pageTemplate))
+
+const pageTemplate = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>
+body { font-family: "Liberation Sans", Arial, Helvetica, sans-serif; color: #222; max-width: 1100px; margin: 2em auto; padding: 0 1em; line-height: 1.45; }
+h1 { margin-bottom: .2em; } h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; margin-top: 2em; }
+.note { background: #fff4e0; border-left: 4px solid #f28e2b; padding: .6em 1em; margin: 1em 0; }
+.bad { background: #fdecec; border-left-color: #e15759; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 14px; }
+th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: right; white-space: nowrap; }
+th { background: #f4f6f8; } td.l, th.l { text-align: left; white-space: normal; }
+td.better { background: #e6f4e6; color: #1d6b1d; font-weight: bold; }
+td.worse { background: #fbe5e5; color: #a02020; font-weight: bold; }
+td.changed { background: #fff4d6; font-weight: bold; }
+li.better::marker { content: "▲ "; color: #1d6b1d; } li.worse::marker { content: "▼ "; color: #a02020; }
+.p { color: #777; font-size: 12px; }
+.warn { color: #8a4b00; } .muted { color: #666; font-size: 13px; }
+.charts { display: flex; flex-wrap: wrap; gap: 1em; }
+figure { margin: 0; } figcaption { color: #666; font-size: 13px; max-width: 480px; }
+svg.chart { max-width: 100%; height: auto; }
+svg.chart text { font-family: "Liberation Sans", Arial, Helvetica, sans-serif !important; }
+code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+{{with .Description}}<p>{{.}}</p>{{end}}
+{{if .Reference}}<p class="note"><b>Measured on the reference server (postgrest-mini), not PostgREST.</b> The figures show the lab's method and the machine, not PostgREST's performance.</p>{{end}}
+{{with .Interrupted}}<p class="note bad"><b>Interrupted run:</b> {{.}}. The tables hold what was measured until then.</p>{{end}}
+
+<h2>Verdict</h2>
+<ul>{{range .Headlines}}<li class="{{.Class}}">{{.Text}}</li>{{end}}</ul>
+<p class="muted">{{.Method}}</p>
+
+<h2>Setup</h2>
+<table>{{range .Setup}}{{if index . 1}}<tr><th class="l">{{index . 0}}</th><td class="l">{{index . 1}}</td></tr>{{end}}{{end}}</table>
+
+<h2>Variants</h2>
+<table><tr><th class="l">variant</th><th class="l">description</th><th class="l">changes</th></tr>
+{{range .Variants}}<tr><td class="l"><code>{{.Name}}</code>{{if .Baseline}} (baseline){{end}}</td><td class="l">{{.Description}}</td><td class="l">{{range .Changes}}<code>{{.}}</code><br>{{else}}none{{end}}</td></tr>
+{{end}}</table>
+
+<h2>Results</h2>
+{{range .Scenarios}}
+<h3>{{.Name}}</h3>
+{{if .Rows}}<table>
+<tr><th class="l">metric</th><th>{{.Baseline}} (baseline)</th>{{range .Variants}}<th>{{.}}</th><th>delta</th>{{end}}</tr>
+{{range .Rows}}<tr><td class="l">{{.Metric}}</td><td>{{.Base}}</td>{{range .Cells}}<td>{{.Value}}</td><td class="{{.Class}}">{{.Delta}}<br><span class="p">{{.P}}</span></td>{{end}}</tr>
+{{end}}</table>{{else}}<p>No comparison.</p>{{end}}
+{{with .Warnings}}<ul class="warn">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
+<div class="charts">{{range .Charts}}<figure>{{.SVG}}{{with .Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>{{end}}</div>
+{{end}}
+
+{{with .K6}}<h2>k6-style summary</h2>
+<p class="muted">In the columns of the 2020 PostgREST benchmark (k6), medians per trial.</p>
+<table><tr><th class="l">scenario</th><th class="l">variant</th><th>http_reqs rate</th><th>http_reqs count</th><th>http_req_duration avg</th><th>data_received</th><th>data_sent</th><th>vus</th><th>failed_requests</th></tr>
+{{range .}}<tr><td class="l">{{.Scenario}}</td><td class="l">{{.Variant}}</td><td>{{num .Rate}}/s</td><td>{{printf "%.0f" .Count}}</td><td>{{num .AvgMs}}ms</td><td>{{bytes .Received}}</td><td>{{bytes .Sent}}</td><td>{{printf "%.0f" .VUs}}</td><td>{{printf "%.2f" .FailedPct}}%</td></tr>
+{{end}}</table>{{end}}
+
+{{with .Timeline}}<h2>Resources over the run</h2>
+{{range .}}<figure>{{.SVG}}{{with .Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>{{end}}{{end}}
+
+{{with .Events}}<h2>Events</h2><ul class="warn">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
+<p class="muted">Generated by pgrst-lab from run.json.</p>
+</body>
+</html>
+`
