@@ -1,0 +1,112 @@
+package stack
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+)
+
+// stateDir is a fresh state dir that PostgreSQL (user postgres when the
+// tests run as root) can enter; t.TempDir's parent is 0700.
+func stateDir(t *testing.T) string {
+	t.Helper()
+	d := t.TempDir()
+	for _, p := range []string{filepath.Dir(d), d} {
+		if err := os.Chmod(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(d, "lab")
+}
+
+func needPostgres(t *testing.T) {
+	t.Helper()
+	if _, err := findPGBinDir(""); err != nil {
+		labtest.Need(t, "%v", err)
+	}
+}
+
+// up brings a stack up and registers Down(purge) as cleanup.
+func up(t *testing.T, o Options) *Stack {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	start := time.Now()
+	s, err := Up(ctx, o)
+	if err != nil {
+		t.Fatalf("up: %v", err)
+	}
+	t.Logf("up in %v", time.Since(start).Round(time.Millisecond))
+	t.Cleanup(func() {
+		if s, err := Open(o.Dir); err == nil {
+			if err := s.Down(context.Background(), true); err != nil {
+				t.Errorf("cleanup down: %v", err)
+			}
+			s.Close()
+		}
+	})
+	return s
+}
+
+func query(t *testing.T, uri string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, uri)
+	if err != nil {
+		t.Fatalf("connect %s: %v", uri, err)
+	}
+	defer conn.Close(ctx)
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT 1").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("query via %s: %d %v", uri, n, err)
+	}
+}
+
+func httpStatus(t *testing.T, url string) int {
+	t.Helper()
+	c := http.Client{Timeout: 5 * time.Second}
+	resp, err := c.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// alive reports whether pid runs (and is not a zombie).
+func alive(pid int) bool {
+	b, err := os.ReadFile(filepath.Join("/proc", itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i > 0 && len(s) > i+2 && s[i+2] != 'Z' && s[i+2] != 'X'
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func oneLine(t *testing.T, err error, wants ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error, want one mentioning %q", wants)
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "\n") {
+		t.Errorf("error is not one line: %q", msg)
+	}
+	for _, w := range wants {
+		if !strings.Contains(msg, w) {
+			t.Errorf("error %q does not mention %q", msg, w)
+		}
+	}
+}

@@ -1,0 +1,66 @@
+package stack
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Supervisor choices for Options.Supervisor.
+const (
+	SupervisorAuto    = "auto"    // systemd user manager when reachable, else direct
+	SupervisorSystemd = "systemd" // systemd over D-Bus, fail when unreachable
+	SupervisorDirect  = "direct"  // the lab supervises the processes itself
+)
+
+// DefaultDir is the state directory used when Options.Dir is empty.
+const DefaultDir = ".lab"
+
+// Database is the database the target serves and fixtures fill.
+const Database = "chinook"
+
+// Options configure Up.
+type Options struct {
+	Dir        string    // state directory ("" = DefaultDir in the working directory)
+	Supervisor string    // "", auto, systemd or direct ("" = $LAB_SUPERVISOR, else auto)
+	Postgrest  string    // target binary; "" = find postgrest, else postgrest-mini
+	NoTarget   bool      // bring up PostgreSQL only
+	PGBinDir   string    // PostgreSQL server programs ("" = $LAB_PG_BINDIR, pg_config, /usr/lib/postgresql/*/bin)
+	PGPort     int       // PostgreSQL TCP port (0 = keep the stack's, else a free one)
+	Port       int       // target's server-port (0 = keep the stack's, else a free one)
+	AdminPort  int       // target's admin-server-port (0 = keep the stack's, else a free one)
+	Progress   io.Writer // one line per step; nil = silent
+}
+
+func (o Options) supervisor() (string, error) {
+	s := o.Supervisor
+	if s == "" {
+		s = os.Getenv("LAB_SUPERVISOR")
+	}
+	switch s {
+	case "", SupervisorAuto:
+		return SupervisorAuto, nil
+	case SupervisorSystemd, SupervisorDirect:
+		return s, nil
+	}
+	return "", fmt.Errorf("supervisor %q: allowed: auto, systemd, direct", s)
+}
+
+// AbsDir resolves a state directory ("" = DefaultDir) to an absolute path.
+func AbsDir(dir string) (string, error) {
+	if dir == "" {
+		dir = DefaultDir
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("state dir %s: %w", dir, err)
+	}
+	return abs, nil
+}
+
+func (o Options) progress(format string, args ...any) {
+	if o.Progress != nil {
+		fmt.Fprintf(o.Progress, format+"\n", args...)
+	}
+}

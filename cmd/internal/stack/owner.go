@@ -1,0 +1,73 @@
+package stack
+
+import (
+	"fmt"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"syscall"
+)
+
+// pgUser is who runs PostgreSQL: the lab's own user, or the "postgres"
+// system user when the lab runs as root (initdb refuses root).
+type pgUser struct {
+	name     string // "" = the lab's user
+	uid, gid int
+}
+
+func lookupPGUser() (pgUser, error) {
+	if os.Getuid() != 0 {
+		return pgUser{uid: os.Getuid(), gid: os.Getgid()}, nil
+	}
+	u, err := user.Lookup("postgres")
+	if err != nil {
+		return pgUser{}, fmt.Errorf("running as root needs a 'postgres' system user to run PostgreSQL (install PostgreSQL's package, or run the lab as another user): %w", err)
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	return pgUser{name: "postgres", uid: uid, gid: gid}, nil
+}
+
+func (u pgUser) credential() *syscall.Credential {
+	if u.name == "" {
+		return nil
+	}
+	return &syscall.Credential{Uid: uint32(u.uid), Gid: uint32(u.gid)}
+}
+
+// mkdirOwned makes dir (mode 0700) owned by u.
+func (u pgUser) mkdirOwned(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	if u.name != "" {
+		if err := os.Chown(dir, u.uid, u.gid); err != nil {
+			return fmt.Errorf("give %s to %s: %w", dir, u.name, err)
+		}
+	}
+	return nil
+}
+
+// checkTraversable fails with advice when u cannot reach dir (every parent
+// must be searchable by u), e.g. a state dir under a 0700 home of root.
+func (u pgUser) checkTraversable(dir string) error {
+	if u.name == "" {
+		return nil
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		if err != nil {
+			return fmt.Errorf("state dir %s: %w", dir, err)
+		}
+		st := fi.Sys().(*syscall.Stat_t)
+		m := fi.Mode().Perm()
+		ok := m&0o001 != 0 || int(st.Uid) == u.uid && m&0o100 != 0 || int(st.Gid) == u.gid && m&0o010 != 0
+		if !ok {
+			return fmt.Errorf("state dir %s: PostgreSQL runs as user %s, which cannot enter %s (chmod o+x %s, or choose a --dir it can reach)", dir, u.name, d, d)
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
+}

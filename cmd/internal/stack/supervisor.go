@@ -1,0 +1,69 @@
+package stack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/pgrst-lab/pgrst-lab/systemd"
+)
+
+// Controller kinds recorded in stack.json (systemd.Controller.Kind()).
+const (
+	KindSystemdUser = "systemd-user"
+	KindDirect      = "direct"
+)
+
+// connect returns the controller for choice (auto, systemd, direct). The
+// direct supervisor keeps its state in <dir>/supervisor, so any later lab
+// process finds the stack's processes.
+func connect(ctx context.Context, dir, choice string, logf func(string, ...any)) (systemd.Controller, error) {
+	direct := systemd.ConnectOptions{Mode: systemd.ModeDirect, StateDir: filepath.Join(dir, "supervisor")}
+	user := systemd.ConnectOptions{Mode: systemd.ModeUser, Logf: logf}
+	switch choice {
+	case SupervisorDirect:
+		return systemd.Connect(ctx, direct)
+	case SupervisorSystemd:
+		c, err := systemd.Connect(ctx, user)
+		if err != nil {
+			return nil, fmt.Errorf("%w (start a systemd user manager, or use --supervisor direct)", err)
+		}
+		return c, nil
+	}
+	c, uerr := systemd.Connect(ctx, user)
+	if uerr == nil {
+		return c, nil
+	}
+	c, derr := systemd.Connect(ctx, direct)
+	if derr != nil {
+		return nil, errors.Join(uerr, derr)
+	}
+	if logf != nil {
+		logf("no systemd user manager reachable, supervising directly (%v)", uerr)
+	}
+	return c, nil
+}
+
+// reconnect returns the controller of the kind an existing stack runs under.
+func reconnect(ctx context.Context, f Facts) (systemd.Controller, error) {
+	switch f.Supervisor {
+	case KindDirect:
+		return connect(ctx, f.Dir, SupervisorDirect, nil)
+	case KindSystemdUser:
+		c, err := connect(ctx, f.Dir, SupervisorSystemd, nil)
+		if err != nil {
+			return nil, fmt.Errorf("the stack in %s runs under the systemd user manager: %w", f.Dir, err)
+		}
+		return c, nil
+	}
+	return nil, fmt.Errorf("%s: unknown supervisor %q (remove the file if no stack runs there)", filepath.Join(f.Dir, FactsFile), f.Supervisor)
+}
+
+// choiceOf maps a controller kind to the Options.Supervisor that selects it.
+func choiceOf(kind string) string {
+	if kind == KindDirect {
+		return SupervisorDirect
+	}
+	return SupervisorSystemd
+}
