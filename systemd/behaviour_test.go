@@ -3,6 +3,7 @@ package systemd
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -64,6 +65,10 @@ func TestBehaviour(t *testing.T) {
 		{"RapidRestarts", testRapidRestarts},
 		{"AutoRestart", testAutoRestart},
 		{"Uninstall", testUninstall},
+		{"DropInLimits", testDropInLimits},
+		{"ExecStartQuoting", testExecStartQuoting},
+		{"StopTimeoutKillSignal", testStopTimeout},
+		{"RunAsUser", testRunAsUser},
 	}
 	for _, im := range impls() {
 		t.Run(im.name, func(t *testing.T) {
@@ -352,5 +357,145 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func procStatus(t *testing.T, pid int, key string) string {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, key+":"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	t.Fatalf("/proc/%d/status has no %s", pid, key)
+	return ""
+}
+
+func maxOpenFiles(t *testing.T, pid int) string {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/limits", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "Max open files") {
+			return strings.Join(strings.Fields(line)[3:5], ":")
+		}
+	}
+	t.Fatalf("/proc/%d/limits has no Max open files", pid)
+	return ""
+}
+
+func testDropInLimits(t *testing.T, newCtl func(t *testing.T) Controller) {
+	ctl := newCtl(t)
+	s := installServer(t, ctl, nil)
+	start(t, s)
+	before := props(t, ctl, s.spec.Name).MainPID
+	nofile, cpus := maxOpenFiles(t, before), procStatus(t, before, "Cpus_allowed_list")
+	if err := ctl.SetDropIn(testCtx(t), s.spec.Name, "limits", map[string]string{"LimitNOFILE": "4321", "CPUAffinity": "0"}); err != nil {
+		t.Fatal(err)
+	}
+	restart(t, s)
+	pid := props(t, ctl, s.spec.Name).MainPID
+	if got, want := get(t, s.url("/")), fmt.Sprintf("pid=%d\n", pid); got != want {
+		t.Fatalf("MainPID %d is not the server (%q): a wrapper must exec in place", pid, got)
+	}
+	if got := maxOpenFiles(t, pid); got != "4321:4321" {
+		t.Errorf("LimitNOFILE=4321: /proc/PID/limits says %s", got)
+	}
+	if got := procStatus(t, pid, "Cpus_allowed_list"); got != "0" {
+		t.Errorf("CPUAffinity=0: Cpus_allowed_list %s", got)
+	}
+	if _, err := ctl.RemoveLabDropIns(testCtx(t), s.spec.Name); err != nil {
+		t.Fatal(err)
+	}
+	restart(t, s)
+	pid = props(t, ctl, s.spec.Name).MainPID
+	if got := maxOpenFiles(t, pid); got != nofile {
+		t.Errorf("after removing the drop-in: open files %s, want %s", got, nofile)
+	}
+	if got := procStatus(t, pid, "Cpus_allowed_list"); got != cpus {
+		t.Errorf("after removing the drop-in: Cpus_allowed_list %s, want %s", got, cpus)
+	}
+}
+
+func testExecStartQuoting(t *testing.T, newCtl func(t *testing.T) Controller) {
+	ctl := newCtl(t)
+	log := filepath.Join(t.TempDir(), "args.log")
+	args := []string{"a b", "$HOME", "100%", `q"uote`, `back\slash`, ";", "it's", ""}
+	spec := UnitSpec{
+		Name:      unitName(),
+		ExecStart: append([]string{"/bin/sh", "-c", `printf '<%s>' "$@"; echo`, "sh"}, args...),
+		LogFile:   log,
+	}
+	install(t, ctl, spec)
+	if err := ctl.Start(testCtx(t), spec.Name); err != nil {
+		t.Fatal(err)
+	}
+	want := "<a b><$HOME><100%><q\"uote><back\\slash><;><it's><>\n"
+	waitFor(t, "the arguments in the log", func() bool {
+		b, _ := os.ReadFile(log)
+		return len(b) > 0 && strings.HasSuffix(string(b), "\n")
+	})
+	if b, _ := os.ReadFile(log); string(b) != want {
+		t.Fatalf("arguments arrived as %q, want %q", b, want)
+	}
+	waitFor(t, "the unit to finish", func() bool { return props(t, ctl, spec.Name).ActiveState == "inactive" })
+	if p := props(t, ctl, spec.Name); p.Result != "success" || p.ExecMainStatus != 0 {
+		t.Fatalf("finished unit: %+v", p)
+	}
+}
+
+func testStopTimeout(t *testing.T, newCtl func(t *testing.T) Controller) {
+	ctl := newCtl(t)
+	log := filepath.Join(t.TempDir(), "stop.log")
+	spec := UnitSpec{
+		Name:        unitName(),
+		ExecStart:   []string{"/bin/sh", "-c", `trap 'echo got-INT' INT; echo started; while :; do sleep 0.05; done`},
+		LogFile:     log,
+		KillSignal:  "SIGINT",
+		StopTimeout: 300 * time.Millisecond,
+	}
+	install(t, ctl, spec)
+	if err := ctl.Start(testCtx(t), spec.Name); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the trap to be set", func() bool { b, _ := os.ReadFile(log); return strings.Contains(string(b), "started") })
+	pid := props(t, ctl, spec.Name).MainPID
+	t0 := time.Now()
+	if err := ctl.Stop(testCtx(t), spec.Name); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(t0)
+	if took < 300*time.Millisecond || took > 3*time.Second {
+		t.Errorf("stop of a unit ignoring KillSignal took %v, want StopTimeout 300ms then SIGKILL", took)
+	}
+	if err := syscall.Kill(pid, 0); err == nil && !zombie(pid) {
+		t.Fatalf("process %d survives stop", pid)
+	}
+	if b, _ := os.ReadFile(log); !strings.Contains(string(b), "got-INT") {
+		t.Errorf("KillSignal=SIGINT not delivered; log: %q", b)
+	}
+	p := props(t, ctl, spec.Name)
+	t.Logf("after stop by SIGKILL: %+v (took %v)", p, took)
+	if p.ActiveState != "failed" || p.Result != "timeout" || p.MainPID != 0 || p.ExecMainCode != 2 || p.ExecMainStatus != 9 {
+		t.Fatalf("after a stop that needed SIGKILL: %+v, want failed/timeout, killed by signal 9", p)
+	}
+}
+
+func testRunAsUser(t *testing.T, newCtl func(t *testing.T) Controller) {
+	if os.Geteuid() != 0 {
+		labtest.Need(t, "running a unit as another user needs root")
+	}
+	ctl := newCtl(t)
+	s := installServer(t, ctl, func(s *UnitSpec) { s.User = "nobody" })
+	start(t, s)
+	pid := props(t, ctl, s.spec.Name).MainPID
+	if uid := strings.Fields(procStatus(t, pid, "Uid"))[0]; uid != "65534" {
+		t.Fatalf("User=nobody: process runs as uid %s", uid)
 	}
 }

@@ -309,6 +309,9 @@ func (d *Direct) Stop(ctx context.Context, name string) error {
 	if st.PID == pid || st.PID == 0 {
 		st.PID, st.StartTime = 0, 0
 		st.ActiveState, st.SubState, st.Result = "inactive", "dead", result
+		if result != "success" { // as systemd: a stop that needed SIGKILL leaves the unit failed
+			st.ActiveState, st.SubState = "failed", "failed"
+		}
 	}
 	return d.save(st)
 }

@@ -43,7 +43,7 @@ func (d *Direct) command(st *directState, logf *os.File) (*exec.Cmd, error) {
 			return nil, fmt.Errorf("unit %s: CPUAffinity=%s: %w", name, v, err)
 		}
 		cpus := strings.Join(strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ',' }), ",")
-		argv = append([]string{taskset, "-c", cpus, "--"}, argv...)
+		argv = append([]string{taskset, "-c", cpus}, argv...) // taskset stops parsing options at the command
 	}
 	if v, ok := settings["LimitNOFILE"]; ok {
 		prlimit, err := exec.LookPath("prlimit")

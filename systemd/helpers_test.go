@@ -40,6 +40,7 @@ func labServer(t testing.TB) string {
 		if buildErr != nil {
 			return
 		}
+		os.Chmod(binDir, 0o755) // units may run as another user
 		serverPath = filepath.Join(binDir, "labserver")
 		out, err := exec.Command("go", "build", "-o", serverPath, "./testdata/labserver").CombinedOutput()
 		if err != nil {

@@ -42,3 +42,5 @@ func (e Event) String() string {
 }
 
 func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
+
+func sortedStrings(s []string) []string { slices.Sort(s); return s }
