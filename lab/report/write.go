@@ -1,0 +1,62 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+)
+
+// Files written by WriteAll, in order.
+var Files = []string{"report.md", "report.html", "verdicts.json", "results.bench", "trials.csv", "telemetry.csv"}
+
+// WriteAll writes report.md, report.html, verdicts.json, results.bench,
+// trials.csv and telemetry.csv into dir (run.json is the runner's). Each
+// file is written to a temporary name and renamed, so a reader never sees
+// half a report.
+func WriteAll(dir string, run *lab.Run, v *stats.Verdicts) error {
+	writers := map[string]func(io.Writer) error{
+		"report.md":     func(w io.Writer) error { return Markdown(w, run, v) },
+		"report.html":   func(w io.Writer) error { return HTML(w, run, v) },
+		"verdicts.json": func(w io.Writer) error { return JSON(w, v) },
+		"results.bench": func(w io.Writer) error { return Bench(w, run) },
+		"trials.csv":    func(w io.Writer) error { return TrialsCSV(w, run) },
+		"telemetry.csv": func(w io.Writer) error { return TelemetryCSV(w, run) },
+	}
+	for _, name := range Files {
+		var b bytes.Buffer
+		if err := writers[name](&b); err != nil {
+			return fmt.Errorf("write %s: %w", name, err)
+		}
+		if err := writeFile(filepath.Join(dir, name), b.Bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
