@@ -1,0 +1,137 @@
+package loadgen
+
+import (
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// collector takes the shards' interval data once a second, on ticks aligned
+// with the start of the measured part, for the per-second series and the
+// live progress.
+type collector struct {
+	r        *runner
+	progress func(Progress)
+	iv       *hdrhistogram.Histogram
+	series   []Second
+	done     chan struct{}
+	last     time.Time
+	dropped  int64
+	requests int64
+	errors   int64
+}
+
+func newCollector(r *runner, progress func(Progress)) *collector {
+	return &collector{r: r, progress: progress, iv: hdrhistogram.New(histLow, histHigh, 2),
+		done: make(chan struct{}), last: r.start}
+}
+
+func (c *collector) finish() { close(c.done) }
+
+func (c *collector) loop() {
+	r := c.r
+	j := -int64(r.cfg.Warmup / time.Second)
+	if !r.measure.Add(time.Duration(j) * time.Second).After(r.start) {
+		j++
+	}
+	timer := time.NewTimer(time.Until(r.measure.Add(time.Duration(j) * time.Second)))
+	defer timer.Stop()
+	for {
+		select {
+		case <-timer.C:
+			tick := r.measure.Add(time.Duration(j) * time.Second)
+			c.snapshot(tick, j >= 1)
+			j++
+			timer.Reset(time.Until(r.measure.Add(time.Duration(j) * time.Second)))
+		case <-c.done:
+			now := time.Now()
+			if now.Sub(c.last) > 10*time.Millisecond || len(c.series) == 0 {
+				c.snapshot(now, now.After(r.measure))
+			}
+			return
+		}
+	}
+}
+
+func (c *collector) snapshot(now time.Time, measured bool) {
+	r := c.r
+	c.iv.Reset()
+	var acc interval
+	for _, s := range r.shards {
+		s.drain(c.iv, &acc)
+	}
+	dropped := r.dropped.Load()
+	dd := dropped - c.dropped
+	c.dropped = dropped
+	c.requests += acc.measured
+	c.errors += acc.measErrs
+	span := now.Sub(c.last)
+	c.last = now
+	p50, p99, mx := time.Duration(0), time.Duration(0), time.Duration(0)
+	if c.iv.TotalCount() > 0 {
+		p50 = time.Duration(c.iv.ValueAtQuantile(50))
+		p99 = time.Duration(c.iv.ValueAtQuantile(99))
+		mx = time.Duration(c.iv.Max())
+	}
+	if measured {
+		c.series = append(c.series, Second{At: now.Sub(r.measure).Round(time.Millisecond), Requests: acc.measured,
+			Errors: acc.measErrs, Dropped: dd, P50: p50, P99: p99, Max: mx, BytesIn: acc.in})
+	}
+	if c.progress != nil {
+		rate := 0.0
+		if span > 0 {
+			rate = float64(acc.n) / span.Seconds()
+		}
+		total := r.cfg.Warmup + r.cfg.Duration
+		el := min(now.Sub(r.start), total)
+		c.progress(Progress{Elapsed: el, Total: total, Warmup: now.Before(r.measure),
+			Requests: c.requests, Errors: c.errors, Dropped: dropped, Rate: rate, P99: p99,
+			InFlight: int(r.inflight.Load())})
+	}
+}
+
+// result merges the shards into the run's Result.
+func (r *runner) result(c *collector, measured time.Duration) *Result {
+	lat, svc := newHist(), newHist()
+	s := Summary{Status: map[int]int64{}, ErrorKinds: map[string]int64{}, Duration: measured,
+		Dropped: r.dropped.Load(), Scenario: r.mix.names, Connections: r.workers}
+	for _, sh := range r.shards {
+		sh.mu.Lock()
+		lat.Merge(sh.lat)
+		svc.Merge(sh.svc)
+		s.Requests += sh.n
+		s.Errors += sh.errs
+		s.BytesIn += sh.in
+		s.BytesOut += sh.out
+		for code, n := range sh.status {
+			if n > 0 {
+				s.Status[code] += n
+			}
+		}
+		for k, n := range sh.kinds {
+			if n > 0 {
+				s.ErrorKinds[errKind(k).String()] += n
+			}
+		}
+		sh.mu.Unlock()
+	}
+	if measured > 0 {
+		s.Rate = float64(s.Requests) / measured.Seconds()
+	}
+	if lat.TotalCount() > 0 {
+		q := func(p float64) time.Duration { return time.Duration(lat.ValueAtQuantile(p)) }
+		s.Min, s.Max = time.Duration(lat.Min()), time.Duration(lat.Max())
+		s.Mean = time.Duration(lat.Mean())
+		s.P50, s.P90, s.P95, s.P99, s.P999 = q(50), q(90), q(95), q(99), q(99.9)
+		s.ServiceP50 = time.Duration(svc.ValueAtQuantile(50))
+		s.ServiceP99 = time.Duration(svc.ValueAtQuantile(99))
+	}
+	if r.cfg.Open != nil {
+		s.Model, s.TargetRate = "open", r.cfg.Open.Rate
+		s.MaxInFlight = int(r.maxInflight.Load())
+	} else {
+		s.Model = "closed"
+		s.MaxInFlight = r.workers
+	}
+	return &Result{Summary: s, Series: c.series, Latency: lat, Service: svc}
+}

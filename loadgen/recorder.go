@@ -1,0 +1,101 @@
+package loadgen
+
+import (
+	"sync"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Histogram geometry: ns, 1 µs resolution, up to 60 s, 3 significant digits.
+const (
+	histLow  = 1_000
+	histHigh = 60_000_000_000
+)
+
+func newHist() *hdrhistogram.Histogram { return hdrhistogram.New(histLow, histHigh, 3) }
+
+// shard holds the metrics of a group of workers (one per generator thread
+// and then some, so workers rarely contend on its lock).
+type shard struct {
+	mu       sync.Mutex
+	lat, svc *hdrhistogram.Histogram // measured part
+	status   [600]int64
+	kinds    [numErrKinds]int64
+	n, errs  int64
+	in, out  int64
+
+	// interval (since the collector's last snapshot), measured or not
+	iv                     *hdrhistogram.Histogram
+	ivN, ivErrs, ivIn      int64
+	ivMeasured, ivMeasErrs int64
+}
+
+func newShard() *shard {
+	return &shard{lat: newHist(), svc: newHist(), iv: hdrhistogram.New(histLow, histHigh, 2)}
+}
+
+// record adds one finished request. lat < 0 means no latency (transport error).
+func (s *shard) record(measured bool, status int, kind errKind, lat, svc time.Duration, in, out int64) {
+	s.mu.Lock()
+	s.ivN++
+	s.ivIn += in
+	if kind != errNone {
+		s.ivErrs++
+	}
+	if lat >= 0 {
+		s.iv.RecordValue(clampNs(lat))
+	}
+	if measured {
+		s.ivMeasured++
+		s.n++
+		s.in += in
+		s.out += out
+		if status >= 0 && status < len(s.status) {
+			s.status[status]++
+		}
+		if kind != errNone {
+			s.errs++
+			s.ivMeasErrs++
+			s.kinds[kind]++
+		}
+		if lat >= 0 {
+			s.lat.RecordValue(clampNs(lat))
+			s.svc.RecordValue(clampNs(svc))
+		}
+	}
+	s.mu.Unlock()
+}
+
+func clampNs(d time.Duration) int64 {
+	v := int64(d)
+	if v < histLow {
+		return histLow
+	}
+	if v > histHigh {
+		return histHigh
+	}
+	return v
+}
+
+// interval is what the collector takes from the shards once a second.
+type interval struct {
+	n, errs, in        int64
+	measured, measErrs int64
+}
+
+// drain moves the shard's interval data into iv and acc.
+func (s *shard) drain(iv *hdrhistogram.Histogram, acc *interval) {
+	s.mu.Lock()
+	if s.ivN > 0 {
+		iv.Merge(s.iv)
+		s.iv.Reset()
+	}
+	acc.n += s.ivN
+	acc.errs += s.ivErrs
+	acc.in += s.ivIn
+	acc.measured += s.ivMeasured
+	acc.measErrs += s.ivMeasErrs
+	s.ivN, s.ivErrs, s.ivIn, s.ivMeasured, s.ivMeasErrs = 0, 0, 0, 0, 0
+	s.mu.Unlock()
+}

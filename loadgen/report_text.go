@@ -1,0 +1,84 @@
+package loadgen
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+)
+
+// WriteText writes a human-readable summary of r (wrk-like).
+func WriteText(w io.Writer, r *Result) error {
+	s := r.Summary
+	var b strings.Builder
+	model := fmt.Sprintf("closed, %d connections", s.Connections)
+	if s.Model == "open" {
+		model = fmt.Sprintf("open, %s req/s asked, max %d in flight", fmtCount(s.TargetRate), s.Connections)
+	}
+	fmt.Fprintf(&b, "%s: %s, %s measured\n", s.Scenario, model, s.Duration.Round(time.Millisecond))
+	fmt.Fprintf(&b, "  requests   %d (%s req/s)   errors %d (%.2f%%)   dropped %d (%.2f%%)\n",
+		s.Requests, fmtCount(s.Rate), s.Errors, 100*s.ErrorRate(), s.Dropped, 100*s.DroppedRate())
+	fmt.Fprintf(&b, "  latency    min %s  mean %s  p50 %s  p90 %s  p95 %s  p99 %s  p99.9 %s  max %s\n",
+		fd(s.Min), fd(s.Mean), fd(s.P50), fd(s.P90), fd(s.P95), fd(s.P99), fd(s.P999), fd(s.Max))
+	if s.Model == "open" {
+		fmt.Fprintf(&b, "  service    p50 %s  p99 %s   (latency counts from the intended start)\n", fd(s.ServiceP50), fd(s.ServiceP99))
+	}
+	fmt.Fprintf(&b, "  data       received %s  sent %s   max in flight %d\n", fmtBytes(s.BytesIn), fmtBytes(s.BytesOut), s.MaxInFlight)
+	fmt.Fprintf(&b, "  status    ")
+	codes := make([]int, 0, len(s.Status))
+	for c := range s.Status {
+		codes = append(codes, c)
+	}
+	sort.Ints(codes)
+	for _, c := range codes {
+		fmt.Fprintf(&b, " %d:%d", c, s.Status[c])
+	}
+	b.WriteString("\n")
+	if len(s.ErrorKinds) > 0 {
+		kinds := make([]string, 0, len(s.ErrorKinds))
+		for k := range s.ErrorKinds {
+			kinds = append(kinds, k)
+		}
+		sort.Strings(kinds)
+		b.WriteString("  errors    ")
+		for _, k := range kinds {
+			fmt.Fprintf(&b, " %s:%d", k, s.ErrorKinds[k])
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// fd formats a latency compactly (µs below 1 ms, ms with 2 decimals above).
+func fd(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return fmt.Sprintf("%dµs", d.Microseconds())
+	case d < 10*time.Second:
+		return fmt.Sprintf("%.2fms", float64(d.Microseconds())/1000)
+	}
+	return d.Round(time.Millisecond).String()
+}
+
+func fmtCount(v float64) string {
+	if v >= 100 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
+// fmtBytes formats like k6 (kB, MB with decimal units).
+func fmtBytes(n int64) string {
+	f := float64(n)
+	switch {
+	case f >= 1e9:
+		return fmt.Sprintf("%.1f GB", f/1e9)
+	case f >= 1e6:
+		return fmt.Sprintf("%.1f MB", f/1e6)
+	case f >= 1e3:
+		return fmt.Sprintf("%.1f kB", f/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,74 @@
+package loadgen
+
+import (
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Result is what a run measured (warm-up excluded).
+type Result struct {
+	Summary Summary
+	Series  []Second                // one entry per second of the measured part
+	Latency *hdrhistogram.Histogram // latency from intended start, in ns
+	Service *hdrhistogram.Histogram // service time (from the actual write), in ns
+}
+
+// Summary is the run's totals. Latency is measured from the intended start
+// time (open model) or the send time (closed model); Service* from the send.
+// Requests counts completed requests, failed ones included; Errors the
+// failed ones (by kind in ErrorKinds: timeout, connect, reset, status,
+// protocol, other); Dropped the ones the open model could not start on time
+// because MaxInFlight were outstanding.
+type Summary struct {
+	Requests, Errors, Dropped                int64
+	Duration                                 time.Duration
+	Rate                                     float64 // Requests / Duration
+	Min, Mean, P50, P90, P95, P99, P999, Max time.Duration
+	ServiceP50, ServiceP99                   time.Duration
+	Status                                   map[int]int64
+	ErrorKinds                               map[string]int64
+	BytesIn, BytesOut                        int64
+	MaxInFlight                              int
+	Model                                    string  // "open" or "closed"
+	TargetRate                               float64 // open model's asked rate
+	Connections                              int     // connections (closed) or the in-flight bound (open)
+	Scenario                                 string  // names of the mix
+}
+
+// ErrorRate is Errors/Requests (0 without requests).
+func (s Summary) ErrorRate() float64 {
+	if s.Requests == 0 {
+		return 0
+	}
+	return float64(s.Errors) / float64(s.Requests)
+}
+
+// DroppedRate is Dropped/(Requests+Dropped).
+func (s Summary) DroppedRate() float64 {
+	if s.Requests+s.Dropped == 0 {
+		return 0
+	}
+	return float64(s.Dropped) / float64(s.Requests+s.Dropped)
+}
+
+// Second is one second of the measured part.
+type Second struct {
+	At               time.Duration // end of the second, from the start of the measured part
+	Requests, Errors int64
+	Dropped          int64
+	P50, P99, Max    time.Duration
+	BytesIn          int64
+}
+
+// Progress is a live snapshot, delivered about once a second.
+type Progress struct {
+	Elapsed, Total time.Duration // including warm-up
+	Warmup         bool
+	Requests       int64   // measured so far
+	Errors         int64   // measured so far
+	Dropped        int64   // measured so far
+	Rate           float64 // in the last interval
+	P99            time.Duration
+	InFlight       int
+}

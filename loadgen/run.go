@@ -1,0 +1,302 @@
+package loadgen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Run generates the load cfg describes and returns what it measured. The
+// warm-up part is sent but not measured. progress (may be nil) is called
+// about once a second from another goroutine. Run returns early, with what
+// was measured so far, when ctx is cancelled.
+func Run(ctx context.Context, cfg Config, progress func(Progress)) (*Result, error) {
+	if errs := cfg.Validate(); len(errs) > 0 {
+		return nil, fmt.Errorf("loadgen: invalid config: %w", errors.Join(errs...))
+	}
+	r, err := newRun(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Threads > 0 {
+		old := runtime.GOMAXPROCS(cfg.Threads)
+		defer runtime.GOMAXPROCS(old)
+	}
+	if len(cfg.CPUs) > 0 {
+		restore, err := pinProcess(cfg.CPUs)
+		if err != nil {
+			return nil, fmt.Errorf("loadgen: pin to CPUs %v: %w", cfg.CPUs, err)
+		}
+		defer restore()
+	}
+	return r.run(ctx, progress)
+}
+
+// picker chooses the requests of one worker: a scenario by weight, then its
+// requests round-robin.
+type mix struct {
+	cum   []float64 // cumulative weights
+	scens [][]*tmpl
+	names string
+}
+
+type runner struct {
+	cfg     Config
+	mix     mix
+	dial    func() (net.Conn, error)
+	shards  []*shard
+	workers int
+	timeout time.Duration
+
+	start, measure, end time.Time     // start of warm-up, of the measured part, scheduled end
+	stop                chan struct{} // closed when no new request may start
+	aborted             atomic.Bool   // in-flight requests are being cut off: do not record them
+	measuredSent        atomic.Int64  // measured requests started (MaxRequests bound)
+	dropped             atomic.Int64  // measured drops
+	inflight            atomic.Int64
+	maxInflight         atomic.Int64
+
+	mu      sync.Mutex
+	clients []*client // for abort
+}
+
+func newRun(cfg Config) (*runner, error) {
+	host, base, err := cfg.Target.hostAndBase()
+	if err != nil {
+		return nil, fmt.Errorf("loadgen: %w", err)
+	}
+	r := &runner{cfg: cfg, workers: cfg.workers(), timeout: cfg.timeout()}
+	var total float64
+	var names []string
+	for _, w := range cfg.Mix {
+		var ts []*tmpl
+		for i, q := range w.Scenario.Requests {
+			t, err := compile(q, host, base)
+			if err != nil {
+				return nil, fmt.Errorf("loadgen: scenario %s request %d: %w", w.Scenario.Name, i, err)
+			}
+			ts = append(ts, t)
+		}
+		total += w.Weight
+		r.mix.cum = append(r.mix.cum, total)
+		r.mix.scens = append(r.mix.scens, ts)
+		names = append(names, w.Scenario.Name)
+	}
+	r.mix.names = strings.Join(names, "+")
+	d := net.Dialer{Timeout: r.timeout}
+	if cfg.Target.UnixSocket != "" {
+		path := cfg.Target.UnixSocket
+		r.dial = func() (net.Conn, error) { return d.Dial("unix", path) }
+	} else {
+		addr := hostPort(host)
+		r.dial = func() (net.Conn, error) { return d.Dial("tcp", addr) }
+	}
+	n := min(r.workers, 4*cfg.threads())
+	for range n {
+		r.shards = append(r.shards, newShard())
+	}
+	return r, nil
+}
+
+func hostPort(host string) string {
+	if _, _, err := net.SplitHostPort(host); err == nil {
+		return host
+	}
+	return net.JoinHostPort(strings.Trim(host, "[]"), "80")
+}
+
+func (r *runner) run(ctx context.Context, progress func(Progress)) (*Result, error) {
+	// Open every connection before the clock starts.
+	ws := make([]*worker, r.workers)
+	var connectErr error
+	var wg sync.WaitGroup
+	for i := range ws {
+		w := &worker{r: r, id: i, sh: r.shards[i%len(r.shards)], c: newClient(r.dial, r.timeout),
+			rng: rand.New(rand.NewPCG(uint64(r.cfg.Seed), uint64(i))), rr: make([]int, len(r.mix.scens))}
+		ws[i] = w
+		r.clients = append(r.clients, w.c)
+	}
+	sem := make(chan struct{}, 16)
+	var emu sync.Mutex
+	for _, w := range ws {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			if err := w.c.connect(time.Now()); err != nil {
+				emu.Lock()
+				connectErr = err
+				emu.Unlock()
+			}
+			<-sem
+		}()
+	}
+	wg.Wait()
+	if connectErr != nil && ws[0].c.conn == nil {
+		for _, w := range ws {
+			w.c.close()
+		}
+		return nil, fmt.Errorf("loadgen: connect to %s: %w", r.targetName(), connectErr)
+	}
+
+	r.start = time.Now()
+	r.measure = r.start.Add(r.cfg.Warmup)
+	r.end = r.measure.Add(r.cfg.Duration)
+	r.stop = make(chan struct{})
+
+	col := newCollector(r, progress)
+	colDone := make(chan struct{})
+	go func() { col.loop(); close(colDone) }()
+
+	var workersDone sync.WaitGroup
+	if r.cfg.Open != nil {
+		due := make(chan int64, r.workers)
+		for _, w := range ws {
+			workersDone.Go(func() { w.openLoop(due) })
+		}
+		r.pace(ctx, due)
+		close(due)
+	} else {
+		for _, w := range ws {
+			workersDone.Go(func() { w.closedLoop() })
+		}
+		r.wait(ctx, r.end)
+	}
+	stoppedAt := time.Now()
+	close(r.stop)
+
+	// Let in-flight requests finish: an open run's were scheduled in the
+	// window and are waited for up to the timeout; a closed run's are cut
+	// off (like wrk).
+	finished := make(chan struct{})
+	go func() { workersDone.Wait(); close(finished) }()
+	grace := r.timeout
+	if r.cfg.Closed != nil || ctx.Err() != nil {
+		grace = 0
+	}
+	t := time.NewTimer(grace)
+	select {
+	case <-finished:
+	case <-t.C:
+		r.abort()
+		<-finished
+	}
+	t.Stop()
+	for _, w := range ws {
+		w.c.close()
+	}
+	col.finish()
+	<-colDone
+
+	measured := stoppedAt.Sub(r.measure)
+	if measured < 0 {
+		measured = 0
+	}
+	return r.result(col, measured), nil
+}
+
+func (r *runner) targetName() string {
+	if r.cfg.Target.UnixSocket != "" {
+		return "unix:" + r.cfg.Target.UnixSocket
+	}
+	return r.cfg.Target.URL
+}
+
+// wait blocks until t, ctx's end, or the MaxRequests bound.
+func (r *runner) wait(ctx context.Context, until time.Time) {
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	timer := time.NewTimer(time.Until(until))
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+			return
+		case <-tick.C:
+			if r.cfg.MaxRequests > 0 && r.measuredSent.Load() >= r.cfg.MaxRequests {
+				return
+			}
+		}
+	}
+}
+
+// abort cuts off in-flight requests; they are not recorded.
+func (r *runner) abort() {
+	r.aborted.Store(true)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, c := range r.clients {
+		c.abort()
+	}
+}
+
+// pace is the open model's pacer: it wakes up (about once a millisecond at
+// high rates) and hands every request that is due to a free worker; one
+// due while MaxInFlight are outstanding is dropped.
+func (r *runner) pace(ctx context.Context, due chan<- int64) {
+	rate := r.cfg.Open.Rate
+	warm := int64(r.cfg.Warmup)
+	endOff := int64(r.cfg.Warmup + r.cfg.Duration)
+	maxIn := int64(r.workers)
+	maxReq := r.cfg.MaxRequests
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	var k, measured int64
+	for {
+		now := int64(time.Since(r.start))
+		for {
+			at := int64(float64(k) * 1e9 / rate)
+			if at > now || at >= endOff {
+				break
+			}
+			if at >= warm {
+				if maxReq > 0 && measured >= maxReq {
+					return
+				}
+				measured++
+			}
+			k++
+			if r.inflight.Load() >= maxIn {
+				if at >= warm {
+					r.dropped.Add(1)
+				}
+				continue
+			}
+			n := r.inflight.Add(1)
+			if n > r.maxInflight.Load() {
+				r.maxInflight.Store(n)
+			}
+			due <- at
+		}
+		next := int64(float64(k) * 1e9 / rate)
+		if next >= endOff {
+			// Sleep to the scheduled end.
+			next = endOff
+		}
+		wait := time.Duration(next - int64(time.Since(r.start)))
+		if wait <= 0 {
+			if next == endOff {
+				return
+			}
+			continue
+		}
+		timer.Reset(wait)
+		select {
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+		}
+		if next == endOff && int64(time.Since(r.start)) >= endOff {
+			return
+		}
+	}
+}

@@ -1,0 +1,218 @@
+package loadgen
+
+import (
+	"context"
+	"math"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestClosedModel(t *testing.T) {
+	s := startServer(t, okHandler)
+	res := run(t, Config{Target: Target{URL: s.URL}, Mix: simpleMix("/x"), Closed: &Closed{Connections: 4},
+		Duration: 500 * time.Millisecond, Warmup: 200 * time.Millisecond, MaxRequests: 20000})
+	sum := res.Summary
+	if sum.Requests < 100 || sum.Errors != 0 || sum.Status[200] != sum.Requests {
+		t.Fatalf("closed run: %+v", sum)
+	}
+	if s.hits.Load() <= sum.Requests {
+		t.Errorf("warm-up requests not sent or not discarded: server saw %d, measured %d", s.hits.Load(), sum.Requests)
+	}
+	if sum.BytesIn < sum.Requests*200 || sum.BytesOut < sum.Requests*20 {
+		t.Errorf("bytes in %d out %d for %d requests", sum.BytesIn, sum.BytesOut, sum.Requests)
+	}
+	if !(sum.Min > 0 && sum.Min <= sum.P50 && sum.P50 <= sum.P99 && sum.P99 <= sum.Max) {
+		t.Errorf("latency order broken: %+v", sum)
+	}
+	if sum.Model != "closed" || sum.MaxInFlight != 4 || res.Latency.TotalCount() != sum.Requests {
+		t.Errorf("model %s in flight %d hist %d", sum.Model, sum.MaxInFlight, res.Latency.TotalCount())
+	}
+}
+
+func TestClosedModelThinkTimeAndMaxRequests(t *testing.T) {
+	s := startServer(t, okHandler)
+	res := run(t, Config{Target: Target{URL: s.URL}, Mix: simpleMix("/"), Closed: &Closed{Connections: 2, Think: 20 * time.Millisecond},
+		Duration: 500 * time.Millisecond})
+	// 2 connections, one request per ~20ms each: about 50 requests.
+	if n := res.Summary.Requests; n < 30 || n > 55 {
+		t.Errorf("think time: %d requests in 0.5s with 2 connections x 20ms think, want ~50", n)
+	}
+	res = run(t, Config{Target: Target{URL: s.URL}, Mix: simpleMix("/"), Closed: &Closed{Connections: 3},
+		Duration: 10 * time.Second, MaxRequests: 300})
+	if n := res.Summary.Requests; n != 300 || res.Summary.Duration > 5*time.Second {
+		t.Errorf("MaxRequests 300: got %d requests in %v", n, res.Summary.Duration)
+	}
+}
+
+func TestOpenModelHoldsRate(t *testing.T) {
+	s := startServer(t, okHandler)
+	for _, rate := range []float64{100, 2000} {
+		res := run(t, Config{Target: Target{URL: s.URL}, Mix: simpleMix("/"), Open: &Open{Rate: rate},
+			Duration: 2 * time.Second, Warmup: 200 * time.Millisecond})
+		sum := res.Summary
+		want := rate * 2
+		if math.Abs(float64(sum.Requests+sum.Dropped)-want) > want*0.01 {
+			t.Errorf("rate %v: scheduled %d+%d, want %v", rate, sum.Requests, sum.Dropped, want)
+		}
+		if math.Abs(sum.Rate-rate) > rate*0.01 || sum.Dropped != 0 || sum.Errors != 0 {
+			t.Errorf("rate %v: got %.1f req/s, dropped %d, errors %d", rate, sum.Rate, sum.Dropped, sum.Errors)
+		}
+		if len(res.Series) != 2 {
+			t.Errorf("rate %v: %d seconds in the series, want 2", rate, len(res.Series))
+		}
+		for _, sec := range res.Series {
+			if math.Abs(float64(sec.Requests)-rate) > rate*0.05+2 {
+				t.Errorf("rate %v: second %v had %d requests", rate, sec.At, sec.Requests)
+			}
+		}
+	}
+}
+
+func TestOpenModelDropsBeyondInFlightBound(t *testing.T) {
+	s := startServer(t, func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(50 * time.Millisecond)
+		okHandler(w, r)
+	})
+	// 4 slots x 20 req/s each = 80 req/s possible; 400 asked.
+	res := run(t, Config{Target: Target{URL: s.URL}, Mix: simpleMix("/"), Open: &Open{Rate: 400, MaxInFlight: 4},
+		Duration: time.Second})
+	sum := res.Summary
+	if sum.MaxInFlight != 4 || sum.Dropped < 250 || sum.Requests > 100 || sum.Requests+sum.Dropped < 395 {
+		t.Errorf("bound 4 at 400 req/s, 50ms service: %d done, %d dropped, max in flight %d", sum.Requests, sum.Dropped, sum.MaxInFlight)
+	}
+}
+
+// A server that stalls every request arriving in the first 200 ms of each
+// second: the open model must see it (p99 >= 150 ms); the closed model
+// hides it (coordinated omission), and the test shows both.
+func TestStallVisibleInOpenHiddenInClosed(t *testing.T) {
+	s := startServer(t, func(w http.ResponseWriter, r *http.Request) {
+		now := time.Now()
+		if off := time.Duration(now.UnixNano() % 1e9); off < 200*time.Millisecond {
+			time.Sleep(200*time.Millisecond - off)
+		}
+		okHandler(w, r)
+	})
+	open := run(t, Config{Target: Target{URL: s.URL}, Mix: simpleMix("/"), Open: &Open{Rate: 500, MaxInFlight: 300},
+		Duration: 2 * time.Second})
+	closed := run(t, Config{Target: Target{URL: s.URL}, Mix: simpleMix("/"), Closed: &Closed{Connections: 10, Think: time.Millisecond},
+		Duration: 2 * time.Second, MaxRequests: 100000})
+	t.Logf("open: p50 %v p99 %v service p99 %v dropped %d; closed: p50 %v p99 %v, %d requests",
+		open.Summary.P50, open.Summary.P99, open.Summary.ServiceP99, open.Summary.Dropped, closed.Summary.P50, closed.Summary.P99, closed.Summary.Requests)
+	if open.Summary.P99 < 150*time.Millisecond || open.Summary.Dropped != 0 {
+		t.Errorf("open model p99 %v (dropped %d): the stall is hidden", open.Summary.P99, open.Summary.Dropped)
+	}
+	if closed.Summary.P99 >= 150*time.Millisecond {
+		t.Errorf("closed model p99 %v: expected coordinated omission to hide the stall", closed.Summary.P99)
+	}
+}
+
+// The server going away mid-run: errors are counted, the run ends on time,
+// and no goroutine or connection is left behind.
+func TestServerGoesAwayMidRun(t *testing.T) {
+	for _, model := range []string{"open", "closed"} {
+		t.Run(model, func(t *testing.T) {
+			g0, fd0 := runtime.NumGoroutine(), openFDs(t)
+			s := startServer(t, okHandler)
+			cfg := Config{Target: Target{URL: s.URL}, Mix: simpleMix("/"), Duration: 1500 * time.Millisecond, Timeout: time.Second}
+			if model == "open" {
+				cfg.Open = &Open{Rate: 400, MaxInFlight: 16}
+			} else {
+				cfg.Closed = &Closed{Connections: 8, Think: time.Millisecond}
+				cfg.MaxRequests = 100000
+			}
+			time.AfterFunc(500*time.Millisecond, s.kill)
+			t0 := time.Now()
+			res := run(t, cfg)
+			el := time.Since(t0)
+			sum := res.Summary
+			t.Logf("%s: %d requests, %d errors %v, took %v", model, sum.Requests, sum.Errors, sum.ErrorKinds, el)
+			if sum.Errors == 0 || sum.ErrorKinds["connect"] == 0 || sum.Requests-sum.Errors < 50 {
+				t.Errorf("want successes then counted connect errors: %+v", sum)
+			}
+			if model == "open" && (sum.Requests+sum.Dropped < 590 || sum.Requests+sum.Dropped > 610) {
+				t.Errorf("open: %d+%d scheduled requests accounted, want 600", sum.Requests, sum.Dropped)
+			}
+			if el < 1500*time.Millisecond || el > 2500*time.Millisecond {
+				t.Errorf("run took %v, want the scheduled 1.5s", el)
+			}
+			if g := settle(g0, runtime.NumGoroutine); g > g0 {
+				t.Errorf("goroutines %d -> %d", g0, g)
+			}
+			if fd := settle(fd0, func() int { return openFDs(t) }); fd > fd0 {
+				t.Errorf("open fds %d -> %d", fd0, fd)
+			}
+		})
+	}
+}
+
+func TestUnreachableTargetIsAnError(t *testing.T) {
+	s := startServer(t, okHandler)
+	url := s.URL
+	s.kill()
+	_, err := Run(context.Background(), Config{Target: Target{URL: url}, Mix: simpleMix("/"), Closed: &Closed{Connections: 2},
+		Duration: time.Second}, nil)
+	if err == nil || !strings.Contains(err.Error(), "connect") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestUnixSocketAndMix(t *testing.T) {
+	var mu sync.Mutex
+	paths := map[string]int{}
+	s := startUnixServer(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		paths[r.URL.Path]++
+		mu.Unlock()
+		if r.Method == "POST" {
+			w.WriteHeader(201)
+		}
+		w.Write([]byte("ok"))
+	})
+	a, _ := Builtin("RPCSimple")
+	b, _ := Builtin("POSTSingle")
+	res := run(t, Config{Target: Target{URL: s.URL, UnixSocket: s.Sock}, Mix: []Weighted{{a, 3}, {b, 1}},
+		Closed: &Closed{Connections: 2}, Duration: 300 * time.Millisecond, MaxRequests: 4000})
+	sum := res.Summary
+	mu.Lock()
+	defer mu.Unlock()
+	if sum.Errors != 0 || sum.Status[200] == 0 || sum.Status[201] == 0 || sum.Scenario != "RPCSimple+POSTSingle" {
+		t.Fatalf("unix socket mix: %+v", sum)
+	}
+	ratio := float64(paths["/rpc/add_them"]) / float64(paths["/employee"])
+	if ratio < 2.4 || ratio > 3.6 {
+		t.Errorf("weights 3:1 gave %v (%v)", ratio, paths)
+	}
+}
+
+func TestUnexpectedStatusIsAnError(t *testing.T) {
+	s := startServer(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(404) })
+	res := run(t, Config{Target: Target{URL: s.URL}, Mix: simpleMix("/"), Closed: &Closed{Connections: 1},
+		Duration: 200 * time.Millisecond, MaxRequests: 100})
+	if res.Summary.Errors != res.Summary.Requests || res.Summary.ErrorKinds["status"] != res.Summary.Requests || res.Summary.Status[404] == 0 {
+		t.Errorf("404s: %+v", res.Summary)
+	}
+}
+
+func TestCancelEndsEarly(t *testing.T) {
+	s := startServer(t, okHandler)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	var progress int
+	t0 := time.Now()
+	res, err := Run(ctx, Config{Target: Target{URL: s.URL}, Mix: simpleMix("/"), Open: &Open{Rate: 200},
+		Duration: time.Minute}, func(Progress) { progress++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(t0); el > 2*time.Second || res.Summary.Duration > time.Second || res.Summary.Requests < 20 {
+		t.Errorf("cancel: took %v, summary %+v", el, res.Summary)
+	}
+	if progress == 0 {
+		t.Error("no progress call")
+	}
+}

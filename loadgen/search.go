@@ -1,0 +1,196 @@
+package loadgen
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+)
+
+// Limit is what a rate must meet in Search. P99 == 0 means no latency
+// limit; the error and dropped rates are always checked (0: none allowed).
+// A step must also reach 95% of the asked rate.
+type Limit struct {
+	P99                          time.Duration
+	MaxErrorRate, MaxDroppedRate float64
+}
+
+// Check returns "" when s meets the limit, else why not.
+func (l Limit) Check(s Summary) string {
+	switch {
+	case s.Requests == 0:
+		return "no requests completed"
+	case l.P99 > 0 && s.P99 > l.P99:
+		return fmt.Sprintf("p99 %s > %s", fd(s.P99), fd(l.P99))
+	case s.ErrorRate() > l.MaxErrorRate:
+		return fmt.Sprintf("errors %.2f%% > %.2f%%", 100*s.ErrorRate(), 100*l.MaxErrorRate)
+	case s.DroppedRate() > l.MaxDroppedRate:
+		return fmt.Sprintf("dropped %.2f%% > %.2f%%", 100*s.DroppedRate(), 100*l.MaxDroppedRate)
+	case s.TargetRate > 0 && s.Rate < 0.95*s.TargetRate:
+		return fmt.Sprintf("rate %.0f < 95%% of %.0f", s.Rate, s.TargetRate)
+	}
+	return ""
+}
+
+// SearchPoint is one measured step.
+type SearchPoint struct {
+	Rate    float64
+	Summary Summary
+	Pass    bool
+	Why     string // why it failed the limit
+}
+
+// SearchResult is the highest rate that met the limit (0 if none did) and
+// every step measured, in the order measured.
+type SearchResult struct {
+	Best  float64
+	Limit Limit
+	Curve []SearchPoint
+}
+
+// Search variables for bounds (every search is bounded in steps).
+const (
+	searchMaxRamp   = 12
+	searchMaxBisect = 8
+	searchPrecision = 0.05 // stop bisecting when (hi-lo)/hi is below this
+)
+
+// Search finds the highest open-model rate meeting lim: starting at
+// cfg.Open.Rate it doubles the rate until a step fails (halves it until one
+// passes if the first fails), then bisects between the last pass and the
+// first failure to 5%. Each step is a full Run of cfg (warm-up included).
+// With cfg.Open.MaxInFlight == 0 each step uses DefaultMaxInFlight.
+func Search(ctx context.Context, cfg Config, lim Limit, progress func(Progress)) (*SearchResult, error) {
+	if cfg.Open == nil {
+		return nil, fmt.Errorf("loadgen: search needs the open model (Config.Open with the starting rate)")
+	}
+	res := &SearchResult{Limit: lim}
+	step := func(rate float64) (bool, error) {
+		c := cfg
+		o := *cfg.Open
+		o.Rate = rate
+		c.Open = &o
+		r, err := Run(ctx, c, progress)
+		if err != nil {
+			return false, fmt.Errorf("loadgen: search step at %.0f req/s: %w", rate, err)
+		}
+		why := lim.Check(r.Summary)
+		res.Curve = append(res.Curve, SearchPoint{Rate: rate, Summary: r.Summary, Pass: why == "", Why: why})
+		return why == "", ctx.Err()
+	}
+	lo, hi := 0.0, 0.0
+	rate := cfg.Open.Rate
+	ok, err := step(rate)
+	if err != nil {
+		return res, err
+	}
+	for i := 0; i < searchMaxRamp; i++ {
+		if ok {
+			lo = rate
+			if hi > 0 {
+				break
+			}
+			rate *= 2
+		} else {
+			hi = rate
+			if lo > 0 {
+				break
+			}
+			rate /= 2
+		}
+		if rate < 1 || rate > 1e7 {
+			break
+		}
+		if ok, err = step(rate); err != nil {
+			return res, err
+		}
+	}
+	if ok && hi == 0 {
+		lo = rate
+	}
+	for i := 0; i < searchMaxBisect && lo > 0 && hi > 0 && (hi-lo)/hi > searchPrecision; i++ {
+		mid := (lo + hi) / 2
+		ok, err := step(mid)
+		if err != nil {
+			return res, err
+		}
+		if ok {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	res.Best = lo
+	return res, nil
+}
+
+// Ramp runs cfg's open model at each rate in turn and returns the curve;
+// it stops early at the first step failing lim when stopAtFail.
+func Ramp(ctx context.Context, cfg Config, rates []float64, lim Limit, stopAtFail bool, progress func(Progress)) (*SearchResult, error) {
+	if cfg.Open == nil {
+		return nil, fmt.Errorf("loadgen: ramp needs the open model")
+	}
+	res := &SearchResult{Limit: lim}
+	for _, rate := range rates {
+		c := cfg
+		o := *cfg.Open
+		o.Rate = rate
+		c.Open = &o
+		r, err := Run(ctx, c, progress)
+		if err != nil {
+			return res, fmt.Errorf("loadgen: ramp step at %.0f req/s: %w", rate, err)
+		}
+		why := lim.Check(r.Summary)
+		res.Curve = append(res.Curve, SearchPoint{Rate: rate, Summary: r.Summary, Pass: why == "", Why: why})
+		if why == "" && rate > res.Best {
+			res.Best = rate
+		}
+		if ctx.Err() != nil || (why != "" && stopAtFail) {
+			break
+		}
+	}
+	return res, ctx.Err()
+}
+
+// WriteSearchText writes the curve and the answer as a table.
+func WriteSearchText(w io.Writer, sr *SearchResult) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "asked req/s\tgot req/s\tp50\tp99\tmax\terrors\tdropped\tverdict\t")
+	for _, p := range sr.Curve {
+		s := p.Summary
+		v := "ok"
+		if !p.Pass {
+			v = p.Why
+		}
+		fmt.Fprintf(tw, "%.0f\t%.0f\t%s\t%s\t%s\t%.2f%%\t%.2f%%\t%s\t\n", p.Rate, s.Rate, fd(s.P50), fd(s.P99), fd(s.Max),
+			100*s.ErrorRate(), 100*s.DroppedRate(), v)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "highest rate meeting the limit: %.0f req/s\n", sr.Best)
+	return err
+}
+
+// WriteSearchJSON writes {"best": ..., "curve": [JSONReport + asked rate, pass]}.
+func WriteSearchJSON(w io.Writer, sr *SearchResult) error {
+	type point struct {
+		Asked float64 `json:"asked_rate"`
+		Pass  bool    `json:"pass"`
+		Why   string  `json:"why,omitempty"`
+		JSONReport
+	}
+	out := struct {
+		Best  float64 `json:"best"`
+		Curve []point `json:"curve"`
+	}{Best: sr.Best}
+	for _, p := range sr.Curve {
+		out.Curve = append(out.Curve, point{Asked: p.Rate, Pass: p.Pass, Why: p.Why,
+			JSONReport: NewJSONReport(&Result{Summary: p.Summary}, false)})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,105 @@
+package loadgen
+
+import (
+	"math/rand/v2"
+	"time"
+)
+
+// worker owns one connection and sends one request at a time.
+type worker struct {
+	r   *runner
+	id  int
+	sh  *shard
+	c   *client
+	rng *rand.Rand
+	rr  []int // round-robin position per scenario
+	buf []byte
+	bod []byte
+}
+
+// next renders the next request of the mix.
+func (w *worker) next() (*tmpl, []byte) {
+	m := &w.r.mix
+	i := 0
+	if len(m.cum) > 1 {
+		u := w.rng.Float64() * m.cum[len(m.cum)-1]
+		for i < len(m.cum)-1 && u >= m.cum[i] {
+			i++
+		}
+	}
+	reqs := m.scens[i]
+	t := reqs[w.rr[i]%len(reqs)]
+	w.rr[i]++
+	return t, t.render(&w.buf, &w.bod, w.rng)
+}
+
+// one sends a request intended to start at intended (== now in the closed
+// model) and records it.
+func (w *worker) one(intended time.Time, measured bool) errKind {
+	t, req := w.next()
+	start := time.Now()
+	in0 := w.c.in
+	status, out, kind := w.c.do(req, t.isHead, start)
+	end := time.Now()
+	if w.r.aborted.Load() {
+		return kind
+	}
+	lat, svc := end.Sub(intended), end.Sub(start)
+	if kind != errNone {
+		lat = -1
+	} else if (t.expect != 0 && status != t.expect) || (t.expect == 0 && (status < 200 || status > 299)) {
+		kind = errStatus
+	}
+	w.sh.record(measured, status, kind, lat, svc, w.c.in-in0, out)
+	return kind
+}
+
+func (w *worker) openLoop(due <-chan int64) {
+	r := w.r
+	for at := range due {
+		if !r.aborted.Load() {
+			w.one(r.start.Add(time.Duration(at)), at >= int64(r.cfg.Warmup))
+		}
+		r.inflight.Add(-1)
+	}
+}
+
+func (w *worker) closedLoop() {
+	r := w.r
+	think := r.cfg.Closed.Think
+	maxReq := r.cfg.MaxRequests
+	var timer *time.Timer
+	for {
+		select {
+		case <-r.stop:
+			return
+		default:
+		}
+		now := time.Now()
+		if !now.Before(r.end) {
+			return
+		}
+		measured := !now.Before(r.measure)
+		if measured && maxReq > 0 && r.measuredSent.Add(1) > maxReq {
+			return
+		}
+		kind := w.one(now, measured)
+		pause := think
+		if kind == errConnect && pause < 10*time.Millisecond {
+			pause = 10 * time.Millisecond // do not spin on a refused connect
+		}
+		if pause > 0 {
+			if timer == nil {
+				timer = time.NewTimer(pause)
+			} else {
+				timer.Reset(pause)
+			}
+			select {
+			case <-r.stop:
+				timer.Stop()
+				return
+			case <-timer.C:
+			}
+		}
+	}
+}
