@@ -134,8 +134,9 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 func TestSuggest(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"db-pol", "db-pool"}, {"getsingle", "GETSingle"}, {"zzz", ""}, {"log-levl", "log-level"},
+		{"db-uir", "db-uri"}, {"modle", "model"},
 	} {
-		if got := Suggest(c.in, []string{"db-pool", "log-level", "GETSingle", "db-uri"}); got != c.want {
+		if got := Suggest(c.in, []string{"db-pool", "log-level", "GETSingle", "db-uri", "model"}); got != c.want {
 			t.Errorf("Suggest(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}

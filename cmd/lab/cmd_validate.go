@@ -46,8 +46,16 @@ func cmdValidate(_ context.Context, args []string, stdout, _ io.Writer) error {
 func summary(e *lab.Experiment) string {
 	runs := len(e.Variants) * len(e.Scenarios)
 	most := time.Duration(runs*e.Trials.Max) * (e.Load.Warmup + e.Load.Duration)
-	return fmt.Sprintf("%d variants x %d scenarios x %d..%d trials, load %s up to %s plus restarts",
-		len(e.Variants), len(e.Scenarios), e.Trials.Min, e.Trials.Max, e.Load.Model, most)
+	return fmt.Sprintf("%s x %s x %d..%d trials, %s load: at most %s of load plus restarts",
+		plural(len(e.Variants), "variant"), plural(len(e.Scenarios), "scenario"),
+		e.Trials.Min, e.Trials.Max, e.Load.Model, most)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // postgrestKeys checks variants' PostgREST keys against the configs

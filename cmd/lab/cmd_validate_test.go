@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/experiments"
+)
+
+func TestValidateAllBundled(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"validate"}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	for _, n := range experiments.Names() {
+		if !strings.Contains(out.String(), n+": OK (") {
+			t.Errorf("no OK line for %s in:\n%s", n, out.String())
+		}
+	}
+}
+
+// The real PostgREST catalogue (package configs) is wired in: a typo'd key
+// is reported at its line with a suggestion, a bad enum value with the
+// allowed ones; every problem of every file is printed, and the command fails.
+func TestValidateReportsCatalogueErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "x.toml")
+	src := `name = "x"
+scenarios = ["GETSingle"]
+
+[[variant]]
+name = "a"
+
+[[variant]]
+name = "b"
+[variant.postgrest]
+db-pol = 5
+log-level = "loud"
+db-pool = "many"
+`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	err := run(context.Background(), []string{"validate", file, "aa"}, &out, &errb)
+	if err == nil || exitCode(err) != 1 || err.Error() != "1 of 2 experiments have problems" {
+		t.Errorf("err = %v", err)
+	}
+	want := []string{
+		file + `:10: variant[1].postgrest: unknown key "db-pol" (did you mean "db-pool"?)`,
+		file + `:11: variant[1].postgrest.log-level: "loud" is not an allowed value (allowed: `,
+		file + `:12: variant[1].postgrest.db-pool: "many" is not an integer`,
+		"aa: OK (",
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("output:\n%s", out.String())
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d:\n got %s\nwant %s...", i, lines[i], w)
+		}
+	}
+}
+
+func TestValidateAllowUnknownKeys(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "x.toml")
+	src := "name = \"x\"\nscenarios = [\"GETSingle\"]\nallow_unknown_keys = true\n[[variant]]\nname = \"a\"\npostgrest = { future-key = 1 }\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"validate", file}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+}
