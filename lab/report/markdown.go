@@ -16,7 +16,7 @@ import (
 // verdicts, one table per scenario, a k6-style table in the columns of
 // the 2020 PostgREST benchmark, and the run's events.
 func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
-	b := bufio.NewWriter(w)
+	b := newBuf(w)
 	title := run.Experiment.Title
 	if title == "" {
 		title = run.Experiment.Name
@@ -251,3 +251,5 @@ func seqStr(s int) string {
 func mdEscape(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
 }
+
+func newBuf(w io.Writer) *bufio.Writer { return bufio.NewWriter(w) }

@@ -56,12 +56,7 @@ func terminalTable(w io.Writer, rows []stats.Row) {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", metricTitle(r.Metric), summary(r.Baseline), summary(r.Variant), r.Delta(), r.PString(), outcomeWord(r))
 	}
 	tw.Flush()
-	for _, line := range strings.SplitAfter(buf.String(), "\n") {
-		io.WriteString(w, strings.TrimRight(line, " \n"))
-		if strings.HasSuffix(line, "\n") {
-			io.WriteString(w, "\n")
-		}
-	}
+	writeTrimmed(w, buf.String())
 	for _, ws := range groupWarnings(rows) {
 		fmt.Fprintf(w, "  ! %s\n", ws)
 	}
@@ -94,4 +89,15 @@ func orderOf(run *lab.Run) string {
 		return o
 	}
 	return lab.OrderInterleaved
+}
+
+// writeTrimmed writes s without trailing spaces on its lines (tabwriter
+// pads the last column).
+func writeTrimmed(w io.Writer, s string) {
+	for _, line := range strings.SplitAfter(s, "\n") {
+		io.WriteString(w, strings.TrimRight(line, " \n"))
+		if strings.HasSuffix(line, "\n") {
+			io.WriteString(w, "\n")
+		}
+	}
 }

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+)
+
+func init() {
+	register(command{name: "report", summary: "re-render the reports of a result directory", run: cmdReport})
+}
+
+var reportFormats = []string{"terminal", "md", "html", "json", "bench"}
+
+func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("report", "report DIR [--format terminal|md|html|json|bench] [--alpha A] [--write]", stdout)
+	format := fs.String("format", "terminal", "what to print: "+strings.Join(reportFormats, ", "))
+	alpha := fs.Float64("alpha", 0, "significance level (0: the experiment's, else 0.05)")
+	write := fs.Bool("write", false, "also rewrite DIR's report files ("+strings.Join(report.Files, ", ")+")")
+	help, pos, err := parseInterspersed(fs, args)
+	if help || err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageErrorf("report: want one result directory (the one holding run.json), got %d arguments", len(pos))
+	}
+	if err := checkFormat(*format, reportFormats); err != nil {
+		return err
+	}
+	if err := checkAlpha(*alpha); err != nil {
+		return err
+	}
+	dir := pos[0]
+	run, err := report.Load(dir)
+	if err != nil {
+		return err
+	}
+	v := stats.Compare(run, *alpha)
+	if *write {
+		if err := report.WriteAll(dir, run, v); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "wrote %s in %s\n", strings.Join(report.Files, ", "), dir)
+	}
+	switch *format {
+	case "md":
+		return report.Markdown(stdout, run, v)
+	case "html":
+		return report.HTML(stdout, run, v)
+	case "json":
+		return report.JSON(stdout, v)
+	case "bench":
+		return report.Bench(stdout, run)
+	}
+	report.Terminal(stdout, run, v)
+	return nil
+}
+
+func checkFormat(format string, allowed []string) error {
+	for _, f := range allowed {
+		if f == format {
+			return nil
+		}
+	}
+	return usageErrorf("--format %q: allowed values are %s", format, strings.Join(allowed, ", "))
+}
+
+func checkAlpha(alpha float64) error {
+	if alpha < 0 || alpha >= 1 {
+		return usageErrorf("--alpha %g: want a significance level between 0 and 1, e.g. 0.05", alpha)
+	}
+	return nil
+}
+
+// parseInterspersed parses flags that may come before, between or after
+// positional arguments ("lab report DIR --format md"); it returns the
+// positional arguments in order.
+func parseInterspersed(fs *flag.FlagSet, args []string) (help bool, pos []string, err error) {
+	for {
+		if help, err = parseFlags(fs, args); help || err != nil {
+			return help, nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return false, pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
