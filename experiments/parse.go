@@ -146,10 +146,29 @@ func Parse(filename string, src []byte, validate KeyValidator) (*lab.Experiment,
 		}
 		p.add(fe.Field, fe.Field, errors.New(fe.Msg))
 	}
+	p.placeholders(e)
 	if len(p.errs) > 0 {
 		return nil, p.result()
 	}
 	return e, nil
+}
+
+// placeholders checks the $(VAR) syntax of binaries and args; the
+// variables themselves are looked up when the experiment runs (Expand).
+func (p *parse) placeholders(e *lab.Experiment) {
+	set := func(string) (string, bool) { return "x", true }
+	for i, v := range e.Variants {
+		el := fmt.Sprintf("variant[%d]", i)
+		if _, err := expand(v.Binary, set); err != nil {
+			p.add([]string{el, "binary"}, []string{el, "binary"}, err)
+		}
+		for j, a := range v.Args {
+			if _, err := expand(a, set); err != nil {
+				at := []string{el, fmt.Sprintf("args[%d]", j)}
+				p.add(at, at, err)
+			}
+		}
+	}
 }
 
 // under reports whether path is one of roots or below one.

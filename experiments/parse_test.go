@@ -228,3 +228,20 @@ func TestParseWithoutValidator(t *testing.T) {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
+
+func TestParsePlaceholderSyntax(t *testing.T) {
+	src := []byte(`name = "x"
+scenarios = ["GETSingle"]
+[[variant]]
+name = "a"
+binary = "$(PGRST"
+args = ["+RTS",
+  "-N$2", "-RTS"]
+`)
+	_, err := Parse("x.toml", src, nil)
+	want := `x.toml:5: variant[0].binary: "$(PGRST": unterminated $(` + "\n" +
+		`x.toml:7: variant[0].args[1]: "-N$2": a literal $ must be written $$ (a variable: $(NAME))`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
