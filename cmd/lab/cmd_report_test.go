@@ -150,4 +150,3 @@ func TestHistoryCommand(t *testing.T) {
 	}
 	t.Log("\n" + out)
 }
-
