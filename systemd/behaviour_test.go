@@ -19,14 +19,14 @@ import (
 // processes would have.
 type impl struct {
 	name string
-	new  func(t *testing.T) func(t *testing.T) Controller
+	new  func(t testing.TB) func(t testing.TB) Controller
 }
 
 func impls() []impl {
 	return []impl{
-		{"dbus", func(t *testing.T) func(t *testing.T) Controller {
+		{"dbus", func(t testing.TB) func(t testing.TB) Controller {
 			labtest.RequireSystemd(t)
-			return func(t *testing.T) Controller {
+			return func(t testing.TB) Controller {
 				ctl, err := NewDBus(testCtx(t), DBusOptions{})
 				if err != nil {
 					t.Fatal(err)
@@ -35,9 +35,9 @@ func impls() []impl {
 				return ctl
 			}
 		}},
-		{"direct", func(t *testing.T) func(t *testing.T) Controller {
+		{"direct", func(t testing.TB) func(t testing.TB) Controller {
 			dir := t.TempDir()
-			return func(t *testing.T) Controller {
+			return func(t testing.TB) Controller {
 				ctl, err := NewDirect(dir)
 				if err != nil {
 					t.Fatal(err)
@@ -54,7 +54,7 @@ func impls() []impl {
 func TestBehaviour(t *testing.T) {
 	tests := []struct {
 		name string
-		fn   func(t *testing.T, newCtl func(t *testing.T) Controller)
+		fn   func(t *testing.T, newCtl func(t testing.TB) Controller)
 	}{
 		{"StartRestartStop", testStartRestartStop},
 		{"SecondControllerSeesUnit", testSecondController},
@@ -80,7 +80,7 @@ func TestBehaviour(t *testing.T) {
 	}
 }
 
-func start(t *testing.T, s server) time.Duration {
+func start(t testing.TB, s server) time.Duration {
 	t.Helper()
 	if err := s.ctl.Start(testCtx(t), s.spec.Name); err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func start(t *testing.T, s server) time.Duration {
 	return d
 }
 
-func restart(t *testing.T, s server) time.Duration {
+func restart(t testing.TB, s server) time.Duration {
 	t.Helper()
 	t0 := time.Now()
 	if err := s.ctl.Restart(testCtx(t), s.spec.Name); err != nil {
@@ -104,7 +104,7 @@ func restart(t *testing.T, s server) time.Duration {
 	return time.Since(t0)
 }
 
-func testStartRestartStop(t *testing.T, newCtl func(t *testing.T) Controller) {
+func testStartRestartStop(t *testing.T, newCtl func(t testing.TB) Controller) {
 	ctl := newCtl(t)
 	s := installServer(t, ctl, nil)
 	if p := props(t, ctl, s.spec.Name); p.ActiveState != "inactive" || p.MainPID != 0 || p.LoadState != "loaded" {
@@ -148,7 +148,7 @@ func testStartRestartStop(t *testing.T, newCtl func(t *testing.T) Controller) {
 	}
 }
 
-func testSecondController(t *testing.T, newCtl func(t *testing.T) Controller) {
+func testSecondController(t *testing.T, newCtl func(t testing.TB) Controller) {
 	a := newCtl(t)
 	s := installServer(t, a, nil)
 	start(t, s)
@@ -172,7 +172,7 @@ func testSecondController(t *testing.T, newCtl func(t *testing.T) Controller) {
 	}
 }
 
-func testDropInEnvironment(t *testing.T, newCtl func(t *testing.T) Controller) {
+func testDropInEnvironment(t *testing.T, newCtl func(t testing.TB) Controller) {
 	ctl := newCtl(t)
 	s := installServer(t, ctl, func(s *UnitSpec) { s.Environment = map[string]string{"BASE": "one two"} })
 	start(t, s)
@@ -217,7 +217,7 @@ func testDropInEnvironment(t *testing.T, newCtl func(t *testing.T) Controller) {
 	}
 }
 
-func testSignalAndReload(t *testing.T, newCtl func(t *testing.T) Controller) {
+func testSignalAndReload(t *testing.T, newCtl func(t testing.TB) Controller) {
 	ctl := newCtl(t)
 	s := installServer(t, ctl, nil)
 	start(t, s)
@@ -235,7 +235,7 @@ func testSignalAndReload(t *testing.T, newCtl func(t *testing.T) Controller) {
 	}
 }
 
-func testFailingUnit(t *testing.T, newCtl func(t *testing.T) Controller) {
+func testFailingUnit(t *testing.T, newCtl func(t testing.TB) Controller) {
 	ctl := newCtl(t)
 	marker := fmt.Sprintf("boom-%d", time.Now().UnixNano())
 	spec := UnitSpec{
@@ -264,7 +264,7 @@ func testFailingUnit(t *testing.T, newCtl func(t *testing.T) Controller) {
 	t.Logf("error message:\n%s", msg)
 }
 
-func testMissingBinary(t *testing.T, newCtl func(t *testing.T) Controller) {
+func testMissingBinary(t *testing.T, newCtl func(t testing.TB) Controller) {
 	ctl := newCtl(t)
 	spec := UnitSpec{Name: unitName(), ExecStart: []string{"/nonexistent/labtest-binary"}, LogFile: filepath.Join(t.TempDir(), "x.log")}
 	install(t, ctl, spec)
@@ -281,7 +281,7 @@ func testMissingBinary(t *testing.T, newCtl func(t *testing.T) Controller) {
 	t.Logf("error message:\n%v", err)
 }
 
-func testRapidRestarts(t *testing.T, newCtl func(t *testing.T) Controller) {
+func testRapidRestarts(t *testing.T, newCtl func(t testing.TB) Controller) {
 	ctl := newCtl(t)
 	s := installServer(t, ctl, nil)
 	start(t, s)
@@ -302,7 +302,7 @@ func testRapidRestarts(t *testing.T, newCtl func(t *testing.T) Controller) {
 	t.Logf("%s: restart-to-ready over 10 restarts: min %v p50 %v max %v", ctl.Kind(), ds[0], ds[5], ds[9])
 }
 
-func testAutoRestart(t *testing.T, newCtl func(t *testing.T) Controller) {
+func testAutoRestart(t *testing.T, newCtl func(t testing.TB) Controller) {
 	ctl := newCtl(t)
 	s := installServer(t, ctl, func(s *UnitSpec) { s.Restart = "always" })
 	start(t, s)
@@ -326,7 +326,7 @@ func testAutoRestart(t *testing.T, newCtl func(t *testing.T) Controller) {
 	}
 }
 
-func testUninstall(t *testing.T, newCtl func(t *testing.T) Controller) {
+func testUninstall(t *testing.T, newCtl func(t testing.TB) Controller) {
 	ctl := newCtl(t)
 	s := installServer(t, ctl, nil)
 	start(t, s)
@@ -390,7 +390,7 @@ func maxOpenFiles(t *testing.T, pid int) string {
 	return ""
 }
 
-func testDropInLimits(t *testing.T, newCtl func(t *testing.T) Controller) {
+func testDropInLimits(t *testing.T, newCtl func(t testing.TB) Controller) {
 	ctl := newCtl(t)
 	s := installServer(t, ctl, nil)
 	start(t, s)
@@ -423,7 +423,7 @@ func testDropInLimits(t *testing.T, newCtl func(t *testing.T) Controller) {
 	}
 }
 
-func testExecStartQuoting(t *testing.T, newCtl func(t *testing.T) Controller) {
+func testExecStartQuoting(t *testing.T, newCtl func(t testing.TB) Controller) {
 	ctl := newCtl(t)
 	log := filepath.Join(t.TempDir(), "args.log")
 	args := []string{"a b", "$HOME", "100%", `q"uote`, `back\slash`, ";", "it's", ""}
@@ -450,7 +450,7 @@ func testExecStartQuoting(t *testing.T, newCtl func(t *testing.T) Controller) {
 	}
 }
 
-func testStopTimeout(t *testing.T, newCtl func(t *testing.T) Controller) {
+func testStopTimeout(t *testing.T, newCtl func(t testing.TB) Controller) {
 	ctl := newCtl(t)
 	log := filepath.Join(t.TempDir(), "stop.log")
 	spec := UnitSpec{
@@ -487,7 +487,7 @@ func testStopTimeout(t *testing.T, newCtl func(t *testing.T) Controller) {
 	}
 }
 
-func testRunAsUser(t *testing.T, newCtl func(t *testing.T) Controller) {
+func testRunAsUser(t *testing.T, newCtl func(t testing.TB) Controller) {
 	if os.Geteuid() != 0 {
 		labtest.Need(t, "running a unit as another user needs root")
 	}

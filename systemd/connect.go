@@ -98,9 +98,9 @@ func Connect(ctx context.Context, opts ConnectOptions) (Controller, error) {
 				var reasons []string
 				reasons = append(reasons, skipped...)
 				for _, e := range errs {
-					reasons = append(reasons, e.Error())
+					reasons = append(reasons, strings.TrimPrefix(e.Error(), "systemd: "))
 				}
-				why = " (" + strings.Join(reasons, "; ") + ")"
+				why = "; not used: " + strings.Join(reasons, "; ")
 			}
 			opts.Logf("systemd: using the %s%s", ctl.Describe(), why)
 		}

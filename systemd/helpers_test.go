@@ -25,6 +25,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if dir := os.Getenv("LAB_DIRECT_DIR"); dir != "" {
+		directHelper(dir, os.Getenv("LAB_DIRECT_UNIT"))
+	}
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)
@@ -162,3 +165,5 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

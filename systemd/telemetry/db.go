@@ -27,7 +27,11 @@ type DBConn interface {
 // after the load stops can miss up to about a second of it. Take the end
 // reading after the clients disconnected, or 10 s later, when exact
 // transaction counts matter. pg_stat_statements counts are immediate.
-// Each reading is one transaction of its own, seen by the next reading.
+//
+// ReadDB's own transactions are left out of Delta when both readings use
+// the same connection: a reading first makes its backend publish its
+// counters (pg_stat_force_next_flush, PostgreSQL 15+), so the number of
+// its own transactions between two readings is known.
 type DBCounters struct {
 	T          time.Time
 	Database   string
@@ -52,15 +56,28 @@ type DBCounters struct {
 	// Backends counts client backends of this database by state (active,
 	// idle, idle in transaction, ...), ReadDB's own connection excluded.
 	Backends map[string]int
+
+	// Flushed is whether the reading's backend published its own counters
+	// first (PostgreSQL 15+).
+	Flushed bool
+	// OwnCommits and OwnRollbacks are this reading's transactions after
+	// its pg_stat_database read, which the next reading counts.
+	OwnCommits, OwnRollbacks int64
 }
 
 // readDBMarker names ReadDB's own statements so that they are left out of
 // the pg_stat_statements total.
 const readDBMarker = "telemetry_readdb"
 
+// flushSQL makes the backend publish its pending counters when the
+// statement ends (a no-op before PostgreSQL 15).
+const flushSQL = `DO $$ BEGIN -- ` + readDBMarker + `
+IF to_regproc('pg_catalog.pg_stat_force_next_flush') IS NOT NULL THEN PERFORM pg_catalog.pg_stat_force_next_flush(); END IF;
+END $$`
+
 const dbStatsSQL = `SELECT current_database(), coalesce(stats_reset, 'epoch'::timestamptz),
 	xact_commit, xact_rollback, tup_returned, tup_fetched, tup_inserted, tup_updated, tup_deleted,
-	blks_read, blks_hit, 1 AS ` + readDBMarker + `
+	blks_read, blks_hit, to_regproc('pg_catalog.pg_stat_force_next_flush') IS NOT NULL AS ` + readDBMarker + `
 FROM pg_stat_database WHERE datname = current_database()`
 
 const statementsSQL = `SELECT coalesce(sum(calls), 0)::bigint AS ` + readDBMarker + `
@@ -77,21 +94,30 @@ FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'cli
 // backends by state from pg_stat_activity.
 func ReadDB(ctx context.Context, conn DBConn) (DBCounters, error) {
 	c := DBCounters{T: time.Now(), Backends: map[string]int{}}
-	err := conn.QueryRow(ctx, dbStatsSQL).Scan(&c.Database, &c.StatsReset,
+	// The simple protocol makes each query exactly one transaction (a
+	// first-use Prepare would be another one), so own work is countable.
+	simple := pgx.QueryExecModeSimpleProtocol
+	if _, err := conn.Exec(ctx, flushSQL, simple); err != nil {
+		return c, fmt.Errorf("flush own statistics: %w", err)
+	}
+	err := conn.QueryRow(ctx, dbStatsSQL, simple).Scan(&c.Database, &c.StatsReset,
 		&c.XactCommit, &c.XactRollback, &c.TupReturned, &c.TupFetched, &c.TupInserted, &c.TupUpdated, &c.TupDeleted,
-		&c.BlksRead, &c.BlksHit, new(int))
+		&c.BlksRead, &c.BlksHit, &c.Flushed)
 	if err != nil {
 		return c, fmt.Errorf("read pg_stat_database: %w", err)
 	}
 	if c.StatsReset.Unix() == 0 {
 		c.StatsReset = time.Time{}
 	}
-	if err := conn.QueryRow(ctx, statementsSQL).Scan(&c.StatementCalls); err != nil {
+	c.OwnCommits = 1 // the read above
+	if err := conn.QueryRow(ctx, statementsSQL, simple).Scan(&c.StatementCalls); err != nil {
 		c.StatementsErr = statementsError(err)
+		c.OwnRollbacks++
 	} else {
 		c.Statements = true
+		c.OwnCommits++
 	}
-	rows, err := conn.Query(ctx, backendsSQL)
+	rows, err := conn.Query(ctx, backendsSQL, simple)
 	if err != nil {
 		return c, fmt.Errorf("read pg_stat_activity: %w", err)
 	}
@@ -101,6 +127,7 @@ func ReadDB(ctx context.Context, conn DBConn) (DBCounters, error) {
 	if err != nil {
 		return c, fmt.Errorf("read pg_stat_activity: %w", err)
 	}
+	c.OwnCommits++
 	return c, nil
 }
 

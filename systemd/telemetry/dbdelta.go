@@ -25,7 +25,11 @@ type DBDelta struct {
 	Backends map[string]int // at the end reading
 }
 
-// Delta is the work done from reading a to reading b.
+// Delta is the work done from reading a to reading b. The readings' own
+// transactions (a's after its read, and b's flush) are subtracted when b
+// could flush them (PostgreSQL 15+; same connection for both readings).
+// With readings in between, sum the deltas of consecutive readings (Add):
+// Delta(a, c) would count b's own transactions.
 func Delta(a, b DBCounters) DBDelta {
 	d := DBDelta{
 		Seconds:      b.T.Sub(a.T).Seconds(),
@@ -44,6 +48,10 @@ func Delta(a, b DBCounters) DBDelta {
 	}
 	if d.Statements {
 		d.StatementCalls = b.StatementCalls - a.StatementCalls
+	}
+	if b.Flushed && !d.Reset {
+		d.XactCommit -= a.OwnCommits + 1 // + b's flush statement
+		d.XactRollback -= a.OwnRollbacks
 	}
 	return d
 }
@@ -69,5 +77,25 @@ func (d DBDelta) PerRequest(requests int64) DBPerRequest {
 		Statements:   float64(d.StatementCalls) / n,
 		Transactions: float64(d.Transactions()) / n,
 		TupReturned:  float64(d.TupReturned) / n,
+	}
+}
+
+// Add sums two consecutive deltas (the Backends of the later one are kept).
+func (d DBDelta) Add(e DBDelta) DBDelta {
+	return DBDelta{
+		Seconds:        d.Seconds + e.Seconds,
+		Reset:          d.Reset || e.Reset,
+		XactCommit:     d.XactCommit + e.XactCommit,
+		XactRollback:   d.XactRollback + e.XactRollback,
+		TupReturned:    d.TupReturned + e.TupReturned,
+		TupFetched:     d.TupFetched + e.TupFetched,
+		TupInserted:    d.TupInserted + e.TupInserted,
+		TupUpdated:     d.TupUpdated + e.TupUpdated,
+		TupDeleted:     d.TupDeleted + e.TupDeleted,
+		BlksRead:       d.BlksRead + e.BlksRead,
+		BlksHit:        d.BlksHit + e.BlksHit,
+		Statements:     d.Statements && e.Statements,
+		StatementCalls: d.StatementCalls + e.StatementCalls,
+		Backends:       maps.Clone(e.Backends),
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 )
@@ -38,7 +37,7 @@ func parsePromText(r io.Reader) (map[string]float64, error) {
 			return nil, fmt.Errorf("metrics line %d: want 'name[{labels}] value [timestamp]', got %q", line, s)
 		}
 		v, err := strconv.ParseFloat(f[0], 64)
-		if err != nil && !math.IsNaN(v) {
+		if err != nil {
 			return nil, fmt.Errorf("metrics line %d: value %q: %w", line, f[0], err)
 		}
 		out[name] += v
