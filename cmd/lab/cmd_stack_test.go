@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+)
+
+// labDir is a fresh state dir PostgreSQL (user postgres under root) can enter.
+func labDir(t *testing.T) string {
+	t.Helper()
+	d := t.TempDir()
+	for _, p := range []string{filepath.Dir(d), d} {
+		if err := os.Chmod(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(d, "lab")
+}
+
+func runLab(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var out, errb bytes.Buffer
+	err := run(ctx, args, &out, &errb)
+	return out.String(), err
+}
+
+// The whole path a user takes: up, status --json, fixture chinook, a GET
+// through the target, a broken fixture file, down --purge.
+func TestStackAndFixtureCommands(t *testing.T) {
+	if _, err := os.Stat("/usr/lib/postgresql"); err != nil && os.Getenv("LAB_PG_BINDIR") == "" {
+		labtest.Need(t, "PostgreSQL: %v", err)
+	}
+	dir := labDir(t)
+	t.Cleanup(func() {
+		if s, err := stack.Open(dir); err == nil {
+			_ = s.Down(context.Background(), true)
+			s.Close()
+		}
+	})
+	if out, err := runLab(t, "stack", "up", "--dir", dir, "--supervisor", "direct"); err != nil {
+		t.Fatalf("stack up: %v\n%s", err, out)
+	}
+	out, err := runLab(t, "stack", "status", "--dir", dir, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st map[string]any
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatalf("status --json: %v\n%s", err, out)
+	}
+	for _, k := range []string{"supervisor", "postgres", "target", "tcp_uri", "unix_uri", "url", "admin_url", "config", "binary", "reference", "pg_socket_dir"} {
+		if _, ok := st[k]; !ok {
+			t.Errorf("status --json has no %q", k)
+		}
+	}
+	if st["supervisor"] != "direct" || st["reference"] != true {
+		t.Errorf("status: supervisor %v reference %v", st["supervisor"], st["reference"])
+	}
+	if out, err := runLab(t, "stack", "status", "--dir", dir); err != nil || !strings.Contains(out, "reference server") {
+		t.Errorf("status: %v\n%s", err, out)
+	}
+
+	if out, err := runLab(t, "fixture", "chinook", "--dir", dir); err != nil || !strings.Contains(out, "15607 rows") {
+		t.Fatalf("fixture chinook: %v %s", err, out)
+	}
+	url := st["url"].(string) + "/artist?select=*&artist_id=eq.3"
+	var body []byte
+	for deadline := time.Now().Add(10 * time.Second); ; { // the target reloads its schema cache
+		resp, err := http.Get(url)
+		if err == nil {
+			body, _ = io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("GET %s: %v %s", url, err, body)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal(body, &rows); err != nil || len(rows) != 1 || rows[0]["artist_id"] != float64(3) {
+		t.Errorf("GET %s: %s (%v)", url, body, err)
+	}
+
+	bad := filepath.Join(t.TempDir(), "bad.sql")
+	os.WriteFile(bad, []byte("CREATE TABLE x (a int);\nCREATE TABLE y (b nosuchtype;\n"), 0o644)
+	_, err = runLab(t, "fixture", "load", "--dir", dir, bad)
+	if err == nil || !strings.Contains(err.Error(), bad+":2") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("broken fixture: %v", err)
+	}
+
+	if out, err := runLab(t, "stack", "down", "--dir", dir, "--purge"); err != nil || !strings.Contains(out, "stopped") {
+		t.Fatalf("stack down: %v %s", err, out)
+	}
+	if out, err := runLab(t, "stack", "down", "--dir", dir); err == nil || !strings.Contains(err.Error(), "no lab stack") {
+		t.Errorf("down after purge: %v %s", err, out)
+	}
+}
+
+func TestStackUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{"stack"}, {"stack", "sideways"}, {"fixture"}, {"stack", "up", "extra"}} {
+		_, err := runLab(t, args...)
+		if err == nil || exitCode(err) != 2 {
+			t.Errorf("lab %v: %v (exit %d)", args, err, exitCode(err))
+		}
+	}
+}
