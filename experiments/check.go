@@ -66,7 +66,11 @@ func tomlFields(t reflect.Type) map[string]reflect.StructField {
 func (c *checker) table(path []string, v any, t reflect.Type) bool {
 	m, ok := v.(map[string]any)
 	if !ok {
-		c.add(path, path, "must be a table, not %s", describe(v))
+		if _, aot := v.([]map[string]any); aot && len(path) > 0 {
+			c.add(path, path, "must be a table ([%s]), not an array of tables ([[%[1]s]])", lab.FormatPath(path))
+		} else {
+			c.add(path, path, "must be a table, not %s", describe(v))
+		}
 		return false
 	}
 	fields := tomlFields(t)

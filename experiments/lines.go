@@ -107,8 +107,12 @@ func (s *scanner) document() {
 			if array {
 				s.next()
 			}
-			table = s.resolve(s.key(), array)
+			key := s.key()
+			table = s.resolve(key, array)
 			s.record(table, line)
+			if array && len(key) > 0 { // the array itself: at its first table
+				s.record(append(clone(table[:len(table)-1]), key[len(key)-1]), line)
+			}
 			s.skipLine()
 			continue
 		}

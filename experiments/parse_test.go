@@ -245,3 +245,13 @@ args = ["+RTS",
 		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
+
+func TestParseTableKinds(t *testing.T) {
+	src := []byte("name = \"x\"\nscenarios = [\"GETSingle\"]\n[[load]]\nmodel = \"open\"\n[variant]\nname = \"a\"\n")
+	_, err := Parse("x.toml", src, nil)
+	want := "x.toml:3: load: must be a table ([load]), not an array of tables ([[load]])\n" +
+		"x.toml:5: variant: must be an array of tables ([[variant]]), not a table"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
