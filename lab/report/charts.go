@@ -197,6 +197,7 @@ func usageChart(run *lab.Run, names []string, title, unit string, of func(lab.Tr
 	}
 	legend := map[string]bool{}
 	any := false
+	top := 0.0
 	for _, t := range run.Trials {
 		ss := of(t)
 		if len(ss) == 0 {
@@ -207,6 +208,7 @@ func usageChart(run *lab.Run, names []string, title, unit string, of func(lab.Tr
 		xy := make(plotter.XYs, len(ss))
 		for j, s := range ss {
 			xy[j] = plotter.XY{X: off + s.T/60, Y: val(s)}
+			top = math.Max(top, xy[j].Y)
 		}
 		l, err := plotter.NewLine(xy)
 		if err != nil {
@@ -221,6 +223,7 @@ func usageChart(run *lab.Run, names []string, title, unit string, of func(lab.Tr
 		}
 	}
 	p.Y.Min = 0
+	p.Y.Max = 1.3 * top // room for the legend above the lines
 	return p, any
 }
 

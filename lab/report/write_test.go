@@ -45,6 +45,13 @@ func TestWriteAllAndLoad(t *testing.T) {
 			t.Errorf("%s: %v (size %v)", name, err, fi)
 		}
 	}
+	if out := os.Getenv("REPORT_OUT"); out != "" { // keep the files to look at them
+		os.MkdirAll(out, 0o755)
+		for _, name := range append([]string{report.RunFile}, report.Files...) {
+			b, _ := os.ReadFile(filepath.Join(dir, name))
+			os.WriteFile(filepath.Join(out, name), b, 0o644)
+		}
+	}
 	leftovers, _ := filepath.Glob(filepath.Join(dir, ".*"))
 	if len(leftovers) > 0 {
 		t.Errorf("temporary files left: %v", leftovers)
