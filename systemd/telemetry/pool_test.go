@@ -1,0 +1,65 @@
+package telemetry
+
+import (
+	"context"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestParsePromText(t *testing.T) {
+	f, err := os.Open("testdata/metrics.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := parsePromText(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m["pgrst_schema_cache_loads_total"] != 4 || m["odd_label"] != 1 || !math.IsNaN(m["nan_metric"]) {
+		t.Errorf("parsed %v", m)
+	}
+	for _, bad := range []string{"x{a=\"1\" 2\n", "x\n", "x 1 2 3\n", "x abc\n"} {
+		if _, err := parsePromText(strings.NewReader("ok 1\n" + bad)); err == nil || !strings.Contains(err.Error(), "line 2") {
+			t.Errorf("%q: error %v, want one naming line 2", bad, err)
+		}
+	}
+}
+
+// TestScrapePool scrapes a real HTTP server on loopback serving PostgREST
+// 12.2's exposition.
+func TestScrapePool(t *testing.T) {
+	body, err := os.ReadFile("testdata/metrics.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/metrics":
+			_, _ = w.Write(body)
+		case "/old/metrics":
+			_, _ = w.Write([]byte("pgrst_db_pool_max 10\n"))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	p, err := ScrapePool(ctx, nil, srv.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Available != 2 || p.Waiting != 5 || p.Max != 10 || p.Timeouts != 7 || p.All["pgrst_schema_cache_query_time_seconds"] != 0.012 {
+		t.Errorf("pool %+v", p)
+	}
+	if _, err := ScrapePool(ctx, nil, srv.URL+"/old"); err == nil || !strings.Contains(err.Error(), "pgrst_db_pool_available, pgrst_db_pool_timeouts_total, pgrst_db_pool_waiting") {
+		t.Errorf("missing metrics: %v", err)
+	}
+	if _, err := ScrapePool(ctx, nil, srv.URL+"/nope"); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Errorf("404: %v", err)
+	}
+}
