@@ -40,20 +40,20 @@ func (c *collector) loop() {
 		select {
 		case <-timer.C:
 			tick := r.measure.Add(time.Duration(j) * time.Second)
-			c.snapshot(tick, j >= 1)
+			c.snapshot(tick, j >= 1, false)
 			j++
 			timer.Reset(time.Until(r.measure.Add(time.Duration(j) * time.Second)))
 		case <-c.done:
 			now := time.Now()
 			if now.Sub(c.last) > 10*time.Millisecond || len(c.series) == 0 {
-				c.snapshot(now, now.After(r.measure))
+				c.snapshot(now, now.After(r.measure), true)
 			}
 			return
 		}
 	}
 }
 
-func (c *collector) snapshot(now time.Time, measured bool) {
+func (c *collector) snapshot(now time.Time, measured, final bool) {
 	r := c.r
 	c.iv.Reset()
 	var acc interval
@@ -73,7 +73,15 @@ func (c *collector) snapshot(now time.Time, measured bool) {
 		p99 = time.Duration(c.iv.ValueAtQuantile(99))
 		mx = time.Duration(c.iv.Max())
 	}
-	if measured {
+	if measured && final && len(c.series) > 0 && now.Sub(r.measure) > r.cfg.Duration {
+		// Answers arriving after the scheduled end belong to the last second.
+		l := &c.series[len(c.series)-1]
+		l.Requests += acc.measured
+		l.Errors += acc.measErrs
+		l.Dropped += dd
+		l.BytesIn += acc.in
+		l.P99, l.Max = max(l.P99, p99), max(l.Max, mx)
+	} else if measured {
 		c.series = append(c.series, Second{At: now.Sub(r.measure).Round(time.Millisecond), Requests: acc.measured,
 			Errors: acc.measErrs, Dropped: dd, P50: p50, P99: p99, Max: mx, BytesIn: acc.in})
 	}

@@ -1,0 +1,64 @@
+package loadgen
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+func sampleResult() *Result {
+	h := newHist()
+	for _, v := range []int64{1e6, 2e6, 3e6} {
+		h.RecordValue(v)
+	}
+	return &Result{Latency: h, Summary: Summary{Scenario: "GETSingle", Model: "open", TargetRate: 1000, Connections: 64,
+		Requests: 30000, Errors: 30, Dropped: 3, Duration: 30 * time.Second, Rate: 1000, Mean: 2 * time.Millisecond,
+		P50: 2 * time.Millisecond, P99: 3 * time.Millisecond, Max: 3 * time.Millisecond, BytesIn: 12_345_678, BytesOut: 2_000_000,
+		Status: map[int]int64{200: 29970, 503: 30}, ErrorKinds: map[string]int64{"status": 30}, MaxInFlight: 12},
+		Series: []Second{{At: time.Second, Requests: 1000, P99: 3 * time.Millisecond}}}
+}
+
+func TestJSONReport(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteJSON(&b, sampleResult(), true); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"requests", "rate", "errors", "dropped", "latency_ms", "bytes_received", "bytes_sent", "series", "status"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("JSON lacks %q: %s", k, b.String())
+		}
+	}
+	if lat := m["latency_ms"].(map[string]any); lat["p99"] != 3.0 || lat["p50"] != 2.0 {
+		t.Errorf("latency_ms %v", lat)
+	}
+	if m["requests"] != 30000.0 || m["bytes_received"] != 12345678.0 {
+		t.Errorf("values: %v", m)
+	}
+}
+
+func TestK6TableAndText(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteK6Table(&b, []*Result{sampleResult()}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"http_reqs (rate)", "http_req_duration (avg)", "data_received", "failed_requests",
+		"GETSingle", "1000.00/s", "30000", "2.00ms", "12.3 MB", "2.0 MB", "0.10% (30)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("k6 table lacks %q:\n%s", want, out)
+		}
+	}
+	b.Reset()
+	WriteText(&b, sampleResult())
+	for _, want := range []string{"open, 1000 req/s asked", "p99 3.00ms", "503:30", "status:30", "dropped 3"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+}
