@@ -41,3 +41,6 @@ func (e *Error) WithDetails(d string) *Error { e.Details = d; return e }
 
 // WithHint sets the hint and returns e.
 func (e *Error) WithHint(h string) *Error { e.Hint = h; return e }
+
+// WithStatus sets the HTTP status and returns e.
+func (e *Error) WithStatus(status int) *Error { e.Status = status; return e }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -59,6 +60,16 @@ func (s *Server) route(ctx *fasthttp.RequestCtx) *apierr.Error {
 		return apierr.InvalidPath()
 	}
 	return s.table(ctx, c, method, name)
+}
+
+// protocolError answers requests fasthttp could not parse, as JSON errors:
+// 413 for a body over MaxBodySize, 400 otherwise.
+func (s *Server) protocolError(ctx *fasthttp.RequestCtx, err error) {
+	if errors.Is(err, fasthttp.ErrBodyTooLarge) {
+		s.fail(ctx, apierr.InvalidBody(fmt.Sprintf("request body larger than %d bytes", s.opts.MaxBodySize)).WithStatus(413))
+		return
+	}
+	s.fail(ctx, apierr.New(400, "PGRST000", "Malformed HTTP request").WithDetails(err.Error()))
 }
 
 // fail writes a PostgREST error body.

@@ -120,3 +120,19 @@ func must(t testing.TB, err error) {
 }
 
 var _ = fmt.Sprintf
+
+func newClient() *fasthttp.Client { return &fasthttp.Client{MaxConnsPerHost: 64} }
+
+func (ts *testServer) adminStatus(t testing.TB, path string) int {
+	t.Helper()
+	st, _, err := ts.client.GetTimeout(nil, ts.admin+path, 5*time.Second)
+	must(t, err)
+	return st
+}
+
+func (ts *testServer) adminBody(t testing.TB, path string) string {
+	t.Helper()
+	_, b, err := ts.client.GetTimeout(nil, ts.admin+path, 5*time.Second)
+	must(t, err)
+	return string(b)
+}

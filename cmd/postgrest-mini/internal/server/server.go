@@ -53,6 +53,7 @@ func New(o Options) (*Server, error) {
 		ReadTimeout:           60 * time.Second,
 		IdleTimeout:           90 * time.Second,
 		Logger:                discardLogger{},
+		ErrorHandler:          s.protocolError,
 	}
 	s.admin = &fasthttp.Server{Handler: s.handleAdmin, Name: "postgrest-mini-admin", NoDefaultServerHeader: true, Logger: discardLogger{}}
 	return s, nil

@@ -17,10 +17,10 @@ type Statement struct {
 }
 
 type builder struct {
-	c      *schema.Cache
-	req    *query.Request
-	args   []any
-	aliasN int
+	c       *schema.Cache
+	req     *query.Request
+	args    []any
+	aliasN  int
 	pending []string // EXISTS conditions of !inner embeds for the node being rendered
 }
 

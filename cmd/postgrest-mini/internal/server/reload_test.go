@@ -1,0 +1,39 @@
+package server
+
+import (
+	"testing"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+)
+
+// TestNotifyReload: a table and a foreign key created after start are
+// unknown until NOTIFY pgrst, 'reload schema'; then they can be read and
+// embedded.
+func TestNotifyReload(t *testing.T) {
+	db := labtest.Chinook(t)
+	ts := start(t, db.UnixURI("authenticator"), nil)
+	must(t, db.Psql(db.Name, `CREATE TABLE review (id int PRIMARY KEY, album_id int REFERENCES album, stars int);
+		INSERT INTO review VALUES (1, 1, 5); GRANT SELECT ON review TO web_anon`))
+	st, b := ts.get(t, "/review")
+	wantErr(t, "GET /review before reload", st, b, 404, "PGRST205")
+	loads := ts.loads.Load()
+	must(t, db.Psql(db.Name, `NOTIFY pgrst, 'reload schema'`))
+	deadline := time.Now().Add(10 * time.Second)
+	for ts.loads.Load() == loads {
+		if time.Now().After(deadline) {
+			t.Fatal("schema cache not reloaded 10 s after NOTIFY")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	st, b = ts.get(t, "/review?select=stars,album(title)")
+	if st != 200 {
+		t.Fatalf("after reload: %d %s", st, b)
+	}
+	jsonEqual(t, "embed over the new FK", b, []byte(`[{"stars":5,"album":{"title":"For Those About To Rock We Salute You"}}]`))
+	st, b = ts.get(t, "/album?select=title,review(stars)&album_id=eq.1")
+	if st != 200 {
+		t.Fatalf("one-to-many over the new FK: %d %s", st, b)
+	}
+	jsonEqual(t, "one-to-many over the new FK", b, []byte(`[{"title":"For Those About To Rock We Salute You","review":[{"stars":5}]}]`))
+}
