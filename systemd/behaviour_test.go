@@ -1,6 +1,7 @@
 package systemd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -69,6 +70,7 @@ func TestBehaviour(t *testing.T) {
 		{"ExecStartQuoting", testExecStartQuoting},
 		{"StopTimeoutKillSignal", testStopTimeout},
 		{"RunAsUser", testRunAsUser},
+		{"CancelledContext", testCancelledContext},
 	}
 	for _, im := range impls() {
 		t.Run(im.name, func(t *testing.T) {
@@ -272,8 +274,8 @@ func testMissingBinary(t *testing.T, newCtl func(t testing.TB) Controller) {
 	if err == nil {
 		t.Fatal("starting a missing binary succeeded")
 	}
-	if !strings.Contains(err.Error(), spec.Name) {
-		t.Fatalf("error does not name the unit: %v", err)
+	if !strings.Contains(err.Error(), spec.Name) || !strings.Contains(err.Error(), "status 203 means EXEC") {
+		t.Fatalf("error does not name the unit and explain status 203: %v", err)
 	}
 	if p := props(t, ctl, spec.Name); p.ActiveState != "failed" {
 		t.Fatalf("props after failed start: %+v", p)
@@ -497,5 +499,21 @@ func testRunAsUser(t *testing.T, newCtl func(t testing.TB) Controller) {
 	pid := props(t, ctl, s.spec.Name).MainPID
 	if uid := strings.Fields(procStatus(t, pid, "Uid"))[0]; uid != "65534" {
 		t.Fatalf("User=nobody: process runs as uid %s", uid)
+	}
+}
+
+func testCancelledContext(t *testing.T, newCtl func(t testing.TB) Controller) {
+	ctl := newCtl(t)
+	s := installServer(t, ctl, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for op, fn := range map[string]func(context.Context, string) error{"start": ctl.Start, "restart": ctl.Restart, "stop": ctl.Stop} {
+		err := fn(ctx, s.spec.Name)
+		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), s.spec.Name) {
+			t.Errorf("%s with a cancelled context: %v", op, err)
+		}
+	}
+	if p := props(t, ctl, s.spec.Name); p.ActiveState != "inactive" {
+		t.Fatalf("a cancelled start started the unit: %+v", p)
 	}
 }

@@ -124,6 +124,9 @@ func (d *Direct) loadLocked(name string) (*directState, error) {
 }
 
 func (d *Direct) Start(ctx context.Context, name string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("start %s: %w", name, err)
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	st, err := d.load(name)
@@ -262,6 +265,9 @@ func (d *Direct) autoRestart(name string) {
 }
 
 func (d *Direct) Stop(ctx context.Context, name string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("stop %s: %w", name, err)
+	}
 	d.mu.Lock()
 	st, err := d.load(name)
 	if err != nil {
@@ -346,6 +352,9 @@ func (d *Direct) waitExit(ctx context.Context, st *directState, c *child, timeou
 }
 
 func (d *Direct) Restart(ctx context.Context, name string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("restart %s: %w", name, err)
+	}
 	if err := d.Stop(ctx, name); err != nil {
 		return fmt.Errorf("restart: %w", err)
 	}

@@ -2,4 +2,47 @@
 // measures: over systemd's D-Bus API (go-systemd) when a manager is
 // reachable, or with a direct process supervisor otherwise. Both implement
 // Controller, so the rest of the lab does not know which one it has.
+//
+// # Choosing a manager
+//
+// Connect tries, in order, the system manager (root only; units in
+// /etc/systemd/system), the user manager over its private socket
+// $XDG_RUNTIME_DIR/systemd/private (EXTERNAL auth, no bus daemon), the user
+// manager over the session bus, and finally the direct supervisor (NewDirect),
+// and tells ConnectOptions.Logf which one it picked and why not the others.
+// ConnectOptions.Mode forces one. NewDBus and NewDirect build them directly.
+//
+// # Units
+//
+// Install renders a UnitSpec (RenderUnit) with Type=exec, so a binary that
+// cannot be executed fails the start job, and StartLimitIntervalSec=0, so
+// the lab may restart as often as it likes; Start and Restart reset a failed
+// unit first. A job result other than "done" is a *UnitError carrying the
+// unit's state and the tail of its log (UnitSpec.LogFile, else the journal).
+//
+// # Drop-ins
+//
+// SetDropIn writes <unit>.d/50-lab-<name>.conf (CPUAffinity=, MemoryMax=,
+// LimitNOFILE=, Environment=, ...); the settings apply at the next
+// (re)start. Every drop-in the lab writes starts with LabDropInPrefix, so a
+// run that was killed leaves nothing that RemoveLabDropIns, run on the next
+// start-up, does not find. The direct supervisor applies Environment=,
+// LimitNOFILE= (prlimit) and CPUAffinity= (taskset) and refuses the settings
+// that need systemd's cgroups, such as MemoryMax=.
+//
+// # Readiness
+//
+// A start job is "done" before the service listens. WaitReady probes
+// PostgREST's admin /ready, an HTTP request (over TCP or a Unix socket) or a
+// bare connect, backing off from 5 ms to 100 ms, and returns the time to
+// ready; given the Controller and unit it fails at once, with the log tail,
+// when the unit dies instead.
+//
+// # Direct supervisor
+//
+// Without systemd, Direct runs each service in its own session (setsid), so
+// it outlives the lab process; spec, drop-ins and PID are JSON files in a
+// state dir, so a later lab process can inspect, stop or restart it. Stop
+// sends KillSignal to the process group and SIGKILL after StopTimeout;
+// Properties come from the state file and /proc.
 package systemd

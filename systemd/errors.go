@@ -30,6 +30,9 @@ func (e *UnitError) Error() string {
 	if p := e.Props; p != nil {
 		fmt.Fprintf(&b, " (ActiveState=%s SubState=%s Result=%s ExecMainCode=%d ExecMainStatus=%d)",
 			p.ActiveState, p.SubState, p.Result, p.ExecMainCode, p.ExecMainStatus)
+		if hint := exitHints[p.ExecMainStatus]; hint != "" && p.ExecMainCode == 1 {
+			fmt.Fprintf(&b, "\nstatus %d means %s", p.ExecMainStatus, hint)
+		}
 	}
 	if t := strings.TrimRight(e.LogTail, "\n"); t != "" {
 		fmt.Fprintf(&b, "\nlast lines of its log:\n%s", indent(t))
@@ -40,6 +43,14 @@ func (e *UnitError) Error() string {
 }
 
 func (e *UnitError) Unwrap() error { return e.Err }
+
+// exitHints explain systemd's own exit statuses (systemd.exec(5)).
+var exitHints = map[int]string{
+	200: "CHDIR: WorkingDirectory= is missing or not accessible",
+	203: "EXEC: the command could not be executed (check ExecStart[0] exists and is executable for User=)",
+	209: "STDOUT: the LogFile could not be opened",
+	217: "USER: User= does not exist",
+}
 
 func indent(s string) string {
 	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
