@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -390,6 +391,8 @@ func (v *validator) variants(vs []Variant) {
 					msg = fmt.Sprintf("is not an allowed drop-in setting (did you mean %q?)", s)
 				}
 				v.add(msg, el, "dropin", k)
+			} else if msg := checkDropIn(k, va.DropIn[k]); msg != "" {
+				v.add(msg, el, "dropin", k)
 			}
 		}
 		if va.Binary != "" && !strings.HasPrefix(va.Binary, "/") && !strings.HasPrefix(va.Binary, "$(") {
@@ -399,6 +402,47 @@ func (v *validator) variants(vs []Variant) {
 			v.add("must not contain empty arguments", el, "args")
 		}
 	}
+}
+
+var (
+	cpuListRe = regexp.MustCompile(`^[0-9]+(-[0-9]+)?([ ,]+[0-9]+(-[0-9]+)?)*$`)
+	bytesRe   = regexp.MustCompile(`^([0-9]+[KMGT]?|[0-9]+(\.[0-9]+)?%|infinity)$`)
+	percentRe = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?%$`)
+	countRe   = regexp.MustCompile(`^([0-9]+|[0-9]+(\.[0-9]+)?%|infinity)$`)
+	nofileRe  = regexp.MustCompile(`^([0-9]+|infinity)(:([0-9]+|infinity))?$`)
+)
+
+// checkDropIn checks a drop-in value in the forms systemd.resource-control(5)
+// and systemd.exec(5) document; it returns "" if the value is fine.
+func checkDropIn(key, val string) string {
+	switch key {
+	case "CPUAffinity":
+		if !cpuListRe.MatchString(val) {
+			return fmt.Sprintf("%q is not a CPU list (e.g. \"0\", \"0-1\" or \"0 2\")", val)
+		}
+	case "CPUQuota":
+		if !percentRe.MatchString(val) {
+			return fmt.Sprintf("%q is not a percentage of one CPU (e.g. \"50%%\" or \"150%%\")", val)
+		}
+	case "MemoryMax", "MemoryHigh":
+		if !bytesRe.MatchString(val) {
+			return fmt.Sprintf("%q is not a size (bytes with K, M, G or T; a percentage; or infinity)", val)
+		}
+	case "TasksMax":
+		if !countRe.MatchString(val) {
+			return fmt.Sprintf("%q is not a number of tasks (a number, a percentage or infinity)", val)
+		}
+	case "LimitNOFILE":
+		if !nofileRe.MatchString(val) {
+			return fmt.Sprintf("%q is not a file limit (a number or infinity, or soft:hard)", val)
+		}
+	case "Nice":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < -20 || n > 19 {
+			return fmt.Sprintf("%q is not a nice level (-20..19)", val)
+		}
+	}
+	return ""
 }
 
 // isDBURI accepts the db-uri forms PostgREST and the lab know: the lab's

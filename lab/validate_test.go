@@ -88,6 +88,19 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 			`variant[2].dropin.CPUAfinity: is not an allowed drop-in setting (did you mean "CPUAffinity"?)`,
 			`variant[2].binary: "postgrest" must be an absolute path or a $(VAR) placeholder`,
 		}},
+		{"drop-in values", func(e *Experiment) {
+			e.Variants[0].DropIn = map[string]string{"CPUAffinity": "0-1", "CPUQuota": "150%", "MemoryMax": "512M",
+				"MemoryHigh": "80%", "TasksMax": "infinity", "LimitNOFILE": "1024:65536", "Nice": "-5", "Environment": "A=1"}
+			e.Variants[1].DropIn = map[string]string{"CPUAffinity": "first", "CPUQuota": "1.5", "MemoryMax": "1 GB",
+				"TasksMax": "-1", "LimitNOFILE": "lots", "Nice": "20"}
+		}, []string{
+			`variant[1].dropin.CPUAffinity: "first" is not a CPU list`,
+			`variant[1].dropin.CPUQuota: "1.5" is not a percentage of one CPU (e.g. "50%" or "150%")`,
+			`variant[1].dropin.LimitNOFILE: "lots" is not a file limit`,
+			`variant[1].dropin.MemoryMax: "1 GB" is not a size`,
+			`variant[1].dropin.Nice: "20" is not a nice level (-20..19)`,
+			`variant[1].dropin.TasksMax: "-1" is not a number of tasks`,
+		}},
 		{"db-uri forms", func(e *Experiment) {
 			e.Variants[0].PostgREST = map[string]string{"db-uri": "postgres://app@/chinook?host=/run/postgresql"}
 			e.Variants[1].PostgREST = map[string]string{"db-uri": "host=localhost dbname=chinook"}
