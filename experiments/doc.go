@@ -25,7 +25,7 @@
 //	name = "socket-vs-tcp"          # required; letters, digits, . _ -
 //	title = "db-uri: Unix socket vs TCP"
 //	description = "..."
-//	scenarios = ["GETSingle"]       # built-in names and/or [[scenario]] names
+//	scenarios = ["GETSingle", "ArtistsByName"]  # built-in names and/or [[scenario]] names
 //	allow_unknown_keys = false      # let variants set PostgREST keys the catalogue lacks
 //
 //	[target]                        # leave out for the local stack (lab stack up)
@@ -96,4 +96,12 @@
 // pg-synchronous-commit, binaries and aa; each file's comments give the
 // question, the original finding with its numbers, and how to read the
 // result. Names lists them; Source returns a file to copy and edit.
+//
+// # Use
+//
+//	e, err := experiments.LoadWith("socket-vs-tcp", keys) // or a path; err is Errors
+//	err = experiments.Expand(e, os.LookupEnv) // before running: resolve $(VAR) in binary and args
+//
+// where keys is a KeyValidator; cmd/lab's adapts configs.ValidateSetting,
+// turning its unknown-key errors into *UnknownKey.
 package experiments
