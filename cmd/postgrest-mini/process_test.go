@@ -1,0 +1,100 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+)
+
+// TestProcess runs the real binary over a Unix-socket db-uri, serving HTTP
+// on a Unix socket, at log-level info: one access-log line per request,
+// SIGUSR1 reloads the schema cache, SIGTERM exits 0.
+func TestProcess(t *testing.T) {
+	db := labtest.Chinook(t)
+	p := startProc(t, db, db.UnixURI("authenticator"), "log-level = \"info\"\ndb-pool = 2\nsome-unknown-key = 1\n", true)
+	st, b := p.get(t, "/artist?select=*&artist_id=eq.3")
+	if st != 200 || string(b) != `[{"artist_id":3,"name":"Aerosmith"}]` {
+		t.Fatalf("GETSingle: %d %s", st, b)
+	}
+	if st, _ := p.get(t, "/"); st != 200 {
+		t.Errorf("GET / = %d, want 200", st)
+	}
+	waitFor(t, "access log line", func() bool {
+		return strings.Contains(p.stdout.String(), `"GET /artist?select=*&artist_id=eq.3 HTTP/1.1" 200 36`)
+	})
+
+	if err := db.Psql(db.Name, "CREATE TABLE late (id int); GRANT SELECT ON late TO web_anon"); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := p.get(t, "/late"); st != 404 {
+		t.Fatalf("GET /late before reload = %d, want 404", st)
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGUSR1)
+	waitFor(t, "GET /late after SIGUSR1", func() bool { st, _ := p.get(t, "/late"); return st == 200 })
+
+	if err := p.stop(t); err != nil {
+		t.Errorf("exit after SIGTERM: %v (stderr %s)", err, p.stderr)
+	}
+}
+
+// TestProcessTCP: TCP db-uri, TCP HTTP, /metrics has the pool gauges.
+func TestProcessTCP(t *testing.T) {
+	db := labtest.Chinook(t)
+	p := startProc(t, db, db.TCPURI("authenticator"), "db-pool = 3\nlog-level = \"crit\"\ndb-prepared-statements = false\n", false)
+	st, b := p.get(t, "/album?select=*,track(*,genre(*))&artist_id=eq.127")
+	if st != 200 || !strings.Contains(string(b), `"genre":{"genre_id":`) {
+		t.Fatalf("GETSingleEmbed: %d %.200s", st, b)
+	}
+	_, m, err := p.client.GetTimeout(nil, p.admin+"/metrics", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"pgrst_db_pool_available 3", "pgrst_db_pool_waiting 0", "pgrst_db_pool_max 3", "pgrst_db_pool_timeouts_total 0"} {
+		if !strings.Contains(string(m), k+"\n") {
+			t.Errorf("metrics lack %q:\n%s", k, m)
+		}
+	}
+	if p.stdout.String() != "" {
+		t.Errorf("log-level crit wrote access log: %q", p.stdout.String())
+	}
+}
+
+// TestConfigErrors: a syntax error or a bad value exits 1 naming the place.
+func TestConfigErrors(t *testing.T) {
+	dir := t.TempDir()
+	cases := map[string]string{
+		"db-uri = 'single quotes'\n":                 "postgrest.conf:1",
+		"db-pool = 10\nlog-level = \"loud\"\n":        "log-level",
+		"db-pool = \"many\"\n":                        "db-pool",
+		"db-uri = \"postgres://x@/y\"\nnot a line\n": "postgrest.conf:2",
+	}
+	for cfg, want := range cases {
+		path := filepath.Join(dir, "postgrest.conf")
+		if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(binary(t), path)
+		out, err := cmd.CombinedOutput()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), want) {
+			t.Errorf("config %q: exit %v, output %q; want exit 1 mentioning %q", cfg, err, out, want)
+		}
+	}
+}
+
+func waitFor(t testing.TB, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
