@@ -70,8 +70,8 @@ func TestConfigErrors(t *testing.T) {
 	dir := t.TempDir()
 	cases := map[string]string{
 		"db-uri = 'single quotes'\n":                 "postgrest.conf:1",
-		"db-pool = 10\nlog-level = \"loud\"\n":        "log-level",
-		"db-pool = \"many\"\n":                        "db-pool",
+		"db-pool = 10\nlog-level = \"loud\"\n":       "log-level",
+		"db-pool = \"many\"\n":                       "db-pool",
 		"db-uri = \"postgres://x@/y\"\nnot a line\n": "postgrest.conf:2",
 	}
 	for cfg, want := range cases {
