@@ -35,6 +35,11 @@ type Facts struct {
 	NoTarget  string   `json:"no_target,omitempty"` // why no target runs
 }
 
+func (f Facts) clone() Facts {
+	f.Installed = slices.Clone(f.Installed)
+	return f
+}
+
 func (f Facts) installed(unit string) bool {
 	return unit != "" && slices.Contains(f.Installed, unit)
 }

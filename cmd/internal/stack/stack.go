@@ -55,8 +55,8 @@ func checkDir(dir string) error {
 // Dir is the stack's absolute state directory.
 func (s *Stack) Dir() string { return s.facts.Dir }
 
-// Facts returns what stack.json records.
-func (s *Stack) Facts() Facts { return s.facts }
+// Facts returns a copy of what stack.json records.
+func (s *Stack) Facts() Facts { return s.facts.clone() }
 
 // Controller returns the supervisor the stack's units run under,
 // connecting on first use.

@@ -57,7 +57,7 @@ func Up(ctx context.Context, o Options) (st *Stack, err error) {
 		return nil, err
 	}
 	if existed {
-		old := f
+		old := f.clone()
 		rollback = append(rollback, func(context.Context) { _ = writeFacts(old) })
 	} else {
 		f = Facts{Dir: dir}
