@@ -131,8 +131,10 @@ func compareGroups(scenario string, base, vari group, alpha float64) []Row {
 	var rows []Row
 	for _, m := range lab.Metrics {
 		bv, vv := valuesOf(base.trials, m), valuesOf(vari.trials, m)
-		if len(bv) == 0 && len(vv) == 0 {
-			continue // metric not measured in this run (e.g. no telemetry)
+		if len(bv) == 0 && len(vv) == 0 && m.Name != lab.Metrics[0].Name {
+			// Not measured in this run (e.g. no telemetry). The primary
+			// metric always has a row, to carry the warnings.
+			continue
 		}
 		rows = append(rows, compareMetric(scenario, m, base.name, bv, vari.name, vv, alpha, common))
 	}
