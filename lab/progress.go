@@ -1,0 +1,34 @@
+package lab
+
+import "time"
+
+// Position tells where a run is.
+type Position struct {
+	Seq       int // trial number, from 1
+	MinTrials int // trials planned if the verdict is decided early
+	MaxTrials int // trials planned at most
+	Round     int // from 1
+	Variant   string
+	Scenario  string
+	Rep       int
+	Elapsed   time.Duration
+	Remaining time.Duration // estimate, to the minimum or the maximum if past it
+}
+
+// Progress receives what a run is doing. Implementations print it.
+type Progress interface {
+	Applying(p Position)
+	TrialStarted(p Position)
+	Load(p Position, lp LoadProgress)
+	TrialDone(p Position, t Trial)
+	Note(msg string)
+}
+
+// NoProgress discards progress.
+type NoProgress struct{}
+
+func (NoProgress) Applying(Position)           {}
+func (NoProgress) TrialStarted(Position)       {}
+func (NoProgress) Load(Position, LoadProgress) {}
+func (NoProgress) TrialDone(Position, Trial)   {}
+func (NoProgress) Note(string)                 {}

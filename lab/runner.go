@@ -1,0 +1,224 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Runner drives an experiment: for each round, each variant is applied,
+// each scenario measured after a warm-up, telemetry recorded; rounds go on
+// until the verdict is decided (after Trials.Min) or Trials.Max is reached.
+// Whatever happens, the original configuration is restored at the end.
+type Runner struct {
+	Server   Server
+	Loader   Loader
+	Progress Progress
+	// Decided reports whether the run so far settles every comparison;
+	// nil means "never", so the run goes to Trials.Max.
+	Decided func(*Run) bool
+	// RestoreTimeout bounds the final restore (default 2 minutes).
+	RestoreTimeout time.Duration
+	// Now is the clock (tests may replace it).
+	Now func() time.Time
+}
+
+// Run runs the experiment. It returns the record even when it fails or is
+// interrupted (with Run.Interrupted set), so that what was measured is kept.
+func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
+	if errs := e.Validate(); len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if r.Progress == nil {
+		r.Progress = NoProgress{}
+	}
+	if r.Now == nil {
+		r.Now = time.Now
+	}
+	run = &Run{Schema: RecordSchema, Experiment: *e, Started: r.Now()}
+	host, target, err := r.Server.Describe(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("describe server: %w", err)
+	}
+	run.Host, run.Target = host, target
+
+	defer func() {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.restoreTimeout())
+		defer cancel()
+		r.Progress.Note("restoring the original configuration")
+		if rerr := r.Server.Restore(rctx); rerr != nil {
+			err = errors.Join(err, fmt.Errorf("restore: %w", rerr))
+		}
+		run.Finished = r.Now()
+		if err != nil && run.Interrupted == "" {
+			run.Interrupted = err.Error()
+		}
+	}()
+
+	s := &session{Runner: r, run: run, exp: e, start: r.Now(), infos: map[string]int{}}
+	for round := 1; round <= e.Trials.Max; round++ {
+		for _, v := range roundOrder(e, round-1) {
+			if err := s.variantRound(ctx, round, v); err != nil {
+				return run, err
+			}
+		}
+		if round >= e.Trials.Min && r.Decided != nil && r.Decided(run) {
+			r.Progress.Note(fmt.Sprintf("verdict decided after %d rounds", round))
+			break
+		}
+	}
+	return run, nil
+}
+
+func (r *Runner) restoreTimeout() time.Duration {
+	if r.RestoreTimeout > 0 {
+		return r.RestoreTimeout
+	}
+	return 2 * time.Minute
+}
+
+// session is the state of one Run.
+type session struct {
+	*Runner
+	run   *Run
+	exp   *Experiment
+	start time.Time
+	seq   int
+	infos map[string]int // variant name -> index in run.Variants
+	spent time.Duration  // wall time of finished trials (for the estimate)
+}
+
+// variantRound applies one variant and measures every scenario once (a
+// trial that ends in a crash or OOM kill is repeated once).
+func (s *session) variantRound(ctx context.Context, round int, v Variant) error {
+	pos := s.position(round, v.Name, "", round)
+	s.Progress.Applying(pos)
+	applied, err := s.Server.Apply(ctx, v)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	s.recordVariant(v, applied)
+	for _, sc := range s.exp.Scenarios {
+		t, err2 := s.trial(ctx, round, v, sc, applied, err)
+		if err2 != nil {
+			return err2
+		}
+		if t.Error != "" && crashed(t) && err == nil {
+			s.Progress.Note(fmt.Sprintf("%s/%s: %s; repeating the trial once", v.Name, sc, t.Error))
+			applied, err = s.Server.Apply(ctx, v)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if _, err2 := s.trial(ctx, round, v, sc, applied, err); err2 != nil {
+				return err2
+			}
+		}
+	}
+	return nil
+}
+
+// trial measures one (variant, scenario, rep). applyErr is the error of the
+// preceding Apply: the trial is then recorded as failed without load.
+func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string, applied Applied, applyErr error) (Trial, error) {
+	s.seq++
+	pos := s.position(rep, v.Name, scenario, rep)
+	t := Trial{Seq: s.seq, Variant: v.Name, Scenario: scenario, Rep: rep, Start: s.Now(), ReadyAfter: applied.ReadyAfter}
+	s.Progress.TrialStarted(pos)
+	defer func() { s.spent += s.Now().Sub(t.Start) }()
+	if applyErr != nil {
+		t.Error = "not ready: " + applyErr.Error()
+		t.End = s.Now()
+		ev := Event{T: t.End, Kind: "not-ready", Source: "postgrest", Detail: applyErr.Error(), Variant: v.Name, Trial: t.Seq}
+		t.Events = append(t.Events, ev)
+		s.run.Events = append(s.run.Events, ev)
+		s.run.Trials = append(s.run.Trials, t)
+		s.Progress.TrialDone(pos, t)
+		return t, nil
+	}
+	spec := LoadSpec{Scenario: scenario, Custom: s.custom(scenario), Load: s.exp.Load, Seed: trialSeed(s.exp, scenario, rep),
+		Progress: func(lp LoadProgress) { s.Progress.Load(pos, lp) }}
+	var win Window
+	var out LoadOutcome
+	win, err := s.Server.Watch(ctx)
+	if err == nil {
+		out, err = s.Loader.Load(ctx, spec)
+		tel, werr := win.Stop(context.WithoutCancel(ctx), out.Stats.Requests)
+		if werr != nil && err == nil {
+			err = fmt.Errorf("telemetry: %w", werr)
+		}
+		t.Server, t.Database, t.DB, t.Events = tel.Server, tel.Database, tel.DB, tel.Events
+	}
+	t.End = s.Now()
+	t.Load, t.Series, t.Curve = out.Stats, out.Series, out.Curve
+	if ctx.Err() != nil {
+		return t, ctx.Err()
+	}
+	if err != nil {
+		t.Error = err.Error()
+	}
+	for i := range t.Events {
+		t.Events[i].Variant, t.Events[i].Trial = v.Name, t.Seq
+		if t.Events[i].Rate == 0 {
+			t.Events[i].Rate = t.Load.Rate
+		}
+		if t.Error == "" && (t.Events[i].Kind == "oom-kill" || t.Events[i].Kind == "crash") {
+			t.Error = t.Events[i].Kind + ": " + t.Events[i].Detail
+		}
+	}
+	s.run.Events = append(s.run.Events, t.Events...)
+	s.run.Trials = append(s.run.Trials, t)
+	s.Progress.TrialDone(pos, t)
+	return t, nil
+}
+
+func crashed(t Trial) bool {
+	for _, e := range t.Events {
+		if e.Kind == "oom-kill" || e.Kind == "crash" {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *session) custom(name string) *Scenario {
+	for i := range s.exp.Custom {
+		if s.exp.Custom[i].Name == name {
+			return &s.exp.Custom[i]
+		}
+	}
+	return nil
+}
+
+func (s *session) recordVariant(v Variant, a Applied) {
+	if i, ok := s.infos[v.Name]; ok {
+		if len(s.run.Variants[i].Changes) == 0 {
+			s.run.Variants[i].Changes = a.Changes
+		}
+		return
+	}
+	s.infos[v.Name] = len(s.run.Variants)
+	s.run.Variants = append(s.run.Variants, VariantInfo{Name: v.Name, Description: v.Description, Baseline: v.Name == s.exp.BaselineVariant().Name, Changes: a.Changes})
+}
+
+// position estimates where the run is. The remaining time is the mean wall
+// time of the trials so far times the trials left to the minimum (or to the
+// maximum once the minimum is passed); before the first trial it is the
+// configured warm-up plus duration per trial.
+func (s *session) position(round int, variant, scenario string, rep int) Position {
+	per := len(s.exp.Variants) * len(s.exp.Scenarios)
+	p := Position{Seq: s.seq, MinTrials: per * s.exp.Trials.Min, MaxTrials: per * s.exp.Trials.Max, Round: round,
+		Variant: variant, Scenario: scenario, Rep: rep, Elapsed: s.Now().Sub(s.start)}
+	goal := p.MinTrials
+	if s.seq > goal {
+		goal = p.MaxTrials
+	}
+	avg := s.exp.Load.Warmup + s.exp.Load.Duration
+	if s.seq > 1 {
+		avg = s.spent / time.Duration(s.seq-1)
+	}
+	if left := goal - s.seq + 1; left > 0 {
+		p.Remaining = time.Duration(left) * avg
+	}
+	return p
+}

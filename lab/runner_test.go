@@ -1,0 +1,179 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeServer records calls; it is a fake for the pure run-loop logic.
+type fakeServer struct {
+	mu        sync.Mutex
+	applied   []string
+	restores  int
+	failApply map[string]error
+	crashOnce map[string]bool // variant -> report a crash event in its next window
+	current   string
+}
+
+func (f *fakeServer) Describe(context.Context) (Host, TargetInfo, error) {
+	return Host{Hostname: "h"}, TargetInfo{Binary: "fake"}, nil
+}
+
+func (f *fakeServer) Apply(_ context.Context, v Variant) (Applied, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.applied = append(f.applied, v.Name)
+	f.current = v.Name
+	if err := f.failApply[v.Name]; err != nil {
+		return Applied{}, err
+	}
+	return Applied{Changes: []Change{{Where: "postgrest", Key: "db-uri", From: "a", To: v.Name}}, ReadyAfter: time.Millisecond}, nil
+}
+
+func (f *fakeServer) Watch(context.Context) (Window, error) { return fakeWindow{f}, nil }
+
+func (f *fakeServer) Restore(context.Context) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.restores++
+	return nil
+}
+
+type fakeWindow struct{ f *fakeServer }
+
+func (w fakeWindow) Stop(_ context.Context, n int64) (Telemetry, error) {
+	w.f.mu.Lock()
+	defer w.f.mu.Unlock()
+	tel := Telemetry{Server: Usage{CPUSeconds: float64(n) * 1e-4, CPUPerRequestUs: 100}}
+	if w.f.crashOnce[w.f.current] {
+		delete(w.f.crashOnce, w.f.current)
+		tel.Events = []Event{{Kind: "oom-kill", Source: "postgrest", Detail: "killed"}}
+	}
+	return tel, nil
+}
+
+type fakeLoader struct {
+	block chan struct{} // when set, Load waits for it or ctx
+	calls int
+}
+
+func (l *fakeLoader) Load(ctx context.Context, spec LoadSpec) (LoadOutcome, error) {
+	l.calls++
+	if l.block != nil {
+		select {
+		case <-l.block:
+		case <-ctx.Done():
+			return LoadOutcome{}, ctx.Err()
+		}
+	}
+	return LoadOutcome{Stats: LoadStats{Requests: 1000, Rate: 100, Seconds: 10}}, nil
+}
+
+func testExperiment() *Experiment {
+	e := &Experiment{Name: "t", Scenarios: []string{"GETSingle"},
+		Load:     Load{Model: ModelClosed, Connections: 1, Duration: time.Second},
+		Trials:   Trials{Min: 2, Max: 4, Order: OrderInterleaved, Alpha: 0.05, Seed: 1},
+		Variants: []Variant{{Name: "tcp", Baseline: true}, {Name: "unix"}}}
+	return e
+}
+
+func TestRunnerInterleavesAndStopsAtMax(t *testing.T) {
+	srv, ld := &fakeServer{}, &fakeLoader{}
+	run, err := (&Runner{Server: srv, Loader: ld}).Run(context.Background(), testExperiment())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(srv.applied, ","); got != "tcp,unix,tcp,unix,tcp,unix,tcp,unix" {
+		t.Fatalf("apply order %s", got)
+	}
+	if len(run.Trials) != 8 || srv.restores != 1 {
+		t.Fatalf("trials %d restores %d", len(run.Trials), srv.restores)
+	}
+	if len(run.Variants) != 2 || !run.Variants[0].Baseline || len(run.Variants[1].Changes) != 1 {
+		t.Fatalf("variants %+v", run.Variants)
+	}
+}
+
+func TestRunnerStopsWhenDecidedAfterMin(t *testing.T) {
+	srv := &fakeServer{}
+	calls := 0
+	r := &Runner{Server: srv, Loader: &fakeLoader{}, Decided: func(*Run) bool { calls++; return true }}
+	run, err := r.Run(context.Background(), testExperiment())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Trials) != 4 || calls != 1 {
+		t.Fatalf("trials %d decided calls %d, want 4 trials (2 rounds) and 1 call", len(run.Trials), calls)
+	}
+}
+
+func TestRunnerRestoresWhenInterrupted(t *testing.T) {
+	srv, ld := &fakeServer{}, &fakeLoader{block: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
+	run, err := (&Runner{Server: srv, Loader: ld}).Run(ctx, testExperiment())
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v", err)
+	}
+	if srv.restores != 1 || run.Interrupted == "" {
+		t.Fatalf("restores %d interrupted %q", srv.restores, run.Interrupted)
+	}
+}
+
+func TestRunnerRecordsNotReadyAndGoesOn(t *testing.T) {
+	srv := &fakeServer{failApply: map[string]error{"unix": errors.New("no answer on /ready")}}
+	run, err := (&Runner{Server: srv, Loader: &fakeLoader{}}).Run(context.Background(), testExperiment())
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	for _, tr := range run.Trials {
+		if tr.Error != "" {
+			failed++
+			if tr.Variant != "unix" || !strings.Contains(tr.Error, "no answer") {
+				t.Fatalf("bad failed trial %+v", tr)
+			}
+		}
+	}
+	if failed != 4 || len(run.Events) != 4 {
+		t.Fatalf("failed %d events %d", failed, len(run.Events))
+	}
+}
+
+func TestRunnerRepeatsACrashedTrialOnce(t *testing.T) {
+	srv := &fakeServer{crashOnce: map[string]bool{"unix": true}}
+	run, err := (&Runner{Server: srv, Loader: &fakeLoader{}}).Run(context.Background(), testExperiment())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Trials) != 9 {
+		t.Fatalf("trials %d, want 8 + 1 repeat", len(run.Trials))
+	}
+	if run.Trials[1].Error == "" || run.Trials[2].Error != "" || run.Trials[2].Variant != "unix" {
+		t.Fatalf("trial 2 should be the crash, 3 its repeat: %+v %+v", run.Trials[1], run.Trials[2])
+	}
+	if len(run.Events) != 1 || run.Events[0].Variant != "unix" {
+		t.Fatalf("events %+v", run.Events)
+	}
+}
+
+func TestRandomOrderIsSeededAndAPermutation(t *testing.T) {
+	e := testExperiment()
+	e.Variants = append(e.Variants, Variant{Name: "c"}, Variant{Name: "d"})
+	e.Trials.Order = OrderRandom
+	a, b := roundOrder(e, 3), roundOrder(e, 3)
+	seen := map[string]bool{}
+	for i := range a {
+		if a[i].Name != b[i].Name {
+			t.Fatal("same seed and round gave different orders")
+		}
+		seen[a[i].Name] = true
+	}
+	if len(seen) != 4 {
+		t.Fatalf("not a permutation: %v", a)
+	}
+}

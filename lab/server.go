@@ -1,0 +1,74 @@
+package lab
+
+import (
+	"context"
+	"time"
+)
+
+// Server is the server side of an experiment: it puts variants in place,
+// restarts what they need, gates on readiness, watches the server's
+// resource use and always puts the original configuration back. In one
+// process it is the local agent; across hosts it is a client of `lab agent`.
+type Server interface {
+	// Describe tells what is being measured.
+	Describe(ctx context.Context) (Host, TargetInfo, error)
+	// Apply puts a variant in place and waits until the target is ready.
+	// The changes it made are returned (From is the original value).
+	Apply(ctx context.Context, v Variant) (Applied, error)
+	// Watch starts telemetry for a trial's measured window.
+	Watch(ctx context.Context) (Window, error)
+	// Restore puts the original configuration back and restarts the target.
+	Restore(ctx context.Context) error
+}
+
+// Applied is what Apply did.
+type Applied struct {
+	Changes    []Change
+	ReadyAfter time.Duration
+}
+
+// Window is a running telemetry recording.
+type Window interface {
+	// Stop ends the recording; requests is the number of HTTP requests
+	// completed in the window, for the per-request figures.
+	Stop(ctx context.Context, requests int64) (Telemetry, error)
+}
+
+// Telemetry is what a Window recorded.
+type Telemetry struct {
+	Server   Usage
+	Database Usage
+	DB       DBStats
+	Events   []Event
+}
+
+// Loader generates load against the target.
+type Loader interface {
+	Load(ctx context.Context, spec LoadSpec) (LoadOutcome, error)
+}
+
+// LoadSpec is one trial's load.
+type LoadSpec struct {
+	Scenario string    // built-in name, or the name of Custom
+	Custom   *Scenario // set for user-defined scenarios
+	Load     Load
+	Seed     int64
+	// Progress, when set, is called about once a second while measuring.
+	Progress func(LoadProgress)
+}
+
+// LoadProgress is a live view of a running load.
+type LoadProgress struct {
+	Elapsed, Total time.Duration
+	Warmup         bool
+	Rate           float64
+	P99Ms          float64
+	Errors         int64
+}
+
+// LoadOutcome is what a Loader measured.
+type LoadOutcome struct {
+	Stats  LoadStats
+	Series []Second
+	Curve  []CurvePoint
+}
