@@ -1,0 +1,103 @@
+package stack
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A target that exits at once fails Up with its log, and Up takes back
+// the PostgreSQL it started.
+func TestDyingTargetRollsBack(t *testing.T) {
+	needPostgres(t)
+	dir := stateDir(t)
+	_, err := Up(context.Background(), Options{Dir: dir, Supervisor: SupervisorDirect, Postgrest: "/bin/false"})
+	if err == nil || !strings.Contains(err.Error(), "did not become ready") {
+		t.Fatalf("want a readiness error, got %v", err)
+	}
+	nothingLeft(t, dir)
+}
+
+// Ctrl-C during Up (a cancelled context) leaves nothing half-started.
+func TestCancelledUpLeavesNothing(t *testing.T) {
+	needPostgres(t)
+	dir := stateDir(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if _, err := Up(ctx, Options{Dir: dir, Supervisor: SupervisorDirect}); err == nil {
+		t.Skip("up finished within 300ms; nothing to interrupt")
+	}
+	nothingLeft(t, dir)
+}
+
+func TestSwitchingSupervisorNeedsDown(t *testing.T) {
+	needPostgres(t)
+	dir := stateDir(t)
+	s := up(t, Options{Dir: dir, Supervisor: SupervisorDirect, NoTarget: true})
+	defer s.Close()
+	_, err := Up(context.Background(), Options{Dir: dir, Supervisor: SupervisorSystemd, NoTarget: true})
+	oneLine(t, err, "runs under direct", "lab stack down")
+	st, err := s.Status(context.Background())
+	if err != nil || st.Postgres.State != "active" {
+		t.Fatalf("the refused up touched the stack: %+v %v", st, err)
+	}
+	if os.Getuid() == 0 {
+		if uid := procUID(t, st.Postgres.PID); uid == "0" {
+			t.Errorf("PostgreSQL runs as root")
+		}
+	}
+}
+
+// A unit with the stack's name that the stack did not install is left alone.
+func TestForeignUnitIsLeftAlone(t *testing.T) {
+	needPostgres(t)
+	dir := stateDir(t)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctrl, err := connect(context.Background(), dir, SupervisorDirect, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctrl.Close()
+	foreign := pgSpec(Facts{Dir: dir, PGBinDir: "/bin"}, pgUser{})
+	foreign.ExecStart = []string{"/bin/sleep", "60"}
+	if err := ctrl.Install(context.Background(), foreign); err != nil {
+		t.Fatal(err)
+	}
+	defer ctrl.Uninstall(context.Background(), foreign.Name)
+	_, err = Up(context.Background(), Options{Dir: dir, Supervisor: SupervisorDirect, NoTarget: true})
+	oneLine(t, err, foreign.Name, "not made by this stack")
+	if p, err := ctrl.Properties(context.Background(), foreign.Name); err != nil || p.LoadState == "not-found" {
+		t.Errorf("the foreign unit was removed: %+v %v", p, err)
+	}
+}
+
+func TestStateDirPostgresCannotEnter(t *testing.T) {
+	needPostgres(t)
+	if os.Getuid() != 0 {
+		t.Skip("only root runs PostgreSQL as another user")
+	}
+	closed := filepath.Join(t.TempDir(), "closed") // t.TempDir's parent is 0700
+	_, err := Up(context.Background(), Options{Dir: closed, Supervisor: SupervisorDirect, NoTarget: true})
+	oneLine(t, err, "cannot enter", "chmod o+x")
+	if _, serr := os.Stat(closed); !os.IsNotExist(serr) {
+		t.Errorf("failed up left %s", closed)
+	}
+}
+
+func procUID(t *testing.T, pid int) string {
+	b, err := os.ReadFile(filepath.Join("/proc", itoa(pid), "status"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "Uid:") {
+			return strings.Fields(l)[1]
+		}
+	}
+	return ""
+}
