@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
@@ -27,7 +28,7 @@ func connect(ctx context.Context, dir, choice string, logf func(string, ...any))
 	case SupervisorSystemd:
 		c, err := systemd.Connect(ctx, user)
 		if err != nil {
-			return nil, fmt.Errorf("%w (start a systemd user manager, or use --supervisor direct)", err)
+			return nil, flatten(err, " (start a systemd user manager, or use --supervisor direct)")
 		}
 		return c, nil
 	}
@@ -37,12 +38,25 @@ func connect(ctx context.Context, dir, choice string, logf func(string, ...any))
 	}
 	c, derr := systemd.Connect(ctx, direct)
 	if derr != nil {
-		return nil, errors.Join(uerr, derr)
+		return nil, flatten(errors.Join(uerr, derr), "")
 	}
 	if logf != nil {
-		logf("no systemd user manager reachable, supervising directly (%v)", uerr)
+		logf("no systemd user manager reachable, supervising directly (%v)", flatten(uerr, ""))
 	}
 	return c, nil
+}
+
+// flatError keeps a joined error's chain but prints it on one line.
+type flatError struct {
+	msg string
+	err error
+}
+
+func (e *flatError) Error() string { return e.msg }
+func (e *flatError) Unwrap() error { return e.err }
+
+func flatten(err error, advice string) error {
+	return &flatError{msg: strings.ReplaceAll(err.Error(), "\n", "; ") + advice, err: err}
 }
 
 // reconnect returns the controller of the kind an existing stack runs under.
