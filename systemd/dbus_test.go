@@ -146,3 +146,36 @@ func TestConnect(t *testing.T) {
 		t.Errorf("mode system failed without saying which manager: %v", err)
 	}
 }
+
+// A unit the lab did not write keeps systemd's default start limit (5 starts
+// in 10 s); Restart resets the failed state and with it the rate limiter,
+// so rapid restarts still work.
+func TestDBusRapidRestartsOfForeignUnit(t *testing.T) {
+	d := newDBus(t, DBusOptions{})
+	name, addr := unitName(), freePort(t)
+	path := filepath.Join(d.UnitDir(), name)
+	unit := "[Unit]\nDescription=unit without StartLimitIntervalSec=0\n\n[Service]\nType=exec\nExecStart=" +
+		QuoteCommand([]string{labServer(t), "-addr", addr}) + "\n"
+	t.Cleanup(func() {
+		if err := d.Uninstall(context.Background(), name); err != nil {
+			t.Errorf("cleanup: %v", err)
+		}
+	})
+	if err := os.MkdirAll(d.UnitDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(unit), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Conn().ReloadContext(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	s := server{ctl: d, spec: UnitSpec{Name: name}, addr: addr}
+	start(t, s)
+	for range 10 {
+		restart(t, s)
+	}
+	if p := props(t, d, name); p.ActiveState != "active" || p.Result != "success" {
+		t.Fatalf("after 11 starts in a few seconds: %+v", p)
+	}
+}
