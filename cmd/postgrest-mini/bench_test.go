@@ -51,6 +51,25 @@ func BenchmarkGET(b *testing.B) {
 	}
 }
 
+// BenchmarkPrepared: GETSingle with db-prepared-statements on and off.
+func BenchmarkPrepared(b *testing.B) {
+	db := labtest.Chinook(b)
+	for _, on := range []string{"true", "false"} {
+		p := startProc(b, db, db.UnixURI("authenticator"), "db-prepared-statements = "+on+"\nlog-level = \"crit\"\n", false)
+		b.Run("GETSingle/prepared="+on, func(b *testing.B) { load(b, db, p, getSingle, false) })
+	}
+}
+
+// BenchmarkLogLevel: GETSingle at log-level crit vs info (one unbuffered
+// access-log line per request, to a pipe read by the test).
+func BenchmarkLogLevel(b *testing.B) {
+	db := labtest.Chinook(b)
+	for _, lvl := range []string{"crit", "info"} {
+		p := startProc(b, db, db.UnixURI("authenticator"), "log-level = \""+lvl+"\"\n", false)
+		b.Run("GETSingle/log="+lvl, func(b *testing.B) { load(b, db, p, getSingle, false) })
+	}
+}
+
 // BenchmarkPool: db-pool = 1 vs 10 under the same 10 clients. Besides
 // throughput it reports the peak number of pool connections in use and of
 // requests waiting for one, sampled from /metrics every 5 ms.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 )
 
@@ -25,6 +27,7 @@ func TestProcess(t *testing.T) {
 	if st, _ := p.get(t, "/"); st != 200 {
 		t.Errorf("GET / = %d, want 200", st)
 	}
+	wantTransport(t, db, true)
 	waitFor(t, "access log line", func() bool {
 		return strings.Contains(p.stdout.String(), `"GET /artist?select=*&artist_id=eq.3 HTTP/1.1" 200 36`)
 	})
@@ -51,6 +54,7 @@ func TestProcessTCP(t *testing.T) {
 	if st != 200 || !strings.Contains(string(b), `"genre":{"genre_id":`) {
 		t.Fatalf("GETSingleEmbed: %d %.200s", st, b)
 	}
+	wantTransport(t, db, false)
 	_, m, err := p.client.GetTimeout(nil, p.admin+"/metrics", time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -85,6 +89,26 @@ func TestConfigErrors(t *testing.T) {
 		if !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), want) {
 			t.Errorf("config %q: exit %v, output %q; want exit 1 mentioning %q", cfg, err, out, want)
 		}
+	}
+}
+
+// wantTransport checks in pg_stat_activity that postgrest-mini's backends
+// came over the Unix socket (client_addr NULL) or over TCP.
+func wantTransport(t *testing.T, db labtest.DB, unix bool) {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), db.UnixURI("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var total, viaUnix int
+	err = conn.QueryRow(context.Background(), `SELECT count(*), count(*) FILTER (WHERE client_addr IS NULL)
+		FROM pg_stat_activity WHERE datname = $1 AND application_name = 'postgrest-mini'`, db.Name).Scan(&total, &viaUnix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total == 0 || unix && viaUnix != total || !unix && viaUnix != 0 {
+		t.Errorf("backends: %d, %d via Unix socket; want all via unix=%v", total, viaUnix, unix)
 	}
 }
 

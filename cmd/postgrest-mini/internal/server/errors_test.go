@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 )
 
@@ -143,5 +144,26 @@ func TestPoolTimeout(t *testing.T) {
 	}
 	if st, _ := ts.get(t, "/artist?artist_id=eq.1"); st != 200 {
 		t.Errorf("after the timeout: %d", st)
+	}
+}
+
+// TestPreparedStatementsMode: db-prepared-statements picks pgx's statement
+// cache or unnamed one-round-trip statements.
+func TestPreparedStatementsMode(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		o := Defaults()
+		o.DBURI = "postgres://u@127.0.0.1:1/x"
+		o.PreparedStatements = on
+		s, err := New(o)
+		must(t, err)
+		got := s.pool.Config().ConnConfig.DefaultQueryExecMode
+		want := pgx.QueryExecModeExec
+		if on {
+			want = pgx.QueryExecModeCacheStatement
+		}
+		if got != want {
+			t.Errorf("prepared=%v: mode %v, want %v", on, got, want)
+		}
+		s.pool.Close()
 	}
 }
