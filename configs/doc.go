@@ -28,10 +28,26 @@
 // changed by someone else since the lab wrote it is never overwritten
 // blindly (ConflictError).
 //
+// On start, a CLI recovers what a killed run left:
+//
+//	j, err := configs.OpenJournal(stateDir)
+//	for _, e := range j.Pending() {
+//		fmt.Println("restoring after an interrupted run:", e)
+//	}
+//	restored, err := j.Restore()                        // files
+//	needRestart, err := configs.RestorePGSettings(ctx, conn, j) // PostgreSQL, if a "pg" entry is pending
+//
 // # PostgreSQL settings
 //
-// ApplyPGSettings changes settings with ALTER SYSTEM after journalling their
-// prior postgresql.auto.conf values, reloads the configuration, and reports
-// whether a restart is needed (pg_settings.context = 'postmaster').
-// RestorePGSettings puts the previous values back and reloads.
+// ApplyPGSettings changes settings with ALTER SYSTEM after journalling, per
+// setting, its prior state in postgresql.auto.conf (absent, or its value)
+// and the file's bytes; it reloads the configuration and reports whether a
+// restart is needed (pg_settings.pending_restart: context postmaster and a
+// new value). RestorePGSettings runs ALTER SYSTEM SET <original> or ALTER
+// SYSTEM RESET for each journalled setting, reloads, and clears the entry,
+// which leaves postgresql.auto.conf byte-identical to before when only
+// ALTER SYSTEM wrote it. A setting changed by someone else in between is a
+// ConflictError and stays journalled. Restore restores files only: the
+// PostgreSQL entry needs a superuser connection, so it waits for
+// RestorePGSettings.
 package configs

@@ -96,8 +96,10 @@ func (f *File) Imports() []string {
 }
 
 // Set binds key to v. If the key is bound, only the bytes of its effective
-// (last) value are replaced; otherwise "key = value" is appended on a new
-// line. The value is rendered escaped, so it can never add another key.
+// (last) value are replaced; otherwise, or when an import follows that
+// binding (the imported file might bind the key again), "key = value" is
+// appended on a new line, after every import, so it takes effect. The value
+// is rendered escaped, so it can never add another key.
 func (f *File) Set(key string, v Value) error {
 	if err := validKey(key); err != nil {
 		return err
@@ -106,7 +108,7 @@ func (f *File) Set(key string, v Value) error {
 		return fmt.Errorf("set %s: %w", key, err)
 	}
 	var next []byte
-	if i := f.last(key); i >= 0 {
+	if i := f.last(key); i >= 0 && !f.importAfter(i) {
 		it := f.items[i]
 		next = make([]byte, 0, len(f.src)+16)
 		next = append(next, f.src[:it.valStart]...)
@@ -124,6 +126,16 @@ func (f *File) Set(key string, v Value) error {
 		next = append(next, key+" = "+v.Render()+nl...)
 	}
 	return f.reparse(next, key)
+}
+
+// importAfter reports whether an import directive follows item i.
+func (f *File) importAfter(i int) bool {
+	for _, it := range f.items[i+1:] {
+		if it.isImport && !it.ignored {
+			return true
+		}
+	}
+	return false
 }
 
 // Delete removes every binding of key from the file: the whole line(s) when

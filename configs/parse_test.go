@@ -2,6 +2,8 @@ package configs
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -165,5 +167,29 @@ func TestSetInGroupAndDuplicates(t *testing.T) {
 	f.Delete("g.a")
 	if string(f.Bytes()) != "g {  }\n" {
 		t.Fatalf("after delete: %q", f.Bytes())
+	}
+}
+
+// TestSetBeforeImportAppends: a binding followed by an import may be
+// overridden by the imported file, so Set appends after the import and
+// Load sees the new value.
+func TestSetBeforeImportAppends(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "common.conf"), []byte("db-pool = 10\n"), 0o644)
+	main := filepath.Join(dir, "main.conf")
+	os.WriteFile(main, []byte("db-pool = 5\nimport \"common.conf\"\n"), 0o644)
+	f, err := ParseFile(main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Set("db-pool", Int(2)); err != nil {
+		t.Fatal(err)
+	}
+	if string(f.Bytes()) != "db-pool = 5\nimport \"common.conf\"\ndb-pool = 2\n" {
+		t.Fatalf("got %q", f.Bytes())
+	}
+	os.WriteFile(main, f.Bytes(), 0o644)
+	if s, err := Load(main, nil); err != nil || s["db-pool"] != "2" {
+		t.Fatalf("Load: %v %v", s, err)
 	}
 }
