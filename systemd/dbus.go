@@ -193,11 +193,21 @@ func (d *DBus) callCtx(ctx context.Context, extra time.Duration) (context.Contex
 	return context.WithTimeout(ctx, d.timeout+extra)
 }
 
-func (d *DBus) stopTimeout(name string) time.Duration {
+// stopTimeout is the unit's TimeoutStopSec=, from the spec this controller
+// installed or else from the manager, so call deadlines leave room for it.
+func (d *DBus) stopTimeout(ctx context.Context, name string) time.Duration {
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	if t, ok := d.specs[name]; ok {
+	t, ok := d.specs[name]
+	d.mu.Unlock()
+	if ok {
 		return t
+	}
+	ctx, cancel := context.WithTimeout(ctx, d.timeout)
+	defer cancel()
+	if p, err := d.conn.GetUnitTypePropertyContext(ctx, name, "Service", "TimeoutStopUSec"); err == nil {
+		if us, ok := p.Value.Value().(uint64); ok && us > 0 && us < uint64(24*time.Hour/time.Microsecond) {
+			return time.Duration(us) * time.Microsecond
+		}
 	}
 	return DefaultStopTimeout
 }
@@ -252,7 +262,7 @@ func (d *DBus) Uninstall(ctx context.Context, name string) error {
 	if err := validateUnitName(name); err != nil {
 		return err
 	}
-	ctx, cancel := d.callCtx(ctx, d.stopTimeout(name))
+	ctx, cancel := d.callCtx(ctx, d.stopTimeout(ctx, name))
 	defer cancel()
 	var errs []error
 	if p, err := d.Properties(ctx, name); err == nil && p.ActiveState != "inactive" && p.ActiveState != "failed" {
@@ -308,11 +318,11 @@ func (d *DBus) Start(ctx context.Context, name string) error {
 }
 
 func (d *DBus) Stop(ctx context.Context, name string) error {
-	return d.job(ctx, "stop", name, d.stopTimeout(name), d.conn.StopUnitContext)
+	return d.job(ctx, "stop", name, d.stopTimeout(ctx, name), d.conn.StopUnitContext)
 }
 
 func (d *DBus) Restart(ctx context.Context, name string) error {
-	return d.job(ctx, "restart", name, d.stopTimeout(name), d.conn.RestartUnitContext)
+	return d.job(ctx, "restart", name, d.stopTimeout(ctx, name), d.conn.RestartUnitContext)
 }
 
 func (d *DBus) Reload(ctx context.Context, name string) error {

@@ -179,3 +179,14 @@ func TestDBusRapidRestartsOfForeignUnit(t *testing.T) {
 		t.Fatalf("after 11 starts in a few seconds: %+v", p)
 	}
 }
+
+// A controller that did not install the unit reads TimeoutStopSec= from the
+// manager, so its Stop deadline leaves room for a slow shutdown.
+func TestDBusStopTimeoutFromManager(t *testing.T) {
+	a := newDBus(t, DBusOptions{})
+	s := installServer(t, a, func(s *UnitSpec) { s.StopTimeout = 1234 * time.Millisecond })
+	b := newDBus(t, DBusOptions{})
+	if got := b.stopTimeout(testCtx(t), s.spec.Name); got != 1234*time.Millisecond {
+		t.Fatalf("stop timeout read from the manager: %v, want 1.234s", got)
+	}
+}

@@ -23,10 +23,11 @@ type DBConn interface {
 //
 // PostgreSQL (15+) backends publish their pg_stat_database counters at
 // most once a second while busy, and an idle backend within 10 s
-// (PGSTAT_IDLE_INTERVAL), or when it disconnects; so a reading taken right
-// after the load stops can miss up to about a second of it. Take the end
-// reading after the clients disconnected, or 10 s later, when exact
-// transaction counts matter. pg_stat_statements counts are immediate.
+// (PGSTAT_IDLE_INTERVAL; measured 9.3 s here with PostgREST's pool), or
+// when it disconnects; so a reading taken right after the load stops can
+// miss up to about a second of it. Take the end reading after the clients
+// disconnected, or DBStatsIdleFlush later, when exact transaction counts
+// matter. pg_stat_statements counts are immediate.
 //
 // ReadDB's own transactions are left out of Delta when both readings use
 // the same connection: a reading first makes its backend publish its
@@ -64,6 +65,10 @@ type DBCounters struct {
 	// its pg_stat_database read, which the next reading counts.
 	OwnCommits, OwnRollbacks int64
 }
+
+// DBStatsIdleFlush is how long after the load stops an idle PostgreSQL
+// backend (e.g. in PostgREST's pool) may take to publish its counters.
+const DBStatsIdleFlush = 10 * time.Second
 
 // readDBMarker names ReadDB's own statements so that they are left out of
 // the pg_stat_statements total.

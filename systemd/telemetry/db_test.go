@@ -70,13 +70,7 @@ func TestReadDBDelta(t *testing.T) {
 		t.Errorf("backends %v, want 2 idle (work and the idle connection)", b)
 	}
 	_ = work.Close(ctx) // a backend publishes its counters when it exits
-	sum := func() DBDelta {
-		d := Delta(readings[0], readings[1])
-		for i := 2; i < len(readings); i++ {
-			d = d.Add(Delta(readings[i-1], readings[i]))
-		}
-		return d
-	}
+	sum := func() DBDelta { return SumDeltas(readings...) }
 	waitFor(t, 15*time.Second, "the work backend's counters", func() bool {
 		readings = append(readings, read())
 		return sum().TupInserted >= 101

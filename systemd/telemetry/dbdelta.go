@@ -80,6 +80,20 @@ func (d DBDelta) PerRequest(requests int64) DBPerRequest {
 	}
 }
 
+// SumDeltas is the work from the first reading to the last, summed over
+// consecutive pairs so that the readings in between count as nothing.
+func SumDeltas(readings ...DBCounters) DBDelta {
+	var d DBDelta
+	for i := 1; i < len(readings); i++ {
+		if i == 1 {
+			d = Delta(readings[0], readings[1])
+		} else {
+			d = d.Add(Delta(readings[i-1], readings[i]))
+		}
+	}
+	return d
+}
+
 // Add sums two consecutive deltas (the Backends of the later one are kept).
 func (d DBDelta) Add(e DBDelta) DBDelta {
 	return DBDelta{
