@@ -124,3 +124,53 @@ func TestEnvForm(t *testing.T) {
 		t.Errorf("round trip: %v", s)
 	}
 }
+
+// TestCatalogueConsistent: every entry is complete, its default passes its
+// own type check, enums list values, aliases point at real keys.
+func TestCatalogueConsistent(t *testing.T) {
+	all := Catalogue()
+	if len(all) < 45 {
+		t.Fatalf("only %d keys", len(all))
+	}
+	for i, k := range all {
+		if i > 0 && all[i-1].Name >= k.Name {
+			t.Errorf("not sorted/unique at %s", k.Name)
+		}
+		if k.Type == "" || k.Since == "" || k.Doc == "" {
+			t.Errorf("%s incomplete: %+v", k.Name, k)
+		}
+		if k.Default != "" && !strings.HasSuffix(k.Name, "*") {
+			if err := checkType(k, k.Default); err != nil {
+				t.Errorf("%s default: %v", k.Name, err)
+			}
+		}
+		if (k.Type == TypeEnum) != (len(k.Values) > 0) {
+			t.Errorf("%s: enum values %v for type %s", k.Name, k.Values, k.Type)
+		}
+		if k.AliasOf != "" {
+			if a, ok := Lookup(k.AliasOf); !ok || a.Type != k.Type {
+				t.Errorf("%s: alias of %s (%+v)", k.Name, k.AliasOf, a)
+			}
+		}
+		if ev := k.EnvName(); !strings.HasPrefix(ev, "PGRST_") || strings.ContainsAny(ev, "-") {
+			t.Errorf("%s: env %s", k.Name, ev)
+		}
+	}
+}
+
+func TestValueConstructors(t *testing.T) {
+	v := List(Int(1), String(`a"$`), Bool(false), Template("$(X)"))
+	if v.Render() != `[1, "a\"$$", false, "$(X)"]` || v.String() != `1,a"$,false,$(X)` || len(v.Items()) != 4 {
+		t.Fatalf("%s / %s", v.Render(), v.String())
+	}
+	f, err := Parse("l.conf", []byte("l = "+v.Render()+"\nimport \"x.conf\"\n#; import \"y.conf\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := f.Get("l"); !got.Equal(v) || got.Kind().String() != "list" {
+		t.Fatalf("list round trip: %s", got.Render())
+	}
+	if imps := f.Imports(); len(imps) != 1 || imps[0] != "x.conf" {
+		t.Fatalf("imports = %v", imps)
+	}
+}

@@ -65,6 +65,9 @@ func OpenJournal(stateDir string) (*Journal, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("open journal: %w", err)
 	}
+	if err := syncDir(stateDir); err != nil {
+		return nil, fmt.Errorf("open journal: %w", err)
+	}
 	return &Journal{dir: dir}, nil
 }
 

@@ -83,6 +83,12 @@ func TestApplyRestorePGSettings(t *testing.T) {
 	}
 	if p := j.Pending(); len(p) != 1 || p[0].Kind != EntryPG || len(p[0].PG) != 4 || !bytes2(p[0].Original, before) {
 		t.Fatalf("pending = %+v", p)
+	} else {
+		t.Logf("pending after apply: %s", p[0])
+	}
+	info, err := PGSettings(ctx, conn, []string{"shared_buffers", "work_mem"})
+	if err != nil || !info["shared_buffers"].NeedsRestart() || info["work_mem"].NeedsRestart() || !info["shared_buffers"].PendingRestart {
+		t.Fatalf("PGSettings = %+v, %v", info, err)
 	}
 
 	// Next start: a fresh journal over the same state dir restores.
