@@ -36,7 +36,7 @@ type Props struct {
 	ExecMainStatus int // exit status or signal number
 	NRestarts      int
 	ControlGroup   string // e.g. /app.slice/lab-target.service ("" for the direct supervisor)
-	MemoryCurrent  uint64 // bytes, 0 when unknown
+	MemoryCurrent  uint64 // bytes, 0 when unknown (direct supervisor: RSS of the main process only)
 }
 
 // Controller controls services. Every method takes a context; errors name
