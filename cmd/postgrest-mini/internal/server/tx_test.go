@@ -1,0 +1,47 @@
+package server
+
+import (
+	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+)
+
+// TestTransactionSettings: the request runs as the anonymous role with
+// PostgREST's request.* settings, GET is read-only, and nothing leaks into
+// the next request on the same connection.
+func TestTransactionSettings(t *testing.T) {
+	db := labtest.Chinook(t)
+	must(t, db.Psql(db.Name, `
+		CREATE FUNCTION whoami() RETURNS json LANGUAGE sql STABLE AS $$
+		  SELECT json_build_object('user', current_user, 'method', current_setting('request.method', true),
+		    'path', current_setting('request.path', true), 'ua', current_setting('request.headers', true)::json->>'user-agent',
+		    'cookie', current_setting('request.cookies', true)::json->>'c', 'role', current_setting('request.jwt.claims', true)::json->>'role',
+		    'ro', current_setting('transaction_read_only'))
+		$$;
+		CREATE FUNCTION hire() RETURNS int LANGUAGE sql VOLATILE AS $$
+		  INSERT INTO employee (employee_id, last_name, first_name) VALUES (900, 'x', 'y') RETURNING employee_id
+		$$;`))
+	ts := start(t, db.TCPURI("authenticator"), func(o *Options) { o.Pool = 1 })
+	st, b, _ := ts.do(t, "GET", "/rpc/whoami", nil, "User-Agent", "lab-test", "Cookie", "c=v")
+	if st != 200 {
+		t.Fatalf("whoami: %d %s", st, b)
+	}
+	jsonEqual(t, "GET settings", b, []byte(`{"user":"web_anon","method":"GET","path":"/rpc/whoami","ua":"lab-test","cookie":"v","role":"web_anon","ro":"on"}`))
+	st, b, _ = ts.do(t, "POST", "/rpc/whoami", []byte(`{}`), "User-Agent", "lab-test")
+	if st != 200 {
+		t.Fatalf("POST whoami: %d %s", st, b)
+	}
+	jsonEqual(t, "POST settings", b, []byte(`{"user":"web_anon","method":"POST","path":"/rpc/whoami","ua":"lab-test","cookie":null,"role":"web_anon","ro":"off"}`))
+
+	st, b, _ = ts.do(t, "GET", "/rpc/hire", nil)
+	wantErr(t, "GET on a volatile function that writes", st, b, 405, "25006")
+	st, b, _ = ts.do(t, "POST", "/rpc/hire", nil)
+	if st != 200 || string(b) != "900" {
+		t.Fatalf("POST /rpc/hire: %d %s", st, b)
+	}
+	// a failed request rolls back and leaves the (only) connection clean
+	st, b, _ = ts.do(t, "POST", "/employee", []byte(`{"employee_id":"x"}`))
+	wantErr(t, "bad value", st, b, 400, "22P02")
+	st, b, _ = ts.do(t, "GET", "/rpc/whoami", nil, "User-Agent", "again")
+	jsonEqual(t, "settings after an error", b, []byte(`{"user":"web_anon","method":"GET","path":"/rpc/whoami","ua":"again","cookie":null,"role":"web_anon","ro":"on"}`))
+}
