@@ -38,15 +38,30 @@
 //
 // # Events
 //
-// KmsgReader follows the kernel log for "oom-kill:" records, OOMCounter
-// reads the cgroup oom_kill counters (v1 memory.oom_control, v2
-// memory.events), and Watcher turns a change of MainPID or a growth of
-// NRestarts into crash and restart events. Events carry the caller's
-// context (variant, trial, request rate) in Event.Context.
+//	w := telemetry.NewWatcher(telemetry.Target{Source: "postgrest",
+//		ControlGroup: props.ControlGroup,
+//		State: func(ctx context.Context) (int, int, error) { ... MainPID, NRestarts ... }})
+//	w.Start(ctx)
+//	w.SetContext(map[string]string{"variant": "socket", "trial": "3", "rate": "2000"})
+//	done := w.Expect("postgrest") // the lab restarts it on purpose
+//	... restart, wait for readiness ...
+//	done()
+//	events := w.Stop()
+//
+// KmsgReader follows the kernel log (/dev/kmsg, root) for "oom-kill:"
+// records, matched to a target by cgroup (or, without one, by main PID);
+// FS.OOMKills reads the cgroup oom_kill counters (v2 memory.events, v1
+// memory.oom_control), which the Watcher uses when the kernel log cannot
+// be read. A growth of NRestarts is a restart event; a main process that
+// vanished and was not restarted within RestartGrace is a crash. Events
+// carry the caller's context (variant, trial, request rate) in
+// Event.Context.
 //
 // # Database
 //
-// ReadDB reads PostgreSQL's counters once; Delta of two readings gives the
-// work done in a window, and PerRequest relates it to HTTP requests.
+// ReadDB reads PostgreSQL's counters once (use one dedicated connection);
+// Delta of two readings (SumDeltas of several) gives the work done in a
+// window without the readings' own transactions, and PerRequest relates it
+// to HTTP requests. pg_stat_database lags: see DBStatsIdleFlush.
 // ScrapePool reads PostgREST's admin /metrics pool gauges.
 package telemetry

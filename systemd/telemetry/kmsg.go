@@ -39,6 +39,10 @@ func openKmsg(path string) (*KmsgReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kernel log: %w", err)
 	}
+	if err := f.SetReadDeadline(time.Time{}); err != nil {
+		f.Close() // not pollable: a blocked read could not be interrupted
+		return nil, fmt.Errorf("kernel log: %s cannot be polled: %w", path, err)
+	}
 	if _, err := f.Seek(0, io.SeekEnd); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("kernel log: seek to end: %w", err)
