@@ -85,7 +85,8 @@ func freePort(t testing.TB) int {
 // startProc writes config (text appended to server and admin settings
 // chosen here) and runs postgrest-mini on it until the test ends; it waits
 // for /ready like the lab does (poll every 0.1 s).
-func startProc(t testing.TB, db labtest.DB, dbURI, extra string, unixHTTP bool) *proc {
+// env adds environment variables (e.g. PGRST_* overrides).
+func startProc(t testing.TB, db labtest.DB, dbURI, extra string, unixHTTP bool, env ...string) *proc {
 	t.Helper()
 	dir := t.TempDir()
 	adminPort := freePort(t)
@@ -113,6 +114,7 @@ func startProc(t testing.TB, db labtest.DB, dbURI, extra string, unixHTTP bool) 
 	}
 	p.cmd = exec.Command(binary(t), path)
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
+	p.cmd.Env = append(os.Environ(), env...)
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -46,10 +46,11 @@ func TestProcess(t *testing.T) {
 	}
 }
 
-// TestProcessTCP: TCP db-uri, TCP HTTP, /metrics has the pool gauges.
+// TestProcessTCP: TCP db-uri, TCP HTTP, /metrics has the pool gauges, and
+// PGRST_DB_POOL overrides the file's db-pool as in PostgREST.
 func TestProcessTCP(t *testing.T) {
 	db := labtest.Chinook(t)
-	p := startProc(t, db, db.TCPURI("authenticator"), "db-pool = 3\nlog-level = \"crit\"\ndb-prepared-statements = false\n", false)
+	p := startProc(t, db, db.TCPURI("authenticator"), "db-pool = 7\nlog-level = \"crit\"\ndb-prepared-statements = false\n", false, "PGRST_DB_POOL=3")
 	st, b := p.get(t, "/album?select=*,track(*,genre(*))&artist_id=eq.127")
 	if st != 200 || !strings.Contains(string(b), `"genre":{"genre_id":`) {
 		t.Fatalf("GETSingleEmbed: %d %.200s", st, b)

@@ -38,6 +38,9 @@ type result struct {
 func (s *Server) run(ctx context.Context, ri *reqInfo, st sqlgen.Statement) (result, *apierr.Error) {
 	conn, aerr := s.pool.acquire(ctx)
 	if aerr != nil {
+		if aerr.Code == "PGRST001" {
+			s.dbState(false)
+		}
 		return result{}, aerr
 	}
 	defer conn.Release()
@@ -59,12 +62,17 @@ func (s *Server) run(ctx context.Context, ri *reqInfo, st sqlgen.Statement) (res
 	}
 	if err != nil {
 		if e := apierr.FromPG(err, ri.rpc, true); e != nil {
+			s.dbState(true)
 			return result{}, e
+		}
+		if conn.Conn().IsClosed() {
+			s.dbState(false)
 		}
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return result{}, apierr.New(503, "PGRST001", "Request cancelled")
 		}
 		return result{}, apierr.DBConnection(fmt.Errorf("query: %w", err))
 	}
+	s.dbState(true)
 	return res, nil
 }

@@ -31,8 +31,10 @@ func (s *Server) listenOnce(ctx context.Context, reconnected bool) error {
 	cfg := s.pool.Config().ConnConfig.Copy()
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
+		s.dbState(false)
 		return err
 	}
+	s.dbState(true)
 	defer conn.Close(context.Background())
 	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{s.opts.Channel}.Sanitize()); err != nil {
 		return err
@@ -43,6 +45,9 @@ func (s *Server) listenOnce(ctx context.Context, reconnected bool) error {
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
+			if ctx.Err() == nil {
+				s.dbState(false)
+			}
 			return err
 		}
 		switch n.Payload {

@@ -21,6 +21,7 @@ func (s *Server) schemaLoop(ctx context.Context) {
 		for {
 			c, err := s.loadSchema(ctx)
 			if err == nil {
+				s.dbState(true)
 				s.cache.Store(c)
 				s.loads.Add(1)
 				t, f, fn := c.Counts()

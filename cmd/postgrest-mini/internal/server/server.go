@@ -26,6 +26,7 @@ type Server struct {
 	admin      *fasthttp.Server
 	ln, adminL net.Listener
 	live       atomic.Bool
+	dbDown     atomic.Bool // the last database contact failed
 	loads      atomic.Int64
 	searchPath string
 	claims     string
@@ -154,8 +155,16 @@ func (s *Server) ReloadSchema() {
 	}
 }
 
-// Ready reports whether the schema cache is loaded.
-func (s *Server) Ready() bool { return s.cache.Load() != nil }
+// Ready reports whether the schema cache is loaded and the last contact
+// with the database succeeded.
+func (s *Server) Ready() bool { return s.cache.Load() != nil && !s.dbDown.Load() }
+
+// dbState records the outcome of a database contact.
+func (s *Server) dbState(up bool) {
+	if s.dbDown.Load() == up {
+		s.dbDown.Store(!up)
+	}
+}
 
 func (s *Server) logf(level LogLevel, format string, args ...any) {
 	if s.opts.LogLevel < level {
