@@ -140,8 +140,12 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 		Progress: func(lp LoadProgress) { s.Progress.Load(pos, lp) }}
 	var win Window
 	var out LoadOutcome
-	win, err := s.Server.Watch(ctx)
+	err := s.warmup(ctx, spec)
 	if err == nil {
+		win, err = s.Server.Watch(ctx)
+	}
+	if err == nil {
+		spec.Load.Warmup = 0
 		out, err = s.Loader.Load(ctx, spec)
 		tel, werr := win.Stop(context.WithoutCancel(ctx), out.Stats.Requests)
 		if werr != nil && err == nil {
@@ -170,6 +174,27 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 	s.run.Trials = append(s.run.Trials, t)
 	s.Progress.TrialDone(pos, t)
 	return t, nil
+}
+
+// warmup runs the warm-up as a load of its own, before telemetry starts,
+// so that the measured window holds only measured requests. A search runs
+// its own warm-up before every step.
+func (s *session) warmup(ctx context.Context, spec LoadSpec) error {
+	if spec.Load.Warmup <= 0 || spec.Load.Model == ModelSearch {
+		return nil
+	}
+	spec.Load.Duration, spec.Load.Warmup = spec.Load.Warmup, 0
+	progress := spec.Progress
+	spec.Progress = func(lp LoadProgress) {
+		lp.Warmup = true
+		if progress != nil {
+			progress(lp)
+		}
+	}
+	if _, err := s.Loader.Load(ctx, spec); err != nil {
+		return fmt.Errorf("warm-up: %w", err)
+	}
+	return nil
 }
 
 func crashed(t Trial) bool {

@@ -177,3 +177,36 @@ func TestRandomOrderIsSeededAndAPermutation(t *testing.T) {
 		t.Fatalf("not a permutation: %v", a)
 	}
 }
+
+// logLoader and logServer share one log, to check the order of calls.
+type logLoader struct{ log *[]string }
+
+func (l logLoader) Load(_ context.Context, spec LoadSpec) (LoadOutcome, error) {
+	*l.log = append(*l.log, "load "+spec.Load.Duration.String()+" warmup "+spec.Load.Warmup.String())
+	return LoadOutcome{Stats: LoadStats{Requests: 10}}, nil
+}
+
+type logServer struct {
+	fakeServer
+	log *[]string
+}
+
+func (s *logServer) Watch(ctx context.Context) (Window, error) {
+	*s.log = append(*s.log, "watch")
+	return s.fakeServer.Watch(ctx)
+}
+
+func TestWarmupRunsBeforeTelemetryStarts(t *testing.T) {
+	var log []string
+	e := testExperiment()
+	e.Variants, e.Trials.Min, e.Trials.Max = e.Variants[:1], 2, 2
+	e.Load.Warmup = 2 * time.Second
+	r := &Runner{Server: &logServer{log: &log}, Loader: logLoader{&log}}
+	if _, err := r.Run(context.Background(), e); err != nil {
+		t.Fatal(err)
+	}
+	want := "load 2s warmup 0s,watch,load 1s warmup 0s,load 2s warmup 0s,watch,load 1s warmup 0s"
+	if got := strings.Join(log, ","); got != want {
+		t.Fatalf("calls:\n got %s\nwant %s", got, want)
+	}
+}

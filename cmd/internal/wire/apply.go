@@ -1,0 +1,204 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// dropIn is the name of the drop-in that carries a variant's unit settings.
+const dropIn = "50-lab-variant"
+
+// Apply implements lab.Server: it rewrites the PostgREST config from the
+// original (never from the previous variant), applies PostgreSQL settings,
+// the unit's environment and drop-in settings and binary, restarts what
+// needs it and waits until the target is ready.
+func (l *Local) Apply(ctx context.Context, v lab.Variant) (lab.Applied, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var changes []lab.Change
+	cc, err := l.applyConfig(v)
+	if err != nil {
+		return lab.Applied{}, fmt.Errorf("variant %s: %w", v.Name, err)
+	}
+	changes = append(changes, cc...)
+	pc, err := l.applyPG(ctx, v)
+	if err != nil {
+		return lab.Applied{Changes: changes}, fmt.Errorf("variant %s: %w", v.Name, err)
+	}
+	changes = append(changes, pc...)
+	uc, err := l.applyUnit(ctx, v)
+	if err != nil {
+		return lab.Applied{Changes: changes}, fmt.Errorf("variant %s: %w", v.Name, err)
+	}
+	changes = append(changes, uc...)
+	ready, err := l.restartTarget(ctx)
+	if err != nil {
+		return lab.Applied{Changes: changes}, fmt.Errorf("variant %s: %w", v.Name, err)
+	}
+	return lab.Applied{Changes: changes, ReadyAfter: ready}, nil
+}
+
+// applyConfig writes original+variant keys through the journal.
+func (l *Local) applyConfig(v lab.Variant) ([]lab.Change, error) {
+	f, err := configs.Parse(l.cfg.Config, l.original)
+	if err != nil {
+		return nil, err
+	}
+	var changes []lab.Change
+	var errs []error
+	for _, key := range sortedKeys(v.PostgREST) {
+		raw := v.PostgREST[key]
+		old, _ := f.Get(key)
+		if key == "db-uri" && (raw == "tcp" || raw == "unix") {
+			uri, err := configs.DeriveDBURI(old.String(), raw, l.cfg.PG)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("db-uri = %q: %w", raw, err))
+				continue
+			}
+			raw = uri
+		}
+		if err := configs.ValidateSetting(key, raw, l.cfg.AllowUnknownKeys); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		val, err := configs.ParseValue(key, raw)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if err := f.Set(key, val); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if old.String() != val.String() {
+			changes = append(changes, lab.Change{Where: "postgrest", Key: key, From: old.String(), To: val.String()})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return changes, l.journal.WriteFile(l.cfg.Config, f.Bytes())
+}
+
+// applyPG resets what a previous variant set and applies this variant's settings.
+func (l *Local) applyPG(ctx context.Context, v lab.Variant) ([]lab.Change, error) {
+	if len(v.PostgreSQL) == 0 && !l.pgDirty {
+		return nil, nil
+	}
+	conn, err := l.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close(ctx)
+	restart := false
+	if l.pgDirty {
+		if restart, err = configs.RestorePGSettings(ctx, conn, l.journal); err != nil {
+			return nil, err
+		}
+		l.pgDirty = false
+	}
+	var changes []lab.Change
+	if len(v.PostgreSQL) > 0 {
+		names := sortedKeys(v.PostgreSQL)
+		before, err := configs.PGSettings(ctx, conn, names)
+		if err != nil {
+			return nil, err
+		}
+		need, err := configs.ApplyPGSettings(ctx, conn, l.journal, v.PostgreSQL)
+		l.pgDirty = true
+		if err != nil {
+			return nil, err
+		}
+		restart = restart || need
+		for _, n := range names {
+			changes = append(changes, lab.Change{Where: "postgresql", Key: n, From: before[n].Setting, To: v.PostgreSQL[n]})
+		}
+	}
+	if restart {
+		conn.Close(ctx)
+		if err := l.restartPG(ctx); err != nil {
+			return changes, err
+		}
+	}
+	return changes, nil
+}
+
+// applyUnit sets the variant's environment, drop-in settings and binary.
+func (l *Local) applyUnit(ctx context.Context, v lab.Variant) ([]lab.Change, error) {
+	var changes []lab.Change
+	settings := map[string]string{}
+	for _, k := range sortedKeys(v.DropIn) {
+		settings[k] = v.DropIn[k]
+		changes = append(changes, lab.Change{Where: "dropin", Key: k, To: v.DropIn[k]})
+	}
+	if len(v.Env) > 0 {
+		var env []string
+		for _, k := range sortedKeys(v.Env) {
+			env = append(env, quoteEnv(k+"="+v.Env[k]))
+			changes = append(changes, lab.Change{Where: "env", Key: k, To: v.Env[k]})
+		}
+		if prev := settings["Environment"]; prev != "" {
+			env = append([]string{prev}, env...)
+		}
+		settings["Environment"] = strings.Join(env, " ")
+	}
+	switch {
+	case len(settings) > 0:
+		if err := l.cfg.Ctl.SetDropIn(ctx, l.cfg.TargetUnit, dropIn, settings); err != nil {
+			return nil, err
+		}
+		l.dropinSet = true
+	case l.dropinSet:
+		if err := l.cfg.Ctl.RemoveDropIn(ctx, l.cfg.TargetUnit, dropIn); err != nil {
+			return nil, err
+		}
+		l.dropinSet = false
+	}
+	if v.Binary != "" || len(v.Args) > 0 || l.specDirty {
+		if l.cfg.TargetSpec == nil {
+			return nil, fmt.Errorf("binary/args: the lab did not create unit %s, so it cannot swap its executable (use a drop-in with ExecStart instead)", l.cfg.TargetUnit)
+		}
+		spec := *l.cfg.TargetSpec
+		argv := []string{spec.ExecStart[0]}
+		if v.Binary != "" {
+			argv[0] = v.Binary
+			changes = append(changes, lab.Change{Where: "binary", Key: "ExecStart", From: spec.ExecStart[0], To: v.Binary})
+		}
+		argv = append(argv, v.Args...)
+		if len(v.Args) > 0 {
+			changes = append(changes, lab.Change{Where: "binary", Key: "args", To: strings.Join(v.Args, " ")})
+		}
+		spec.ExecStart = append(argv, spec.ExecStart[1:]...)
+		if err := l.cfg.Ctl.Install(ctx, spec); err != nil {
+			return nil, err
+		}
+		l.specDirty = v.Binary != "" || len(v.Args) > 0
+	}
+	return changes, nil
+}
+
+// quoteEnv quotes one assignment for systemd's Environment=.
+func quoteEnv(s string) string {
+	if !strings.ContainsAny(s, " \t\"\\") {
+		return s
+	}
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+func sortedKeys(m map[string]string) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+var _ lab.Server = (*Local)(nil)
+var _ lab.Loader = (*Loader)(nil)

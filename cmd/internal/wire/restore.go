@@ -1,0 +1,103 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"github.com/jackc/pgx/v5"
+	"github.com/pgrst-lab/pgrst-lab/configs"
+)
+
+// Restore implements lab.Server: the original config, PostgreSQL settings,
+// unit and drop-ins are put back and the target restarted and gated.
+func (l *Local) Restore(ctx context.Context) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	err := l.restore(ctx, true)
+	if _, rerr := l.restartTarget(ctx); rerr != nil {
+		err = errors.Join(err, fmt.Errorf("restart after restore: %w", rerr))
+	}
+	return err
+}
+
+// Recover restores what a killed run left behind: a pending journal,
+// lab drop-ins, a swapped binary. It says what it did. The target is
+// restarted only when something was restored.
+func (l *Local) Recover(ctx context.Context) error {
+	pending := l.journal.Pending()
+	if len(pending) > 0 {
+		l.cfg.Logf("found changes left by an interrupted run; restoring them:")
+		for _, e := range pending {
+			l.cfg.Logf("  %s", e)
+		}
+	}
+	removed, err := l.cfg.Ctl.RemoveLabDropIns(ctx, l.cfg.TargetUnit)
+	if err != nil {
+		return fmt.Errorf("remove lab drop-ins of %s: %w", l.cfg.TargetUnit, err)
+	}
+	for _, r := range removed {
+		l.cfg.Logf("removed drop-in %s left by an interrupted run", r)
+	}
+	if len(pending) == 0 && len(removed) == 0 {
+		return nil
+	}
+	if err := l.restore(ctx, false); err != nil {
+		return err
+	}
+	if _, err := l.restartTarget(ctx); err != nil {
+		return fmt.Errorf("restart %s after restoring: %w", l.cfg.TargetUnit, err)
+	}
+	return nil
+}
+
+// restore puts back PostgreSQL settings (through a connection, so the
+// server re-reads them), then every journaled file, then the unit.
+func (l *Local) restore(ctx context.Context, dropins bool) error {
+	var errs []error
+	pgRestart := false
+	if l.hasPGEntries() {
+		conn, err := l.connect(ctx)
+		if err == nil {
+			pgRestart, err = restorePG(ctx, conn, l.journal)
+			conn.Close(ctx)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("restore PostgreSQL settings: %w", err))
+		}
+	}
+	l.pgDirty = false
+	if _, err := l.journal.Restore(); err != nil {
+		errs = append(errs, fmt.Errorf("restore config files: %w", err))
+	}
+	if dropins && l.dropinSet {
+		if err := l.cfg.Ctl.RemoveDropIn(ctx, l.cfg.TargetUnit, dropIn); err != nil {
+			errs = append(errs, err)
+		}
+		l.dropinSet = false
+	}
+	if l.cfg.TargetSpec != nil && (l.specDirty || !dropins) {
+		if err := l.cfg.Ctl.Install(ctx, *l.cfg.TargetSpec); err != nil {
+			errs = append(errs, fmt.Errorf("reinstall %s: %w", l.cfg.TargetUnit, err))
+		}
+		l.specDirty = false
+	}
+	if pgRestart {
+		if err := l.restartPG(ctx); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (l *Local) hasPGEntries() bool {
+	for _, e := range l.journal.Pending() {
+		if e.Kind == configs.EntryPG {
+			return true
+		}
+	}
+	return false
+}
+
+func restorePG(ctx context.Context, conn *pgx.Conn, j *configs.Journal) (bool, error) {
+	return configs.RestorePGSettings(ctx, conn, j)
+}

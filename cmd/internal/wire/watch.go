@@ -1,0 +1,133 @@
+package wire
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/systemd/telemetry"
+)
+
+// SampleInterval is the telemetry interval (10 Hz).
+const SampleInterval = 100 * time.Millisecond
+
+// StatsSettle is how long the window waits, with no load, before reading
+// PostgreSQL's cumulative counters: backends flush their transaction counts
+// at most once a second (PostgreSQL 15+), so without the pause up to a
+// second of the neighbouring load lands in the window.
+var StatsSettle = 1100 * time.Millisecond
+
+func settle(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(StatsSettle):
+	}
+}
+
+// Watch implements lab.Server: it samples PostgREST's and PostgreSQL's
+// processes and reads PostgreSQL's counters at the start and end.
+func (l *Local) Watch(ctx context.Context) (lab.Window, error) {
+	sources := []telemetry.Source{l.source(ctx, "postgrest", l.cfg.TargetUnit)}
+	if l.cfg.PGUnit != "" {
+		sources = append(sources, l.source(ctx, "postgresql", l.cfg.PGUnit))
+	}
+	s := telemetry.NewSampler(SampleInterval, sources...)
+	w := &window{l: l, sampler: s, seen: len(l.watcher.Events())}
+	conn, err := l.connect(ctx)
+	if err == nil {
+		_ = telemetry.EnsureStatements(ctx, conn)
+		settle(ctx)
+		if w.db0, err = telemetry.ReadDB(ctx, conn); err == nil {
+			w.conn = conn
+		} else {
+			conn.Close(ctx)
+			l.cfg.Logf("database counters unavailable: %v", err)
+		}
+	} else {
+		l.cfg.Logf("database counters unavailable: %v", err)
+	}
+	if err := s.Start(ctx); err != nil {
+		w.close(ctx)
+		return nil, err
+	}
+	w.start = time.Now()
+	return w, nil
+}
+
+func (l *Local) source(ctx context.Context, name, unit string) telemetry.Source {
+	p, err := l.cfg.Ctl.Properties(ctx, unit)
+	if err != nil {
+		return telemetry.Source{Name: name}
+	}
+	return telemetry.Source{Name: name, ControlGroup: p.ControlGroup, RootPID: p.MainPID}
+}
+
+type window struct {
+	l       *Local
+	sampler *telemetry.Sampler
+	conn    *pgx.Conn
+	db0     telemetry.DBCounters
+	start   time.Time
+	seen    int
+}
+
+func (w *window) close(ctx context.Context) {
+	if w.conn != nil {
+		w.conn.Close(ctx)
+		w.conn = nil
+	}
+}
+
+// Stop implements lab.Window.
+func (w *window) Stop(ctx context.Context, requests int64) (lab.Telemetry, error) {
+	defer w.close(ctx)
+	rec := w.sampler.Stop()
+	var tel lab.Telemetry
+	sum := rec.Summary(w.start, time.Now())
+	tel.Server = usage(rec, "postgrest", sum["postgrest"], requests, w.start)
+	tel.Database = usage(rec, "postgresql", sum["postgresql"], requests, w.start)
+	if w.conn != nil {
+		settle(ctx)
+		db1, err := telemetry.ReadDB(ctx, w.conn)
+		if err != nil {
+			return tel, fmt.Errorf("database counters: %w", err)
+		}
+		d := telemetry.Delta(w.db0, db1)
+		per := d.PerRequest(requests)
+		tel.DB = lab.DBStats{TransactionsPerRequest: per.Transactions, StatementsPerRequest: per.Statements, Rollbacks: d.XactRollback}
+	}
+	evs := w.l.watcher.Events()
+	for _, e := range evs[min(w.seen, len(evs)):] {
+		if e.Source == "" {
+			continue // another cgroup's OOM kill: not ours
+		}
+		tel.Events = append(tel.Events, lab.Event{T: e.T, Kind: e.Kind, Source: e.Source, Detail: e.Detail, PID: e.PID})
+	}
+	return tel, nil
+}
+
+// usage turns a telemetry summary and its samples into the record's form.
+func usage(rec telemetry.Recording, name string, u telemetry.Usage, requests int64, start time.Time) lab.Usage {
+	out := lab.Usage{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS,
+		CPUPerRequestUs: u.CPUMicrosPerRequest(requests)}
+	series, ok := rec.Source(name)
+	if !ok {
+		return out
+	}
+	var prev *telemetry.Sample
+	for i := range series.Samples {
+		s := &series.Samples[i]
+		us := lab.UsageSample{T: s.T.Sub(start).Seconds(), RSS: s.RSS}
+		if prev != nil {
+			if dt := s.T.Sub(prev.T).Seconds(); dt > 0 && s.CPUSeconds >= prev.CPUSeconds {
+				us.CPU = (s.CPUSeconds - prev.CPUSeconds) / dt
+			}
+		}
+		out.Samples = append(out.Samples, us)
+		prev = s
+	}
+	return out
+}

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/wire"
+	"github.com/pgrst-lab/pgrst-lab/experiments"
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+	"github.com/pgrst-lab/pgrst-lab/loadgen"
+)
+
+func init() {
+	register(command{name: "run", summary: "run an experiment and write its report", run: cmdRun})
+}
+
+const runUsage = `run NAME|FILE [flags]
+
+Runs an experiment (a bundled one by name, see 'lab validate', or a TOML
+file) against the local stack (brought up and given the Chinook fixture when
+needed) or the server its [target] names. Trials are interleaved and
+repeated until the verdict is decided; the original configuration is always
+restored. Writes RESULTS/<experiment>/<timestamp>/ and prints the verdicts.`
+
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("run", runUsage, stdout)
+	dir := fs.String("dir", stack.DefaultDir, "state directory of the local stack")
+	results := fs.String("results", "results", "where result directories are written")
+	postgrest := fs.String("postgrest", "", "PostgREST binary, when this run brings the stack up")
+	minTrials := fs.Int("min-trials", 0, "override trials.min")
+	maxTrials := fs.Int("max-trials", 0, "override trials.max")
+	duration := fs.Duration("duration", 0, "override load.duration")
+	warmup := fs.Duration("warmup", -1, "override load.warmup")
+	help, pos, err := parseInterspersed(fs, args)
+	if help || err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageErrorf("run: give one experiment name or file (bundled: %v)", experiments.Names())
+	}
+	e, err := experiments.LoadWith(pos[0], postgrestKeys)
+	if err != nil {
+		return err
+	}
+	if err := experiments.Expand(e, os.LookupEnv); err != nil {
+		return err
+	}
+	if err := override(e, *minTrials, *maxTrials, *duration, *warmup); err != nil {
+		return err
+	}
+
+	var srv *wire.Local
+	var url string
+	var closeFn func()
+	if e.Target.Unit != "" || e.Target.Config != "" || e.Target.URL != "" {
+		stateDir, _ := filepath.Abs(filepath.Join(*dir, "agent"))
+		srv, url, closeFn, err = targetServer(ctx, stateDir, e, stderr)
+	} else {
+		srv, url, closeFn, err = stackServer(ctx, *dir, *postgrest, e, stderr)
+	}
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+
+	fmt.Fprintf(stdout, "%s: %s\n  %d variants x %d scenarios, %d..%d rounds of %s load (%s warm-up)\n",
+		e.Name, e.Title, len(e.Variants), len(e.Scenarios), e.Trials.Min, e.Trials.Max, e.Load.Duration, e.Load.Warmup)
+	runner := &lab.Runner{Server: srv, Loader: &wire.Loader{Target: loadgen.Target{URL: url}},
+		Progress: newRunProgress(stdout), Decided: stats.DecidedFunc}
+	run, runErr := runner.Run(ctx, e)
+	if run == nil {
+		return runErr
+	}
+	out, err := writeRun(*results, run)
+	if err != nil {
+		return errors.Join(runErr, err)
+	}
+	fmt.Fprintln(stdout)
+	report.Terminal(stdout, run, stats.Compare(run, 0))
+	fmt.Fprintf(stdout, "\nreport: %s (report.md, report.html, run.json)\n", out)
+	return runErr
+}
+
+// override applies command-line overrides and validates the result again.
+func override(e *lab.Experiment, min, max int, d, w time.Duration) error {
+	if min > 0 {
+		e.Trials.Min = min
+		if e.Trials.Max < min {
+			e.Trials.Max = min
+		}
+	}
+	if max > 0 {
+		e.Trials.Max = max
+	}
+	if d > 0 {
+		e.Load.Duration = d
+	}
+	if w >= 0 {
+		e.Load.Warmup = w
+	}
+	if errs := e.Validate(); len(errs) > 0 {
+		return usageErrorf("after overrides: %v", errors.Join(errs...))
+	}
+	return nil
+}
+
+// writeRun writes run.json and the reports to RESULTS/<name>/<timestamp>/.
+func writeRun(results string, run *lab.Run) (string, error) {
+	dir := filepath.Join(results, run.Experiment.Name, run.Started.UTC().Format("20060102-150405"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("results: %w", err)
+	}
+	b, err := json.MarshalIndent(run, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "run.json"), b, 0o644); err != nil {
+		return "", fmt.Errorf("results: %w", err)
+	}
+	if err := report.WriteAll(dir, run, stats.Compare(run, 0)); err != nil {
+		return "", fmt.Errorf("reports: %w", err)
+	}
+	return dir, nil
+}
