@@ -1,0 +1,67 @@
+package systemd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// SetDropIn writes <unit>.d/50-lab-<dropin>.conf and reloads the manager.
+func (d *DBus) SetDropIn(ctx context.Context, name, dropin string, settings map[string]string) error {
+	file, err := dropInFileName(dropin)
+	if err != nil {
+		return fmt.Errorf("drop-in for %s: %w", name, err)
+	}
+	text, err := RenderDropIn(name, settings)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := d.callCtx(ctx, 0)
+	defer cancel()
+	dir := d.unitPath(name) + ".d"
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("drop-in %s for %s: %w", file, name, err)
+	}
+	if err := writeFileAtomic(filepath.Join(dir, file), []byte(text)); err != nil {
+		return fmt.Errorf("drop-in %s for %s: %w", file, name, err)
+	}
+	if err := d.daemonReload(ctx); err != nil {
+		return fmt.Errorf("drop-in %s for %s: %w", file, name, err)
+	}
+	return d.checkLoaded(ctx, "drop-in "+file+" for", name)
+}
+
+func (d *DBus) RemoveDropIn(ctx context.Context, name, dropin string) error {
+	file, err := dropInFileName(dropin)
+	if err != nil {
+		return fmt.Errorf("drop-in for %s: %w", name, err)
+	}
+	ctx, cancel := d.callCtx(ctx, 0)
+	defer cancel()
+	err = os.Remove(filepath.Join(d.unitPath(name)+".d", file))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("remove drop-in %s of %s: %w", file, name, err)
+	}
+	return d.daemonReload(ctx)
+}
+
+func (d *DBus) RemoveLabDropIns(ctx context.Context, name string) ([]string, error) {
+	if err := validateUnitName(name); err != nil {
+		return nil, err
+	}
+	ctx, cancel := d.callCtx(ctx, 0)
+	defer cancel()
+	removed, err := removeLabDropInFiles(d.unitPath(name) + ".d")
+	if err != nil {
+		return removed, fmt.Errorf("remove lab drop-ins of %s: %w", name, err)
+	}
+	if len(removed) > 0 {
+		return removed, d.daemonReload(ctx)
+	}
+	return nil, nil
+}

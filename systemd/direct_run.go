@@ -1,0 +1,152 @@
+package systemd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+func (d *Direct) Start(ctx context.Context, name string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("start %s: %w", name, err)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	st, err := d.load(name)
+	if err != nil {
+		return fmt.Errorf("start %w", err)
+	}
+	if st.alive() {
+		return nil
+	}
+	return d.spawn(st, "start")
+}
+
+// spawn starts st's process and a goroutine that records its exit. d.mu is held.
+func (d *Direct) spawn(st *directState, op string) error {
+	name := st.Spec.Name
+	logf, err := os.OpenFile(st.logFile(d), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("%s %s: log file: %w", op, name, err)
+	}
+	defer logf.Close() // the child has its own copy
+	cmd, err := d.command(st, logf)
+	if err == nil {
+		err = cmd.Start()
+	}
+	if err != nil {
+		// As systemd reports a failed exec: Result=exit-code, status 203 (EXIT_EXEC).
+		fmt.Fprintf(logf, "pgrst-lab: %s: failed to start %s: %v\n", name, st.Spec.ExecStart[0], err)
+		st.PID, st.StartTime = 0, 0
+		st.ActiveState, st.SubState, st.Result = "failed", "failed", "exit-code"
+		st.ExecMainCode, st.ExecMainStatus = 1, 203
+		if serr := d.save(st); serr != nil {
+			err = errors.Join(err, serr)
+		}
+		return d.unitErrorLocked(st, op, "process not started", err)
+	}
+	pid := cmd.Process.Pid
+	ps, _ := readProcStat(pid)
+	st.PID, st.StartTime = pid, ps.StartTime
+	st.ActiveState, st.SubState, st.Result = "active", "running", "success"
+	st.ExecMainCode, st.ExecMainStatus = 0, 0
+	c := &child{pid: pid, done: make(chan struct{})}
+	d.children[name] = c
+	go d.reap(name, c, cmd)
+	return d.save(st)
+}
+
+// unitErrorLocked builds a UnitError from st without calling back into d.
+func (d *Direct) unitErrorLocked(st *directState, op, result string, err error) *UnitError {
+	p := st.props(d)
+	tail, terr := tailFile(st.logFile(d), LogTailLines)
+	if terr != nil {
+		tail = "(log unavailable: " + terr.Error() + ")"
+	}
+	return &UnitError{Unit: st.Spec.Name, Op: op, Result: result, Props: &p, LogTail: tail, Err: err}
+}
+
+// reap waits for a child, records how it ended and applies Restart=.
+func (d *Direct) reap(name string, c *child, cmd *exec.Cmd) {
+	_ = cmd.Wait()
+	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	defer close(c.done)
+	if d.children[name] == c {
+		delete(d.children, name)
+	}
+	st, err := d.load(name)
+	if err != nil || st.PID != c.pid {
+		return // uninstalled, or another process took over
+	}
+	st.PID, st.StartTime = 0, 0
+	switch {
+	case ws.Signaled():
+		st.ExecMainCode, st.ExecMainStatus = 2, int(ws.Signal())
+		if ws.CoreDump() {
+			st.ExecMainCode = 3
+		}
+	default:
+		st.ExecMainCode, st.ExecMainStatus = 1, ws.ExitStatus()
+	}
+	if c.stopping || st.ActiveState == "deactivating" { // stopped by us or by another lab process
+		st.ActiveState, st.SubState = "inactive", "dead"
+		_ = d.save(st) // Stop sets Result
+		return
+	}
+	switch {
+	case ws.Signaled() && ws.CoreDump():
+		st.Result = "core-dump"
+	case ws.Signaled():
+		st.Result = "signal"
+	case ws.ExitStatus() != 0:
+		st.Result = "exit-code"
+	default:
+		st.Result = "success"
+	}
+	st.ActiveState, st.SubState = "failed", "failed"
+	if st.Result == "success" {
+		st.ActiveState, st.SubState = "inactive", "dead"
+	}
+	if !d.closed && shouldRestart(st.Spec.Restart, st.Result, ws) {
+		st.ActiveState, st.SubState = "activating", "auto-restart"
+		time.AfterFunc(100*time.Millisecond, func() { d.autoRestart(name) })
+	}
+	_ = d.save(st)
+}
+
+func shouldRestart(policy, result string, ws syscall.WaitStatus) bool {
+	clean := result == "success" ||
+		ws.Signaled() && (ws.Signal() == syscall.SIGHUP || ws.Signal() == syscall.SIGINT ||
+			ws.Signal() == syscall.SIGTERM || ws.Signal() == syscall.SIGPIPE)
+	switch policy {
+	case "always":
+		return true
+	case "on-success":
+		return clean
+	case "on-failure":
+		return !clean
+	case "on-abnormal":
+		return ws.Signaled() && !clean
+	case "on-abort":
+		return ws.Signaled() && !clean && ws.Signal() != syscall.SIGKILL
+	}
+	return false
+}
+
+func (d *Direct) autoRestart(name string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	st, err := d.load(name)
+	if err != nil || d.closed || st.SubState != "auto-restart" {
+		return // stopped or uninstalled meanwhile
+	}
+	st.NRestarts++
+	_ = d.spawn(st, "auto-restart")
+}

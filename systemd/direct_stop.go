@@ -1,0 +1,145 @@
+package systemd
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+)
+
+func (d *Direct) Stop(ctx context.Context, name string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("stop %s: %w", name, err)
+	}
+	d.mu.Lock()
+	st, err := d.load(name)
+	if err != nil {
+		d.mu.Unlock()
+		return fmt.Errorf("stop %w", err)
+	}
+	if !st.alive() {
+		if st.ActiveState == "active" || st.ActiveState == "activating" {
+			st.ActiveState, st.SubState = "inactive", "dead"
+		}
+		st.PID, st.StartTime = 0, 0
+		err := d.save(st)
+		d.mu.Unlock()
+		return err
+	}
+	pid, c := st.PID, d.children[name]
+	if c != nil {
+		c.stopping = true
+	}
+	st.ActiveState, st.SubState = "deactivating", "stop-sigterm"
+	_ = d.save(st)
+	d.mu.Unlock()
+
+	sig := syscall.SIGTERM
+	if st.Spec.KillSignal != "" {
+		sig, _ = ParseSignal(st.Spec.KillSignal)
+	}
+	result := "success"
+	_ = syscall.Kill(-pid, sig)
+	if !d.waitExit(ctx, st, c, st.Spec.stopTimeout()) {
+		result = "timeout"
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		if !d.waitExit(ctx, st, c, 5*time.Second) {
+			return d.unitErrorLocked(st, "stop", "process survives SIGKILL", ctx.Err())
+		}
+	}
+	_ = syscall.Kill(-pid, syscall.SIGKILL) // leftovers in the group, as KillMode=control-group
+
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	st, err = d.load(name)
+	if err != nil {
+		return fmt.Errorf("stop %w", err)
+	}
+	if st.PID == pid || st.PID == 0 {
+		st.PID, st.StartTime = 0, 0
+		st.ActiveState, st.SubState, st.Result = "inactive", "dead", result
+		if result != "success" { // as systemd: a stop that needed SIGKILL leaves the unit failed
+			st.ActiveState, st.SubState = "failed", "failed"
+		}
+	}
+	return d.save(st)
+}
+
+// waitExit waits until the process is gone: through the reaper when this
+// Direct started it, else by watching /proc.
+func (d *Direct) waitExit(ctx context.Context, st *directState, c *child, timeout time.Duration) bool {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	if c != nil {
+		select {
+		case <-c.done:
+			return true
+		case <-t.C:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for st.alive() {
+		select {
+		case <-tick.C:
+		case <-t.C:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+	return true
+}
+
+func (d *Direct) Restart(ctx context.Context, name string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("restart %s: %w", name, err)
+	}
+	if err := d.Stop(ctx, name); err != nil {
+		return fmt.Errorf("restart: %w", err)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	st, err := d.load(name)
+	if err != nil {
+		return fmt.Errorf("restart %w", err)
+	}
+	return d.spawn(st, "restart")
+}
+
+func (d *Direct) Reload(ctx context.Context, name string) error {
+	st, err := d.loadLocked(name)
+	if err != nil {
+		return fmt.Errorf("reload %w", err)
+	}
+	if st.Spec.ReloadSignal == "" {
+		return fmt.Errorf("reload %s: the unit has no ReloadSignal", name)
+	}
+	sig, err := ParseSignal(st.Spec.ReloadSignal)
+	if err != nil {
+		return fmt.Errorf("reload %s: %w", name, err)
+	}
+	return d.Signal(ctx, name, sig)
+}
+
+func (d *Direct) Signal(ctx context.Context, name string, sig os.Signal) error {
+	s, err := toSyscallSignal(sig)
+	if err != nil {
+		return fmt.Errorf("signal %s: %w", name, err)
+	}
+	st, err := d.loadLocked(name)
+	if err != nil {
+		return fmt.Errorf("signal %w", err)
+	}
+	if !st.alive() {
+		return fmt.Errorf("signal %s with %s: the unit is not running", name, signalName(s))
+	}
+	if err := syscall.Kill(st.PID, s); err != nil {
+		return fmt.Errorf("signal %s (pid %d) with %s: %w", name, st.PID, signalName(s), err)
+	}
+	return nil
+}
