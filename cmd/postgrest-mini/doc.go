@@ -7,18 +7,42 @@
 //	postgrest-mini /path/to/config
 //
 // The config file uses PostgREST's syntax and is read with the lab's own
-// parser (package configs), PGRST_* environment overrides included. Keys
-// honoured: db-uri (TCP or Unix-socket directory), db-schemas (db-schema),
-// db-anon-role, db-pool, db-pool-acquisition-timeout, db-pool-max-lifetime,
-// db-pool-max-idletime, db-prepared-statements, db-channel,
-// db-channel-enabled, log-level, server-host, server-port,
-// server-unix-socket, server-unix-socket-mode, admin-server-host,
-// admin-server-port. Other keys are ignored. A config error exits with
-// status 1 and says file:line.
+// parser (configs.Load), PGRST_* environment overrides, $(VAR) and @file
+// included. Keys honoured: db-uri (TCP host or Unix-socket directory; URI or
+// keyword form), db-schemas (old db-schema), db-anon-role, db-pool,
+// db-pool-acquisition-timeout (then 504 PGRST003), db-pool-max-lifetime,
+// db-pool-max-idletime, db-prepared-statements (pgx statement cache, or
+// unnamed one-round-trip statements when false), db-channel,
+// db-channel-enabled, log-level (crit, error, warn, info: one unbuffered
+// access-log line per request at info, per 4xx/5xx at warn, per 5xx at
+// error), server-host, server-port, server-unix-socket,
+// server-unix-socket-mode, admin-server-host, admin-server-port (/live,
+// /ready, /metrics). Other keys are ignored. A config error exits with
+// status 1, naming file:line or the key.
 //
-// Signals: SIGTERM/SIGINT shut down gracefully; SIGUSR1 reloads the schema
-// cache (as does NOTIFY pgrst, 'reload schema').
+// Until the schema cache is loaded every API request gets 503 PGRST002 and
+// /ready 503; GET / answers 200 (a small OpenAPI document) once ready.
+// SIGTERM/SIGINT shut down gracefully; SIGUSR1 and NOTIFY pgrst, 'reload
+// schema' reload the schema cache.
 //
-// The API subset and its semantics are described in package
-// internal/server; the query-string language in internal/query.
+// The HTTP API subset (see internal/server): GET/HEAD/POST/DELETE on tables
+// and views, GET/POST on /rpc/fn; select with columns, aliases, casts and
+// embeds through foreign keys in both directions to any depth; filters eq,
+// neq, gt, gte, lt, lte, like, ilike, in, is (and not.), also on embeds
+// (track.name=eq.x); order, limit, offset; ?columns= and Prefer:
+// return=representation on POST. Each request is one transaction as
+// db-anon-role with PostgREST's request.* settings; the JSON is built by
+// PostgreSQL; values are bind parameters.
+//
+// Not implemented: JWT (every request is anonymous), PATCH/PUT, upserts,
+// many-to-many and one-to-one embeds, spread and JSON-path selects,
+// Prefer: count=..., Range headers, singular/CSV responses, db-config and
+// config reload (SIGUSR2), server-timing.
+//
+// Tests and benchmarks (real PostgreSQL through lab/labtest; the fuzz target
+// is FuzzParse in internal/query):
+//
+//	go test ./cmd/postgrest-mini/...
+//	go test ./cmd/postgrest-mini/internal/query -run '^$' -fuzz FuzzParse -fuzztime 30s
+//	go test ./cmd/postgrest-mini -run '^$' -bench . -benchtime 5000x
 package main
