@@ -68,6 +68,11 @@ func simpleMix(path string) []Weighted {
 
 func run(t testing.TB, cfg Config) *Result {
 	t.Helper()
+	return runP(t, cfg, nil)
+}
+
+func runP(t testing.TB, cfg Config, progress func(Progress)) *Result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.Warmup+cfg.Duration+30*time.Second)
 	defer cancel()
 	if cfg.Seed == 0 {
@@ -76,7 +81,7 @@ func run(t testing.TB, cfg Config) *Result {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 5 * time.Second
 	}
-	res, err := Run(ctx, cfg, nil)
+	res, err := Run(ctx, cfg, progress)
 	if err != nil {
 		t.Fatal(err)
 	}

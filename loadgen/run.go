@@ -62,6 +62,9 @@ type runner struct {
 	dropped             atomic.Int64  // measured drops
 	inflight            atomic.Int64
 	maxInflight         atomic.Int64
+	stoppedEarly        atomic.Bool // MaxRequests reached
+	maxReached          chan struct{}
+	maxOnce             sync.Once
 
 	mu      sync.Mutex
 	clients []*client // for abort
@@ -150,6 +153,7 @@ func (r *runner) run(ctx context.Context, progress func(Progress)) (*Result, err
 	r.measure = r.start.Add(r.cfg.Warmup)
 	r.end = r.measure.Add(r.cfg.Duration)
 	r.stop = make(chan struct{})
+	r.maxReached = make(chan struct{})
 
 	col := newCollector(r, progress)
 	colDone := make(chan struct{})
@@ -171,6 +175,7 @@ func (r *runner) run(ctx context.Context, progress func(Progress)) (*Result, err
 	}
 	stoppedAt := time.Now()
 	close(r.stop)
+	byCount := r.stoppedEarly.Load()
 
 	// Let in-flight requests finish: an open run's were scheduled in the
 	// window and are waited for up to the timeout; a closed run's are cut
@@ -178,7 +183,7 @@ func (r *runner) run(ctx context.Context, progress func(Progress)) (*Result, err
 	finished := make(chan struct{})
 	go func() { workersDone.Wait(); close(finished) }()
 	grace := r.timeout
-	if r.cfg.Closed != nil || ctx.Err() != nil {
+	if (r.cfg.Closed != nil && !byCount) || ctx.Err() != nil {
 		grace = 0
 	}
 	t := time.NewTimer(grace)
@@ -189,6 +194,9 @@ func (r *runner) run(ctx context.Context, progress func(Progress)) (*Result, err
 		<-finished
 	}
 	t.Stop()
+	if byCount && r.cfg.Closed != nil {
+		stoppedAt = time.Now() // the last counted answers arrived
+	}
 	for _, w := range ws {
 		w.c.close()
 	}
@@ -196,6 +204,10 @@ func (r *runner) run(ctx context.Context, progress func(Progress)) (*Result, err
 	<-colDone
 
 	measured := stoppedAt.Sub(r.measure)
+	if r.cfg.Open != nil && ctx.Err() == nil && !r.stoppedEarly.Load() {
+		// The open model measured every request scheduled in the window.
+		measured = r.cfg.Duration
+	}
 	if measured < 0 {
 		measured = 0
 	}
@@ -211,22 +223,21 @@ func (r *runner) targetName() string {
 
 // wait blocks until t, ctx's end, or the MaxRequests bound.
 func (r *runner) wait(ctx context.Context, until time.Time) {
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
 	timer := time.NewTimer(time.Until(until))
 	defer timer.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-timer.C:
-			return
-		case <-tick.C:
-			if r.cfg.MaxRequests > 0 && r.measuredSent.Load() >= r.cfg.MaxRequests {
-				return
-			}
-		}
+	select {
+	case <-ctx.Done():
+	case <-timer.C:
+	case <-r.maxReached:
 	}
+}
+
+// reachMax records that the MaxRequests bound was reached.
+func (r *runner) reachMax() {
+	r.maxOnce.Do(func() {
+		r.stoppedEarly.Store(true)
+		close(r.maxReached)
+	})
 }
 
 // abort cuts off in-flight requests; they are not recorded.
@@ -260,6 +271,7 @@ func (r *runner) pace(ctx context.Context, due chan<- int64) {
 			}
 			if at >= warm {
 				if maxReq > 0 && measured >= maxReq {
+					r.stoppedEarly.Store(true)
 					return
 				}
 				measured++

@@ -81,6 +81,7 @@ func (w *worker) closedLoop() {
 		}
 		measured := !now.Before(r.measure)
 		if measured && maxReq > 0 && r.measuredSent.Add(1) > maxReq {
+			r.reachMax()
 			return
 		}
 		kind := w.one(now, measured)
