@@ -93,3 +93,10 @@ func paren(xs []string) string {
 	}
 	return "(" + join(xs) + ")"
 }
+
+// NotEmbedded is PGRST108: a filter, order or limit on a path that the
+// select does not embed.
+func NotEmbedded(path string) *Error {
+	return New(400, "PGRST108", fmt.Sprintf("'%s' is not an embedded resource in this request", path)).
+		WithHint(fmt.Sprintf("Verify that '%s' is included in the 'select' query parameter.", path))
+}

@@ -6,8 +6,9 @@ import "slices"
 type Cardinality int
 
 const (
-	ManyToOne Cardinality = iota // the embed is an object (or null)
-	OneToMany                    // the embed is an array
+	ManyToOne  Cardinality = iota // the embed is an object (or null)
+	OneToMany                     // the embed is an array
+	ManyToMany                    // through a junction table; an array
 )
 
 // Relationship joins a parent table to an embedded one through a foreign key.
@@ -18,6 +19,13 @@ type Relationship struct {
 	Target     *Table
 	ParentCols []string
 	TargetCols []string
+
+	// ManyToMany only: Junction(JunctionToParent) references Parent(ParentCols)
+	// and Junction(JunctionToTarget) references Target(TargetCols).
+	Junction         *Table
+	JunctionFK       FK // the junction's key to the target
+	JunctionToParent []string
+	JunctionToTarget []string
 }
 
 // Relationships finds the ways to embed name (a table in parent's schema)
@@ -38,6 +46,38 @@ func (c *Cache) Relationships(parent *Table, name, hint string) []Relationship {
 		}
 		if fk.RefSchema == parent.Schema && fk.RefTable == parent.Name && fk.Schema == target.Schema && fk.Table == target.Name {
 			out = append(out, Relationship{Card: OneToMany, FK: fk, Target: target, ParentCols: fk.RefColumns, TargetCols: fk.Columns})
+		}
+	}
+	return append(out, c.manyToMany(parent, target, hint)...)
+}
+
+// manyToMany finds junction tables J (other than parent and target) with a
+// foreign key to parent and one to target. A hint selects the junction by
+// name or either foreign key by name.
+func (c *Cache) manyToMany(parent, target *Table, hint string) []Relationship {
+	var out []Relationship
+	for _, toParent := range c.fks {
+		if toParent.RefSchema != parent.Schema || toParent.RefTable != parent.Name {
+			continue
+		}
+		if toParent.Table == parent.Name && toParent.Schema == parent.Schema || toParent.Table == target.Name && toParent.Schema == target.Schema {
+			continue
+		}
+		for _, toTarget := range c.fks {
+			if toTarget.Schema != toParent.Schema || toTarget.Table != toParent.Table || toTarget.Name == toParent.Name ||
+				toTarget.RefSchema != target.Schema || toTarget.RefTable != target.Name {
+				continue
+			}
+			if hint != "" && hint != toParent.Table && hint != toParent.Name && hint != toTarget.Name {
+				continue
+			}
+			j, ok := c.tables[qname{toParent.Schema, toParent.Table}]
+			if !ok {
+				continue
+			}
+			out = append(out, Relationship{Card: ManyToMany, FK: toParent, Target: target,
+				ParentCols: toParent.RefColumns, TargetCols: toTarget.RefColumns,
+				Junction: j, JunctionFK: toTarget, JunctionToParent: toParent.Columns, JunctionToTarget: toTarget.Columns})
 		}
 	}
 	return out

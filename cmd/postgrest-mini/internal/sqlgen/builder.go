@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini/internal/apierr"
 	"github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini/internal/query"
 	"github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini/internal/schema"
 )
@@ -21,14 +22,26 @@ type builder struct {
 	req     *query.Request
 	args    []any
 	aliasN  int
-	pending []string // EXISTS conditions of !inner embeds for the node being rendered
+	pending []string        // EXISTS conditions of !inner embeds for the node being rendered
+	visited map[string]bool // embed paths rendered, to reject options on others
+}
+
+// checkPaths rejects filters, order or limit on paths that were not
+// rendered (PGRST108), as PostgREST does.
+func (b *builder) checkPaths() error {
+	for path := range b.req.Nodes {
+		if path != "" && !b.visited[path] {
+			return apierr.NotEmbedded(path)
+		}
+	}
+	return nil
 }
 
 func newBuilder(c *schema.Cache, req *query.Request) *builder {
 	if req == nil {
 		req = &query.Request{}
 	}
-	return &builder{c: c, req: req}
+	return &builder{c: c, req: req, visited: map[string]bool{}}
 }
 
 func (b *builder) param(v any) string {

@@ -17,6 +17,7 @@ type node struct {
 	items []query.Item
 	path  string // embed path for per-node filters/order/limit
 	conds []string
+	join  string // extra FROM items (", junction AS alias") for many-to-many
 }
 
 // sql renders SELECT cols FROM from AS alias WHERE ... ORDER BY ... LIMIT ... OFFSET ...
@@ -34,6 +35,8 @@ func (b *builder) sql(n node) (string, error) {
 	sb.WriteString(n.from)
 	sb.WriteString(" AS ")
 	sb.WriteString(ident(n.alias))
+	sb.WriteString(n.join)
+	b.visited[n.path] = true
 	opts := b.req.Node(n.path)
 	conds := append(append([]string(nil), n.conds...), inner...)
 	if opts != nil {
@@ -120,8 +123,19 @@ func (b *builder) embed(parent node, it query.Item) (string, error) {
 		items: it.Children,
 		path:  joinPath(parent.path, it.Label()),
 	}
-	for i := range r.TargetCols {
-		child.conds = append(child.conds, col(child.alias, r.TargetCols[i])+" = "+col(parent.alias, r.ParentCols[i]))
+	if r.Card == schema.ManyToMany {
+		j := b.alias(r.Junction.Name)
+		child.join = ", " + ident(r.Junction.Schema, r.Junction.Name) + " AS " + ident(j)
+		for i := range r.TargetCols {
+			child.conds = append(child.conds, col(j, r.JunctionToTarget[i])+" = "+col(child.alias, r.TargetCols[i]))
+		}
+		for i := range r.ParentCols {
+			child.conds = append(child.conds, col(j, r.JunctionToParent[i])+" = "+col(parent.alias, r.ParentCols[i]))
+		}
+	} else {
+		for i := range r.TargetCols {
+			child.conds = append(child.conds, col(child.alias, r.TargetCols[i])+" = "+col(parent.alias, r.ParentCols[i]))
+		}
 	}
 	inner, err := b.sql(child)
 	if err != nil {

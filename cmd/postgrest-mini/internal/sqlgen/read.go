@@ -19,6 +19,9 @@ func wrap(inner string) string {
 func Read(c *schema.Cache, t *schema.Table, req *query.Request) (Statement, error) {
 	b := newBuilder(c, req)
 	inner, err := b.sql(node{table: t, from: ident(t.Schema, t.Name), alias: t.Name, items: req.Select})
+	if err == nil {
+		err = b.checkPaths()
+	}
 	if err != nil {
 		return Statement{}, err
 	}
@@ -55,6 +58,9 @@ func Call(c *schema.Cache, f *schema.Function, args []Arg, req *query.Request) (
 	switch {
 	case f.RetSet && f.Composite:
 		inner, err := b.sql(node{table: f.RetTable, from: call, alias: f.Name, items: req.Select})
+		if err == nil {
+			err = b.checkPaths()
+		}
 		if err != nil {
 			return Statement{}, err
 		}

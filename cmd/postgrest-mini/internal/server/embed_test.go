@@ -1,0 +1,49 @@
+package server
+
+import (
+	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+)
+
+// TestEmbeds covers the embedding features beyond the scenarios: aliases,
+// casts, hints, filters/order/limit inside embeds, !inner, many-to-many
+// through a junction table, and in/is/like/not filters, each compared with
+// hand-written SQL over Chinook.
+func TestEmbeds(t *testing.T) {
+	db := labtest.Chinook(t)
+	conn := superConn(t, db)
+	ts := start(t, db.TCPURI("authenticator"), nil)
+	cases := []struct{ path, sql string }{
+		{"/artist?select=id:artist_id,name::text&artist_id=in.(1,2,%223%22)&order=artist_id.desc",
+			`SELECT json_agg(json_build_object('id', artist_id, 'name', name) ORDER BY artist_id DESC) FROM artist WHERE artist_id IN (1,2,3)`},
+		{"/album?select=title,artist!fk_album_artist_id(name)&album_id=lte.3",
+			`SELECT json_agg(json_build_object('title', al.title, 'artist', json_build_object('name', ar.name))) FROM album al JOIN artist ar USING (artist_id) WHERE album_id <= 3`},
+		{"/album?select=title,track(name)&album_id=eq.1&track.order=name.desc&track.limit=2&track.name=like.*i*",
+			`SELECT json_agg(json_build_object('title', title, 'track', (SELECT json_agg(json_build_object('name', name)) FROM
+			   (SELECT name FROM track WHERE album_id = 1 AND name LIKE '%i%' ORDER BY name DESC LIMIT 2) x))) FROM album WHERE album_id = 1`},
+		{"/artist?select=name,album!inner(title)&name=like.A*&album.title=ilike.*rock*",
+			`SELECT json_agg(json_build_object('name', ar.name, 'album', (SELECT json_agg(json_build_object('title', title)) FROM album al
+			   WHERE al.artist_id = ar.artist_id AND title ILIKE '%rock%'))) FROM artist ar WHERE name LIKE 'A%'
+			   AND EXISTS (SELECT 1 FROM album al WHERE al.artist_id = ar.artist_id AND title ILIKE '%rock%')`},
+		{"/playlist?select=name,track(name)&playlist_id=eq.18",
+			`SELECT json_agg(json_build_object('name', p.name, 'track', (SELECT coalesce(json_agg(json_build_object('name', t.name)), '[]') FROM playlist_track pt
+			   JOIN track t USING (track_id) WHERE pt.playlist_id = p.playlist_id))) FROM playlist p WHERE playlist_id = 18`},
+		{"/track?select=track_id,composer&composer=is.null&track_id=lt.10&track_id=not.eq.2",
+			`SELECT coalesce(json_agg(json_build_object('track_id', track_id, 'composer', composer)), '[]') FROM track WHERE composer IS NULL AND track_id < 10 AND track_id <> 2`},
+		{"/employee?select=last_name&title=not.in.(General%20Manager,IT%20Staff)&order=last_name&limit=2&offset=1",
+			`SELECT json_agg(json_build_object('last_name', last_name)) FROM (SELECT last_name FROM employee WHERE title NOT IN ('General Manager','IT Staff') ORDER BY last_name LIMIT 2 OFFSET 1) x`},
+		{"/rpc/ret_albums?select=title,artist(name)&album_id=eq.5",
+			`SELECT json_agg(json_build_object('title', al.title, 'artist', json_build_object('name', ar.name))) FROM album al JOIN artist ar USING (artist_id) WHERE album_id = 5`},
+	}
+	st, b := ts.get(t, "/track?not.track_id=eq.2")
+	wantErr(t, "filter on a resource that is not embedded", st, b, 400, "PGRST108")
+	for _, c := range cases {
+		st, b := ts.get(t, c.path)
+		if st != 200 {
+			t.Errorf("%s: %d %s", c.path, st, b)
+			continue
+		}
+		jsonEqual(t, c.path, b, sqlJSON(t, conn, "SELECT coalesce(("+c.sql+"), '[]')"))
+	}
+}
