@@ -60,6 +60,15 @@ func BenchmarkCollect(b *testing.B) {
 	}
 }
 
+// BenchmarkIdleBaseline is the test process's own CPU while it only
+// sleeps (Go runtime, benchmark harness): subtract it from
+// BenchmarkSampler10Hz for the sampler's share.
+func BenchmarkIdleBaseline(b *testing.B) {
+	wall0, cpu0 := time.Now(), cpuTime()
+	time.Sleep(time.Duration(b.N) * time.Second)
+	b.ReportMetric(100*(cpuTime()-cpu0).Seconds()/time.Since(wall0).Seconds(), "%core")
+}
+
 // BenchmarkSampler10Hz runs a real Sampler at 10 Hz on both four-process
 // sources for one second per iteration (use -benchtime=10x for 10 s) and
 // reports the test process's own CPU time (getrusage RUSAGE_SELF) as a

@@ -63,6 +63,9 @@ func postmasterPID(t *testing.T, c *labtest.Cluster) int {
 // marked window, database counters and pool metrics around it, and the
 // per-request figures derived from them.
 func TestTrialWindow(t *testing.T) {
+	if testing.Short() && !labtest.InCI() {
+		t.Skip("-short: skipping the 20 s end-to-end trial (Chinook load, 10 s PostgreSQL stats flush)")
+	}
 	labtest.RequireSystemd(t)
 	db := labtest.Chinook(t)
 	bin := postgrestBinary(t)
