@@ -25,17 +25,18 @@
 // SIGTERM/SIGINT shut down gracefully; SIGUSR1 and NOTIFY pgrst, 'reload
 // schema' reload the schema cache.
 //
-// The HTTP API subset (see internal/server): GET/HEAD/POST/DELETE on tables
+// The HTTP API subset (see internal/server): GET/HEAD/POST/PATCH/DELETE on tables
 // and views, GET/POST on /rpc/fn; select with columns, aliases, casts and
-// embeds through foreign keys in both directions to any depth; filters eq,
+// embeds through foreign keys in both directions and through junction
+// tables (many-to-many), to any depth; filters eq,
 // neq, gt, gte, lt, lte, like, ilike, in, is (and not.), also on embeds
 // (track.name=eq.x); order, limit, offset; ?columns= and Prefer:
 // return=representation on POST. Each request is one transaction as
 // db-anon-role with PostgREST's request.* settings; the JSON is built by
 // PostgreSQL; values are bind parameters.
 //
-// Not implemented: JWT (every request is anonymous), PATCH/PUT, upserts,
-// many-to-many and one-to-one embeds, spread and JSON-path selects,
+// Not implemented: JWT (every request is anonymous), PUT, upserts,
+// one-to-one embeds (always one-to-many), spread and JSON-path selects,
 // Prefer: count=..., Range headers, singular/CSV responses, db-config and
 // config reload (SIGUSR2), server-timing.
 //

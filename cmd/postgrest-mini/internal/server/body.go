@@ -53,6 +53,32 @@ func insertBody(raw []byte, columns []string, t *schema.Table) (string, []string
 	return string(trimmed), cols, nil
 }
 
+// patchBody validates a PATCH body: one JSON object. It returns the object
+// and the columns to set (?columns= or its keys), all checked to exist.
+func patchBody(raw []byte, columns []string, t *schema.Table) (string, []string, *apierr.Error) {
+	if !utf8.Valid(raw) {
+		return "", nil, apierr.InvalidBody("the body is not valid UTF-8")
+	}
+	trimmed := bytes.TrimSpace(raw)
+	var obj map[string]json.RawMessage
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return "", nil, apierr.InvalidBody("expecting a JSON object")
+	}
+	if err := json.Unmarshal(trimmed, &obj); err != nil {
+		return "", nil, apierr.InvalidBody(err.Error())
+	}
+	cols := columns
+	if cols == nil {
+		cols = sortedKeys(obj)
+	}
+	for _, c := range cols {
+		if _, ok := t.Column(c); !ok {
+			return "", nil, apierr.UnknownColumn(c, t.Name)
+		}
+	}
+	return string(trimmed), cols, nil
+}
+
 func sameKeys(rows []map[string]json.RawMessage) ([]string, *apierr.Error) {
 	if len(rows) == 0 {
 		return []string{}, nil

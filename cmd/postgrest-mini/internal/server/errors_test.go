@@ -66,7 +66,10 @@ func TestErrors(t *testing.T) {
 		{"GET", "/rpc/add_them?a=1", "", 404, "PGRST202"},
 		{"POST", "/rpc/add_them", `{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6}`, 404, "PGRST202"},
 		{"POST", "/rpc/add_them", `[1]`, 400, "PGRST102"},
-		{"PATCH", "/artist", "{}", 405, "PGRST117"},
+		{"PUT", "/artist", "{}", 405, "PGRST117"},
+		{"PATCH", "/employee?employee_id=eq.1", "[]", 400, "PGRST102"},
+		{"PATCH", "/employee?employee_id=eq.1", `{"nope":1}`, 400, "PGRST204"},
+		{"PATCH", "/artist?artist_id=eq.1", `{"name":"x"}`, 401, "42501"},
 		{"GET", "/artist/1", "", 404, "PGRST125"},
 	}
 	for _, c := range cases {

@@ -8,7 +8,7 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
-// table answers GET, POST and DELETE on /name.
+// table answers GET, HEAD, POST, PATCH and DELETE on /name.
 func (s *Server) table(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name string) *apierr.Error {
 	t, ok := c.Table(s.defaultSchema(c), name)
 	if !ok {
@@ -29,6 +29,12 @@ func (s *Server) table(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name s
 			return aerr
 		}
 		st, err = sqlgen.Insert(c, t, cols, body, repr, req)
+	case "PATCH":
+		body, cols, aerr := patchBody(ctx.PostBody(), req.Columns, t)
+		if aerr != nil {
+			return aerr
+		}
+		st, err = sqlgen.Update(c, t, cols, body, repr, req)
 	case "DELETE":
 		st, err = sqlgen.Delete(c, t, repr, req)
 	default:

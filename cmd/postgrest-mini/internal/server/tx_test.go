@@ -45,3 +45,22 @@ func TestTransactionSettings(t *testing.T) {
 	st, b, _ = ts.do(t, "GET", "/rpc/whoami", nil, "User-Agent", "again")
 	jsonEqual(t, "settings after an error", b, []byte(`{"user":"web_anon","method":"GET","path":"/rpc/whoami","ua":"again","cookie":null,"role":"web_anon","ro":"on"}`))
 }
+
+// TestPatch: PATCH updates the filtered rows (204), or returns them with
+// return=representation (200).
+func TestPatch(t *testing.T) {
+	db := labtest.Chinook(t)
+	must(t, db.Psql(db.Name, "GRANT UPDATE ON employee TO web_anon"))
+	ts := start(t, db.UnixURI("authenticator"), nil)
+	st, b, _ := ts.do(t, "PATCH", "/employee?employee_id=eq.3", []byte(`{"city":"Banff","state":"AB"}`))
+	if st != 204 || len(b) != 0 {
+		t.Fatalf("PATCH: %d %s", st, b)
+	}
+	st, b, _ = ts.do(t, "PATCH", "/employee?employee_id=eq.3&select=employee_id,city", []byte(`{"city":"Jasper"}`), "Prefer", "return=representation")
+	if st != 200 {
+		t.Fatalf("PATCH representation: %d %s", st, b)
+	}
+	jsonEqual(t, "PATCH representation", b, []byte(`[{"employee_id":3,"city":"Jasper"}]`))
+	jsonEqual(t, "row after PATCH", sqlJSON(t, superConn(t, db), `SELECT json_agg(json_build_object('city', city, 'state', state)) FROM employee WHERE employee_id = 3`),
+		[]byte(`[{"city":"Jasper","state":"AB"}]`))
+}

@@ -25,18 +25,45 @@ func Insert(c *schema.Cache, t *schema.Table, cols []string, body string, repres
 	return b.finishWrite(&sb, t, representation)
 }
 
+// Update is PATCH /table?filters: body is one JSON object, cols the keys
+// to set from it. With no columns nothing is updated.
+func Update(c *schema.Cache, t *schema.Table, cols []string, body string, representation bool, req *query.Request) (Statement, error) {
+	b := newBuilder(c, req)
+	if len(cols) == 0 {
+		return Statement{SQL: "SELECT 0::int8, '[]'::text"}, nil
+	}
+	var sb strings.Builder
+	sb.WriteString("WITH pgrst_source AS (UPDATE " + ident(t.Schema, t.Name) + " AS " + ident(t.Name) + " SET ")
+	for i, c := range cols {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(ident(c) + " = _pgrst_body." + ident(c))
+	}
+	sb.WriteString(" FROM pg_catalog.json_populate_record(NULL::" + ident(t.Schema, t.Name) + ", " + b.param(body) + ") AS _pgrst_body")
+	b.where(&sb, t)
+	return b.finishWrite(&sb, t, representation)
+}
+
+// where renders the root filters of a write on table t.
+func (b *builder) where(sb *strings.Builder, t *schema.Table) {
+	n := b.req.Node("")
+	if n == nil || len(n.Filters) == 0 {
+		return
+	}
+	conds := make([]string, len(n.Filters))
+	for i, f := range n.Filters {
+		conds[i] = b.filter(t.Name, f)
+	}
+	sb.WriteString(" WHERE " + joinAnd(conds))
+}
+
 // Delete is DELETE /table?filters.
 func Delete(c *schema.Cache, t *schema.Table, representation bool, req *query.Request) (Statement, error) {
 	b := newBuilder(c, req)
 	var sb strings.Builder
 	sb.WriteString("WITH pgrst_source AS (DELETE FROM " + ident(t.Schema, t.Name) + " AS " + ident(t.Name))
-	if n := req.Node(""); n != nil && len(n.Filters) > 0 {
-		conds := make([]string, len(n.Filters))
-		for i, f := range n.Filters {
-			conds[i] = b.filter(t.Name, f)
-		}
-		sb.WriteString(" WHERE " + joinAnd(conds))
-	}
+	b.where(&sb, t)
 	return b.finishWrite(&sb, t, representation)
 }
 
