@@ -207,4 +207,3 @@ func (w *Watcher) poll(ctx context.Context) {
 		w.mu.Unlock()
 	}
 }
-

@@ -61,4 +61,3 @@ func (w *Watcher) oomCounterLocked(i int, now time.Time, n uint64, ok bool) {
 	}
 	st.oom, st.oomKnown = n, true
 }
-
