@@ -2,9 +2,13 @@
 // reference target when the real postgrest binary is not installed, and the
 // floor of "what plain pgx + fasthttp does with the same queries".
 //
-// Usage:
+// Usage (PostgREST's command line):
 //
-//	postgrest-mini /path/to/config
+//	postgrest-mini [--help|--version|--dump-config] [+RTS -N<n> -RTS] [/path/to/config]
+//
+// Without a file the configuration comes from PGRST_* variables. GHC RTS
+// options are accepted so the lab can start both servers the same way; -N<n>
+// sets GOMAXPROCS.
 //
 // The config file uses PostgREST's syntax and is read with the lab's own
 // parser (configs.Load), PGRST_* environment overrides, $(VAR) and @file

@@ -12,23 +12,39 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/configs"
 )
 
+// version is printed by --version.
+const version = "postgrest-mini 0.1 (PostgREST-compatible subset)"
+
 func main() {
 	os.Exit(run(os.Args[1:]))
 }
 
 func run(args []string) int {
-	if len(args) != 1 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(os.Stderr, "usage: postgrest-mini /path/to/config")
+	c, err := parseCLI(args)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "postgrest-mini: %v\n%s", err, usage)
 		return 2
 	}
-	settings, err := configs.Load(args[0], os.Environ())
+	switch {
+	case c.help:
+		fmt.Print(usage)
+		return 0
+	case c.version:
+		fmt.Println(version)
+		return 0
+	}
+	settings, err := configs.Load(c.path, os.Environ())
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "postgrest-mini: %v\n", err)
 		return 1
 	}
+	if c.dumpConfig {
+		dumpConfig(os.Stdout, settings)
+		return 0
+	}
 	opts, err := options(settings)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "postgrest-mini: %s: %v\n", args[0], err)
+		fmt.Fprintf(os.Stderr, "postgrest-mini: %s: %v\n", c.path, err)
 		return 1
 	}
 	srv, err := server.New(opts)
