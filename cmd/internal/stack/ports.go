@@ -43,5 +43,11 @@ func pickPort(want, keep int, flag string) (int, error) {
 	if err := checkPortFree(p, flag); err != nil {
 		return 0, err
 	}
+	if afterPortCheck != nil {
+		afterPortCheck(p)
+	}
 	return p, nil
 }
+
+// afterPortCheck lets tests take a port between the check and the bind.
+var afterPortCheck func(port int)

@@ -185,10 +185,20 @@ func (s *Stack) upPostgres(ctx context.Context, o Options, u pgUser, rollback *u
 	f.PGUnit = name
 	start := time.Now()
 	o.progress("starting PostgreSQL (%s, port %d, socket %s)", name, f.PGPort, f.socketDir())
-	if err := s.startUnit(ctx, pgSpec(*f, u), rollback); err != nil {
-		return err
-	}
-	if err := waitPG(ctx, s.ctrl, *f); err != nil {
+	err = s.startRetrying(ctx, o.PGPort == 0, "postgres.log", rollback, o.progress,
+		func() error {
+			if err := s.startUnit(ctx, pgSpec(*f, u), rollback); err != nil {
+				return err
+			}
+			return waitPG(ctx, s.ctrl, *f)
+		},
+		func() error {
+			if f.PGPort, err = freePort(); err != nil {
+				return err
+			}
+			return writeLabConf(*f, u)
+		})
+	if err != nil {
 		return err
 	}
 	o.progress("PostgreSQL ready in %v", time.Since(start).Round(time.Millisecond))
@@ -244,10 +254,23 @@ func (s *Stack) upTarget(ctx context.Context, o Options, rollback *undo) error {
 	}
 	start := time.Now()
 	o.progress("starting target %s (%s, %s)", f.Binary, name, f.url())
-	if err := s.startUnit(ctx, targetSpec(*f), rollback); err != nil {
-		return err
-	}
-	if err := waitTarget(ctx, s.ctrl, *f); err != nil {
+	err = s.startRetrying(ctx, o.Port == 0 && o.AdminPort == 0, "target.log", rollback, o.progress,
+		func() error {
+			if err := s.startUnit(ctx, targetSpec(*f), rollback); err != nil {
+				return err
+			}
+			return waitTarget(ctx, s.ctrl, *f)
+		},
+		func() error {
+			if f.Port, err = freePort(); err != nil {
+				return err
+			}
+			if f.AdminPort, err = freePort(); err != nil || f.AdminPort == f.Port {
+				return errors.Join(err, errors.New("no two free ports"))
+			}
+			return writeTargetConfig(*f)
+		})
+	if err != nil {
 		return err
 	}
 	o.progress("target ready in %v", time.Since(start).Round(time.Millisecond))
