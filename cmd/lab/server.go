@@ -46,18 +46,25 @@ func stackServer(ctx context.Context, dir, postgrest string, e *lab.Experiment, 
 		s.Close()
 		return nil, "", nil, err
 	}
-	spec := s.TargetSpec()
-	l, err := wire.NewLocal(ctx, wire.LocalConfig{
-		Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name, TargetSpec: &spec,
-		PGUnit: st.Postgres.Name, PG: configs.PGAddr{Host: st.PGHost, Port: st.PGPort, SocketDir: st.PGSocketDir},
-		AdminURI: st.AdminURI, URL: st.URL, AdminURL: st.AdminURL, Binary: st.Binary, Reference: st.Reference,
-		AllowUnknownKeys: e.AllowUnknownKeys, Logf: logf(out),
-	})
+	cfg := stackLocalConfig(s, st, out)
+	cfg.AllowUnknownKeys = e.AllowUnknownKeys
+	l, err := wire.NewLocal(ctx, cfg)
 	if err != nil {
 		s.Close()
 		return nil, "", nil, err
 	}
 	return l, st.URL, func() { l.Close(); s.Close() }, nil
+}
+
+// stackLocalConfig is what the server side may touch in a local stack.
+func stackLocalConfig(s *stack.Stack, st stack.Status, out io.Writer) wire.LocalConfig {
+	spec := s.TargetSpec()
+	return wire.LocalConfig{
+		Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name, TargetSpec: &spec,
+		PGUnit: st.Postgres.Name, PG: configs.PGAddr{Host: st.PGHost, Port: st.PGPort, SocketDir: st.PGSocketDir},
+		AdminURI: st.AdminURI, URL: st.URL, AdminURL: st.AdminURL, Binary: st.Binary, Reference: st.Reference,
+		Logf: logf(out),
+	}
 }
 
 // ensureFixture loads the generated Chinook when the stack's database has

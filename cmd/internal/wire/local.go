@@ -65,13 +65,13 @@ func NewLocal(ctx context.Context, cfg LocalConfig) (*Local, error) {
 		return nil, err
 	}
 	l := &Local{cfg: cfg, journal: j}
+	l.watcher = telemetry.NewWatcher(l.watchTargets()...)
 	if err := l.Recover(ctx); err != nil {
 		return nil, err
 	}
 	if l.original, err = os.ReadFile(cfg.Config); err != nil {
 		return nil, fmt.Errorf("read target config: %w", err)
 	}
-	l.watcher = telemetry.NewWatcher(l.watchTargets()...)
 	if err := l.watcher.Start(ctx); err != nil {
 		return nil, err
 	}

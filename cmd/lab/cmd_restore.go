@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/wire"
+	"github.com/pgrst-lab/pgrst-lab/configs"
+)
+
+func init() {
+	register(command{name: "restore", summary: "put back configs a killed run left changed", run: cmdRestore})
+}
+
+const restoreUsage = `restore [--dir DIR]
+
+Restores, byte for byte, every config file and PostgreSQL setting that a
+run killed in the middle left changed (from the journal in the stack's
+state directory), removes the lab's unit drop-ins, reinstalls the target's
+unit and restarts it. 'lab run' does the same on start; this does it by hand.`
+
+func cmdRestore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("restore", restoreUsage, stdout)
+	dir := fs.String("dir", stack.DefaultDir, "state directory of the stack")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	s, err := stack.Open(*dir)
+	if err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	defer s.Close()
+	st, err := s.Status(ctx)
+	if err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	j, err := configs.OpenJournal(st.Dir)
+	if err != nil {
+		return err
+	}
+	if len(j.Pending()) == 0 {
+		fmt.Fprintln(stdout, "nothing to restore: no pending changes in", st.Dir)
+	}
+	if st.Target == nil {
+		if len(j.Pending()) == 0 {
+			return nil
+		}
+		_, err := j.Restore()
+		return err
+	}
+	l, err := wire.NewLocal(ctx, stackLocalConfig(s, st, stdout))
+	if err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	l.Close()
+	fmt.Fprintln(stdout, "target config is the original; target running at", st.URL)
+	return nil
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
+	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+)
+
+// A run that changes the target's config, long enough to be interrupted.
+const killExperiment = `
+name = "kill-test"
+title = "interrupted run"
+scenarios = ["GETSingle"]
+[load]
+model = "closed"
+connections = 2
+duration = "4s"
+warmup = "0s"
+[trials]
+min = 2
+max = 2
+[[variant]]
+name = "tcp"
+baseline = true
+[variant.postgrest]
+db-uri = "tcp"
+[[variant]]
+name = "unix"
+[variant.postgrest]
+db-uri = "unix"
+db-pool = 3
+`
+
+// TestRunInterruptedOrKilledLeavesOriginalConfig runs the real lab binary
+// against a real stack, stops it in the middle of a trial with SIGINT and
+// with SIGKILL, and checks that the target's config is byte-identical to the
+// original and the target serves: at once after SIGINT, and after the next
+// start of the lab (here `lab restore`) after SIGKILL.
+func TestRunInterruptedOrKilledLeavesOriginalConfig(t *testing.T) {
+	if _, err := os.Stat("/usr/lib/postgresql"); err != nil && os.Getenv("LAB_PG_BINDIR") == "" {
+		labtest.Need(t, "PostgreSQL: %v", err)
+	}
+	labtest.RequireSystemd(t)
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", bin+"/", ".", "../postgrest-mini")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	lab := filepath.Join(bin, "lab")
+	dir := labDir(t)
+	t.Cleanup(func() {
+		if s, err := stack.Open(dir); err == nil {
+			_ = s.Down(context.Background(), true)
+			s.Close()
+		}
+	})
+	if out, err := exec.Command(lab, "stack", "up", "--dir", dir).CombinedOutput(); err != nil {
+		t.Fatalf("stack up: %v\n%s", err, out)
+	}
+	if out, err := exec.Command(lab, "fixture", "chinook", "--dir", dir).CombinedOutput(); err != nil {
+		t.Fatalf("fixture: %v\n%s", err, out)
+	}
+	expFile := filepath.Join(t.TempDir(), "kill-test.toml")
+	if err := os.WriteFile(expFile, []byte(killExperiment), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(dir, "postgrest.conf")
+	original, err := os.ReadFile(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := targetURL(t, dir)
+
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			var out bytes.Buffer
+			cmd := exec.Command(lab, "run", expFile, "--dir", dir, "--results", t.TempDir())
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Wait until the second variant (unix) is in place and measured.
+			deadline := time.Now().Add(90 * time.Second)
+			for {
+				b, _ := os.ReadFile(conf)
+				if bytes.Contains(b, []byte("db-pool = 3")) && strings.Contains(out.String(), "[1/4]") {
+					break
+				}
+				if time.Now().After(deadline) {
+					_ = cmd.Process.Kill()
+					_ = cmd.Wait()
+					t.Fatalf("the run never applied the unix variant:\n%s", out.String())
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			time.Sleep(500 * time.Millisecond) // inside the trial's load
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			_ = cmd.Wait()
+			if sig == syscall.SIGKILL {
+				b, _ := os.ReadFile(conf)
+				if bytes.Equal(b, original) {
+					t.Fatal("after SIGKILL the config is already the original: the test proves nothing")
+				}
+				j, err := configs.OpenJournal(dir)
+				if err != nil || len(j.Pending()) == 0 {
+					t.Fatalf("no pending journal after SIGKILL (err %v)", err)
+				}
+				rout, err := exec.Command(lab, "restore", "--dir", dir).CombinedOutput()
+				if err != nil || !strings.Contains(string(rout), "interrupted run") {
+					t.Fatalf("lab restore: %v\n%s", err, rout)
+				}
+			} else if !strings.Contains(out.String(), "restoring the original configuration") {
+				t.Errorf("SIGINT: no restore note in the output:\n%s", out.String())
+			}
+			b, err := os.ReadFile(conf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(b, original) {
+				t.Fatalf("config differs from the original after %v:\n--- original\n%s\n--- now\n%s\n--- lab output\n%s", sig, original, b, out.String())
+			}
+			resp, err := http.Get(url + "/artist?artist_id=eq.3")
+			if err != nil {
+				t.Fatalf("target not serving after %v: %v", sig, err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Fatalf("target answered %d after %v", resp.StatusCode, sig)
+			}
+		})
+	}
+}
+
+func targetURL(t *testing.T, dir string) string {
+	t.Helper()
+	s, err := stack.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	st, err := s.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.URL
+}
