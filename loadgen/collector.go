@@ -131,6 +131,7 @@ func (r *runner) result(c *collector, measured time.Duration) *Result {
 		s.Min, s.Max = time.Duration(lat.Min()), time.Duration(lat.Max())
 		s.Mean = time.Duration(lat.Mean())
 		s.P50, s.P90, s.P95, s.P99, s.P999 = q(50), q(90), q(95), q(99), q(99.9)
+		s.ServiceMean = time.Duration(svc.Mean())
 		s.ServiceP50 = time.Duration(svc.ValueAtQuantile(50))
 		s.ServiceP99 = time.Duration(svc.ValueAtQuantile(99))
 	}

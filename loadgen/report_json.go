@@ -50,7 +50,7 @@ func NewJSONReport(r *Result, withSeries bool) JSONReport {
 		BytesReceived: s.BytesIn, BytesSent: s.BytesOut, MaxInFlight: s.MaxInFlight,
 		LatencyMs: map[string]float64{"min": ms(s.Min), "mean": ms(s.Mean), "p50": ms(s.P50), "p90": ms(s.P90),
 			"p95": ms(s.P95), "p99": ms(s.P99), "p99.9": ms(s.P999), "max": ms(s.Max)},
-		ServiceMs: map[string]float64{"p50": ms(s.ServiceP50), "p99": ms(s.ServiceP99)},
+		ServiceMs: map[string]float64{"mean": ms(s.ServiceMean), "p50": ms(s.ServiceP50), "p99": ms(s.ServiceP99)},
 	}
 	if withSeries {
 		for _, x := range r.Series {

@@ -14,7 +14,7 @@ func sampleResult() *Result {
 		h.RecordValue(v)
 	}
 	return &Result{Latency: h, Summary: Summary{Scenario: "GETSingle", Model: "open", TargetRate: 1000, Connections: 64,
-		Requests: 30000, Errors: 30, Dropped: 3, Duration: 30 * time.Second, Rate: 1000, Mean: 2 * time.Millisecond,
+		Requests: 30000, Errors: 30, Dropped: 3, Duration: 30 * time.Second, Rate: 1000, Mean: 2 * time.Millisecond, ServiceMean: 2 * time.Millisecond,
 		P50: 2 * time.Millisecond, P99: 3 * time.Millisecond, Max: 3 * time.Millisecond, BytesIn: 12_345_678, BytesOut: 2_000_000,
 		Status: map[int]int64{200: 29970, 503: 30}, ErrorKinds: map[string]int64{"status": 30}, MaxInFlight: 12},
 		Series: []Second{{At: time.Second, Requests: 1000, P99: 3 * time.Millisecond}}}

@@ -25,7 +25,7 @@ type Summary struct {
 	Duration                                 time.Duration
 	Rate                                     float64 // Requests / Duration
 	Min, Mean, P50, P90, P95, P99, P999, Max time.Duration
-	ServiceP50, ServiceP99                   time.Duration
+	ServiceMean, ServiceP50, ServiceP99      time.Duration
 	Status                                   map[int]int64
 	ErrorKinds                               map[string]int64
 	BytesIn, BytesOut                        int64

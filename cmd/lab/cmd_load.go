@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"io"
 	"os"
 	"strconv"
@@ -17,7 +18,9 @@ func init() {
 
 const loadUsage = `load --url URL [--unix-socket PATH] (--rate N | --connections N) --duration D
          [--scenario NAME[:WEIGHT],... | --method M [--body-file F] [--header 'K: V']...]
-         [--threads N] [--json | --k6]
+         [--threads N] [--cpus LIST] [--json | --k6]
+       load ... --rate START --search [--limit-p99 D --limit-errors F --limit-dropped F]
+       load ... --rate N --ramp R1,R2,...
 
 Without --scenario, one request is sent to URL's path and query (which may
 hold {rand LO HI} and {seq START} fields). Built-in scenarios: `
@@ -53,6 +56,7 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	series := fs.Bool("series", false, "with --json: include the per-second series")
 	k6 := fs.Bool("k6", false, "print the k6-style benchmark table row")
 	search := fs.Bool("search", false, "search the highest rate meeting the --limit-* flags (open model, --rate is the start)")
+	ramp := fs.String("ramp", "", "open model at each of these rates in turn, e.g. 1000,2000,4000 (reports the curve)")
 	limP99 := fs.Duration("limit-p99", 50*time.Millisecond, "with --search: p99 limit")
 	limErr := fs.Float64("limit-errors", 0.001, "with --search: error rate limit")
 	limDrop := fs.Float64("limit-dropped", 0.01, "with --search: dropped rate limit")
@@ -84,6 +88,16 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	if *scen != "" {
+		var clash []string
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "method", "body", "body-file", "header", "expect":
+				clash = append(clash, "--"+f.Name)
+			}
+		})
+		if len(clash) > 0 {
+			return usageErrorf("load: %s apply only without --scenario (a user-defined request)", strings.Join(clash, ", "))
+		}
 		for _, part := range strings.Split(*scen, ",") {
 			name, w := part, 1.0
 			if i := strings.LastIndexByte(part, ':'); i >= 0 {
@@ -130,11 +144,33 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageErrorf("load: invalid settings:%s", b.String())
 	}
 	progress := loadgen.TerminalProgress(os.Stderr)
+	lim := loadgen.Limit{P99: *limP99, MaxErrorRate: *limErr, MaxDroppedRate: *limDrop}
+	if *ramp != "" {
+		if cfg.Open == nil {
+			return usageErrorf("load: --ramp needs the open model (--rate, any value)")
+		}
+		var rates []float64
+		for _, f := range strings.Split(*ramp, ",") {
+			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			if err != nil || v <= 0 {
+				return usageErrorf("load: --ramp %q: %q is not a positive rate", *ramp, f)
+			}
+			rates = append(rates, v)
+		}
+		sr, err := loadgen.Ramp(ctx, cfg, rates, lim, false, progress)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return loadgen.WriteSearchJSON(stdout, sr)
+		}
+		return loadgen.WriteSearchText(stdout, sr)
+	}
 	if *search {
 		if cfg.Open == nil {
 			return usageErrorf("load: --search needs --rate (the starting rate)")
 		}
-		sr, err := loadgen.Search(ctx, cfg, loadgen.Limit{P99: *limP99, MaxErrorRate: *limErr, MaxDroppedRate: *limDrop}, progress)
+		sr, err := loadgen.Search(ctx, cfg, lim, progress)
 		if err != nil {
 			return err
 		}
