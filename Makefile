@@ -10,7 +10,7 @@ EXPERIMENT ?= socket-vs-tcp
 VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X main.version=$(VERSION)
 
-.PHONY: all build run test vet bench bench-loadgen deps-postgres stack-down clean
+.PHONY: all build run test vet bench bench-loadgen aa-rate deps-postgres stack-down clean
 
 all: build
 
@@ -49,3 +49,7 @@ bench-loadgen:
 
 clean:
 	rm -rf $(BIN)
+
+# A/A self-check on the local stack: 20 runs, want >= 19 with "no difference".
+aa-rate: build
+	bash experiments/aa-rate.sh 20
