@@ -30,6 +30,12 @@
 // interval histograms once a second for the per-second series and for live
 // progress.
 //
+// Granularity: the pacer's wake-ups are about 1 ms apart (Go timers), so
+// requests leave up to ~1 ms after their intended time and that delay is
+// part of the latency (wrk2 behaves the same); the service time excludes
+// it. A connection's deadline is refreshed only when less than 90% of the
+// timeout is left, so a request times out after 0.9 to 1.0 Timeout.
+//
 // Every loop is bounded by the run's duration and, optionally,
 // Config.MaxRequests. When the target goes away the requests fail with
 // counted errors (connect, reset, timeout) and the run still ends on time.

@@ -142,7 +142,13 @@ func (r *runner) run(ctx context.Context, progress func(Progress)) (*Result, err
 		}()
 	}
 	wg.Wait()
-	if connectErr != nil && ws[0].c.conn == nil {
+	connected := 0
+	for _, w := range ws {
+		if w.c.conn != nil {
+			connected++
+		}
+	}
+	if connected == 0 {
 		for _, w := range ws {
 			w.c.close()
 		}
