@@ -32,29 +32,39 @@ func cmdRestore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("restore: %w", err)
 	}
 	defer s.Close()
-	st, err := s.Status(ctx)
+	st, err := recoverStack(ctx, s, stdout)
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
+	}
+	if st.Target == nil {
+		return nil
+	}
+	fmt.Fprintln(stdout, "target config is the original; target running at", st.URL)
+	return nil
+}
+
+// recoverStack restores what a killed run left in the stack (journal,
+// drop-ins, swapped binary), saying so; it does nothing when nothing is left.
+func recoverStack(ctx context.Context, s *stack.Stack, out io.Writer) (stack.Status, error) {
+	st, err := s.Status(ctx)
+	if err != nil {
+		return st, err
 	}
 	j, err := configs.OpenJournal(st.Dir)
 	if err != nil {
-		return err
+		return st, err
 	}
-	if len(j.Pending()) == 0 {
-		fmt.Fprintln(stdout, "nothing to restore: no pending changes in", st.Dir)
-	}
+	pending := len(j.Pending()) > 0
 	if st.Target == nil {
-		if len(j.Pending()) == 0 {
-			return nil
+		if pending {
+			_, err = j.Restore()
 		}
-		_, err := j.Restore()
-		return err
+		return st, err
 	}
-	l, err := wire.NewLocal(ctx, stackLocalConfig(s, st, stdout))
+	l, err := wire.NewLocal(ctx, stackLocalConfig(s, st, out))
 	if err != nil {
-		return fmt.Errorf("restore: %w", err)
+		return st, err
 	}
 	l.Close()
-	fmt.Fprintln(stdout, "target config is the original; target running at", st.URL)
-	return nil
+	return st, nil
 }

@@ -74,6 +74,9 @@ func cmdStack(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("stack up: %w", err)
 		}
 		defer s.Close()
+		if _, err := recoverStack(ctx, s, stderr); err != nil {
+			return fmt.Errorf("stack up: restore what an interrupted run left: %w", err)
+		}
 		return printStatus(ctx, s, stdout, false)
 	case "down":
 		s, err := stack.Open(sf.opts.Dir)
