@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 )
@@ -17,8 +18,8 @@ import (
 // LogFile (default <state dir>/<unit>.log). Restart= is honoured only while
 // the process that started the service is alive.
 //
-// One Direct per state dir at a time: several lab processes changing the
-// same unit concurrently are not coordinated.
+// Changes to a unit's state are serialised across lab processes with
+// flock(2) on <state dir>/<unit>.lock.
 type Direct struct {
 	dir string
 
@@ -79,8 +80,8 @@ func (d *Direct) Install(ctx context.Context, spec UnitSpec) error {
 	if err := checkDirectSettings(spec.Name, "Extra", spec.Extra); err != nil {
 		return err
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	unlock := d.lockUnit(spec.Name)
+	defer unlock()
 	st, err := d.load(spec.Name)
 	if errors.Is(err, errNotInstalled) {
 		st, err = &directState{ActiveState: "inactive", SubState: "dead", Result: "success"}, nil
@@ -104,9 +105,9 @@ func (d *Direct) Uninstall(ctx context.Context, name string) error {
 	if err := d.Stop(ctx, name); err != nil {
 		errs = append(errs, err)
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for _, p := range []string{d.statePath(name), d.defaultLog(name)} {
+	unlock := d.lockUnit(name)
+	defer unlock()
+	for _, p := range []string{d.statePath(name), d.defaultLog(name), filepath.Join(d.dir, name+".lock")} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, fmt.Errorf("uninstall %s: %w", name, err))
 		}

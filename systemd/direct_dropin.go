@@ -18,8 +18,8 @@ func (d *Direct) SetDropIn(ctx context.Context, name, dropin string, settings ma
 	if err := checkDirectSettings(name, "drop-in "+file, settings); err != nil {
 		return err
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	unlock := d.lockUnit(name)
+	defer unlock()
 	st, err := d.load(name)
 	if err != nil {
 		return fmt.Errorf("drop-in %s for %w", file, err)
@@ -36,8 +36,8 @@ func (d *Direct) RemoveDropIn(ctx context.Context, name, dropin string) error {
 	if err != nil {
 		return fmt.Errorf("drop-in for %s: %w", name, err)
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	unlock := d.lockUnit(name)
+	defer unlock()
 	st, err := d.load(name)
 	if errors.Is(err, errNotInstalled) {
 		return nil
@@ -50,8 +50,8 @@ func (d *Direct) RemoveDropIn(ctx context.Context, name, dropin string) error {
 }
 
 func (d *Direct) RemoveLabDropIns(ctx context.Context, name string) ([]string, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	unlock := d.lockUnit(name)
+	defer unlock()
 	st, err := d.load(name)
 	if errors.Is(err, errNotInstalled) {
 		return nil, nil

@@ -14,8 +14,8 @@ func (d *Direct) Start(ctx context.Context, name string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("start %s: %w", name, err)
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	unlock := d.lockUnit(name)
+	defer unlock()
 	st, err := d.load(name)
 	if err != nil {
 		return fmt.Errorf("start %w", err)
@@ -75,8 +75,8 @@ func (d *Direct) reap(name string, c *child, cmd *exec.Cmd) {
 	_ = cmd.Wait()
 	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
 
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	unlock := d.lockUnit(name)
+	defer unlock()
 	defer close(c.done)
 	if d.children[name] == c {
 		delete(d.children, name)
@@ -141,8 +141,8 @@ func shouldRestart(policy, result string, ws syscall.WaitStatus) bool {
 }
 
 func (d *Direct) autoRestart(name string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	unlock := d.lockUnit(name)
+	defer unlock()
 	st, err := d.load(name)
 	if err != nil || d.closed || st.SubState != "auto-restart" {
 		return // stopped or uninstalled meanwhile

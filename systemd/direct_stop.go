@@ -12,10 +12,10 @@ func (d *Direct) Stop(ctx context.Context, name string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("stop %s: %w", name, err)
 	}
-	d.mu.Lock()
+	unlock := d.lockUnit(name)
 	st, err := d.load(name)
 	if err != nil {
-		d.mu.Unlock()
+		unlock()
 		return fmt.Errorf("stop %w", err)
 	}
 	if !st.alive() {
@@ -24,7 +24,7 @@ func (d *Direct) Stop(ctx context.Context, name string) error {
 		}
 		st.PID, st.StartTime = 0, 0
 		err := d.save(st)
-		d.mu.Unlock()
+		unlock()
 		return err
 	}
 	pid, c := st.PID, d.children[name]
@@ -33,7 +33,7 @@ func (d *Direct) Stop(ctx context.Context, name string) error {
 	}
 	st.ActiveState, st.SubState = "deactivating", "stop-sigterm"
 	_ = d.save(st)
-	d.mu.Unlock()
+	unlock()
 
 	sig := syscall.SIGTERM
 	if st.Spec.KillSignal != "" {
@@ -42,16 +42,19 @@ func (d *Direct) Stop(ctx context.Context, name string) error {
 	result := "success"
 	_ = syscall.Kill(-pid, sig)
 	if !d.waitExit(ctx, st, c, st.Spec.stopTimeout()) {
-		result = "timeout"
 		_ = syscall.Kill(-pid, syscall.SIGKILL)
-		if !d.waitExit(ctx, st, c, 5*time.Second) {
-			return d.unitErrorLocked(st, "stop", "process survives SIGKILL", ctx.Err())
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("stop %s: gave up waiting for pid %d to exit, sent SIGKILL to its process group: %w", name, pid, err)
+		}
+		result = "timeout"
+		if !d.waitExit(context.WithoutCancel(ctx), st, c, 5*time.Second) {
+			return d.unitErrorLocked(st, "stop", fmt.Sprintf("pid %d survives SIGKILL", pid), nil)
 		}
 	}
 	_ = syscall.Kill(-pid, syscall.SIGKILL) // leftovers in the group, as KillMode=control-group
 
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	unlock = d.lockUnit(name)
+	defer unlock()
 	st, err = d.load(name)
 	if err != nil {
 		return fmt.Errorf("stop %w", err)
@@ -102,8 +105,8 @@ func (d *Direct) Restart(ctx context.Context, name string) error {
 	if err := d.Stop(ctx, name); err != nil {
 		return fmt.Errorf("restart: %w", err)
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	unlock := d.lockUnit(name)
+	defer unlock()
 	st, err := d.load(name)
 	if err != nil {
 		return fmt.Errorf("restart %w", err)
