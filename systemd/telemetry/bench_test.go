@@ -2,6 +2,8 @@ package telemetry
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -22,7 +24,7 @@ func benchSources(b *testing.B) map[string]Source {
 	}
 	for name, src := range srcs {
 		waitFor(b, 5*time.Second, name+" to have 4 processes", func() bool {
-			s, err := newCollector(DefaultFS, src).collect(time.Now())
+			s, err := newCollector(DefaultFS, src).collect(time.Now(), true)
 			return err == nil && s.Procs == 4
 		})
 	}
@@ -46,7 +48,7 @@ func BenchmarkCollect(b *testing.B) {
 			b.ReportAllocs()
 			cpu0 := cpuTime()
 			for b.Loop() {
-				if s, err := c.collect(time.Now()); err != nil || s.Procs != 4 {
+				if s, err := c.collect(time.Now(), true); err != nil || s.Procs != 4 {
 					b.Fatalf("sample %+v, %v", s, err)
 				}
 				if _, err := DefaultFS.readMachine(ctx); err != nil {
@@ -67,6 +69,41 @@ func BenchmarkIdleBaseline(b *testing.B) {
 	wall0, cpu0 := time.Now(), cpuTime()
 	time.Sleep(time.Duration(b.N) * time.Second)
 	b.ReportMetric(100*(cpuTime()-cpu0).Seconds()/time.Since(wall0).Seconds(), "%core")
+}
+
+// BenchmarkSampler10HzWide samples a unit of 40 processes (a PostgreSQL
+// with ~30 backends has as many) at 10 Hz, with the default budget and
+// with the budget off (every process read on every tick), and reports the
+// process's own CPU as a share of one core.
+func BenchmarkSampler10HzWide(b *testing.B) {
+	cg := systemdRun(b, unitName("wide"), nil, "/bin/sh", "-c", strings.Repeat("sleep 600 & ", 39)+"exec sleep 600")
+	src := Source{Name: "wide", ControlGroup: cg}
+	waitFor(b, 5*time.Second, "40 processes", func() bool {
+		s, err := newCollector(DefaultFS, src).collect(time.Now(), true)
+		return err == nil && s.Procs == 40
+	})
+	for _, share := range []float64{DefaultBudget, 0} {
+		b.Run(fmt.Sprintf("budget=%g", share), func(b *testing.B) {
+			s := NewSampler(100*time.Millisecond, src).WithBudget(share)
+			wall0, cpu0 := time.Now(), cpuTime()
+			if err := s.Start(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			time.Sleep(time.Duration(b.N) * time.Second)
+			rec := s.Stop()
+			pct := 100 * (cpuTime() - cpu0).Seconds() / time.Since(wall0).Seconds()
+			se := rec.Series[0]
+			last := se.Samples[len(se.Samples)-1]
+			if se.Errors > 0 || last.Procs != 40 || last.FDs < 40*3 {
+				b.Fatalf("last sample %+v, %d errors (%s)", last, se.Errors, se.LastErr)
+			}
+			b.ReportMetric(pct, "%core")
+			b.ReportMetric(float64(se.DetailEvery), "detail-every")
+			if share > 0 && pct > 2 {
+				b.Errorf("sampler used %.2f%% of a core at 10 Hz with budget %g (limit 2%%)", pct, share)
+			}
+		})
+	}
 }
 
 // BenchmarkSampler10Hz runs a real Sampler at 10 Hz on both four-process

@@ -17,6 +17,7 @@ type collector struct {
 	pids      []int
 	procsPath string // resolved cgroup.procs, "" until found
 	cpuPath   string // resolved cpu.stat / cpuacct.usage
+	last      Sample // last detailed sample
 }
 
 func newCollector(fsys FS, src Source) *collector {
@@ -78,28 +79,25 @@ func (c *collector) listProcs() error {
 }
 
 // collect takes one sample. A source that is not running yields a sample
-// with Procs == 0 and a nil error.
-func (c *collector) collect(now time.Time) (Sample, error) {
-	s := Sample{T: now}
+// with Procs == 0 and a nil error. Without detail it reads only the
+// cgroup's process list and CPU counter and carries the rest over from the
+// last detailed sample (a process tree without a cgroup is not read at
+// all).
+func (c *collector) collect(now time.Time, detail bool) (Sample, error) {
+	if !detail {
+		return c.collectCheap(now)
+	}
+	s := Sample{T: now, Detail: true}
+	defer func() { c.last = s }()
 	if err := c.listProcs(); err != nil {
 		if err == errNotRunning {
 			return s, nil
 		}
 		return s, fmt.Errorf("%s: list processes: %w", c.src.Name, err)
 	}
-	useProcCPU := true
-	if c.src.ControlGroup != "" && c.cpuPath != "" {
-		v, err := cgroupCPUSeconds(c.cpuPath, c.buf)
-		if err != nil { // cgroup recreated by a restart: find it again
-			c.resolve()
-			if c.cpuPath != "" {
-				v, err = cgroupCPUSeconds(c.cpuPath, c.buf)
-			}
-		}
-		if err == nil {
-			s.CPUSeconds, useProcCPU = v, false
-		}
-	}
+	v, ok := c.cgroupCPU()
+	s.CPUSeconds = v
+	useProcCPU := !ok
 	for _, pid := range c.pids {
 		st, err := c.fs.readStatus(pid, c.buf)
 		if err != nil {
@@ -119,6 +117,44 @@ func (c *collector) collect(now time.Time) (Sample, error) {
 				}
 			}
 		}
+	}
+	return s, nil
+}
+
+// cgroupCPU reads the cgroup's CPU counter; false without one.
+func (c *collector) cgroupCPU() (float64, bool) {
+	if c.src.ControlGroup == "" || c.cpuPath == "" {
+		return 0, false
+	}
+	v, err := cgroupCPUSeconds(c.cpuPath, c.buf)
+	if err != nil { // cgroup recreated by a restart: find it again
+		c.resolve()
+		if c.cpuPath == "" {
+			return 0, false
+		}
+		if v, err = cgroupCPUSeconds(c.cpuPath, c.buf); err != nil {
+			return 0, false
+		}
+	}
+	return v, true
+}
+
+// collectCheap is a tick without per-process reads.
+func (c *collector) collectCheap(now time.Time) (Sample, error) {
+	s := c.last
+	s.T, s.Detail = now, false
+	if c.src.ControlGroup == "" {
+		return s, nil
+	}
+	if err := c.listProcs(); err != nil {
+		if err == errNotRunning {
+			return Sample{T: now}, nil
+		}
+		return s, fmt.Errorf("%s: list processes: %w", c.src.Name, err)
+	}
+	s.Procs = len(c.pids)
+	if v, ok := c.cgroupCPU(); ok {
+		s.CPUSeconds = v
 	}
 	return s, nil
 }

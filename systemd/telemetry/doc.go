@@ -23,6 +23,13 @@
 //	u := rec.SummaryOf("trial-1")["postgrest"]
 //	fmt.Println(u.CPUUtil, u.PeakRSS, u.CPUMicrosPerRequest(requests))
 //
+// Cost: listing a cgroup and reading its CPU counter happen on every tick;
+// the per-process files (status, fd, stat) cost ~20 µs per process, so
+// they are read on every tick only while that stays within a budget
+// (DefaultBudget, 1% of a core; WithBudget), else every few ticks and
+// Sample.Detail is false in between. Measured here at 10 Hz: 0.5-0.8% of a
+// core for four processes, 1.1% for forty (go test -bench Sampler10Hz).
+//
 // Each collector reads one kind of file and lives in its own file
 // (node_exporter style); all of them read through an FS, so unit tests run
 // against the fixture tree in testdata/.

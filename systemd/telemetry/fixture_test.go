@@ -81,7 +81,7 @@ func TestCollectFixtureSources(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.src.Name, func(t *testing.T) {
 			col := newCollector(fixture, c.src)
-			s, err := col.collect(time.Unix(1, 0))
+			s, err := col.collect(time.Unix(1, 0), true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,12 +97,12 @@ func TestCollectFixtureSources(t *testing.T) {
 
 func TestCollectMissingCgroupIsDown(t *testing.T) {
 	col := newCollector(fixture, Source{Name: "gone", ControlGroup: "/app.slice/nope.service"})
-	s, err := col.collect(time.Now())
+	s, err := col.collect(time.Now(), true)
 	if err != nil || s.Procs != 0 {
 		t.Fatalf("got %+v, %v; want Procs=0 and no error", s, err)
 	}
 	col = newCollector(fixture, Source{Name: "gone", RootPID: 999999})
-	if s, err = col.collect(time.Now()); err != nil || s.Procs != 0 {
+	if s, err = col.collect(time.Now(), true); err != nil || s.Procs != 0 {
 		t.Fatalf("tree: got %+v, %v; want Procs=0 and no error", s, err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 // Recording is what a Sampler recorded between Start and Stop.
 type Recording struct {
 	Interval   time.Duration
+	Budget     float64 // share of one core allowed for per-process reads (0: none)
 	Start, End time.Time
 	Series     []Series // one per source, in the order given
 	Machine    []MachineSample

@@ -7,8 +7,13 @@ import "time"
 // process tree); the other fields are gauges summed over the source's
 // processes. Procs == 0 means the service was not running (cgroup gone or
 // root process exited).
+//
+// Detail is false when the sampler's budget skipped the per-process reads
+// on this tick: RSS, Threads, FDs and CtxSwitches (and, without a cgroup,
+// CPUSeconds and Procs) are then those of the last detailed sample.
 type Sample struct {
 	T           time.Time
+	Detail      bool
 	CPUSeconds  float64
 	RSS         uint64 // bytes
 	Threads     int
@@ -21,9 +26,12 @@ type Sample struct {
 type Series struct {
 	Source  Source
 	CPUFrom string // where CPU time came from: "cgroup:<path>" or "proc"
-	Samples []Sample
-	Errors  int    // samples with a read error (other than "not running")
-	LastErr string // the last such error
+	// DetailEvery is how many ticks apart the per-process details were
+	// read at the end (1 = every tick), as the budget required.
+	DetailEvery int
+	Samples     []Sample
+	Errors      int    // samples with a read error (other than "not running")
+	LastErr     string // the last such error
 }
 
 // Mark is a labelled instant, e.g. the start of a trial.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -17,6 +18,8 @@ type Sampler struct {
 	interval time.Duration
 	fs       FS
 	cols     []*collector
+	share    float64 // budget for per-process reads, of one core
+	budget   *budget
 
 	mu      sync.Mutex
 	rec     Recording
@@ -31,7 +34,7 @@ func NewSampler(interval time.Duration, sources ...Source) *Sampler {
 	if interval <= 0 {
 		interval = DefaultInterval
 	}
-	s := &Sampler{interval: interval, fs: DefaultFS}
+	s := &Sampler{interval: interval, fs: DefaultFS, share: DefaultBudget}
 	s.rec.Interval = interval
 	for _, src := range sources {
 		s.rec.Series = append(s.rec.Series, Series{Source: src})
@@ -43,6 +46,15 @@ func NewSampler(interval time.Duration, sources ...Source) *Sampler {
 // Call it before Start.
 func (s *Sampler) WithFS(fsys FS) *Sampler {
 	s.fs = fsys
+	return s
+}
+
+// WithBudget sets the share of one core (e.g. 0.01) that reading
+// per-process details may cost; they are then read every tick or every
+// few ticks (see Sample.Detail). 0 reads them on every tick whatever the
+// cost. Call it before Start.
+func (s *Sampler) WithBudget(share float64) *Sampler {
+	s.share = share
 	return s
 }
 
@@ -72,35 +84,50 @@ func (s *Sampler) Start(ctx context.Context) error {
 	ctx, s.cancel = context.WithCancel(ctx)
 	s.done = make(chan struct{})
 	s.rec.Start = time.Now()
+	s.rec.Budget = s.share
+	s.budget = newBudget(s.share, s.interval)
 	s.mu.Unlock()
 
-	s.tick(ctx, s.rec.Start)
+	s.tick(ctx, true)
 	go s.run(ctx)
 	return nil
 }
 
 func (s *Sampler) run(ctx context.Context) {
 	defer close(s.done)
+	// On its own thread, RUSAGE_THREAD measures what the reads cost.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	t := time.NewTicker(s.interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case now := <-t.C:
-			s.tick(ctx, now)
+		case <-t.C:
+			detail := s.budget.detail()
+			cpu0, ok := threadCPU()
+			wall0 := time.Now()
+			s.tick(ctx, detail)
+			if detail {
+				if cpu1, ok1 := threadCPU(); ok && ok1 {
+					s.budget.observe(cpu1 - cpu0)
+				} else {
+					s.budget.observe(time.Since(wall0))
+				}
+			}
 		}
 	}
 }
 
 // tick takes one sample of every source and of the machine. Reading is
 // done outside the lock; only the appends hold it.
-func (s *Sampler) tick(ctx context.Context, now time.Time) {
-	now = time.Now() // the ticker's time may lag; stamp when read
+func (s *Sampler) tick(ctx context.Context, detail bool) {
+	now := time.Now()
 	samples := make([]Sample, len(s.cols))
 	errs := make([]error, len(s.cols))
 	for i, c := range s.cols {
-		samples[i], errs[i] = c.collect(now)
+		samples[i], errs[i] = c.collect(now, detail)
 	}
 	m, merr := s.fs.readMachine(ctx)
 	m.T = now
@@ -110,6 +137,7 @@ func (s *Sampler) tick(ctx context.Context, now time.Time) {
 	for i := range s.cols {
 		se := &s.rec.Series[i]
 		se.CPUFrom = s.cols[i].cpuFrom()
+		se.DetailEvery = s.budget.every
 		if errs[i] != nil {
 			se.Errors++
 			se.LastErr = errs[i].Error()
@@ -153,7 +181,7 @@ func (s *Sampler) Stop() Recording {
 	}
 	s.cancel()
 	<-s.done
-	s.tick(context.Background(), time.Now())
+	s.tick(context.Background(), true)
 	s.mu.Lock()
 	s.started = false
 	s.rec.End = time.Now()

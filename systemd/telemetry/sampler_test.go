@@ -55,7 +55,7 @@ func TestSamplerCgroupUnit(t *testing.T) {
 	})
 	// Cross-check the cgroup counter against the processes' own times.
 	pc := newCollector(DefaultFS, Source{Name: "tree", RootPID: mainPID(t, unit)})
-	tree, err := pc.collect(time.Now())
+	tree, err := pc.collect(time.Now(), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,4 +73,38 @@ func TestSamplerCgroupUnit(t *testing.T) {
 		t.Errorf("cgroup CPU %.3fs vs /proc CPU %.3fs", last.CPUSeconds, tree.CPUSeconds)
 	}
 	t.Logf("unit %s: cgroup CPU %.3fs, /proc CPU %.3fs, %d samples", cg, last.CPUSeconds, tree.CPUSeconds, len(se.Samples))
+}
+
+// TestSamplerBudgetKeepsCPUFresh starves the per-process budget: details
+// are read rarely, but the cgroup's CPU counter and process count are
+// still read on every tick.
+func TestSamplerBudgetKeepsCPUFresh(t *testing.T) {
+	unit := unitName("budget")
+	cg := systemdRun(t, unit, nil, "/bin/sh", "-c", "sleep 60 & "+burnScript+"; "+burnScript+"; "+burnScript+"; wait")
+	s := NewSampler(20*time.Millisecond, Source{Name: "unit", ControlGroup: cg}).WithBudget(1e-6)
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(400 * time.Millisecond)
+	rec := s.Stop()
+	se := rec.Series[0]
+	if se.DetailEvery < 5 {
+		t.Fatalf("DetailEvery = %d with a starved budget", se.DetailEvery)
+	}
+	var cheap, cheapCPUSteps int
+	for i, x := range se.Samples {
+		if i == 0 || x.Detail {
+			continue
+		}
+		cheap++
+		if x.CPUSeconds > se.Samples[i-1].CPUSeconds {
+			cheapCPUSteps++
+		}
+		if x.Procs != 2 || x.RSS != se.Samples[i-1].RSS {
+			t.Errorf("cheap sample %d: %+v, want 2 procs and the RSS carried over", i, x)
+		}
+	}
+	if cheap < 5 || cheapCPUSteps < cheap/2 {
+		t.Errorf("%d cheap samples, %d with CPU progress: want most to see the busy loop", cheap, cheapCPUSteps)
+	}
 }
