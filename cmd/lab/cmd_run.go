@@ -80,6 +80,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if run == nil {
 		return runErr
 	}
+	run.Host.LabVersion = labVersion()
 	out, err := writeRun(*results, run)
 	if err != nil {
 		return errors.Join(runErr, err)

@@ -20,6 +20,13 @@ func cmdVersion(_ context.Context, args []string, stdout, _ io.Writer) error {
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
+	fmt.Fprintf(stdout, "lab %s (%s, %s/%s)\n", labVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return nil
+}
+
+// labVersion is the build's version: set by the Makefile, else the VCS
+// revision when the build recorded one, else "dev".
+func labVersion() string {
 	v := version
 	if bi, ok := debug.ReadBuildInfo(); ok && v == "dev" {
 		for _, s := range bi.Settings {
@@ -28,6 +35,5 @@ func cmdVersion(_ context.Context, args []string, stdout, _ io.Writer) error {
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "lab %s (%s, %s/%s)\n", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	return nil
+	return v
 }
