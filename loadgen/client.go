@@ -50,6 +50,8 @@ type client struct {
 const (
 	bufSize       = 16 << 10
 	maxHeaderSize = 1 << 20
+	bigBody       = 256 << 10 // a body this large switches the connection to bigBuf
+	bigBuf        = 64 << 10
 )
 
 func newClient(dial func() (net.Conn, error), timeout time.Duration) *client {
@@ -189,6 +191,9 @@ func (c *client) discard(n int64) error {
 		}
 		n -= avail
 		c.r, c.w = 0, 0
+		if n > bigBody && len(c.buf) < bigBuf {
+			c.buf = make([]byte, bigBuf) // large bodies: fewer, larger reads
+		}
 		if err := c.fill(); err != nil {
 			if errors.Is(err, io.EOF) {
 				return io.ErrUnexpectedEOF
