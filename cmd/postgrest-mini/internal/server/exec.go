@@ -43,7 +43,7 @@ func (s *Server) run(ctx context.Context, ri *reqInfo, st sqlgen.Statement) (res
 		}
 		return result{}, aerr
 	}
-	defer conn.Release()
+	defer s.pool.release(conn)
 	setup := setupSQL
 	if ri.readOnly {
 		setup = setupReadOnlySQL

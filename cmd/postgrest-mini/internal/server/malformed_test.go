@@ -82,8 +82,8 @@ func TestMalformed(t *testing.T) {
 		t.Fatalf("server unusable after malformed requests: %d %s", st, b)
 	}
 	stat := ts.pool.Stat()
-	if stat.AcquiredConns() != 0 || stat.TotalConns() > 3 {
-		t.Errorf("pool after malformed requests: %d acquired, %d open (max 3)", stat.AcquiredConns(), stat.TotalConns())
+	if stat.AcquiredConns() != 0 || stat.TotalConns() > 3 || ts.pool.available() != 3 {
+		t.Errorf("pool after malformed requests: %d acquired, %d open (max 3), %d slots free (want 3)", stat.AcquiredConns(), stat.TotalConns(), ts.pool.available())
 	}
 	var n int
 	conn := superConn(t, db)

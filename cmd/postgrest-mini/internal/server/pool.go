@@ -11,11 +11,14 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini/internal/apierr"
 )
 
-// pool wraps pgxpool with PostgREST's acquisition timeout and the counters
-// behind pgrst_db_pool_waiting and pgrst_db_pool_timeouts_total.
+// pool wraps pgxpool with PostgREST's acquisition timeout and the gauges of
+// its /metrics. A slot semaphore of db-pool entries sits in front of
+// pgxpool so that "waiting" counts exactly the requests that found every
+// connection busy, and "available" the free slots.
 type pool struct {
 	*pgxpool.Pool
 	opts     *Options
+	slots    chan struct{}
 	waiting  atomic.Int64
 	timeouts atomic.Int64
 }
@@ -47,19 +50,35 @@ func newPool(o *Options) (*pool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("db pool: %w", err)
 	}
-	return &pool{Pool: p, opts: o}, nil
+	return &pool{Pool: p, opts: o, slots: make(chan struct{}, o.Pool)}, nil
 }
 
-// acquire waits at most db-pool-acquisition-timeout for a connection.
+// acquire waits at most db-pool-acquisition-timeout for a connection; the
+// caller must call release(conn) when done.
 func (p *pool) acquire(ctx context.Context) (*pgxpool.Conn, *apierr.Error) {
-	p.waiting.Add(1)
 	actx, cancel := context.WithTimeout(ctx, p.opts.AcquireTimeout)
+	defer cancel()
+	select {
+	case p.slots <- struct{}{}:
+	default: // every slot busy: wait
+		p.waiting.Add(1)
+		select {
+		case p.slots <- struct{}{}:
+			p.waiting.Add(-1)
+		case <-actx.Done():
+			p.waiting.Add(-1)
+			if ctx.Err() == nil {
+				p.timeouts.Add(1)
+				return nil, apierr.PoolTimeout()
+			}
+			return nil, apierr.DBConnection(ctx.Err())
+		}
+	}
 	c, err := p.Acquire(actx)
-	cancel()
-	p.waiting.Add(-1)
 	if err == nil {
 		return c, nil
 	}
+	<-p.slots
 	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 		p.timeouts.Add(1)
 		return nil, apierr.PoolTimeout()
@@ -67,8 +86,11 @@ func (p *pool) acquire(ctx context.Context) (*pgxpool.Conn, *apierr.Error) {
 	return nil, apierr.DBConnection(err)
 }
 
-// available is the number of connections a request could get now.
-func (p *pool) available() int64 {
-	st := p.Stat()
-	return int64(st.MaxConns() - st.AcquiredConns())
+// release gives a connection and its slot back.
+func (p *pool) release(c *pgxpool.Conn) {
+	c.Release()
+	<-p.slots
 }
+
+// available is the number of free slots: requests that would not wait.
+func (p *pool) available() int64 { return int64(cap(p.slots) - len(p.slots)) }
