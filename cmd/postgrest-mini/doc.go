@@ -31,8 +31,8 @@
 //
 // The HTTP API subset (see internal/server): GET/HEAD/POST/PATCH/DELETE on tables
 // and views, GET/POST on /rpc/fn; select with columns, aliases, casts and
-// embeds through foreign keys in both directions and through junction
-// tables (many-to-many), to any depth; filters eq,
+// embeds through foreign keys in both directions (one-to-one when the key
+// is unique) and through junction tables (many-to-many), to any depth; filters eq,
 // neq, gt, gte, lt, lte, like, ilike, in, is (and not.), also on embeds
 // (track.name=eq.x); order, limit, offset; ?columns= and Prefer:
 // return=representation on POST. Each request is one transaction as
@@ -40,7 +40,7 @@
 // PostgreSQL; values are bind parameters.
 //
 // Not implemented: JWT (every request is anonymous), PUT, upserts,
-// one-to-one embeds (always one-to-many), spread and JSON-path selects,
+// spread and JSON-path selects,
 // Prefer: count=..., Range headers, singular/CSV responses, db-config and
 // config reload (SIGUSR2), server-timing.
 //

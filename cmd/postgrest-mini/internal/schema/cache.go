@@ -1,6 +1,9 @@
 package schema
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Column of a table or view.
 type Column struct {
@@ -16,7 +19,20 @@ type Table struct {
 	Name    string
 	Kind    string // pg_class.relkind
 	Columns []Column
+	Keys    [][]string // primary key and unique constraints, columns sorted
 	colIdx  map[string]int
+}
+
+// IsKey reports whether cols (any order) are exactly a primary or unique key.
+func (t *Table) IsKey(cols []string) bool {
+	s := slices.Clone(cols)
+	slices.Sort(s)
+	for _, k := range t.Keys {
+		if slices.Equal(k, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // Column returns the column named name.

@@ -22,6 +22,15 @@ JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.
 WHERE c.relkind IN ('r', 'v', 'm', 'f', 'p') AND n.nspname = ANY($1)
 ORDER BY n.nspname, c.relname, a.attnum`
 
+const keysSQL = `
+SELECT n.nspname, t.relname,
+       array(SELECT a.attname FROM unnest(c.conkey) k(num)
+             JOIN pg_catalog.pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.num ORDER BY a.attname)::text[]
+FROM pg_catalog.pg_constraint c
+JOIN pg_catalog.pg_class t ON t.oid = c.conrelid
+JOIN pg_catalog.pg_namespace n ON n.oid = t.relnamespace
+WHERE c.contype IN ('p', 'u') AND n.nspname = ANY($1)`
+
 const fksSQL = `
 SELECT c.conname, n1.nspname, t1.relname,
        array(SELECT a.attname FROM unnest(c.conkey) WITH ORDINALITY k(num, ord)
@@ -59,6 +68,9 @@ func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema cache: tables: %w", err)
 	}
+	if err := loadKeys(ctx, q, schemas, tables); err != nil {
+		return nil, fmt.Errorf("schema cache: keys: %w", err)
+	}
 	fks, err := loadFKs(ctx, q, schemas)
 	if err != nil {
 		return nil, fmt.Errorf("schema cache: foreign keys: %w", err)
@@ -93,6 +105,29 @@ func loadTables(ctx context.Context, q Querier, schemas []string) ([]*Table, err
 		cur.Columns = append(cur.Columns, col)
 	}
 	return out, rows.Err()
+}
+
+func loadKeys(ctx context.Context, q Querier, schemas []string, tables []*Table) error {
+	byName := map[qname]*Table{}
+	for _, t := range tables {
+		byName[qname{t.Schema, t.Name}] = t
+	}
+	rows, err := q.Query(ctx, keysSQL, schemas)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var sch, rel string
+		var cols []string
+		if err := rows.Scan(&sch, &rel, &cols); err != nil {
+			return err
+		}
+		if t := byName[qname{sch, rel}]; t != nil {
+			t.Keys = append(t.Keys, cols)
+		}
+	}
+	return rows.Err()
 }
 
 func loadFKs(ctx context.Context, q Querier, schemas []string) ([]FK, error) {

@@ -9,6 +9,7 @@ const (
 	ManyToOne  Cardinality = iota // the embed is an object (or null)
 	OneToMany                     // the embed is an array
 	ManyToMany                    // through a junction table; an array
+	OneToOne                      // a one-to-many whose foreign key is also a key: an object
 )
 
 // Relationship joins a parent table to an embedded one through a foreign key.
@@ -45,7 +46,11 @@ func (c *Cache) Relationships(parent *Table, name, hint string) []Relationship {
 			out = append(out, Relationship{Card: ManyToOne, FK: fk, Target: target, ParentCols: fk.Columns, TargetCols: fk.RefColumns})
 		}
 		if fk.RefSchema == parent.Schema && fk.RefTable == parent.Name && fk.Schema == target.Schema && fk.Table == target.Name {
-			out = append(out, Relationship{Card: OneToMany, FK: fk, Target: target, ParentCols: fk.RefColumns, TargetCols: fk.Columns})
+			card := OneToMany
+			if target.IsKey(fk.Columns) {
+				card = OneToOne
+			}
+			out = append(out, Relationship{Card: card, FK: fk, Target: target, ParentCols: fk.RefColumns, TargetCols: fk.Columns})
 		}
 	}
 	return append(out, c.manyToMany(parent, target, hint)...)

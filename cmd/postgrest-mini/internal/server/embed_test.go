@@ -47,3 +47,22 @@ func TestEmbeds(t *testing.T) {
 		jsonEqual(t, c.path, b, sqlJSON(t, conn, "SELECT coalesce(("+c.sql+"), '[]')"))
 	}
 }
+
+// TestOneToOne: a foreign key that is also unique embeds as an object in
+// both directions.
+func TestOneToOne(t *testing.T) {
+	db := labtest.Chinook(t)
+	must(t, db.Psql(db.Name, `CREATE TABLE artist_bio (artist_id int PRIMARY KEY REFERENCES artist, bio text);
+		INSERT INTO artist_bio VALUES (1, 'Australian rock'); GRANT SELECT ON artist_bio TO web_anon`))
+	ts := start(t, db.TCPURI("authenticator"), nil)
+	st, b := ts.get(t, "/artist?select=name,artist_bio(bio)&artist_id=in.(1,2)&order=artist_id")
+	if st != 200 {
+		t.Fatalf("%d %s", st, b)
+	}
+	jsonEqual(t, "one-to-one", b, []byte(`[{"name":"AC/DC","artist_bio":{"bio":"Australian rock"}},{"name":"Accept","artist_bio":null}]`))
+	st, b = ts.get(t, "/artist_bio?select=bio,artist(name)")
+	if st != 200 {
+		t.Fatalf("%d %s", st, b)
+	}
+	jsonEqual(t, "one-to-one reverse", b, []byte(`[{"bio":"Australian rock","artist":{"name":"AC/DC"}}]`))
+}

@@ -148,7 +148,7 @@ func (b *builder) embed(parent node, it query.Item) (string, error) {
 		return "", nil
 	}
 	label := ident(it.Label())
-	if r.Card == schema.ManyToOne {
+	if r.Card == schema.ManyToOne || r.Card == schema.OneToOne {
 		return "(SELECT row_to_json(_pgrst_e) FROM (" + inner + ") _pgrst_e) AS " + label, nil
 	}
 	return "COALESCE((SELECT json_agg(_pgrst_e) FROM (" + inner + ") _pgrst_e), '[]') AS " + label, nil
