@@ -45,3 +45,34 @@ func benchRestart(b *testing.B, ctl Controller) {
 	b.ReportMetric(ms(ds[len(ds)*9/10]), "p90-ms")
 	b.ReportMetric(ms(ds[len(ds)-1]), "max-ms")
 }
+
+// BenchmarkRestartToReadyInterleaved alternates restarts through the D-Bus
+// controller and the direct supervisor in one loop, so both see the same
+// machine load, and reports their p50s and the ratio direct/dbus.
+//
+//	XDG_RUNTIME_DIR=/run/user/0 go test -run '^$' -bench Interleaved -benchtime 40x ./systemd
+func BenchmarkRestartToReadyInterleaved(b *testing.B) {
+	var servers [2]server
+	for i, im := range impls() {
+		ctl := im.new(b)(b)
+		servers[i] = installServer(b, ctl, nil)
+		start(b, servers[i])
+	}
+	var ds [2][]time.Duration
+	b.ResetTimer()
+	for n := range b.N {
+		for k := range 2 {
+			i := (n + k) % 2 // alternate which goes first
+			ds[i] = append(ds[i], restart(b, servers[i]))
+		}
+	}
+	b.StopTimer()
+	p50 := func(d []time.Duration) float64 {
+		slices.Sort(d)
+		return float64(d[len(d)/2].Microseconds()) / 1000
+	}
+	dbus, direct := p50(ds[0]), p50(ds[1])
+	b.ReportMetric(dbus, "dbus-p50-ms")
+	b.ReportMetric(direct, "direct-p50-ms")
+	b.ReportMetric(direct/dbus, "direct/dbus")
+}
