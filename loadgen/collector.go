@@ -92,7 +92,7 @@ func (c *collector) snapshot(now time.Time, measured, final bool) {
 		}
 		total := r.cfg.Warmup + r.cfg.Duration
 		el := min(now.Sub(r.start), total)
-		c.progress(Progress{Elapsed: el, Total: total, Warmup: now.Before(r.measure),
+		c.progress(Progress{Elapsed: el, Total: total, Warmup: !now.After(r.measure),
 			Requests: c.requests, Errors: c.errors, Dropped: dropped, Rate: rate, P99: p99,
 			InFlight: int(r.inflight.Load())})
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -144,6 +145,9 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageErrorf("load: invalid settings:%s", b.String())
 	}
 	progress := loadgen.TerminalProgress(os.Stderr)
+	if progress != nil {
+		defer fmt.Fprint(os.Stderr, "\r\033[K") // clear the status line whatever happened
+	}
 	lim := loadgen.Limit{P99: *limP99, MaxErrorRate: *limErr, MaxDroppedRate: *limDrop}
 	if *ramp != "" {
 		if cfg.Open == nil {
