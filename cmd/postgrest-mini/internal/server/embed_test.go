@@ -1,6 +1,7 @@
 package server
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
@@ -65,4 +66,19 @@ func TestOneToOne(t *testing.T) {
 		t.Fatalf("%d %s", st, b)
 	}
 	jsonEqual(t, "one-to-one reverse", b, []byte(`[{"bio":"Australian rock","artist":{"name":"AC/DC"}}]`))
+}
+
+// TestSingular: Accept: application/vnd.pgrst.object+json gives the object
+// for exactly one row and 406 PGRST116 otherwise.
+func TestSingular(t *testing.T) {
+	db := labtest.Chinook(t)
+	ts := start(t, db.TCPURI("authenticator"), nil)
+	st, b, h := ts.do(t, "GET", "/artist?artist_id=eq.3", nil, "Accept", "application/vnd.pgrst.object+json")
+	if st != 200 || string(b) != `{"artist_id":3,"name":"Aerosmith"}` || !strings.HasPrefix(string(h.ContentType()), "application/vnd.pgrst.object+json") {
+		t.Errorf("one row: %d %s (%s)", st, b, h.ContentType())
+	}
+	st, b, _ = ts.do(t, "GET", "/artist?artist_id=lt.3", nil, "Accept", "application/vnd.pgrst.object+json")
+	wantErr(t, "two rows", st, b, 406, "PGRST116")
+	st, b, _ = ts.do(t, "GET", "/rpc/ret_artists?artist_id=eq.999", nil, "Accept", "application/vnd.pgrst.object+json")
+	wantErr(t, "no rows from a function", st, b, 406, "PGRST116")
 }

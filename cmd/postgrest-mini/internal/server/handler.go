@@ -108,16 +108,28 @@ func reqContext() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), 5*time.Minute)
 }
 
-// writeRows answers 200 with a JSON body and PostgREST's Content-Range.
-func writeRows(ctx *fasthttp.RequestCtx, status int, res result, offset int64) {
+// writeRows answers with a JSON array body (or, for Accept:
+// application/vnd.pgrst.object+json, its single object) and PostgREST's
+// Content-Range.
+func writeRows(ctx *fasthttp.RequestCtx, status int, res result, offset int64) *apierr.Error {
+	ctype := jsonType
+	if wantsObject(ctx) {
+		obj, aerr := singular(res)
+		if aerr != nil {
+			return aerr
+		}
+		res.body = obj
+		ctype = objectType + "; charset=utf-8"
+	}
 	ctx.SetStatusCode(status)
-	ctx.SetContentType(jsonType)
+	ctx.SetContentType(ctype)
 	if res.count > 0 {
 		ctx.Response.Header.Set("Content-Range", strconv.FormatInt(offset, 10)+"-"+strconv.FormatInt(offset+res.count-1, 10)+"/*")
 	} else {
 		ctx.Response.Header.Set("Content-Range", "*/*")
 	}
 	ctx.SetBody(res.body)
+	return nil
 }
 
 func rootOffset(req *query.Request) int64 {

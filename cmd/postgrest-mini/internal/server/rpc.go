@@ -76,7 +76,7 @@ func (s *Server) rpc(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name str
 		return aerr
 	}
 	if f.RetSet {
-		writeRows(ctx, 200, res, rootOffset(req))
+		return writeRows(ctx, 200, res, rootOffset(req))
 	} else {
 		ctx.SetStatusCode(200)
 		ctx.SetContentType(jsonType)

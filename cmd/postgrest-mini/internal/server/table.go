@@ -51,14 +51,12 @@ func (s *Server) table(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name s
 	}
 	switch {
 	case method == "GET" || method == "HEAD":
-		writeRows(ctx, 200, res, rootOffset(req))
-		if method == "HEAD" {
-			ctx.Response.SkipBody = true
-		}
+		ctx.Response.SkipBody = method == "HEAD"
+		return writeRows(ctx, 200, res, rootOffset(req))
 	case repr && method == "POST":
-		writeRows(ctx, 201, res, 0)
+		return writeRows(ctx, 201, res, 0)
 	case repr:
-		writeRows(ctx, 200, res, 0)
+		return writeRows(ctx, 200, res, 0)
 	case method == "POST":
 		ctx.SetStatusCode(201)
 		ctx.Response.Header.Set("Content-Range", "*/*")
