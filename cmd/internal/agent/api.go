@@ -1,0 +1,77 @@
+package agent
+
+import (
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// APIVersion is the path prefix of this protocol version.
+const APIVersion = "v1"
+
+// Headers of the protocol.
+const (
+	HeaderSession   = "Lab-Session"
+	HeaderRequestID = "Lab-Request-Id"
+)
+
+// MaxBody bounds every request body (413 beyond it).
+const MaxBody = 64 << 10
+
+// Health is GET /v1/health.
+type Health struct {
+	OK      bool   `json:"ok"`
+	API     string `json:"api"`
+	Version string `json:"version,omitempty"`
+	Session bool   `json:"session"` // a driver holds the agent
+}
+
+// ClockReading is GET /v1/clock: the agent's clock when the request was
+// received and when the answer was sent, in Unix nanoseconds.
+type ClockReading struct {
+	Received int64 `json:"received"`
+	Sent     int64 `json:"sent"`
+}
+
+// Description is GET /v1/describe.
+type Description struct {
+	Host   lab.Host       `json:"host"`
+	Target lab.TargetInfo `json:"target"`
+}
+
+// SessionRequest is POST /v1/session.
+type SessionRequest struct {
+	Driver string `json:"driver"` // who drives, for messages ("host pid 123")
+}
+
+// Session is the answer to POST /v1/session and /v1/session/renew.
+type Session struct {
+	ID      string `json:"id"`
+	LeaseMs int64  `json:"lease_ms"`
+}
+
+// Lease is the session's lease as a duration.
+func (s Session) Lease() time.Duration { return time.Duration(s.LeaseMs) * time.Millisecond }
+
+// ApplyRequest is POST /v1/apply.
+type ApplyRequest struct {
+	Variant lab.Variant `json:"variant"`
+}
+
+// WindowStarted is the answer to POST /v1/windows.
+type WindowStarted struct {
+	ID      string `json:"id"`
+	Started int64  `json:"started"` // agent clock, Unix nanoseconds
+}
+
+// StopRequest is POST /v1/windows/{id}/stop.
+type StopRequest struct {
+	Requests int64 `json:"requests"`
+}
+
+// ErrorBody is every error answer.
+type ErrorBody struct {
+	Error string `json:"error"`
+	// Applied is what a failed Apply had changed before it failed.
+	Applied *lab.Applied `json:"applied,omitempty"`
+}

@@ -1,0 +1,55 @@
+package agent
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+)
+
+// ReadToken reads a bearer token from a file that only its owner may read
+// or write (mode 0600 or stricter): the token is the key to a service that
+// rewrites configs as root. Surrounding white space is ignored.
+func ReadToken(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("token file: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("token file %s: not a regular file", path)
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return nil, fmt.Errorf("token file %s: mode %04o lets others read it; run `chmod 600 %s`", path, perm, path)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("token file: %w", err)
+	}
+	tok := []byte(strings.TrimSpace(string(b)))
+	if len(tok) < 16 {
+		return nil, fmt.Errorf("token file %s: token has %d characters, want at least 16 (e.g. `openssl rand -hex 32 > %s`)", path, len(tok), path)
+	}
+	return tok, nil
+}
+
+var errNoToken = errors.New("missing bearer token (Authorization: Bearer TOKEN)")
+var errBadToken = errors.New("wrong bearer token")
+
+// checkToken compares the request's bearer token with want in constant
+// time (over hashes, so the length does not leak either).
+func checkToken(r *http.Request, want []byte) error {
+	h := r.Header.Get("Authorization")
+	scheme, tok, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || tok == "" {
+		return errNoToken
+	}
+	got := sha256.Sum256([]byte(strings.TrimSpace(tok)))
+	exp := sha256.Sum256(want)
+	if subtle.ConstantTimeCompare(got[:], exp[:]) != 1 {
+		return errBadToken
+	}
+	return nil
+}

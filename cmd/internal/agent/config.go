@@ -1,0 +1,183 @@
+package agent
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Config is the agent's own config (AGENT.toml): where it listens and,
+// fixed here and never taken from a request, what it may touch.
+//
+//	listen = "127.0.0.1:7171"
+//	advertise_host = "10.0.0.5"    # the target's URL as drivers reach it (or advertise_url)
+//	lease = "10s"                  # dead-man switch
+//	[stack]
+//	dir = "/var/lib/pgrst-lab"     # a local stack (lab stack up) ...
+//	[target]                       # ... or an existing server
+//	unit = "postgrest.service"
+//	config = "/etc/postgrest.conf"
+//	url = "http://127.0.0.1:3000"
+//	pg_uri = "postgres://postgres@/postgres?host=/run/postgresql"
+//	[tls]
+//	cert = "/etc/lab/agent.pem"
+//	key = "/etc/lab/agent-key.pem"
+//	[allow]
+//	postgresql_settings = ["synchronous_commit"]
+type Config struct {
+	Listen           string        `toml:"listen"`
+	AllowPlaintext   bool          `toml:"allow_plaintext"`
+	AdvertiseURL     string        `toml:"advertise_url"`
+	AdvertiseHost    string        `toml:"advertise_host"`
+	Lease            time.Duration `toml:"lease"`
+	StateDir         string        `toml:"state_dir"`
+	AllowUnknownKeys bool          `toml:"allow_unknown_keys"`
+	TokenFile        string        `toml:"token_file"`
+	Stack            struct {
+		Dir string `toml:"dir"`
+	} `toml:"stack"`
+	Target TargetConfig `toml:"target"`
+	TLS    TLSFiles     `toml:"tls"`
+	Allow  Policy       `toml:"allow"`
+
+	// File is where the config was read from.
+	File string `toml:"-"`
+}
+
+// TargetConfig names an existing server the agent may touch.
+type TargetConfig struct {
+	Unit     string `toml:"unit"`
+	Config   string `toml:"config"`
+	URL      string `toml:"url"`
+	AdminURL string `toml:"admin_url"`
+	PGUnit   string `toml:"pg_unit"`
+	PGURI    string `toml:"pg_uri"`
+}
+
+// LoadConfig reads AGENT.toml strictly: unknown keys and missing or
+// conflicting settings are errors naming file:line. Lists in [allow]
+// replace the DefaultPolicy's; relative paths are relative to the file.
+func LoadConfig(path string) (*Config, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("agent config: %w", err)
+	}
+	c := &Config{Allow: DefaultPolicy(), File: path}
+	md, err := toml.Decode(string(src), c)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s:%d: %s", path, pe.Position.Line, pe.Message)
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var errs []error
+	for _, k := range md.Undecoded() {
+		errs = append(errs, fmt.Errorf("%s:%d: unknown key %q (allowed: %s)", path, keyLine(src, k), k.String(), allowedKeys(k)))
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	c.resolve(filepath.Dir(path))
+	if err := c.validate(src); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Config) resolve(dir string) {
+	abs := func(p *string) {
+		if *p != "" && !filepath.IsAbs(*p) {
+			*p = filepath.Join(dir, *p)
+		}
+	}
+	for _, p := range []*string{&c.StateDir, &c.TokenFile, &c.Stack.Dir, &c.Target.Config, &c.TLS.Cert, &c.TLS.Key, &c.TLS.ClientCA} {
+		abs(p)
+	}
+}
+
+func (c *Config) validate(src []byte) error {
+	at := func(key ...string) string { return fmt.Sprintf("%s:%d", c.File, keyLine(src, toml.Key(key))) }
+	t := c.Target
+	hasTarget := t.Unit != "" || t.Config != "" || t.URL != ""
+	var errs []error
+	switch {
+	case c.Stack.Dir != "" && hasTarget:
+		errs = append(errs, fmt.Errorf("%s: give either [stack] dir or [target], not both", at("target")))
+	case c.Stack.Dir == "" && !hasTarget:
+		errs = append(errs, fmt.Errorf("%s: say what the agent may touch: [stack] dir = \"...\" or [target] unit, config, url", c.File))
+	case hasTarget && (t.Unit == "" || t.Config == "" || t.URL == ""):
+		errs = append(errs, fmt.Errorf("%s: [target] needs unit, config and url", at("target")))
+	}
+	if c.AdvertiseURL != "" && c.AdvertiseHost != "" {
+		errs = append(errs, fmt.Errorf("%s: give advertise_url or advertise_host, not both", at("advertise_host")))
+	}
+	if c.Lease < 0 || (c.Lease > 0 && c.Lease < time.Second) {
+		errs = append(errs, fmt.Errorf("%s: lease %v: want at least 1s", at("lease"), c.Lease))
+	}
+	if c.TLS.Enabled() && (c.TLS.Cert == "" || c.TLS.Key == "") {
+		errs = append(errs, fmt.Errorf("%s: [tls] needs both cert and key", at("tls")))
+	}
+	if c.TLS.ClientCA != "" && !c.TLS.Enabled() {
+		errs = append(errs, fmt.Errorf("%s: client_ca needs cert and key", at("tls", "client_ca")))
+	}
+	for _, b := range c.Allow.Binaries {
+		if !filepath.IsAbs(b) {
+			errs = append(errs, fmt.Errorf("%s: binary %q: give an absolute path", at("allow", "binaries"), b))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// keyLine finds the line a key is written on: a table header or
+// "name =" inside the key's table; 0 when not found.
+func keyLine(src []byte, k toml.Key) int {
+	table := ""
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			table = strings.Trim(line, "[] \t")
+			if i := strings.IndexByte(table, '#'); i >= 0 {
+				table = strings.TrimSpace(table[:i])
+			}
+			if table == strings.Join(k, ".") {
+				return n
+			}
+			continue
+		}
+		name, _, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		full := strings.Trim(strings.TrimSpace(name), `"`)
+		if table != "" {
+			full = table + "." + full
+		}
+		if full == strings.Join(k, ".") {
+			return n
+		}
+	}
+	return 0
+}
+
+func allowedKeys(k toml.Key) string {
+	switch {
+	case len(k) > 1 && k[0] == "stack":
+		return "dir"
+	case len(k) > 1 && k[0] == "target":
+		return "unit, config, url, admin_url, pg_unit, pg_uri"
+	case len(k) > 1 && k[0] == "tls":
+		return "cert, key, client_ca"
+	case len(k) > 1 && k[0] == "allow":
+		return "postgrest_keys, postgresql_settings, env, dropin, binaries, args"
+	}
+	return "listen, allow_plaintext, advertise_url, advertise_host, lease, state_dir, allow_unknown_keys, token_file, [stack], [target], [tls], [allow]"
+}

@@ -1,0 +1,252 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// Options configure a Handler.
+type Options struct {
+	Token  []byte // bearer token every request must carry (required)
+	Policy Policy
+	// Lease is how long the agent waits for a renewal before it restores
+	// the original configuration (default 10 s).
+	Lease time.Duration
+	// AdvertiseURL, when set, replaces the target URL in describe: the
+	// address the driver reaches the target at.
+	AdvertiseURL string
+	Version      string
+	// ApplyTimeout bounds apply and restore (default 5 min); CallTimeout
+	// every other call (default 1 min).
+	ApplyTimeout, CallTimeout time.Duration
+	Logf                      func(format string, args ...any)
+}
+
+// Handler serves a lab.Server over the API. It is safe for concurrent use.
+type Handler struct {
+	srv lab.Server
+	opt Options
+	mux *http.ServeMux
+	ss  *sessions
+
+	mu    sync.Mutex
+	dirty bool // a variant may be in place: restore when the driver goes
+}
+
+// NewHandler serves srv (wire.Local in production).
+func NewHandler(srv lab.Server, opt Options) (*Handler, error) {
+	if len(opt.Token) == 0 {
+		return nil, errors.New("agent: a bearer token is required")
+	}
+	if opt.Lease <= 0 {
+		opt.Lease = 10 * time.Second
+	}
+	if opt.ApplyTimeout <= 0 {
+		opt.ApplyTimeout = 5 * time.Minute
+	}
+	if opt.CallTimeout <= 0 {
+		opt.CallTimeout = time.Minute
+	}
+	if opt.Logf == nil {
+		opt.Logf = func(string, ...any) {}
+	}
+	h := &Handler{srv: srv, opt: opt, mux: http.NewServeMux()}
+	h.ss = &sessions{lease: opt.Lease, now: time.Now, expired: h.expired}
+	p := "/" + APIVersion
+	h.mux.HandleFunc("GET "+p+"/health", h.health)
+	h.mux.HandleFunc("GET "+p+"/clock", h.clock)
+	h.mux.HandleFunc("GET "+p+"/describe", h.describe)
+	h.mux.HandleFunc("POST "+p+"/session", h.openSession)
+	h.mux.HandleFunc("POST "+p+"/session/renew", h.renewSession)
+	h.mux.HandleFunc("DELETE "+p+"/session", h.closeSession)
+	h.mux.HandleFunc("POST "+p+"/apply", h.mutating(h.apply))
+	h.mux.HandleFunc("POST "+p+"/restore", h.mutating(h.restore))
+	h.mux.HandleFunc("POST "+p+"/windows", h.mutating(h.watch))
+	h.mux.HandleFunc("POST "+p+"/windows/{id}/stop", h.mutating(h.stop))
+	h.mux.HandleFunc("GET "+p+"/windows/{id}", h.withSession(h.fetch))
+	h.mux.HandleFunc("DELETE "+p+"/windows/{id}", h.withSession(h.forget))
+	return h, nil
+}
+
+// ServeHTTP checks the token, limits the body and routes.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := checkToken(r, h.opt.Token); err != nil {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="lab-agent"`)
+		writeError(w, http.StatusUnauthorized, err)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+	h.mux.ServeHTTP(w, r)
+}
+
+// Shutdown ends a live session as if the driver had gone: the original
+// configuration is restored when a variant is in place.
+func (h *Handler) Shutdown(ctx context.Context) error {
+	h.ss.mu.Lock()
+	cur := h.ss.cur
+	h.ss.mu.Unlock()
+	if cur == nil {
+		return h.restoreIfDirty(ctx, "agent shutting down")
+	}
+	if s, ok := h.ss.close(cur.id); ok {
+		defer h.ss.cleaned()
+		return h.cleanup(ctx, s, "agent shutting down")
+	}
+	return nil
+}
+
+// expired is the dead-man switch: the driver stopped renewing its lease.
+func (h *Handler) expired(s *session) {
+	h.opt.Logf("lease of session %s (%s) expired after %v without renewal", s.id, s.driver, s.lease)
+	ctx, cancel := context.WithTimeout(context.Background(), h.opt.ApplyTimeout)
+	defer cancel()
+	if err := h.cleanup(ctx, s, "driver lost"); err != nil {
+		h.opt.Logf("restore after lost driver: %v", err)
+	}
+}
+
+// cleanup stops a session's running windows and restores when needed.
+func (h *Handler) cleanup(ctx context.Context, s *session, why string) error {
+	for _, w := range s.windows.drain() {
+		w.mu.Lock()
+		if !w.stopped {
+			_, _ = w.w.Stop(ctx, 0)
+			w.stopped = true
+		}
+		w.mu.Unlock()
+	}
+	return h.restoreIfDirty(ctx, why)
+}
+
+func (h *Handler) restoreIfDirty(ctx context.Context, why string) error {
+	h.mu.Lock()
+	dirty := h.dirty
+	h.mu.Unlock()
+	if !dirty {
+		return nil
+	}
+	h.opt.Logf("%s: restoring the original configuration", why)
+	start := time.Now()
+	if err := h.srv.Restore(ctx); err != nil {
+		return fmt.Errorf("restore (%s): %w", why, err)
+	}
+	h.setDirty(false)
+	h.opt.Logf("original configuration restored in %v", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+func (h *Handler) setDirty(d bool) {
+	h.mu.Lock()
+	h.dirty = d
+	h.mu.Unlock()
+}
+
+// op is a mutating operation: it gets the session and the raw body and
+// returns a status and the answer (an error becomes an ErrorBody).
+type op func(ctx context.Context, s *session, r *http.Request, body []byte) (int, any)
+
+// mutating wraps an op with the session check, the body limit and the
+// request-ID reply cache.
+func (h *Handler) mutating(fn op) http.HandlerFunc {
+	return h.withSession(func(w http.ResponseWriter, r *http.Request, s *session) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			writeBodyError(w, err)
+			return
+		}
+		id := r.Header.Get(HeaderRequestID)
+		if id == "" {
+			status, v := fn(r.Context(), s, r, body)
+			writeJSON(w, status, v)
+			return
+		}
+		key := r.Method + " " + r.URL.Path + " " + id
+		rep, first := s.replies.claim(key)
+		if first {
+			status, v := fn(r.Context(), s, r, body)
+			b, _ := marshal(v)
+			rep.finish(status, b)
+		} else {
+			select {
+			case <-rep.done:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		writeRaw(w, rep.status, rep.body)
+	})
+}
+
+// withSession resolves the Lab-Session header to the live session.
+func (h *Handler) withSession(fn func(w http.ResponseWriter, r *http.Request, s *session)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get(HeaderSession)
+		if id == "" {
+			writeError(w, http.StatusBadRequest, fmt.Errorf("no %s header: open a session first (POST /%s/session)", HeaderSession, APIVersion))
+			return
+		}
+		s, ok := h.ss.get(id)
+		if !ok {
+			writeError(w, http.StatusGone, fmt.Errorf("session %s is not live (its lease expired or it was closed; the agent restored the original configuration)", id))
+			return
+		}
+		fn(w, r, s)
+	}
+}
+
+// decode reads strict JSON: unknown fields (a path, a unit) are refused.
+func decode(body []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return fmt.Errorf("request body: %w", err)
+	}
+	if d.More() {
+		return errors.New("request body: more than one JSON value")
+	}
+	return nil
+}
+
+func writeBodyError(w http.ResponseWriter, err error) {
+	var mb *http.MaxBytesError
+	if errors.As(err, &mb) {
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Errorf("request body larger than %d bytes", mb.Limit))
+		return
+	}
+	writeError(w, http.StatusBadRequest, fmt.Errorf("read request body: %w", err))
+}
+
+func writeError(w http.ResponseWriter, status int, err error) {
+	writeJSON(w, status, ErrorBody{Error: err.Error()})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := marshal(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"error":"encode answer"}`)
+	}
+	writeRaw(w, status, b)
+}
+
+func marshal(v any) ([]byte, error) {
+	if err, ok := v.(error); ok {
+		v = ErrorBody{Error: err.Error()}
+	}
+	return json.Marshal(v)
+}
+
+func writeRaw(w http.ResponseWriter, status int, b []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}

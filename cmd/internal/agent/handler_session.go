@@ -1,0 +1,92 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+)
+
+func (h *Handler) health(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, Health{OK: true, API: APIVersion, Version: h.opt.Version, Session: h.ss.live()})
+}
+
+// clock answers with the agent's clock at receipt and at sending: with the
+// client's own send and receive times this gives the offset NTP-style.
+func (h *Handler) clock(w http.ResponseWriter, r *http.Request) {
+	recv := time.Now()
+	writeJSON(w, http.StatusOK, ClockReading{Received: recv.UnixNano(), Sent: time.Now().UnixNano()})
+}
+
+func (h *Handler) describe(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), h.opt.CallTimeout)
+	defer cancel()
+	host, target, err := h.srv.Describe(ctx)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, fmt.Errorf("describe: %w", err))
+		return
+	}
+	if h.opt.AdvertiseURL != "" {
+		target.URL = h.opt.AdvertiseURL
+	}
+	writeJSON(w, http.StatusOK, Description{Host: host, Target: target})
+}
+
+func (h *Handler) openSession(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		writeBodyError(w, err)
+		return
+	}
+	var req SessionRequest
+	if err := decode(body, &req); err != nil {
+		writeError(w, http.StatusBadRequest, err)
+		return
+	}
+	if err := cleanText("driver", req.Driver); err != nil {
+		writeError(w, http.StatusBadRequest, err)
+		return
+	}
+	s, holder, ok := h.ss.open(req.Driver)
+	if !ok {
+		if holder == nil {
+			writeError(w, http.StatusConflict, fmt.Errorf("agent busy: restoring after the previous driver; try again in a few seconds"))
+			return
+		}
+		writeError(w, http.StatusConflict, fmt.Errorf("agent busy: driven by %s since %s", holder.driver, holder.started.UTC().Format(time.RFC3339)))
+		return
+	}
+	h.opt.Logf("session %s opened by %s (lease %v)", s.id, s.driver, s.lease)
+	writeJSON(w, http.StatusCreated, Session{ID: s.id, LeaseMs: s.lease.Milliseconds()})
+}
+
+func (h *Handler) renewSession(w http.ResponseWriter, r *http.Request) {
+	id := r.Header.Get(HeaderSession)
+	s, ok := h.ss.renew(id)
+	if !ok {
+		writeError(w, http.StatusGone, fmt.Errorf("session %q is not live (its lease expired or it was closed; the agent restored the original configuration)", id))
+		return
+	}
+	writeJSON(w, http.StatusOK, Session{ID: s.id, LeaseMs: s.lease.Milliseconds()})
+}
+
+// closeSession ends the session; a variant still in place is restored
+// before the answer.
+func (h *Handler) closeSession(w http.ResponseWriter, r *http.Request) {
+	id := r.Header.Get(HeaderSession)
+	s, ok := h.ss.close(id)
+	if !ok {
+		writeError(w, http.StatusGone, fmt.Errorf("session %q is not live", id))
+		return
+	}
+	defer h.ss.cleaned()
+	ctx, cancel := detached(r.Context(), h.opt.ApplyTimeout)
+	defer cancel()
+	if err := h.cleanup(ctx, s, "session closed"); err != nil {
+		writeError(w, http.StatusInternalServerError, err)
+		return
+	}
+	h.opt.Logf("session %s closed", s.id)
+	w.WriteHeader(http.StatusNoContent)
+}

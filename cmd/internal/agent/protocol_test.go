@@ -1,0 +1,289 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+const testToken = "0123456789abcdef0123456789abcdef"
+
+func newAgent(t *testing.T, srv lab.Server, opt Options) (*Handler, *httptest.Server) {
+	t.Helper()
+	if opt.Token == nil {
+		opt.Token = []byte(testToken)
+	}
+	opt.Logf = t.Logf
+	h, err := NewHandler(srv, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	return h, ts
+}
+
+func newClient(t *testing.T, url string, tc *tls.Config) *Client {
+	t.Helper()
+	c, err := NewClient(url, ClientOptions{Token: []byte(testToken), TLS: tc, Driver: "test", Logf: t.Logf, RetryFor: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestClientServesRunLoop drives the fake through the client as the run
+// loop does and checks every value crosses the wire.
+func TestClientServesRunLoop(t *testing.T) {
+	f := &fakeServer{}
+	_, ts := newAgent(t, f, Options{AdvertiseURL: "http://10.0.0.5:3000"})
+	c := newClient(t, ts.URL, nil)
+	ctx := context.Background()
+	if err := c.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	host, target, err := c.Describe(ctx)
+	if err != nil || host.Hostname != "fake" || target.URL != "http://10.0.0.5:3000" {
+		t.Fatalf("describe: %+v %+v %v (want the advertised URL)", host, target, err)
+	}
+	a, err := c.Apply(ctx, lab.Variant{Name: "unix", PostgREST: map[string]string{"db-pool": "3"}})
+	if err != nil || len(a.Changes) != 1 || a.Changes[0].From != "10" || a.ReadyAfter != 42*time.Millisecond {
+		t.Fatalf("apply: %+v %v", a, err)
+	}
+	w, err := c.Watch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tel, err := w.Stop(ctx, 77)
+	if err != nil || tel.DB.Rollbacks != 77 || tel.Server.CPUSeconds != 1.5 || len(tel.Events) != 1 {
+		t.Fatalf("stop: %+v %v", tel, err)
+	}
+	// The samples are shifted to the driver's window: by at most a little.
+	if s := tel.Server.Samples[0].T; s > 0.1 || s < 0.1-0.5 {
+		t.Errorf("sample T %v: want 0.1 minus a small shift", s)
+	}
+	if err := c.Restore(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if f.restores.Load() != 1 {
+		t.Errorf("restores = %d, want 1 (Close after Restore restores nothing more)", f.restores.Load())
+	}
+}
+
+// TestApplyErrorKeepsChanges: a failed apply returns its error and what it changed.
+func TestApplyErrorKeepsChanges(t *testing.T) {
+	f := &fakeServer{failNext: "target not ready after 60s"}
+	_, ts := newAgent(t, f, Options{})
+	c := newClient(t, ts.URL, nil)
+	if err := c.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	a, err := c.Apply(context.Background(), lab.Variant{Name: "x"})
+	if err == nil || !strings.Contains(err.Error(), "not ready after 60s") || len(a.Changes) != 1 {
+		t.Fatalf("apply: %+v %v", a, err)
+	}
+}
+
+// TestRequestIDReplay: a repeated request ID (a retry after a lost answer,
+// here also one sent while the first still runs) is done once.
+func TestRequestIDReplay(t *testing.T) {
+	f := &fakeServer{applyFor: 300 * time.Millisecond}
+	_, ts := newAgent(t, f, Options{})
+	c := newClient(t, ts.URL, nil)
+	ctx := context.Background()
+	if err := c.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	body := []byte(`{"variant":{"name":"v1"}}`)
+	codes := make(chan int, 3)
+	for i := 0; i < 3; i++ {
+		go func() {
+			resp, err := raw(c, http.MethodPost, "/apply", body, map[string]string{HeaderRequestID: "same-1"})
+			if err != nil {
+				codes <- -1
+				return
+			}
+			codes <- resp.StatusCode
+		}()
+	}
+	for i := 0; i < 3; i++ {
+		if code := <-codes; code != 200 {
+			t.Fatalf("status %d", code)
+		}
+	}
+	if got := f.applies(); len(got) != 1 {
+		t.Fatalf("apply ran %d times for one request ID: %v", len(got), got)
+	}
+	if _, err := raw(c, http.MethodPost, "/apply", body, map[string]string{HeaderRequestID: "other"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.applies(); len(got) != 2 {
+		t.Fatalf("a new request ID must run again: %v", got)
+	}
+}
+
+// TestStopKeptUntilForgotten: a window's telemetry is kept after stop, so
+// a driver whose answer was lost gets it again; a second stop does not stop twice.
+func TestStopKeptUntilForgotten(t *testing.T) {
+	f := &fakeServer{}
+	_, ts := newAgent(t, f, Options{})
+	c := newClient(t, ts.URL, nil)
+	if err := c.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	var ws WindowStarted
+	if err := c.call(context.Background(), http.MethodPost, "/windows", struct{}{}, &ws, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		var tel lab.Telemetry
+		if err := c.call(context.Background(), http.MethodPost, "/windows/"+ws.ID+"/stop", StopRequest{Requests: 5}, &tel, time.Second); err != nil || tel.DB.Rollbacks != 5 {
+			t.Fatalf("stop %d: %+v %v", i, tel, err)
+		}
+	}
+	var tel lab.Telemetry
+	if err := c.call(context.Background(), http.MethodGet, "/windows/"+ws.ID, nil, &tel, time.Second); err != nil || tel.DB.Rollbacks != 5 {
+		t.Fatalf("fetch: %+v %v", tel, err)
+	}
+	if f.stops.Load() != 1 {
+		t.Fatalf("window stopped %d times", f.stops.Load())
+	}
+	if err := c.call(context.Background(), http.MethodDelete, "/windows/"+ws.ID, nil, nil, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	err := c.call(context.Background(), http.MethodGet, "/windows/"+ws.ID, nil, &tel, time.Second)
+	if se, ok := asStatus(err); !ok || se.Status != 404 {
+		t.Fatalf("after delete: %v, want 404", err)
+	}
+}
+
+// TestLeaseExpiryRestores is the dead-man switch: a driver that stops
+// renewing loses the session and the agent restores.
+func TestLeaseExpiryRestores(t *testing.T) {
+	f := &fakeServer{}
+	h, ts := newAgent(t, f, Options{Lease: 300 * time.Millisecond})
+	c := newClient(t, ts.URL, nil)
+	if err := c.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Apply(context.Background(), lab.Variant{Name: "v"}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second) // renewals keep it alive
+	if f.restores.Load() != 0 || !h.ss.live() {
+		t.Fatalf("renewed session expired (restores %d)", f.restores.Load())
+	}
+	c.stopHB() // the driver dies
+	<-c.hbDone
+	deadline := time.Now().Add(2 * time.Second)
+	for f.restores.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if f.restores.Load() != 1 {
+		t.Fatalf("restores = %d after the lease expired, want 1", f.restores.Load())
+	}
+	_, err := c.Apply(context.Background(), lab.Variant{Name: "v2"})
+	if se, ok := asStatus(err); !ok || se.Status != http.StatusGone {
+		t.Fatalf("apply after expiry: %v, want 410", err)
+	}
+	if c.Lost() == nil {
+		t.Fatal("client does not know it lost the session")
+	}
+	// The agent is free again for the next driver.
+	c2 := newClient(t, ts.URL, nil)
+	if err := c2.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c2.Close(context.Background())
+}
+
+// TestOneDriverAtATime: a second driver is refused while the first holds the agent.
+func TestOneDriverAtATime(t *testing.T) {
+	_, ts := newAgent(t, &fakeServer{}, Options{})
+	c1, c2 := newClient(t, ts.URL, nil), newClient(t, ts.URL, nil)
+	if err := c1.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer c1.Close(context.Background())
+	err := c2.Open(context.Background())
+	if se, ok := asStatus(err); !ok || se.Status != http.StatusConflict || !strings.Contains(err.Error(), "driven by test") {
+		t.Fatalf("second driver: %v, want 409 naming the first", err)
+	}
+}
+
+// TestRetryAfterDroppedConnection: connection errors are retried with the
+// same request ID, and the operation runs once.
+func TestRetryAfterDroppedConnection(t *testing.T) {
+	f := &fakeServer{}
+	h, _ := newAgent(t, f, Options{})
+	drops := 2
+	flaky := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/apply" {
+			// Serve it, then drop the answer, twice.
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			if drops > 0 {
+				drops--
+				hj, _ := w.(http.Hijacker)
+				conn, _, _ := hj.Hijack()
+				conn.Close()
+				return
+			}
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(rec.Code)
+			w.Write(rec.Body.Bytes())
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+	ts := httptest.NewServer(flaky)
+	defer ts.Close()
+	c := newClient(t, ts.URL, nil)
+	if err := c.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	a, err := c.Apply(context.Background(), lab.Variant{Name: "v"})
+	if err != nil || len(a.Changes) != 1 {
+		t.Fatalf("apply through a flaky link: %+v %v", a, err)
+	}
+	if got := f.applies(); len(got) != 1 {
+		t.Fatalf("apply ran %d times", len(got))
+	}
+}
+
+// raw sends one request with the client's token and session.
+func raw(c *Client, method, path string, body []byte, hdr map[string]string) (*http.Response, error) {
+	req, _ := http.NewRequest(method, c.base+path, bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	c.mu.Lock()
+	req.Header.Set(HeaderSession, c.session)
+	c.mu.Unlock()
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body.Close()
+	return resp, nil
+}
+
+var _ = errors.New

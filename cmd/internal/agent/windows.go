@@ -1,0 +1,66 @@
+package agent
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// window is a telemetry window of a session: running, then stopped with
+// its telemetry kept until the driver deletes it (or the session ends), so
+// a stop whose answer was lost can be fetched again.
+type window struct {
+	id      string
+	started int64
+	w       lab.Window
+	mu      sync.Mutex // held while stopping
+	stopped bool
+	tel     lab.Telemetry
+	err     string
+}
+
+type windows struct {
+	mu   sync.Mutex
+	seq  int
+	byID map[string]*window
+}
+
+func newWindows() *windows { return &windows{byID: map[string]*window{}} }
+
+func (ws *windows) add(w lab.Window, started int64) *window {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	ws.seq++
+	win := &window{id: fmt.Sprintf("w%d", ws.seq), started: started, w: w}
+	ws.byID[win.id] = win
+	return win
+}
+
+func (ws *windows) get(id string) (*window, bool) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	w, ok := ws.byID[id]
+	return w, ok
+}
+
+func (ws *windows) remove(id string) bool {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	_, ok := ws.byID[id]
+	delete(ws.byID, id)
+	return ok
+}
+
+// running returns the windows not stopped yet (to stop them when the
+// session ends) and forgets all.
+func (ws *windows) drain() []*window {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	var out []*window
+	for _, w := range ws.byID {
+		out = append(out, w)
+	}
+	ws.byID = map[string]*window{}
+	return out
+}
