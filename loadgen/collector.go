@@ -106,7 +106,11 @@ func (r *runner) result(c *collector, measured time.Duration) *Result {
 	for _, sh := range r.shards {
 		sh.mu.Lock()
 		lat.Merge(sh.lat)
-		svc.Merge(sh.svc)
+		if sh.sameSvc {
+			svc.Merge(sh.lat)
+		} else {
+			svc.Merge(sh.svc)
+		}
 		s.Requests += sh.n
 		s.Errors += sh.errs
 		s.BytesIn += sh.in

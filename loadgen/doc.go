@@ -24,9 +24,10 @@
 // `{rand LO HI}` / `{seq START}` fields are rendered per request into a
 // reused buffer), the HTTP/1.1 client is a minimal hand-written one over a
 // net.Conn (no allocation per request, no goroutine per request, a
-// goroutine per connection), and metrics go into HdrHistograms (µs, 1 µs
-// .. 60 s, 3 significant digits), one set per generator thread, merged at
-// the end: memory does not grow with the duration. A collector snapshots
+// goroutine per connection), and metrics go into HdrHistograms (ns at 1 µs
+// resolution up to 60 s, 3 significant digits), one set per shard of
+// workers (4 shards per generator thread, so workers rarely contend),
+// merged at the end: memory does not grow with the duration. A collector snapshots
 // interval histograms once a second for the per-second series and for live
 // progress.
 //
@@ -39,4 +40,16 @@
 // Every loop is bounded by the run's duration and, optionally,
 // Config.MaxRequests. When the target goes away the requests fail with
 // counted errors (connect, reset, timeout) and the run still ends on time.
+// Reports: WriteText (wrk-like), WriteJSON (one object; `lab load --json`),
+// WriteK6Table (the columns of the original PostgREST benchmark tables),
+// WriteSearchText/WriteSearchJSON (the rate-vs-latency curve), and
+// TerminalProgress (a live status line, only on a terminal).
+//
+// Benchmarks: bench/compare-wrk.sh runs `lab load` (closed model) and
+// `wrk -t1` alternately against bench/trivialserver, both pinned, and prints
+// the req/s and CPU-per-request ratios; bench/open-rates.sh checks the open
+// model's rate accuracy, drops, p99 and CPU per request from 100 to 20000
+// req/s next to the server's current capacity. `go test -bench` has
+// BenchmarkClosedLoop (allocations per request) and
+// BenchmarkLongOpenRunRSS (flat RSS; LOADGEN_SOAK sets its length).
 package loadgen

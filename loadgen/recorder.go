@@ -20,6 +20,7 @@ func newHist() *hdrhistogram.Histogram { return hdrhistogram.New(histLow, histHi
 type shard struct {
 	mu       sync.Mutex
 	lat, svc *hdrhistogram.Histogram // measured part
+	sameSvc  bool                    // closed model: service time is the latency, svc stays empty
 	status   [600]int64
 	kinds    [numErrKinds]int64
 	n, errs  int64
@@ -61,7 +62,9 @@ func (s *shard) record(measured bool, status int, kind errKind, lat, svc time.Du
 		}
 		if lat >= 0 {
 			s.lat.RecordValue(clampNs(lat))
-			s.svc.RecordValue(clampNs(svc))
+			if !s.sameSvc {
+				s.svc.RecordValue(clampNs(svc))
+			}
 		}
 	}
 	s.mu.Unlock()

@@ -103,7 +103,9 @@ func newRun(cfg Config) (*runner, error) {
 	}
 	n := min(r.workers, 4*cfg.threads())
 	for range n {
-		r.shards = append(r.shards, newShard())
+		sh := newShard()
+		sh.sameSvc = cfg.Closed != nil
+		r.shards = append(r.shards, sh)
 	}
 	return r, nil
 }

@@ -30,6 +30,9 @@ func TestClosedModel(t *testing.T) {
 	if !(sum.Min > 0 && sum.Min <= sum.P50 && sum.P50 <= sum.P99 && sum.P99 <= sum.Max) {
 		t.Errorf("latency order broken: %+v", sum)
 	}
+	if sum.ServiceP50 != sum.P50 || sum.ServiceP99 != sum.P99 {
+		t.Errorf("closed model: service time %v/%v should be the latency %v/%v", sum.ServiceP50, sum.ServiceP99, sum.P50, sum.P99)
+	}
 	if sum.Model != "closed" || sum.MaxInFlight != 4 || res.Latency.TotalCount() != sum.Requests {
 		t.Errorf("model %s in flight %d hist %d", sum.Model, sum.MaxInFlight, res.Latency.TotalCount())
 	}

@@ -33,11 +33,14 @@ func (w *worker) next() (*tmpl, []byte) {
 	return t, t.render(&w.buf, &w.bod, w.rng)
 }
 
-// one sends a request intended to start at intended (== now in the closed
-// model) and records it.
-func (w *worker) one(intended time.Time, measured bool) errKind {
+// one sends a request intended to start at intended and records it. In the
+// closed model intended is now (the send time).
+func (w *worker) one(intended time.Time, measured, closed bool) errKind {
 	t, req := w.next()
-	start := time.Now()
+	start := intended
+	if !closed {
+		start = time.Now()
+	}
 	in0 := w.c.in
 	status, out, kind := w.c.do(req, t.isHead, start)
 	end := time.Now()
@@ -58,7 +61,7 @@ func (w *worker) openLoop(due <-chan int64) {
 	r := w.r
 	for at := range due {
 		if !r.aborted.Load() {
-			w.one(r.start.Add(time.Duration(at)), at >= int64(r.cfg.Warmup))
+			w.one(r.start.Add(time.Duration(at)), at >= int64(r.cfg.Warmup), false)
 		}
 		r.inflight.Add(-1)
 	}
@@ -84,7 +87,7 @@ func (w *worker) closedLoop() {
 			r.reachMax()
 			return
 		}
-		kind := w.one(now, measured)
+		kind := w.one(now, measured, true)
 		pause := think
 		if kind == errConnect && pause < 10*time.Millisecond {
 			pause = 10 * time.Millisecond // do not spin on a refused connect
