@@ -22,6 +22,8 @@ func (s *Server) schemaLoop(ctx context.Context) {
 			c, err := s.loadSchema(ctx)
 			if err == nil {
 				s.dbState(true)
+				// Cached prepared statements stay valid: every statement
+				// returns (int8, text) whatever the tables' columns.
 				s.cache.Store(c)
 				s.loads.Add(1)
 				t, f, fn := c.Counts()
