@@ -26,6 +26,12 @@ type directState struct {
 	NRestarts      int    `json:"n_restarts,omitempty"`
 }
 
+// procStat is what the supervisor needs to know about a process.
+type procStat struct {
+	State     byte   // R, S, D, Z, ...
+	StartTime uint64 // when it started (Linux: clock ticks after boot); tells a PID's reuse apart
+}
+
 var errNotInstalled = errors.New("unit not installed")
 
 func (d *Direct) statePath(name string) string { return filepath.Join(d.dir, name+".json") }

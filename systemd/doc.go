@@ -44,5 +44,5 @@
 // it outlives the lab process; spec, drop-ins and PID are JSON files in a
 // state dir, so a later lab process can inspect, stop or restart it. Stop
 // sends KillSignal to the process group and SIGKILL after StopTimeout;
-// Properties come from the state file and /proc.
+// Properties come from the state file and /proc (sysctl on macOS).
 package systemd

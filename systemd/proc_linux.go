@@ -7,12 +7,6 @@ import (
 	"strings"
 )
 
-// procStat is what the supervisor needs from /proc/PID/stat.
-type procStat struct {
-	State     byte   // R, S, D, Z, ...
-	StartTime uint64 // clock ticks after boot; tells a PID's reuse apart
-}
-
 func readProcStat(pid int) (procStat, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
