@@ -1,6 +1,7 @@
 package server
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -37,7 +38,15 @@ func TestEmbeds(t *testing.T) {
 		{"/rpc/ret_albums?select=title,artist(name)&album_id=eq.5",
 			`SELECT json_agg(json_build_object('title', al.title, 'artist', json_build_object('name', ar.name))) FROM album al JOIN artist ar USING (artist_id) WHERE album_id = 5`},
 	}
-	st, b := ts.get(t, "/track?not.track_id=eq.2")
+	ids := make([]string, 3000)
+	for i := range ids {
+		ids[i] = strconv.Itoa(i + 1)
+	}
+	st, b := ts.get(t, "/track?select=track_id&track_id=in.("+strings.Join(ids, ",")+")")
+	if n := strings.Count(string(b), "track_id"); st != 200 || n != 3000 {
+		t.Errorf("in.() with 3000 ids (a 14 KB URL): %d, %d rows", st, n)
+	}
+	st, b = ts.get(t, "/track?not.track_id=eq.2")
 	wantErr(t, "filter on a resource that is not embedded", st, b, 400, "PGRST108")
 	for _, c := range cases {
 		st, b := ts.get(t, c.path)

@@ -50,6 +50,7 @@ func New(o Options) (*Server, error) {
 		Handler:               s.handle,
 		Name:                  "postgrest-mini",
 		MaxRequestBodySize:    o.MaxBodySize,
+		ReadBufferSize:        32 << 10, // request line + headers: long in.(...) lists fit
 		NoDefaultServerHeader: true,
 		ReadTimeout:           60 * time.Second,
 		IdleTimeout:           90 * time.Second,
