@@ -27,12 +27,10 @@ func canon(v any) any {
 	switch x := v.(type) {
 	case []any:
 		out := make([]any, len(x))
-		keys := make([]string, len(x))
 		for i, e := range x {
 			out[i] = canon(e)
 		}
 		sort.SliceStable(out, func(i, j int) bool { return key(out[i]) < key(out[j]) })
-		_ = keys
 		return out
 	case map[string]any:
 		m := make(map[string]any, len(x))

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net"
 	"testing"
@@ -119,7 +118,6 @@ func must(t testing.TB, err error) {
 	}
 }
 
-var _ = fmt.Sprintf
 
 func newClient() *fasthttp.Client { return &fasthttp.Client{MaxConnsPerHost: 64} }
 
