@@ -118,7 +118,6 @@ func must(t testing.TB, err error) {
 	}
 }
 
-
 func newClient() *fasthttp.Client { return &fasthttp.Client{MaxConnsPerHost: 64} }
 
 func (ts *testServer) adminStatus(t testing.TB, path string) int {
