@@ -29,7 +29,11 @@ Runs an experiment (a bundled one by name, see 'lab validate', or a TOML
 file) against the local stack (brought up and given the Chinook fixture when
 needed) or the server its [target] names. Trials are interleaved and
 repeated until the verdict is decided; the original configuration is always
-restored. Writes RESULTS/<experiment>/<timestamp>/ and prints the verdicts.`
+restored. Writes RESULTS/<experiment>/<timestamp>/ and prints the verdicts.
+
+With --agent URL the server side is a 'lab agent' on another host and the
+load is generated here; repeat --agent to run the experiment on several
+hosts (RESULTS/<host>/<experiment>/<timestamp>/ each, then a comparison).`
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", runUsage, stdout)
@@ -40,6 +44,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	maxTrials := fs.Int("max-trials", 0, "override trials.max")
 	duration := fs.Duration("duration", 0, "override load.duration")
 	warmup := fs.Duration("warmup", -1, "override load.warmup")
+	var af agentFlags
+	af.add(fs)
 	help, pos, err := parseInterspersed(fs, args)
 	if help || err != nil {
 		return err
@@ -56,6 +62,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if err := override(e, *minTrials, *maxTrials, *duration, *warmup); err != nil {
 		return err
+	}
+	if len(af.urls) > 0 {
+		return runOnAgents(ctx, e, af, *results, stdout, stderr)
 	}
 
 	var srv *wire.Local

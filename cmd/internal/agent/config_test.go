@@ -1,0 +1,63 @@
+package agent
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func writeConfig(t *testing.T, src string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "agent.toml")
+	if err := os.WriteFile(p, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLoadConfig(t *testing.T) {
+	p := writeConfig(t, `
+listen = "10.0.0.5:7171"
+advertise_host = "10.0.0.5"
+lease = "4s"
+[stack]
+dir = "stack"
+[tls]
+cert = "agent.pem"
+key = "agent-key.pem"
+[allow]
+postgresql_settings = ["synchronous_commit"]
+`)
+	c, err := LoadConfig(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Lease != 4*time.Second || c.Stack.Dir != filepath.Join(filepath.Dir(p), "stack") || c.TLS.Cert != filepath.Join(filepath.Dir(p), "agent.pem") {
+		t.Fatalf("config: %+v", c)
+	}
+	if !slices.Equal(c.Allow.PostgreSQL, []string{"synchronous_commit"}) || !slices.Contains(c.Allow.Env, "PGRST_*") {
+		t.Fatalf("allow: %+v (lists given replace the default, others keep it)", c.Allow)
+	}
+}
+
+func TestLoadConfigErrors(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"listen = \"127.0.0.1:1\"\n[stack]\ndir = \"x\"\nunits = [\"ssh.service\"]\n", `:4: unknown key "stack.units" (allowed: dir)`},
+		{"lisen = \"127.0.0.1:1\"\n[stack]\ndir = \"x\"\n", `:1: unknown key "lisen"`},
+		{"[target]\nunit = \"postgrest.service\"\n", `[target] needs unit, config and url`},
+		{"listen = \n", `:1:`},
+		{"", `say what the agent may touch`},
+		{"[stack]\ndir = \"x\"\n[target]\nunit = \"u\"\nconfig = \"c\"\nurl = \"http://x\"\n", `not both`},
+		{"lease = \"100ms\"\n[stack]\ndir = \"x\"\n", `:1: lease 100ms`},
+		{"[stack]\ndir = \"x\"\n[allow]\nbinaries = [\"postgrest\"]\n", `:4: binary "postgrest": give an absolute path`},
+	} {
+		p := writeConfig(t, tc.src)
+		_, err := LoadConfig(p)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), p) {
+			t.Errorf("%q: %v, want an error with the file and %q", tc.src, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,133 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/agent/agenttest"
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/wire"
+	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+)
+
+// realStack brings up a local stack (supervised directly, so it needs no
+// systemd) and the real server side over it; both are stopped at the end.
+func realStack(t testing.TB) (*wire.Local, stack.Status) {
+	t.Helper()
+	if _, err := labtest.BinDir(); err != nil {
+		labtest.Need(t, "PostgreSQL: %v", err)
+	}
+	d := t.TempDir()
+	for _, p := range []string{filepath.Dir(d), d} {
+		if err := os.Chmod(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := filepath.Join(d, "lab")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	s, err := stack.Up(ctx, stack.Options{Dir: dir, Supervisor: stack.SupervisorDirect})
+	if err != nil {
+		t.Fatalf("stack up: %v", err)
+	}
+	t.Cleanup(func() {
+		if s, err := stack.Open(dir); err == nil {
+			_ = s.Down(context.Background(), true)
+			s.Close()
+		}
+	})
+	st, err := s.Status(ctx)
+	if err != nil || st.Target == nil {
+		t.Fatalf("status: %+v %v", st, err)
+	}
+	spec := s.TargetSpec()
+	l, err := wire.NewLocal(ctx, wire.LocalConfig{Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name,
+		TargetSpec: &spec, PGUnit: st.Postgres.Name, PG: configs.PGAddr{Host: st.PGHost, Port: st.PGPort, SocketDir: st.PGSocketDir},
+		AdminURI: st.AdminURI, URL: st.URL, AdminURL: st.AdminURL, Binary: st.Binary, Reference: st.Reference, Logf: t.Logf})
+	if err != nil {
+		t.Fatalf("wire.NewLocal: %v", err)
+	}
+	t.Cleanup(func() { l.Close(); s.Close() })
+	return l, st
+}
+
+// TestRealServerOverAgent serves the real wire.Local over a real stack
+// through the agent over TLS: the run loop's calls change the real config,
+// restart the real target and return real telemetry; refused requests
+// leave the config byte-identical; Close restores the original.
+func TestRealServerOverAgent(t *testing.T) {
+	local, st := realStack(t)
+	original, err := os.ReadFile(st.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certs := agenttest.NewCerts(t, "127.0.0.1")
+	stc, err := ServerTLS(TLSFiles{Cert: certs.ServerCert, Key: certs.ServerKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHandler(local, Options{Token: []byte(testToken), Policy: DefaultPolicy(), Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewUnstartedServer(h)
+	ts.TLS = stc
+	ts.StartTLS()
+	defer ts.Close()
+	ctc, _ := ClientTLS(certs.CA, "", "")
+	c := newClient(t, ts.URL, ctc)
+	ctx := context.Background()
+	if err := c.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	_, target, err := c.Describe(ctx)
+	if err != nil || target.URL != st.URL || target.Config != st.Config {
+		t.Fatalf("describe: %+v %v", target, err)
+	}
+	checkRefusals(t, c)
+	if b, _ := os.ReadFile(st.Config); !bytes.Equal(b, original) {
+		t.Fatalf("refused requests changed the config:\n%s", b)
+	}
+
+	a, err := c.Apply(ctx, lab.Variant{Name: "unix", PostgREST: map[string]string{"db-uri": "unix", "db-pool": "3"}})
+	if err != nil {
+		t.Fatalf("apply unix: %v", err)
+	}
+	if len(a.Changes) != 2 || a.ReadyAfter <= 0 {
+		t.Fatalf("applied: %+v", a)
+	}
+	b, _ := os.ReadFile(st.Config)
+	if !bytes.Contains(b, []byte("db-pool = 3")) || !bytes.Contains(b, []byte("host=")) {
+		t.Fatalf("config after apply unix:\n%s", b)
+	}
+	w, err := c.Watch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	tel, err := w.Stop(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tel.Server.PeakRSS == 0 || len(tel.Server.Samples) == 0 {
+		t.Fatalf("no telemetry of the real target: %+v", tel.Server)
+	}
+	if err := c.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(st.Config); !bytes.Equal(b, original) {
+		t.Fatalf("config not restored by Close:\n--- original\n%s\n--- now\n%s", original, b)
+	}
+	if !strings.Contains(st.URL, "127.0.0.1") {
+		t.Fatalf("target URL %s", st.URL)
+	}
+}

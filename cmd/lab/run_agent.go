@@ -1,0 +1,217 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/agent"
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/wire"
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+	"github.com/pgrst-lab/pgrst-lab/loadgen"
+)
+
+// agentFlags are `lab run`'s flags for remote server sides.
+type agentFlags struct {
+	urls                     []string
+	tokenFile, ca, cert, key string
+}
+
+func (a *agentFlags) add(fs interface {
+	Func(name, usage string, fn func(string) error)
+	StringVar(p *string, name, value, usage string)
+}) {
+	fs.Func("agent", "run against `lab agent` at this URL (repeat for several hosts); load is generated here", func(s string) error {
+		a.urls = append(a.urls, s)
+		return nil
+	})
+	fs.StringVar(&a.tokenFile, "token-file", "", "the agents' bearer token file (mode 0600)")
+	fs.StringVar(&a.ca, "ca", "", "CA certificate the agents' TLS certificates are signed by")
+	fs.StringVar(&a.cert, "cert", "", "client certificate, for agents that require one")
+	fs.StringVar(&a.key, "key", "", "client certificate's key")
+}
+
+// AgentRecord is agent.json, written next to run.json: which agent served
+// the run and the clock offset its telemetry was aligned with.
+type AgentRecord struct {
+	URL     string      `json:"url"`
+	Clock   agent.Clock `json:"clock"`
+	OffsetS float64     `json:"offset_seconds"` // agent clock minus driver clock
+	Target  string      `json:"target_url"`
+}
+
+// runOnAgents runs the experiment once per agent, generating the load from
+// this host, and writes one result directory per host.
+func runOnAgents(ctx context.Context, e *lab.Experiment, af agentFlags, results string, stdout, stderr io.Writer) error {
+	if af.tokenFile == "" {
+		return usageErrorf("run --agent: give --token-file (the agent's bearer token)")
+	}
+	token, err := agent.ReadToken(af.tokenFile)
+	if err != nil {
+		return err
+	}
+	var opts []agent.ClientOptions
+	for _, u := range af.urls {
+		o := agent.ClientOptions{Token: token, Driver: driverName(), Logf: logf(stderr)}
+		if strings.HasPrefix(u, "https://") {
+			if o.TLS, err = agent.ClientTLS(af.ca, af.cert, af.key); err != nil {
+				return err
+			}
+		}
+		opts = append(opts, o)
+	}
+	var runs []*lab.Run
+	var errs []error
+	for i, u := range af.urls {
+		run, err := runOnAgent(ctx, e, u, opts[i], results, len(af.urls) > 1, stdout)
+		if run != nil {
+			runs = append(runs, run)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("agent %s: %w", u, err))
+			if ctx.Err() != nil {
+				break
+			}
+		}
+	}
+	if len(runs) > 1 {
+		compareHosts(stdout, runs)
+	}
+	return errors.Join(errs...)
+}
+
+func runOnAgent(ctx context.Context, e *lab.Experiment, u string, o agent.ClientOptions, results string, perHost bool, stdout io.Writer) (*lab.Run, error) {
+	c, err := agent.NewClient(u, o)
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	if err := c.Open(ctx); err != nil {
+		return nil, err
+	}
+	closed := false
+	defer func() {
+		if !closed {
+			_ = c.Close(context.WithoutCancel(ctx))
+		}
+	}()
+	host, target, err := c.Describe(ctx)
+	if err != nil {
+		return nil, err
+	}
+	clk := c.Clock()
+	fmt.Fprintf(stdout, "agent %s: host %s (%s, %d CPUs), target %s; clock offset %v ± %v\n", u, host.Hostname, host.CPUModel, host.CPUs,
+		target.URL, clk.Offset.Round(time.Microsecond), (clk.Delay / 2).Round(time.Microsecond))
+	fmt.Fprintf(stdout, "%s: %s\n  %d variants x %d scenarios, %d..%d rounds of %s load (%s warm-up)\n",
+		e.Name, e.Title, len(e.Variants), len(e.Scenarios), e.Trials.Min, e.Trials.Max, e.Load.Duration, e.Load.Warmup)
+	runner := &lab.Runner{Server: c, Loader: &wire.Loader{Target: loadgen.Target{URL: target.URL}},
+		Progress: newRunProgress(stdout), Decided: stats.DecidedFunc}
+	run, runErr := runner.Run(ctx, e)
+	closed = true
+	if cerr := c.Close(context.WithoutCancel(ctx)); cerr != nil {
+		runErr = errors.Join(runErr, cerr)
+	}
+	if run == nil {
+		return nil, runErr
+	}
+	dir := results
+	if perHost {
+		dir = filepath.Join(results, hostLabel(host, u))
+	}
+	out, err := writeRun(dir, run)
+	if err != nil {
+		return run, errors.Join(runErr, err)
+	}
+	rec := AgentRecord{URL: u, Clock: clk, OffsetS: clk.Offset.Seconds(), Target: target.URL}
+	if b, err := json.MarshalIndent(rec, "", "  "); err == nil {
+		_ = os.WriteFile(filepath.Join(out, "agent.json"), append(b, '\n'), 0o644)
+	}
+	fmt.Fprintln(stdout)
+	report.Terminal(stdout, run, stats.Compare(run, 0))
+	fmt.Fprintf(stdout, "\nreport: %s (report.md, report.html, run.json, agent.json)\n", out)
+	return run, runErr
+}
+
+// hostLabel names a host's result directory: its hostname, else the agent's host.
+func hostLabel(h lab.Host, agentURL string) string {
+	name := h.Hostname
+	if name == "" {
+		if u, err := url.Parse(agentURL); err == nil {
+			name = u.Hostname()
+		}
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' || r < 0x20 {
+			return '_'
+		}
+		return r
+	}, name)
+}
+
+func driverName() string {
+	h, _ := os.Hostname()
+	return fmt.Sprintf("lab run on %s (pid %d)", h, os.Getpid())
+}
+
+// compareHosts prints, per variant and scenario, each host's median rate
+// and p99 over its successful trials.
+func compareHosts(w io.Writer, runs []*lab.Run) {
+	fmt.Fprintln(w, "\nhosts compared (median over trials):")
+	fmt.Fprintf(w, "  %-14s %-18s", "variant", "scenario")
+	for _, r := range runs {
+		fmt.Fprintf(w, " %26s", trunc(r.Host.Hostname, 26))
+	}
+	fmt.Fprintln(w)
+	for _, v := range runs[0].Variants {
+		for _, sc := range runs[0].Experiment.Scenarios {
+			fmt.Fprintf(w, "  %-14s %-18s", trunc(v.Name, 14), trunc(sc, 18))
+			for _, r := range runs {
+				rate, p99, n := medians(r, v.Name, sc)
+				if n == 0 {
+					fmt.Fprintf(w, " %26s", "-")
+					continue
+				}
+				fmt.Fprintf(w, " %26s", fmt.Sprintf("%.0f req/s p99 %.2f ms", rate, p99))
+			}
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+func medians(r *lab.Run, variant, scenario string) (rate, p99 float64, n int) {
+	var rates, p99s []float64
+	for _, t := range r.Trials {
+		if t.Variant == variant && t.Scenario == scenario && t.Error == "" {
+			rates, p99s = append(rates, t.Load.Rate), append(p99s, t.Load.LatencyMs.P99)
+		}
+	}
+	return median(rates), median(p99s), len(rates)
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func trunc(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-1] + "…"
+}
