@@ -27,7 +27,8 @@
 // Until the schema cache is loaded every API request gets 503 PGRST002 and
 // /ready 503; GET / answers 200 (a small OpenAPI document) once ready.
 // SIGTERM/SIGINT shut down gracefully; SIGUSR1 and NOTIFY pgrst, 'reload
-// schema' reload the schema cache.
+// schema' reload the schema cache. Under systemd Type=notify it sends
+// READY=1 when the schema cache is first loaded and STOPPING=1 on shutdown.
 //
 // The HTTP API subset (see internal/server): GET/HEAD/POST/PATCH/DELETE on tables
 // and views, GET/POST on /rpc/fn; select with columns, aliases, casts and

@@ -8,6 +8,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/coreos/go-systemd/v22/daemon"
+
 	"github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini/internal/server"
 	"github.com/pgrst-lab/pgrst-lab/configs"
 )
@@ -47,6 +49,10 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "postgrest-mini: %s: %v\n", c.path, err)
 		return 1
 	}
+	// Type=notify units: READY=1 once the schema cache is loaded (a no-op
+	// without NOTIFY_SOCKET)
+	opts.OnReady = func() { _, _ = daemon.SdNotify(false, daemon.SdNotifyReady) }
+	opts.OnStopping = func() { _, _ = daemon.SdNotify(false, daemon.SdNotifyStopping) }
 	srv, err := server.New(opts)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "postgrest-mini: %v\n", err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,6 +68,32 @@ func TestProcessTCP(t *testing.T) {
 	}
 	if p.stdout.String() != "" {
 		t.Errorf("log-level crit wrote access log: %q", p.stdout.String())
+	}
+}
+
+// TestSdNotify: with NOTIFY_SOCKET set (systemd Type=notify), READY=1 is
+// sent once the schema cache is loaded and STOPPING=1 on SIGTERM.
+func TestSdNotify(t *testing.T) {
+	db := labtest.Chinook(t)
+	sock := filepath.Join(t.TempDir(), "notify.sock")
+	conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: sock, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	p := startProc(t, db, db.UnixURI("authenticator"), "", false, "NOTIFY_SOCKET="+sock)
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	buf := make([]byte, 256)
+	n, err := conn.Read(buf)
+	if err != nil || string(buf[:n]) != "READY=1" {
+		t.Fatalf("first notification: %q, %v; want READY=1", buf[:n], err)
+	}
+	if err := p.stop(t); err != nil {
+		t.Errorf("exit: %v", err)
+	}
+	n, err = conn.Read(buf)
+	if err != nil || string(buf[:n]) != "STOPPING=1" {
+		t.Errorf("on SIGTERM: %q, %v; want STOPPING=1", buf[:n], err)
 	}
 }
 

@@ -56,6 +56,8 @@ type Options struct {
 	AdminHost      string
 	AdminPort      int // admin-server-port; -1 = off, 0 = a free port
 
+	OnReady     func()    // called once, when the first schema cache load succeeds
+	OnStopping  func()    // called when graceful shutdown begins
 	MaxBodySize int       // bytes; larger requests get 413
 	AccessLog   io.Writer // default os.Stdout, written unbuffered
 	ErrorLog    io.Writer // default os.Stderr

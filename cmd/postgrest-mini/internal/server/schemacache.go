@@ -24,7 +24,9 @@ func (s *Server) schemaLoop(ctx context.Context) {
 				s.dbState(true)
 				// Cached prepared statements stay valid: every statement
 				// returns (int8, text) whatever the tables' columns.
-				s.cache.Store(c)
+				if s.cache.Swap(c) == nil && s.opts.OnReady != nil {
+					s.opts.OnReady()
+				}
 				s.loads.Add(1)
 				t, f, fn := c.Counts()
 				s.logf(LogWarn, "Schema cache loaded: %d relations, %d relationships, %d functions in %s", t, f, fn, c.Took.Round(time.Millisecond))

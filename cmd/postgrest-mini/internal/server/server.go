@@ -131,6 +131,9 @@ func (s *Server) Serve(ctx context.Context) error {
 	case err = <-errc:
 	}
 	s.live.Store(false)
+	if s.opts.OnStopping != nil {
+		s.opts.OnStopping()
+	}
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = s.http.ShutdownWithContext(sctx)
