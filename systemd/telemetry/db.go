@@ -29,6 +29,7 @@ type DBConn interface {
 // disconnected, or DBStatsIdleFlush later, when exact transaction counts
 // matter. pg_stat_statements counts are immediate.
 //
+// The counters include autovacuum workers' transactions in the database.
 // ReadDB's own transactions are left out of Delta when both readings use
 // the same connection: a reading first makes its backend publish its
 // counters (pg_stat_force_next_flush, PostgreSQL 15+), so the number of
