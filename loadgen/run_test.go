@@ -46,10 +46,11 @@ func TestClosedModelThinkTimeAndMaxRequests(t *testing.T) {
 	if n := res.Summary.Requests; n < 30 || n > 55 {
 		t.Errorf("think time: %d requests in 0.5s with 2 connections x 20ms think, want ~50", n)
 	}
+	s.hits.Store(0)
 	res = run(t, Config{Target: Target{URL: s.URL}, Mix: simpleMix("/"), Closed: &Closed{Connections: 3},
 		Duration: 10 * time.Second, MaxRequests: 300})
-	if n := res.Summary.Requests; n != 300 || res.Summary.Duration > 5*time.Second {
-		t.Errorf("MaxRequests 300: got %d requests in %v", n, res.Summary.Duration)
+	if n := res.Summary.Requests; n != 300 || res.Summary.Duration > 5*time.Second || s.hits.Load() != 300 {
+		t.Errorf("MaxRequests 300: got %d requests in %v, server saw %d", n, res.Summary.Duration, s.hits.Load())
 	}
 }
 
