@@ -36,7 +36,8 @@
 // is unique) and through junction tables (many-to-many), to any depth; filters eq,
 // neq, gt, gte, lt, lte, like, ilike, in, is (and not.), also on embeds
 // (track.name=eq.x); order, limit, offset; ?columns= and Prefer:
-// return=representation on POST/PATCH/DELETE; singular responses (Accept:
+// return=representation on POST/PATCH/DELETE; Prefer: count=exact (planned
+// and estimated are answered exactly) with 206 for partial results; singular responses (Accept:
 // application/vnd.pgrst.object+json, 406 PGRST116 unless exactly one row;
 // unlike PostgREST a write is not rolled back then). Each request is one transaction as
 // db-anon-role with PostgREST's request.* settings; the JSON is built by
@@ -44,7 +45,7 @@
 //
 // Not implemented: JWT (every request is anonymous), PUT, upserts,
 // spread and JSON-path selects,
-// Prefer: count=..., Range headers, CSV responses, db-config and
+// Range headers, CSV responses, db-config and
 // config reload (SIGUSR2), server-timing.
 //
 // Tests and benchmarks (real PostgreSQL through lab/labtest; the fuzz target

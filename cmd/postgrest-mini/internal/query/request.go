@@ -13,6 +13,8 @@ type Request struct {
 	Nodes   map[string]*Node  // per embed path ("" = root, "track", "track.genre")
 	Columns []string          // ?columns= (insert), nil when absent
 	Args    map[string]string // keys that were function arguments (see Parse)
+
+	ExactCount bool // Prefer: count=exact (set by the caller, not the query string)
 }
 
 // Node holds the filters, order and paging for one resource in the tree.

@@ -91,3 +91,29 @@ func TestSingular(t *testing.T) {
 	st, b, _ = ts.do(t, "GET", "/rpc/ret_artists?artist_id=eq.999", nil, "Accept", "application/vnd.pgrst.object+json")
 	wantErr(t, "no rows from a function", st, b, 406, "PGRST116")
 }
+
+// TestExactCount: Prefer: count=exact gives the total in Content-Range and
+// 206 when only part of it is returned.
+func TestExactCount(t *testing.T) {
+	db := labtest.Chinook(t)
+	ts := start(t, db.TCPURI("authenticator"), nil)
+	cases := []struct {
+		path, rng string
+		status    int
+	}{
+		{"/track?select=track_id&album_id=eq.1&limit=3&offset=2&order=track_id", "2-4/10", 206},
+		{"/track?select=track_id,genre(name)&album_id=eq.1", "0-9/10", 200},
+		{"/track?album_id=eq.0", "*/0", 200},
+		{"/rpc/ret_artists?select=name&limit=5", "0-4/275", 206},
+	}
+	for _, c := range cases {
+		st, b, h := ts.do(t, "GET", c.path, nil, "Prefer", "count=exact")
+		if st != c.status || string(h.Peek("Content-Range")) != c.rng {
+			t.Errorf("%s: %d Content-Range %q, want %d %q (%s)", c.path, st, h.Peek("Content-Range"), c.status, c.rng, trunc(b))
+		}
+	}
+	_, _, h := ts.do(t, "GET", "/track?album_id=eq.1&limit=2", nil)
+	if got := string(h.Peek("Content-Range")); got != "0-1/*" {
+		t.Errorf("without count: Content-Range %q, want 0-1/*", got)
+	}
+}

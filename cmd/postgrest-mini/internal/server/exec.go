@@ -25,9 +25,10 @@ type reqInfo struct {
 	readOnly, rpc                  bool
 }
 
-// result of a statement: its row count and body.
+// result of a statement: its row count, exact total (-1 = unknown) and body.
 type result struct {
 	count int64
+	total int64
 	body  []byte
 }
 
@@ -55,7 +56,12 @@ func (s *Server) run(ctx context.Context, ri *reqInfo, st sqlgen.Statement) (res
 	var res result
 	_, err := br.Exec()
 	if err == nil {
-		err = br.QueryRow().Scan(&res.count, &res.body)
+		var total *int64
+		err = br.QueryRow().Scan(&res.count, &total, &res.body)
+		res.total = -1
+		if total != nil {
+			res.total = *total
+		}
 	}
 	if cerr := br.Close(); err == nil {
 		err = cerr

@@ -121,12 +121,19 @@ func writeRows(ctx *fasthttp.RequestCtx, status int, res result, offset int64) *
 		res.body = obj
 		ctype = objectType + "; charset=utf-8"
 	}
+	total := "*"
+	if res.total >= 0 {
+		total = strconv.FormatInt(res.total, 10)
+		if status == 200 && (offset > 0 || res.count < res.total) {
+			status = 206 // Partial Content, as PostgREST with a known total
+		}
+	}
 	ctx.SetStatusCode(status)
 	ctx.SetContentType(ctype)
 	if res.count > 0 {
-		ctx.Response.Header.Set("Content-Range", strconv.FormatInt(offset, 10)+"-"+strconv.FormatInt(offset+res.count-1, 10)+"/*")
+		ctx.Response.Header.Set("Content-Range", strconv.FormatInt(offset, 10)+"-"+strconv.FormatInt(offset+res.count-1, 10)+"/"+total)
 	} else {
-		ctx.Response.Header.Set("Content-Range", "*/*")
+		ctx.Response.Header.Set("Content-Range", "*/"+total)
 	}
 	ctx.SetBody(res.body)
 	return nil

@@ -58,6 +58,7 @@ func (s *Server) rpc(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name str
 	if err != nil {
 		return err.(*apierr.Error)
 	}
+	req.ExactCount = prefersCount(ctx)
 	var args []sqlgen.Arg
 	for _, p := range f.Params {
 		if v, ok := given[p.Name]; ok {

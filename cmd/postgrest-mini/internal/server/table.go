@@ -19,7 +19,8 @@ func (s *Server) table(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name s
 		return err.(*apierr.Error)
 	}
 	var st sqlgen.Statement
-	repr := preferRepresentation(ctx)
+	repr := prefers(ctx, "return=representation")
+	req.ExactCount = prefersCount(ctx)
 	switch method {
 	case "GET", "HEAD":
 		st, err = sqlgen.Read(c, t, req)
@@ -67,13 +68,19 @@ func (s *Server) table(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name s
 	return nil
 }
 
-// preferRepresentation reads Prefer: return=representation.
-func preferRepresentation(ctx *fasthttp.RequestCtx) bool {
+// prefers reports whether a Prefer header holds the preference tok.
+func prefers(ctx *fasthttp.RequestCtx, tok string) bool {
 	found := false
 	ctx.Request.Header.VisitAll(func(k, v []byte) {
 		if string(k) == "Prefer" {
-			found = found || containsToken(string(v), "return=representation")
+			found = found || containsToken(string(v), tok)
 		}
 	})
 	return found
+}
+
+// prefersCount reads Prefer: count=exact; planned and estimated are
+// answered with exact counts too.
+func prefersCount(ctx *fasthttp.RequestCtx) bool {
+	return prefers(ctx, "count=exact") || prefers(ctx, "count=planned") || prefers(ctx, "count=estimated")
 }

@@ -5,6 +5,7 @@
 // to any depth). Every value is a bind parameter; every identifier is quoted
 // with pgx.Identifier.
 //
-// Each Statement returns one row of two columns: a row count (int8) and the
-// body (text).
+// Each Statement returns one row of three columns: the row count (int8),
+// the exact total for Prefer: count=exact (int8, else NULL) and the body
+// (text).
 package sqlgen

@@ -10,22 +10,48 @@ import (
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
-// wrap aggregates the rows of inner into the response: count and JSON array.
-func wrap(inner string) string {
-	return "SELECT pg_catalog.count(*)::int8, coalesce(pg_catalog.json_agg(_pgrst_t), '[]')::text FROM (" + inner + ") _pgrst_t"
+// wrap aggregates the rows of inner into the response: row count, total
+// (an int8 expression) and JSON array.
+func wrap(inner, total string) string {
+	return "SELECT pg_catalog.count(*)::int8, " + total + ", coalesce(pg_catalog.json_agg(_pgrst_t), '[]')::text FROM (" + inner + ") _pgrst_t"
+}
+
+const noTotal = "NULL::int8"
+
+// total renders the exact count of the root rows before order, limit and
+// offset (Prefer: count=exact), or NULL when not asked for. PostgreSQL drops
+// the unused select-list columns (embeds) of the counted subquery.
+func (b *builder) total(n node) (string, error) {
+	if !b.req.ExactCount {
+		return noTotal, nil
+	}
+	if saved := b.req.Nodes[""]; saved != nil {
+		b.req.Nodes[""] = &query.Node{Filters: saved.Filters}
+		defer func() { b.req.Nodes[""] = saved }()
+	}
+	inner, err := b.sql(n)
+	if err != nil {
+		return "", err
+	}
+	return "(SELECT pg_catalog.count(*) FROM (" + inner + ") _pgrst_c)::int8", nil
 }
 
 // Read is GET /table: a JSON array of the selected rows and embeds.
 func Read(c *schema.Cache, t *schema.Table, req *query.Request) (Statement, error) {
 	b := newBuilder(c, req)
-	inner, err := b.sql(node{table: t, from: ident(t.Schema, t.Name), alias: t.Name, items: req.Select})
+	n := node{table: t, from: ident(t.Schema, t.Name), alias: t.Name, items: req.Select}
+	inner, err := b.sql(n)
 	if err == nil {
 		err = b.checkPaths()
 	}
 	if err != nil {
 		return Statement{}, err
 	}
-	return Statement{SQL: wrap(inner), Args: b.args}, nil
+	total, err := b.total(n)
+	if err != nil {
+		return Statement{}, err
+	}
+	return Statement{SQL: wrap(inner, total), Args: b.args}, nil
 }
 
 // Arg is one named function argument; Value nil is SQL NULL.
@@ -57,22 +83,27 @@ func Call(c *schema.Cache, f *schema.Function, args []Arg, req *query.Request) (
 	call := b.call(f, args)
 	switch {
 	case f.RetSet && f.Composite:
-		inner, err := b.sql(node{table: f.RetTable, from: call, alias: f.Name, items: req.Select})
+		n := node{table: f.RetTable, from: call, alias: f.Name, items: req.Select}
+		inner, err := b.sql(n)
 		if err == nil {
 			err = b.checkPaths()
 		}
 		if err != nil {
 			return Statement{}, err
 		}
-		return Statement{SQL: wrap(inner), Args: b.args}, nil
+		total, err := b.total(n)
+		if err != nil {
+			return Statement{}, err
+		}
+		return Statement{SQL: wrap(inner, total), Args: b.args}, nil
 	case f.RetSet:
 		n := node{from: call, alias: f.Name, items: []query.Item{{Kind: query.Column, Name: f.Name, Alias: "v"}}}
 		inner, err := b.sql(n)
 		if err != nil {
 			return Statement{}, err
 		}
-		return Statement{SQL: "SELECT pg_catalog.count(*)::int8, coalesce(pg_catalog.json_agg(_pgrst_t.v), '[]')::text FROM (" + inner + ") _pgrst_t", Args: b.args}, nil
+		return Statement{SQL: "SELECT pg_catalog.count(*)::int8, NULL::int8, coalesce(pg_catalog.json_agg(_pgrst_t.v), '[]')::text FROM (" + inner + ") _pgrst_t", Args: b.args}, nil
 	default:
-		return Statement{SQL: "SELECT 1::int8, pg_catalog.to_json(" + call + ")::text", Args: b.args}, nil
+		return Statement{SQL: "SELECT 1::int8, NULL::int8, pg_catalog.to_json(" + call + ")::text", Args: b.args}, nil
 	}
 }

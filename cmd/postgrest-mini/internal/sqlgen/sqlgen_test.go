@@ -36,7 +36,7 @@ func TestReadEmbed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `SELECT pg_catalog.count(*)::int8, coalesce(pg_catalog.json_agg(_pgrst_t), '[]')::text FROM (` +
+	want := `SELECT pg_catalog.count(*)::int8, NULL::int8, coalesce(pg_catalog.json_agg(_pgrst_t), '[]')::text FROM (` +
 		`SELECT "album".*, COALESCE((SELECT json_agg(_pgrst_e) FROM (SELECT "track_1".*, (SELECT row_to_json(_pgrst_e) FROM (` +
 		`SELECT "genre_2".* FROM "public"."genre" AS "genre_2" WHERE "genre_2"."genre_id" = "track_1"."genre_id") _pgrst_e) AS "genre" ` +
 		`FROM "public"."track" AS "track_1" WHERE "track_1"."album_id" = "album"."album_id") _pgrst_e), '[]') AS "track" ` +

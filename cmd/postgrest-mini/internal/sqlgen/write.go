@@ -30,7 +30,7 @@ func Insert(c *schema.Cache, t *schema.Table, cols []string, body string, repres
 func Update(c *schema.Cache, t *schema.Table, cols []string, body string, representation bool, req *query.Request) (Statement, error) {
 	b := newBuilder(c, req)
 	if len(cols) == 0 {
-		return Statement{SQL: "SELECT 0::int8, '[]'::text"}, nil
+		return Statement{SQL: "SELECT 0::int8, NULL::int8, '[]'::text"}, nil
 	}
 	var sb strings.Builder
 	sb.WriteString("WITH pgrst_source AS (UPDATE " + ident(t.Schema, t.Name) + " AS " + ident(t.Name) + " SET ")
@@ -69,19 +69,19 @@ func Delete(c *schema.Cache, t *schema.Table, representation bool, req *query.Re
 
 func (b *builder) finishWrite(sb *strings.Builder, t *schema.Table, representation bool) (Statement, error) {
 	if !representation {
-		sb.WriteString(" RETURNING 1) SELECT pg_catalog.count(*)::int8, ''::text FROM pgrst_source")
+		sb.WriteString(" RETURNING 1) SELECT pg_catalog.count(*)::int8, NULL::int8, ''::text FROM pgrst_source")
 		return Statement{SQL: sb.String(), Args: b.args}, nil
 	}
 	sb.WriteString(" RETURNING " + ident(t.Name) + ".*) ")
 	// filters, order and paging of the query string are not applied to the
 	// written rows (PostgREST applies select and embeds only).
 	saved := b.req
-	b.req = &query.Request{Select: saved.Select}
+	b.req = &query.Request{Select: saved.Select, Nodes: map[string]*query.Node{}}
 	inner, err := b.sql(node{table: t, from: "pgrst_source", alias: t.Name, items: saved.Select})
 	b.req = saved
 	if err != nil {
 		return Statement{}, err
 	}
-	sb.WriteString(wrap(inner))
+	sb.WriteString(wrap(inner, noTotal))
 	return Statement{SQL: sb.String(), Args: b.args}, nil
 }
