@@ -48,10 +48,11 @@
 // Range headers, CSV responses, db-config and
 // config reload (SIGUSR2), server-timing.
 //
-// Tests and benchmarks (real PostgreSQL through lab/labtest; the fuzz target
-// is FuzzParse in internal/query):
+// Tests and benchmarks (real PostgreSQL through lab/labtest; fuzz targets:
+// FuzzParse for the query-string parser, FuzzRead for parser + SQL builder):
 //
 //	go test ./cmd/postgrest-mini/...
 //	go test ./cmd/postgrest-mini/internal/query -run '^$' -fuzz FuzzParse -fuzztime 30s
+//	go test ./cmd/postgrest-mini/internal/sqlgen -run '^$' -fuzz FuzzRead -fuzztime 30s
 //	go test ./cmd/postgrest-mini -run '^$' -bench . -benchtime 5000x
 package main
