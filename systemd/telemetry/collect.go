@@ -17,6 +17,7 @@ type collector struct {
 	pids      []int
 	procsPath string // resolved cgroup.procs, "" until found
 	cpuPath   string // resolved cpu.stat / cpuacct.usage
+	memPath   string // resolved memory.current / memory.usage_in_bytes
 	last      Sample // last detailed sample
 }
 
@@ -43,6 +44,10 @@ func (c *collector) resolve() {
 	c.cpuPath = c.fs.cgroupFile(cg, "cpu.stat")
 	if c.cpuPath == "" {
 		c.cpuPath = c.fs.cgroupFile(cg, "cpuacct.usage", "cpuacct", "cpu,cpuacct")
+	}
+	c.memPath = c.fs.cgroupFile(cg, "memory.current")
+	if c.memPath == "" {
+		c.memPath = c.fs.cgroupFile(cg, "memory.usage_in_bytes", "memory")
 	}
 }
 
@@ -97,6 +102,7 @@ func (c *collector) collect(now time.Time, detail bool) (Sample, error) {
 	}
 	v, ok := c.cgroupCPU()
 	s.CPUSeconds = v
+	s.CgroupMem = c.cgroupMem()
 	useProcCPU := !ok
 	for _, pid := range c.pids {
 		st, err := c.fs.readStatus(pid, c.buf)
@@ -105,6 +111,7 @@ func (c *collector) collect(now time.Time, detail bool) (Sample, error) {
 		}
 		s.Procs++
 		s.RSS += st.rss
+		s.RSSAnon += st.rssAnon
 		s.Threads += st.threads
 		s.CtxSwitches += st.ctxSwitches
 		if n, err := c.fs.countFDs(pid); err == nil {
@@ -156,5 +163,19 @@ func (c *collector) collectCheap(now time.Time) (Sample, error) {
 	if v, ok := c.cgroupCPU(); ok {
 		s.CPUSeconds = v
 	}
+	s.CgroupMem = c.cgroupMem()
 	return s, nil
+}
+
+// cgroupMem reads the memory charged to the cgroup; 0 without a counter.
+func (c *collector) cgroupMem() uint64 {
+	if c.memPath == "" {
+		return 0
+	}
+	b, err := readFile(c.memPath, c.buf)
+	if err != nil {
+		return 0 // gone with a restart; resolve() finds the new one
+	}
+	v, _ := atou(b)
+	return v
 }

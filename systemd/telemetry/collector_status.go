@@ -5,6 +5,7 @@ import "strconv"
 // procStatus is the part of /proc/<pid>/status the sampler uses.
 type procStatus struct {
 	rss         uint64 // bytes (VmRSS)
+	rssAnon     uint64 // bytes (RssAnon: private, not file or shared memory)
 	threads     int
 	ctxSwitches uint64 // voluntary + nonvoluntary, of this thread only
 }
@@ -13,6 +14,9 @@ func parseStatus(b []byte) procStatus {
 	var s procStatus
 	if v, ok := keyValue(b, "VmRSS"); ok {
 		s.rss = v * 1024
+	}
+	if v, ok := keyValue(b, "RssAnon"); ok {
+		s.rssAnon = v * 1024
 	}
 	if v, ok := keyValue(b, "Threads"); ok {
 		s.threads = int(v)

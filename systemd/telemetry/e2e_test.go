@@ -148,7 +148,8 @@ func TestTrialWindow(t *testing.T) {
 	t.Logf("%d requests", requests)
 	t.Logf("postgrest: cpu %.3fs (%.0f µs/req) util %.2f peak RSS %.1f MiB procs %d threads %d fds %d ctxsw %d",
 		pgrst.CPUSeconds, pgrst.CPUMicrosPerRequest(requests), pgrst.CPUUtil, float64(pgrst.PeakRSS)/(1<<20), pgrst.MaxProcs, pgrst.MaxThreads, pgrst.MaxFDs, pgrst.CtxSwitches)
-	t.Logf("postgres:  cpu %.3fs (%.0f µs/req) util %.2f peak RSS %.1f MiB procs %d", pg.CPUSeconds, pg.CPUMicrosPerRequest(requests), pg.CPUUtil, float64(pg.PeakRSS)/(1<<20), pg.MaxProcs)
+	t.Logf("postgrest: peak anon RSS %.1f MiB, peak cgroup memory %.1f MiB", float64(pgrst.PeakRSSAnon)/(1<<20), float64(pgrst.PeakCgroup)/(1<<20))
+	t.Logf("postgres:  cpu %.3fs (%.0f µs/req) util %.2f peak RSS %.1f MiB (anon %.1f MiB) procs %d", pg.CPUSeconds, pg.CPUMicrosPerRequest(requests), pg.CPUUtil, float64(pg.PeakRSS)/(1<<20), float64(pg.PeakRSSAnon)/(1<<20), pg.MaxProcs)
 	t.Logf("db: %.2f statements/req, %.2f transactions/req after %.1fs, backends %v; pool %+v", per.Statements, per.Transactions, time.Since(rec.End).Seconds(), d.Backends, pool)
 
 	if pgrst.Samples < 3 || pgrst.CPUSeconds <= 0 || pgrst.MaxProcs != 1 || pgrst.MaxFDs < 4 || pgrst.PeakRSS == 0 {

@@ -33,7 +33,7 @@ func TestReadStatusSumsThreads(t *testing.T) {
 		t.Fatal(err)
 	}
 	// main thread 7+3, thread 103 40+2
-	want := procStatus{rss: 2048 * 1024, threads: 2, ctxSwitches: 52}
+	want := procStatus{rss: 2048 * 1024, rssAnon: 1000 * 1024, threads: 2, ctxSwitches: 52}
 	if st != want {
 		t.Fatalf("got %+v, want %+v", st, want)
 	}
@@ -87,6 +87,12 @@ func TestCollectFixtureSources(t *testing.T) {
 			}
 			if s.CPUSeconds != c.cpu || s.Procs != c.procs || s.RSS != c.rss || s.Threads != c.threads || s.FDs != c.fds || s.CtxSwitches != c.ctx {
 				t.Errorf("sample %+v; want cpu=%v procs=%d rss=%d threads=%d fds=%d ctx=%d", s, c.cpu, c.procs, c.rss, c.threads, c.fds, c.ctx)
+			}
+			if want := uint64(c.procs) * 1000 << 10; s.RSSAnon != want {
+				t.Errorf("RSSAnon %d, want %d", s.RSSAnon, want)
+			}
+			if want := map[string]uint64{"pure-v2": 7 << 20, "v1-cpuacct": 5 << 20}[c.src.Name]; s.CgroupMem != want {
+				t.Errorf("CgroupMem %d, want %d", s.CgroupMem, want)
 			}
 			if col.cpuFrom() != c.from {
 				t.Errorf("cpu from %q, want %q", col.cpuFrom(), c.from)

@@ -15,7 +15,9 @@ type Sample struct {
 	T           time.Time
 	Detail      bool
 	CPUSeconds  float64
-	RSS         uint64 // bytes
+	RSS         uint64 // bytes, summed VmRSS (shared memory counts once per process)
+	RSSAnon     uint64 // bytes, summed RssAnon (private memory)
+	CgroupMem   uint64 // bytes charged to the cgroup (v2 memory.current, v1 memory.usage_in_bytes; incl. page cache); 0 without
 	Threads     int
 	FDs         int
 	Procs       int

@@ -65,6 +65,9 @@ func TestSamplerCgroupUnit(t *testing.T) {
 		t.Errorf("CPU from %q, want the unit's cgroup cpu.stat", se.CPUFrom)
 	}
 	last := se.Samples[len(se.Samples)-1]
+	if last.CgroupMem == 0 || last.RSSAnon == 0 || last.RSSAnon > last.RSS {
+		t.Errorf("memory: cgroup %d, anon %d, RSS %d", last.CgroupMem, last.RSSAnon, last.RSS)
+	}
 	if last.Procs != 4 || tree.Procs != 4 {
 		t.Errorf("procs: cgroup %d, tree %d, want 4", last.Procs, tree.Procs)
 	}

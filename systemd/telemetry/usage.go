@@ -15,6 +15,9 @@ type Usage struct {
 	CPUUtil     float64   // CPUSeconds per wall second: 1.0 = one core busy
 	PeakRSS     uint64    // bytes, highest sample
 	MeanRSS     uint64    // bytes, mean over samples where it ran
+	PeakRSSAnon uint64    // bytes, private memory, highest sample
+	PeakCgroup  uint64    // bytes charged to the cgroup, highest sample (0 without)
+	MeanCgroup  uint64    // bytes charged to the cgroup, mean over samples where it ran
 	MaxProcs    int
 	MaxThreads  int
 	MaxFDs      int
@@ -39,7 +42,7 @@ func (s Series) Summary(from, to time.Time) Usage {
 	u := Usage{Source: s.Source.Name}
 	cgroupCPU := strings.HasPrefix(s.CPUFrom, "cgroup:")
 	var prev *Sample
-	var rssSum float64
+	var rssSum, cgSum float64
 	var up int
 	for i := range s.Samples {
 		x := &s.Samples[i]
@@ -56,7 +59,10 @@ func (s Series) Summary(from, to time.Time) Usage {
 		} else {
 			up++
 			rssSum += float64(x.RSS)
+			cgSum += float64(x.CgroupMem)
 			u.PeakRSS = max(u.PeakRSS, x.RSS)
+			u.PeakRSSAnon = max(u.PeakRSSAnon, x.RSSAnon)
+			u.PeakCgroup = max(u.PeakCgroup, x.CgroupMem)
 			u.MaxProcs = max(u.MaxProcs, x.Procs)
 			u.MaxThreads = max(u.MaxThreads, x.Threads)
 			u.MaxFDs = max(u.MaxFDs, x.FDs)
@@ -76,6 +82,7 @@ func (s Series) Summary(from, to time.Time) Usage {
 	}
 	if up > 0 {
 		u.MeanRSS = uint64(rssSum / float64(up))
+		u.MeanCgroup = uint64(cgSum / float64(up))
 	}
 	if d := u.To.Sub(u.From).Seconds(); d > 0 {
 		u.CPUUtil = u.CPUSeconds / d

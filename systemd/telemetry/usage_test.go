@@ -13,7 +13,7 @@ func TestSeriesSummaryCountersAndResets(t *testing.T) {
 		CPUFrom: "cgroup:/x/cpu.stat",
 		Samples: []Sample{
 			{T: at(0), CPUSeconds: 10, RSS: 100, Procs: 2, CtxSwitches: 5},
-			{T: at(100), CPUSeconds: 10.05, RSS: 300, Procs: 2, CtxSwitches: 9, Threads: 7, FDs: 3},
+			{T: at(100), CPUSeconds: 10.05, RSS: 300, RSSAnon: 30, CgroupMem: 500, Procs: 2, CtxSwitches: 9, Threads: 7, FDs: 3},
 			{T: at(200), Procs: 0}, // restarting: cgroup gone
 			{T: at(300), CPUSeconds: 0.02, RSS: 200, Procs: 1, CtxSwitches: 1}, // new cgroup from 0
 			{T: at(400), CPUSeconds: 0.07, RSS: 200, Procs: 1, CtxSwitches: 4},
@@ -33,6 +33,9 @@ func TestSeriesSummaryCountersAndResets(t *testing.T) {
 	}
 	if u.PeakRSS != 300 || u.MeanRSS != 200 {
 		t.Errorf("peak=%d mean=%d, want 300 and 200 (mean over running samples)", u.PeakRSS, u.MeanRSS)
+	}
+	if u.PeakRSSAnon != 30 || u.PeakCgroup != 500 || u.MeanCgroup != 125 {
+		t.Errorf("anon peak %d, cgroup peak %d mean %d; want 30, 500, 125", u.PeakRSSAnon, u.PeakCgroup, u.MeanCgroup)
 	}
 	if u.CtxSwitches != 4+3 {
 		t.Errorf("ctx switches = %d, want 7", u.CtxSwitches)
