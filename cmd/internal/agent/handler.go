@@ -28,7 +28,9 @@ type Options struct {
 	// ApplyTimeout bounds apply and restore (default 5 min); CallTimeout
 	// every other call (default 1 min).
 	ApplyTimeout, CallTimeout time.Duration
-	Logf                      func(format string, args ...any)
+	// WindowMax bounds a telemetry window's life (default 1 h).
+	WindowMax time.Duration
+	Logf      func(format string, args ...any)
 }
 
 // Handler serves a lab.Server over the API. It is safe for concurrent use.
@@ -55,6 +57,9 @@ func NewHandler(srv lab.Server, opt Options) (*Handler, error) {
 	}
 	if opt.CallTimeout <= 0 {
 		opt.CallTimeout = time.Minute
+	}
+	if opt.WindowMax <= 0 {
+		opt.WindowMax = time.Hour
 	}
 	if opt.Logf == nil {
 		opt.Logf = func(string, ...any) {}
@@ -120,6 +125,7 @@ func (h *Handler) cleanup(ctx context.Context, s *session, why string) error {
 		w.mu.Lock()
 		if !w.stopped {
 			_, _ = w.w.Stop(ctx, 0)
+			w.cancel()
 			w.stopped = true
 		}
 		w.mu.Unlock()

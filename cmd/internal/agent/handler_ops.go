@@ -51,13 +51,15 @@ func (h *Handler) watch(ctx context.Context, s *session, r *http.Request, body [
 	if err := decode(body, &struct{}{}); err != nil {
 		return http.StatusBadRequest, err
 	}
-	ctx, cancel := detached(ctx, h.opt.CallTimeout)
-	defer cancel()
-	lw, err := h.srv.Watch(ctx)
+	// The recording lives on after this call, until stop (or the end of
+	// the session): its context must not end with the request.
+	wctx, cancel := detached(ctx, h.opt.WindowMax)
+	lw, err := h.srv.Watch(wctx)
 	if err != nil {
+		cancel()
 		return http.StatusInternalServerError, fmt.Errorf("watch: %w", err)
 	}
-	win := s.windows.add(lw, time.Now().UnixNano())
+	win := s.windows.add(lw, time.Now().UnixNano(), cancel)
 	return http.StatusCreated, WindowStarted{ID: win.id, Started: win.started}
 }
 
@@ -78,6 +80,7 @@ func (h *Handler) stop(ctx context.Context, s *session, r *http.Request, body []
 		ctx, cancel := detached(ctx, h.opt.CallTimeout)
 		defer cancel()
 		tel, err := win.w.Stop(ctx, req.Requests)
+		win.cancel()
 		win.stopped, win.tel = true, tel
 		if err != nil {
 			win.err = err.Error()

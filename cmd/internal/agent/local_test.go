@@ -3,6 +3,8 @@ package agent
 import (
 	"bytes"
 	"context"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -113,13 +115,24 @@ func TestRealServerOverAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond)
-	tel, err := w.Stop(ctx, 1)
+	// Some requests in the window, so the target spends CPU time.
+	n := int64(0)
+	for end := time.Now().Add(time.Second); time.Now().Before(end) && n < 50000; n++ {
+		resp, err := http.Get(st.URL + "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	tel, err := w.Stop(ctx, n)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tel.Server.PeakRSS == 0 || len(tel.Server.Samples) == 0 {
-		t.Fatalf("no telemetry of the real target: %+v", tel.Server)
+	// 10 Hz for about a second: the recording must outlive the watch call.
+	if tel.Server.PeakRSS == 0 || len(tel.Server.Samples) < 8 || tel.Server.CPUSeconds <= 0 {
+		t.Fatalf("telemetry of the real target over %d requests: %d samples, %.3f CPU s, peak RSS %d", n, len(tel.Server.Samples),
+			tel.Server.CPUSeconds, tel.Server.PeakRSS)
 	}
 	if err := c.Close(ctx); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -14,7 +15,8 @@ type window struct {
 	id      string
 	started int64
 	w       lab.Window
-	mu      sync.Mutex // held while stopping
+	cancel  context.CancelFunc // ends the recording's context
+	mu      sync.Mutex         // held while stopping
 	stopped bool
 	tel     lab.Telemetry
 	err     string
@@ -28,11 +30,11 @@ type windows struct {
 
 func newWindows() *windows { return &windows{byID: map[string]*window{}} }
 
-func (ws *windows) add(w lab.Window, started int64) *window {
+func (ws *windows) add(w lab.Window, started int64, cancel context.CancelFunc) *window {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	ws.seq++
-	win := &window{id: fmt.Sprintf("w%d", ws.seq), started: started, w: w}
+	win := &window{id: fmt.Sprintf("w%d", ws.seq), started: started, w: w, cancel: cancel}
 	ws.byID[win.id] = win
 	return win
 }

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/agent"
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/agent/agenttest"
+	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+)
+
+// netnsPair makes two network namespaces joined by a veth pair, with
+// 10.231.N.1/30 (server side) and 10.231.N.2/30 (driver side) and loopback
+// up in each; both are deleted at cleanup. It returns the namespace names
+// and the server address.
+func netnsPair(t *testing.T) (server, driver, serverIP string) {
+	t.Helper()
+	if _, err := exec.LookPath("ip"); err != nil {
+		labtest.Need(t, "ip (iproute2) for network namespaces: %v", err)
+	}
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	id := hex.EncodeToString(b[:2])
+	server, driver = "lab-srv-"+id, "lab-drv-"+id
+	vs, vd := "lvs"+id, "lvd"+id
+	net := fmt.Sprintf("10.231.%d", b[2])
+	serverIP = net + ".1"
+	if out, err := exec.Command("ip", "netns", "add", server).CombinedOutput(); err != nil {
+		labtest.Need(t, "ip netns add (root and CAP_SYS_ADMIN needed): %v: %s", err, out)
+	}
+	t.Cleanup(func() {
+		for _, ns := range []string{server, driver} {
+			if out, err := exec.Command("ip", "netns", "del", ns).CombinedOutput(); err != nil && !strings.Contains(string(out), "No such file") {
+				t.Errorf("ip netns del %s: %v: %s", ns, err, out)
+			}
+		}
+	})
+	for _, args := range [][]string{
+		{"netns", "add", driver},
+		{"link", "add", vs, "type", "veth", "peer", "name", vd},
+		{"link", "set", vs, "netns", server},
+		{"link", "set", vd, "netns", driver},
+		{"-n", server, "addr", "add", serverIP + "/30", "dev", vs},
+		{"-n", driver, "addr", "add", net + ".2/30", "dev", vd},
+		{"-n", server, "link", "set", "lo", "up"},
+		{"-n", driver, "link", "set", "lo", "up"},
+		{"-n", server, "link", "set", vs, "up"},
+		{"-n", driver, "link", "set", vd, "up"},
+	} {
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			t.Fatalf("ip %v: %v: %s", args, err, out)
+		}
+	}
+	return server, driver, serverIP
+}
+
+// TestRunAcrossNetworkNamespaces is the two-host setup of the original
+// benchmark on one machine: PostgreSQL, the target and `lab agent` (TLS,
+// token) in one network namespace, `lab run --agent` generating the load in
+// another, joined only by a veth pair. A shortened socket-vs-tcp run must
+// complete with measured trials and telemetry on both variants, and the
+// target's config must be the original afterwards.
+func TestRunAcrossNetworkNamespaces(t *testing.T) {
+	srvNS, drvNS, ip := netnsPair(t)
+	labBin := buildLab(t)
+	inSrv, inDrv := []string{"ip", "netns", "exec", srvNS}, []string{"ip", "netns", "exec", drvNS}
+	dir := stackUp(t, inSrv, labBin)
+
+	// The target must listen where the driver can reach it: all IPv4
+	// addresses of its namespace (loopback and the veth), as a user sets
+	// server-host on a real server.
+	conf := filepath.Join(dir, "postgrest.conf")
+	src, err := os.ReadFile(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cf, err := configs.Parse(conf, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cf.Set("server-host", configs.String("*4")); err != nil {
+		t.Fatal(err)
+	}
+	original := cf.Bytes()
+	if err := os.WriteFile(conf, original, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	tmp := t.TempDir()
+	certs := agenttest.NewCerts(t, ip)
+	tok := agenttest.TokenFile(t, agentTestToken)
+	cfg := writeFile(t, tmp, "agent.toml", fmt.Sprintf(`listen = "%s:0"
+advertise_host = %q
+lease = "5s"
+token_file = %q
+[stack]
+dir = %q
+[tls]
+cert = %q
+key = %q
+`, ip, ip, tok, dir, certs.ServerCert, certs.ServerKey), 0o600)
+	addr, agentOut := startAgent(t, inSrv, labBin, cfg)
+
+	results := t.TempDir()
+	argv := append(append([]string{}, inDrv...), labBin, "run", "socket-vs-tcp", "--agent", "https://"+addr, "--token-file", tok,
+		"--ca", certs.CA, "--results", results, "--min-trials", "2", "--max-trials", "2", "--duration", "2s", "--warmup", "500ms")
+	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("lab run --agent across namespaces: %v\n%s\n--- agent\n%s", err, out, agentOut.String())
+	}
+	t.Logf("driver output:\n%s", out)
+
+	runs, _ := filepath.Glob(filepath.Join(results, "socket-vs-tcp", "*", "run.json"))
+	if len(runs) != 1 {
+		t.Fatalf("want one run.json, found %v", runs)
+	}
+	var run lab.Run
+	b, _ := os.ReadFile(runs[0])
+	if err := json.Unmarshal(b, &run); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(run.Target.URL, "http://"+ip+":") {
+		t.Errorf("target URL %s: want the advertised %s", run.Target.URL, ip)
+	}
+	seen := map[string]int{}
+	for _, tr := range run.Trials {
+		if tr.Error != "" || tr.Load.Requests == 0 || tr.Load.Errors > 0 || len(tr.Server.Samples) < 10 || tr.Server.CPUSeconds <= 0 || tr.Database.CPUSeconds <= 0 {
+			t.Errorf("trial %d (%s): error %q, %d requests, %d errors, %d samples, %.3f CPU s", tr.Seq, tr.Variant, tr.Error,
+				tr.Load.Requests, tr.Load.Errors, len(tr.Server.Samples), tr.Server.CPUSeconds)
+		}
+		seen[tr.Variant]++
+	}
+	if seen["tcp"] != 2 || seen["unix"] != 2 {
+		t.Errorf("trials per variant: %v, want 2 each", seen)
+	}
+	var rec AgentRecord
+	ab, err := os.ReadFile(filepath.Join(filepath.Dir(runs[0]), "agent.json"))
+	if err != nil || json.Unmarshal(ab, &rec) != nil || rec.Clock.Samples == 0 {
+		t.Errorf("agent.json: %s %v", ab, err)
+	}
+	t.Logf("clock offset %v, best round trip %v", rec.Clock.Offset, rec.Clock.Delay)
+	if after, _ := os.ReadFile(conf); string(after) != string(original) {
+		t.Fatalf("config not the original after the run:\n%s", after)
+	}
+	_ = agent.APIVersion
+}
