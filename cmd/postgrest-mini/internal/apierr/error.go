@@ -2,6 +2,7 @@ package apierr
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -44,3 +45,12 @@ func (e *Error) WithHint(h string) *Error { e.Hint = h; return e }
 
 // WithStatus sets the HTTP status and returns e.
 func (e *Error) WithStatus(status int) *Error { e.Status = status; return e }
+
+// As returns err as an *Error; any other error becomes a 500 PGRST000.
+func As(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return New(500, "PGRST000", err.Error())
+}

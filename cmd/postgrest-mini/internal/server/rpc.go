@@ -56,7 +56,7 @@ func (s *Server) rpc(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name str
 	}
 	req, err := query.Parse(ps, isArg)
 	if err != nil {
-		return err.(*apierr.Error)
+		return apierr.As(err)
 	}
 	req.ExactCount = prefersCount(ctx)
 	var args []sqlgen.Arg
@@ -67,7 +67,7 @@ func (s *Server) rpc(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name str
 	}
 	st, err := sqlgen.Call(c, f, args, req)
 	if err != nil {
-		return err.(*apierr.Error)
+		return apierr.As(err)
 	}
 	rctx, cancel := reqContext()
 	defer cancel()

@@ -16,7 +16,7 @@ func (s *Server) table(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name s
 	}
 	req, err := query.Parse(params(ctx), nil)
 	if err != nil {
-		return err.(*apierr.Error)
+		return apierr.As(err)
 	}
 	var st sqlgen.Statement
 	repr := prefers(ctx, "return=representation")
@@ -42,7 +42,7 @@ func (s *Server) table(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name s
 		return apierr.UnsupportedMethod(method)
 	}
 	if err != nil {
-		return err.(*apierr.Error)
+		return apierr.As(err)
 	}
 	rctx, cancel := reqContext()
 	defer cancel()
