@@ -78,11 +78,10 @@ func (s *Server) rpc(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name str
 	}
 	if f.RetSet {
 		return writeRows(ctx, 200, res, rootOffset(req))
-	} else {
-		ctx.SetStatusCode(200)
-		ctx.SetContentType(jsonType)
-		ctx.SetBody(res.body)
 	}
+	ctx.SetStatusCode(200)
+	ctx.SetContentType(jsonType)
+	ctx.SetBody(res.body)
 	return nil
 }
 
