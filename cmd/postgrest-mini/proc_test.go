@@ -22,7 +22,18 @@ var (
 	buildErr  error
 )
 
-func TestMain(m *testing.M) { labtest.Main(m) }
+func TestMain(m *testing.M) { labtest.Main(removeBinary{m}) }
+
+// removeBinary deletes the built binary after the tests.
+type removeBinary struct{ m *testing.M }
+
+func (r removeBinary) Run() int {
+	code := r.m.Run()
+	if binPath != "" {
+		_ = os.RemoveAll(filepath.Dir(binPath))
+	}
+	return code
+}
 
 // binary builds postgrest-mini once per test binary.
 func binary(t testing.TB) string {
