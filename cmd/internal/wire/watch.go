@@ -14,21 +14,14 @@ import (
 // SampleInterval is the telemetry interval (10 Hz).
 const SampleInterval = 100 * time.Millisecond
 
-// StatsSettle is how long the window waits, with no load, before reading
-// PostgreSQL's cumulative counters: backends flush their transaction counts
-// at most once a second (PostgreSQL 15+), so without the pause up to a
-// second of the neighbouring load lands in the window.
-var StatsSettle = 1100 * time.Millisecond
-
-func settle(ctx context.Context) {
-	select {
-	case <-ctx.Done():
-	case <-time.After(StatsSettle):
-	}
-}
-
 // Watch implements lab.Server: it samples PostgREST's and PostgreSQL's
 // processes and reads PostgreSQL's counters at the start and end.
+//
+// Statements per request come from pg_stat_statements and are exact.
+// Transactions per request come from pg_stat_database and are approximate:
+// busy backends flush their counts at most once a second and idle ones only
+// after 10 s (PostgreSQL 15), so up to a second of load per connection can
+// fall on the wrong side of a window's edge.
 func (l *Local) Watch(ctx context.Context) (lab.Window, error) {
 	sources := []telemetry.Source{l.source(ctx, "postgrest", l.cfg.TargetUnit)}
 	if l.cfg.PGUnit != "" {
@@ -39,7 +32,6 @@ func (l *Local) Watch(ctx context.Context) (lab.Window, error) {
 	conn, err := l.connect(ctx)
 	if err == nil {
 		_ = telemetry.EnsureStatements(ctx, conn)
-		settle(ctx)
 		if w.db0, err = telemetry.ReadDB(ctx, conn); err == nil {
 			w.conn = conn
 		} else {
@@ -90,7 +82,6 @@ func (w *window) Stop(ctx context.Context, requests int64) (lab.Telemetry, error
 	tel.Server = usage(rec, "postgrest", sum["postgrest"], requests, w.start)
 	tel.Database = usage(rec, "postgresql", sum["postgresql"], requests, w.start)
 	if w.conn != nil {
-		settle(ctx)
 		db1, err := telemetry.ReadDB(ctx, w.conn)
 		if err != nil {
 			return tel, fmt.Errorf("database counters: %w", err)
