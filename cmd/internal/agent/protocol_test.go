@@ -287,3 +287,27 @@ func raw(c *Client, method, path string, body []byte, hdr map[string]string) (*h
 }
 
 var _ = errors.New
+
+// TestShutdownRestores: stopping the agent while a driver holds it (a
+// variant in place) restores first; without a variant it restores nothing.
+func TestShutdownRestores(t *testing.T) {
+	f := &fakeServer{}
+	h, ts := newAgent(t, f, Options{})
+	c := newClient(t, ts.URL, nil)
+	if err := c.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Shutdown(context.Background()); err != nil || f.restores.Load() != 0 {
+		t.Fatalf("shutdown with nothing applied: %v, %d restores", err, f.restores.Load())
+	}
+	c2 := newClient(t, ts.URL, nil)
+	if err := c2.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c2.Apply(context.Background(), lab.Variant{Name: "v"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Shutdown(context.Background()); err != nil || f.restores.Load() != 1 {
+		t.Fatalf("shutdown with a variant in place: %v, %d restores, want 1", err, f.restores.Load())
+	}
+}
