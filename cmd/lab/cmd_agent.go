@@ -144,4 +144,3 @@ func advertised(cfg *agent.Config, local string) (string, error) {
 	u.Host = net.JoinHostPort(cfg.AdvertiseHost, port)
 	return u.String(), nil
 }
-

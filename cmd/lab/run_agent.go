@@ -71,11 +71,24 @@ func runOnAgents(ctx context.Context, e *lab.Experiment, af agentFlags, results 
 		opts = append(opts, o)
 	}
 	var runs []*lab.Run
+	var labels []string
 	var errs []error
+	used := map[string]int{}
+	label := func(h lab.Host, u string) string {
+		l := hostLabel(h, u)
+		used[l]++
+		if n := used[l]; n > 1 {
+			l = fmt.Sprintf("%s-%d", l, n)
+		}
+		return l
+	}
 	for i, u := range af.urls {
-		run, err := runOnAgent(ctx, e, u, opts[i], results, len(af.urls) > 1, stdout)
+		if len(af.urls) == 1 {
+			label = nil
+		}
+		run, l, err := runOnAgent(ctx, e, u, opts[i], results, label, stdout)
 		if run != nil {
-			runs = append(runs, run)
+			runs, labels = append(runs, run), append(labels, l)
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("agent %s: %w", u, err))
@@ -85,18 +98,20 @@ func runOnAgents(ctx context.Context, e *lab.Experiment, af agentFlags, results 
 		}
 	}
 	if len(runs) > 1 {
-		compareHosts(stdout, runs)
+		compareHosts(stdout, runs, labels)
 	}
 	return errors.Join(errs...)
 }
 
-func runOnAgent(ctx context.Context, e *lab.Experiment, u string, o agent.ClientOptions, results string, perHost bool, stdout io.Writer) (*lab.Run, error) {
+// runOnAgent runs the experiment with one agent's server side. With label
+// set (several hosts), results go to RESULTS/<label>/; label is returned.
+func runOnAgent(ctx context.Context, e *lab.Experiment, u string, o agent.ClientOptions, results string, label func(lab.Host, string) string, stdout io.Writer) (*lab.Run, string, error) {
 	c, err := agent.NewClient(u, o)
 	if err != nil {
-		return nil, usageErrorf("%v", err)
+		return nil, "", usageErrorf("%v", err)
 	}
 	if err := c.Open(ctx); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	closed := false
 	defer func() {
@@ -106,7 +121,7 @@ func runOnAgent(ctx context.Context, e *lab.Experiment, u string, o agent.Client
 	}()
 	host, target, err := c.Describe(ctx)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	clk := c.Clock()
 	fmt.Fprintf(stdout, "agent %s: host %s (%s, %d CPUs), target %s; clock offset %v ± %v\n", u, host.Hostname, host.CPUModel, host.CPUs,
@@ -121,15 +136,16 @@ func runOnAgent(ctx context.Context, e *lab.Experiment, u string, o agent.Client
 		runErr = errors.Join(runErr, cerr)
 	}
 	if run == nil {
-		return nil, runErr
+		return nil, "", runErr
 	}
-	dir := results
-	if perHost {
-		dir = filepath.Join(results, hostLabel(host, u))
+	dir, l := results, ""
+	if label != nil {
+		l = label(host, u)
+		dir = filepath.Join(results, l)
 	}
 	out, err := writeRun(dir, run)
 	if err != nil {
-		return run, errors.Join(runErr, err)
+		return run, l, errors.Join(runErr, err)
 	}
 	rec := AgentRecord{URL: u, Clock: clk, OffsetS: clk.Offset.Seconds(), Target: target.URL}
 	if b, err := json.MarshalIndent(rec, "", "  "); err == nil {
@@ -138,7 +154,7 @@ func runOnAgent(ctx context.Context, e *lab.Experiment, u string, o agent.Client
 	fmt.Fprintln(stdout)
 	report.Terminal(stdout, run, stats.Compare(run, 0))
 	fmt.Fprintf(stdout, "\nreport: %s (report.md, report.html, run.json, agent.json)\n", out)
-	return run, runErr
+	return run, l, runErr
 }
 
 // hostLabel names a host's result directory: its hostname, else the agent's host.
@@ -164,11 +180,11 @@ func driverName() string {
 
 // compareHosts prints, per variant and scenario, each host's median rate
 // and p99 over its successful trials.
-func compareHosts(w io.Writer, runs []*lab.Run) {
+func compareHosts(w io.Writer, runs []*lab.Run, labels []string) {
 	fmt.Fprintln(w, "\nhosts compared (median over trials):")
 	fmt.Fprintf(w, "  %-14s %-18s", "variant", "scenario")
-	for _, r := range runs {
-		fmt.Fprintf(w, " %26s", trunc(r.Host.Hostname, 26))
+	for _, l := range labels {
+		fmt.Fprintf(w, " %26s", trunc(l, 26))
 	}
 	fmt.Fprintln(w)
 	for _, v := range runs[0].Variants {

@@ -153,3 +153,33 @@ key = %q
 	}
 	_ = agent.APIVersion
 }
+
+// TestRunOnTwoAgents: `lab run --agent A --agent B` runs the experiment on
+// each host's agent in turn, writes one result directory per host and
+// prints a comparison of the hosts.
+func TestRunOnTwoAgents(t *testing.T) {
+	labBin := buildLab(t)
+	tmp := t.TempDir()
+	tok := agenttest.TokenFile(t, agentTestToken)
+	var urls []string
+	for i := 0; i < 2; i++ {
+		dir := stackUp(t, nil, labBin)
+		cfg := writeFile(t, tmp, fmt.Sprintf("agent%d.toml", i), fmt.Sprintf("listen = \"127.0.0.1:0\"\ntoken_file = %q\n[stack]\ndir = %q\n", tok, dir), 0o600)
+		addr, _ := startAgent(t, nil, labBin, cfg)
+		urls = append(urls, "http://"+addr)
+	}
+	results := t.TempDir()
+	out, err := exec.Command(labBin, "run", "socket-vs-tcp", "--agent", urls[0], "--agent", urls[1], "--token-file", tok,
+		"--results", results, "--min-trials", "2", "--max-trials", "2", "--duration", "1s", "--warmup", "0s").CombinedOutput()
+	if err != nil {
+		t.Fatalf("lab run with two agents: %v\n%s", err, out)
+	}
+	t.Logf("driver output:\n%s", out)
+	runs, _ := filepath.Glob(filepath.Join(results, "*", "socket-vs-tcp", "*", "run.json"))
+	if len(runs) != 2 || filepath.Dir(filepath.Dir(filepath.Dir(runs[0]))) == filepath.Dir(filepath.Dir(filepath.Dir(runs[1]))) {
+		t.Fatalf("want one result dir per host, found %v", runs)
+	}
+	if !strings.Contains(string(out), "hosts compared") || strings.Count(string(out), "req/s p99") < 2 {
+		t.Errorf("no host comparison in the output:\n%s", out)
+	}
+}
