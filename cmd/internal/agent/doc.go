@@ -37,6 +37,26 @@
 //
 // Variants come from the driver, so they are checked against the agent's
 // Policy before anything is touched: PostgreSQL settings, environment
-// names, drop-in settings and binaries outside its allow-lists, @file
-// values and control characters in values are refused with 403 or 422.
+// names, drop-in settings and binaries outside its allow-lists, PostgREST
+// keys that name addresses or paths, a db-uri other than "tcp"/"unix",
+// @file values (403) and control characters in values (422) are refused.
+// Package configs is the second line of defence: it renders every value
+// escaped, so no value can add a line to a config file.
+//
+// # Clock and telemetry
+//
+// Open measures the agent's clock offset NTP-style (GET /v1/clock, best of
+// 8 exchanges). A window's samples are shifted to count from when Watch
+// returned on the driver (the start of its measured load) and events are
+// converted to the driver's clock. `lab run --agent` records the offset in
+// agent.json next to run.json.
+//
+// # Use
+//
+//	h, _ := agent.NewHandler(local, agent.Options{Token: tok, Policy: cfg.Allow})
+//	agent.Serve(ctx, ln, h, tlsConfig)                  // on the server
+//
+//	c, _ := agent.NewClient("https://db1:7171", agent.ClientOptions{Token: tok, TLS: tc})
+//	c.Open(ctx); defer c.Close(ctx)
+//	run, err := (&lab.Runner{Server: c, Loader: loader}).Run(ctx, e) // on the client
 package agent

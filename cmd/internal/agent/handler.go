@@ -42,6 +42,8 @@ type Handler struct {
 
 	mu    sync.Mutex
 	dirty bool // a variant may be in place: restore when the driver goes
+
+	now func() time.Time // the agent's clock (tests skew it)
 }
 
 // NewHandler serves srv (wire.Local in production).
@@ -64,7 +66,7 @@ func NewHandler(srv lab.Server, opt Options) (*Handler, error) {
 	if opt.Logf == nil {
 		opt.Logf = func(string, ...any) {}
 	}
-	h := &Handler{srv: srv, opt: opt, mux: http.NewServeMux()}
+	h := &Handler{srv: srv, opt: opt, mux: http.NewServeMux(), now: time.Now}
 	h.ss = &sessions{lease: opt.Lease, now: time.Now, expired: h.expired}
 	p := "/" + APIVersion
 	h.mux.HandleFunc("GET "+p+"/health", h.health)

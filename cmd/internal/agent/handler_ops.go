@@ -59,7 +59,7 @@ func (h *Handler) watch(ctx context.Context, s *session, r *http.Request, body [
 		cancel()
 		return http.StatusInternalServerError, fmt.Errorf("watch: %w", err)
 	}
-	win := s.windows.add(lw, time.Now().UnixNano(), cancel)
+	win := s.windows.add(lw, h.now().UnixNano(), cancel)
 	return http.StatusCreated, WindowStarted{ID: win.id, Started: win.started}
 }
 

@@ -15,8 +15,8 @@ func (h *Handler) health(w http.ResponseWriter, r *http.Request) {
 // clock answers with the agent's clock at receipt and at sending: with the
 // client's own send and receive times this gives the offset NTP-style.
 func (h *Handler) clock(w http.ResponseWriter, r *http.Request) {
-	recv := time.Now()
-	writeJSON(w, http.StatusOK, ClockReading{Received: recv.UnixNano(), Sent: time.Now().UnixNano()})
+	recv := h.now()
+	writeJSON(w, http.StatusOK, ClockReading{Received: recv.UnixNano(), Sent: h.now().UnixNano()})
 }
 
 func (h *Handler) describe(w http.ResponseWriter, r *http.Request) {

@@ -118,6 +118,9 @@ func (p Policy) checkPostgREST(k, val string) error {
 	if len(p.PostgRESTKeys) > 0 && !slices.Contains(p.PostgRESTKeys, k) {
 		return forbidden("postgrest.%s: not allowed on this agent (allowed: %s)", k, list(p.PostgRESTKeys))
 	}
+	if k == "db-uri" && val != "tcp" && val != "unix" && !slices.Contains(p.PostgRESTKeys, k) {
+		return forbidden("postgrest.db-uri: only \"tcp\" or \"unix\" (derived from the agent's own PostgreSQL); a full URI needs db-uri in allow.postgrest_keys")
+	}
 	if strings.HasPrefix(val, "@") {
 		return forbidden("postgrest.%s: @file values read files on the agent's host and are refused", k)
 	}

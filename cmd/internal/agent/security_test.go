@@ -44,6 +44,7 @@ func refusals() []refusal {
 		{"LD_PRELOAD", "POST", "/apply", `{"variant":{"name":"v","env":{"LD_PRELOAD":"/tmp/x.so"}}}`, "-", false, 403, "env.LD_PRELOAD"},
 		{"archive_command", "POST", "/apply", `{"variant":{"name":"v","postgresql":{"archive_command":"rm -rf /"}}}`, "-", false, 403, "postgresql.archive_command"},
 		{"socket path", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"server-unix-socket":"/etc/passwd"}}}`, "-", false, 403, "server-unix-socket"},
+		{"foreign db-uri", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"db-uri":"postgres://x@10.9.9.9/db"}}}`, "-", false, 403, "only \"tcp\" or \"unix\""},
 		{"@file value", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"jwt-secret":"@/etc/shadow"}}}`, "-", false, 403, "@file"},
 		{"injected config line", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"db-schemas":"public\"\ndb-uri = \"postgres://evil@10.9.9.9/x"}}}`, "-", false, 422, "control character"},
 		{"injected key", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"db-pool\ndb-uri":"3"}}}`, "-", false, 422, "control character"},
