@@ -96,6 +96,16 @@ func TestRealServerOverAgent(t *testing.T) {
 		t.Fatalf("describe: %+v %v", target, err)
 	}
 	checkRefusals(t, c)
+	// Plain HTTP to the TLS port, with the right token and session.
+	plain, _ := http.NewRequest("POST", "http://"+strings.TrimPrefix(ts.URL, "https://")+"/v1/apply",
+		strings.NewReader(`{"variant":{"name":"v","postgrest":{"db-pool":"3"}}}`))
+	plain.Header.Set("Authorization", "Bearer "+testToken)
+	plain.Header.Set(HeaderSession, c.session)
+	if resp, err := http.DefaultClient.Do(plain); err != nil || resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("plain HTTP to the TLS agent: %v %v, want 400", resp, err)
+	} else {
+		resp.Body.Close()
+	}
 	if b, _ := os.ReadFile(st.Config); !bytes.Equal(b, original) {
 		t.Fatalf("refused requests changed the config:\n%s", b)
 	}
