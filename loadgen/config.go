@@ -76,9 +76,10 @@ const DefaultTimeout = 10 * time.Second
 const MaxDuration = 24 * time.Hour
 
 // DefaultMaxInFlight is the in-flight bound for an open run at rate r when
-// none is given: 50 ms worth of requests, at least 64, at most 2000.
+// none is given: 50 ms worth of requests, at least 100 (k6's preAllocatedVUs
+// in the original benchmark), at most 2000.
 func DefaultMaxInFlight(rate float64) int {
-	return int(max(64, min(2000, rate/20)))
+	return int(max(100, min(2000, rate/20)))
 }
 
 // Validate returns every problem of the config, each naming the field.

@@ -36,7 +36,7 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	url := fs.String("url", "", "target URL (http://127.0.0.1:3000[/base][/path?query])")
 	sock := fs.String("unix-socket", "", "dial this Unix socket instead of URL's host")
 	rate := fs.Float64("rate", 0, "open model: requests per second")
-	maxIn := fs.Int("max-in-flight", 0, "open model: bound on requests in flight (0: rate/20, at least 64, at most 2000)")
+	maxIn := fs.Int("max-in-flight", 0, "open model: bound on requests in flight (0: rate/20, at least 100, at most 2000)")
 	conns := fs.Int("connections", 0, "closed model: connections")
 	think := fs.Duration("think", 0, "closed model: pause between an answer and the next request")
 	dur := fs.Duration("duration", 10*time.Second, "measured duration")
