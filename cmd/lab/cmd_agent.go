@@ -9,9 +9,11 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/agent"
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/wire"
+	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
@@ -88,6 +90,9 @@ func cmdAgent(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if warn := reachable(cfg, targetURL, advertise); warn != "" {
+		fmt.Fprintln(stderr, "warning:", warn)
+	}
 	h, err := agent.NewHandler(srv, agent.Options{Token: token, Policy: cfg.Allow, Lease: cfg.Lease, AdvertiseURL: advertise,
 		Version: labVersion(), Logf: logf(stderr)})
 	if err != nil {
@@ -143,4 +148,38 @@ func advertised(cfg *agent.Config, local string) (string, error) {
 	}
 	u.Host = net.JoinHostPort(cfg.AdvertiseHost, port)
 	return u.String(), nil
+}
+
+// reachable warns when drivers are told a non-loopback URL while the
+// target's config makes it listen on loopback only.
+func reachable(cfg *agent.Config, local, advertise string) string {
+	au, err := url.Parse(advertise)
+	if err != nil || advertise == local || isLoopbackHost(au.Hostname()) {
+		return ""
+	}
+	conf := cfg.Target.Config
+	if cfg.Stack.Dir != "" {
+		conf = filepath.Join(cfg.Stack.Dir, "postgrest.conf")
+	}
+	src, err := os.ReadFile(conf)
+	if err != nil {
+		return ""
+	}
+	f, err := configs.Parse(conf, src)
+	if err != nil {
+		return ""
+	}
+	if v, ok := f.Get("server-host"); ok && isLoopbackHost(v.String()) {
+		return fmt.Sprintf("drivers are told %s, but %s has server-host = %q: the target is not reachable from other hosts (set server-host to %q or \"*4\")",
+			advertise, conf, v.String(), au.Hostname())
+	}
+	return ""
+}
+
+func isLoopbackHost(h string) bool {
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }

@@ -87,6 +87,7 @@ func NewHandler(srv lab.Server, opt Options) (*Handler, error) {
 // ServeHTTP checks the token, limits the body and routes.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := checkToken(r, h.opt.Token); err != nil {
+		h.opt.Logf("refused %s %s from %s: %v", r.Method, r.URL.Path, r.RemoteAddr, err)
 		w.Header().Set("WWW-Authenticate", `Bearer realm="lab-agent"`)
 		writeError(w, http.StatusUnauthorized, err)
 		return
