@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -230,14 +231,24 @@ func TestOneDriverAtATime(t *testing.T) {
 func TestRetryAfterDroppedConnection(t *testing.T) {
 	f := &fakeServer{}
 	h, _ := newAgent(t, f, Options{})
-	drops := 2
+	drops := map[string]int{"/v1/apply": 2, "/v1/windows": 1, "stop": 2}
+	var mu sync.Mutex
 	flaky := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/v1/apply" {
-			// Serve it, then drop the answer, twice.
+		key := r.URL.Path
+		if strings.HasSuffix(key, "/stop") {
+			key = "stop"
+		}
+		mu.Lock()
+		n, ok := drops[key]
+		if n > 0 {
+			drops[key]--
+		}
+		mu.Unlock()
+		if ok {
+			// Serve it, then drop the answer (n times).
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, r)
-			if drops > 0 {
-				drops--
+			if n > 0 {
 				hj, _ := w.(http.Hijacker)
 				conn, _, _ := hj.Hijack()
 				conn.Close()
@@ -265,6 +276,17 @@ func TestRetryAfterDroppedConnection(t *testing.T) {
 	}
 	if got := f.applies(); len(got) != 1 {
 		t.Fatalf("apply ran %d times", len(got))
+	}
+	w, err := c.Watch(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tel, err := w.Stop(context.Background(), 9)
+	if err != nil || tel.DB.Rollbacks != 9 {
+		t.Fatalf("stop through a flaky link: %+v %v", tel, err)
+	}
+	if f.watches.Load() != 1 || f.stops.Load() != 1 {
+		t.Fatalf("watch ran %d times, stop %d times; want once each", f.watches.Load(), f.stops.Load())
 	}
 }
 
