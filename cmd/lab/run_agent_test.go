@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/agent"
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/agent/agenttest"
@@ -21,8 +22,8 @@ import (
 // netnsPair makes two network namespaces joined by a veth pair, with
 // 10.231.N.1/30 (server side) and 10.231.N.2/30 (driver side) and loopback
 // up in each; both are deleted at cleanup. It returns the namespace names
-// and the server address.
-func netnsPair(t *testing.T) (server, driver, serverIP string) {
+// the server address and the driver's veth.
+func netnsPair(t *testing.T) (server, driver, serverIP, driverLink string) {
 	t.Helper()
 	if _, err := exec.LookPath("ip"); err != nil {
 		labtest.Need(t, "ip (iproute2) for network namespaces: %v", err)
@@ -60,7 +61,7 @@ func netnsPair(t *testing.T) (server, driver, serverIP string) {
 			t.Fatalf("ip %v: %v: %s", args, err, out)
 		}
 	}
-	return server, driver, serverIP
+	return server, driver, serverIP, vd
 }
 
 // TestRunAcrossNetworkNamespaces is the two-host setup of the original
@@ -68,9 +69,11 @@ func netnsPair(t *testing.T) (server, driver, serverIP string) {
 // token) in one network namespace, `lab run --agent` generating the load in
 // another, joined only by a veth pair. A shortened socket-vs-tcp run must
 // complete with measured trials and telemetry on both variants, and the
-// target's config must be the original afterwards.
+// target's config must be the original afterwards; a second run completes
+// through a 2 s outage of the link (shorter than the lease) without the
+// agent restoring in between.
 func TestRunAcrossNetworkNamespaces(t *testing.T) {
-	srvNS, drvNS, ip := netnsPair(t)
+	srvNS, drvNS, ip, link := netnsPair(t)
 	labBin := buildLab(t)
 	inSrv, inDrv := []string{"ip", "netns", "exec", srvNS}, []string{"ip", "netns", "exec", drvNS}
 	dir := stackUp(t, inSrv, labBin)
@@ -150,6 +153,45 @@ key = %q
 	t.Logf("clock offset %v, best round trip %v", rec.Clock.Offset, rec.Clock.Delay)
 	if after, _ := os.ReadFile(conf); string(after) != string(original) {
 		t.Fatalf("config not the original after the run:\n%s", after)
+	}
+
+	// Again, with the link down for 2 s in the middle of the run: the
+	// driver retries, the lease (5 s) holds, the run completes.
+	var out2 lockedBuffer
+	argv = append(argv[:len(argv):len(argv)], "--results", t.TempDir()) // the last --results counts
+	driver := exec.Command(argv[0], argv[1:]...)
+	driver.Stdout, driver.Stderr = &out2, &out2
+	if err := driver.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- driver.Wait() }()
+	deadline := time.Now().Add(2 * time.Minute)
+	for !strings.Contains(out2.String(), "[2/4]") && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if out, err := exec.Command("ip", "-n", drvNS, "link", "set", link, "down").CombinedOutput(); err != nil {
+		t.Fatalf("link down: %v %s", err, out)
+	}
+	time.Sleep(2 * time.Second)
+	if out, err := exec.Command("ip", "-n", drvNS, "link", "set", link, "up").CombinedOutput(); err != nil {
+		t.Fatalf("link up: %v %s", err, out)
+	}
+	select {
+	case err := <-done:
+		if err != nil || !strings.Contains(out2.String(), "[4/4]") {
+			t.Fatalf("run with a 2 s outage: %v\n%s\n--- agent\n%s", err, out2.String(), agentOut.String())
+		}
+	case <-time.After(3 * time.Minute):
+		_ = driver.Process.Kill()
+		t.Fatalf("run with a 2 s outage did not end:\n%s", out2.String())
+	}
+	if strings.Contains(agentOut.String(), "expired") {
+		t.Errorf("the lease expired during a 2 s outage:\n%s", agentOut.String())
+	}
+	t.Logf("run with a 2 s outage:\n%s", out2.String())
+	if after, _ := os.ReadFile(conf); string(after) != string(original) {
+		t.Fatalf("config not the original after the second run:\n%s", after)
 	}
 	_ = agent.APIVersion
 }
