@@ -100,7 +100,7 @@ func (c *collector) snapshot(now time.Time, measured, final bool) {
 
 // result merges the shards into the run's Result.
 func (r *runner) result(c *collector, measured time.Duration) *Result {
-	lat, svc := newHist(), newHist()
+	lat, svc, lag := newHist(), newHist(), newHist()
 	s := Summary{Status: map[int]int64{}, ErrorKinds: map[string]int64{}, Duration: measured,
 		Dropped: r.dropped.Load(), Scenario: r.mix.names, Connections: r.workers}
 	for _, sh := range r.shards {
@@ -110,6 +110,9 @@ func (r *runner) result(c *collector, measured time.Duration) *Result {
 			svc.Merge(sh.lat)
 		} else {
 			svc.Merge(sh.svc)
+		}
+		if sh.lag != nil {
+			lag.Merge(sh.lag)
 		}
 		s.Requests += sh.n
 		s.Errors += sh.errs
@@ -138,6 +141,11 @@ func (r *runner) result(c *collector, measured time.Duration) *Result {
 		s.ServiceMean = time.Duration(svc.Mean())
 		s.ServiceP50 = time.Duration(svc.ValueAtQuantile(50))
 		s.ServiceP99 = time.Duration(svc.ValueAtQuantile(99))
+	}
+	if lag.TotalCount() > 0 {
+		s.SendDelayP50 = time.Duration(lag.ValueAtQuantile(50))
+		s.SendDelayP99 = time.Duration(lag.ValueAtQuantile(99))
+		s.SendDelayMax = time.Duration(lag.Max())
 	}
 	if r.cfg.Open != nil {
 		s.Model, s.TargetRate = "open", r.cfg.Open.Rate

@@ -21,6 +21,7 @@ type shard struct {
 	mu       sync.Mutex
 	lat, svc *hdrhistogram.Histogram // measured part
 	sameSvc  bool                    // closed model: service time is the latency, svc stays empty
+	lag      *hdrhistogram.Histogram // open model: send time - intended time (nil when closed)
 	status   [600]int64
 	kinds    [numErrKinds]int64
 	n, errs  int64
@@ -37,7 +38,7 @@ func newShard() *shard {
 }
 
 // record adds one finished request. lat < 0 means no latency (transport error).
-func (s *shard) record(measured bool, status int, kind errKind, lat, svc time.Duration, in, out int64) {
+func (s *shard) record(measured bool, status int, kind errKind, lat, svc, lag time.Duration, in, out int64) {
 	s.mu.Lock()
 	s.ivN++
 	s.ivIn += in
@@ -48,6 +49,9 @@ func (s *shard) record(measured bool, status int, kind errKind, lat, svc time.Du
 		s.iv.RecordValue(clampNs(lat))
 	}
 	if measured {
+		if s.lag != nil {
+			s.lag.RecordValue(clampNs(lag))
+		}
 		s.ivMeasured++
 		s.n++
 		s.in += in

@@ -20,6 +20,7 @@ type JSONReport struct {
 	Dropped       int64              `json:"dropped"`
 	LatencyMs     map[string]float64 `json:"latency_ms"`
 	ServiceMs     map[string]float64 `json:"service_ms"`
+	SendDelayMs   map[string]float64 `json:"send_delay_ms,omitempty"`
 	Status        map[int]int64      `json:"status"`
 	ErrorKinds    map[string]int64   `json:"error_kinds"`
 	BytesReceived int64              `json:"bytes_received"`
@@ -51,6 +52,9 @@ func NewJSONReport(r *Result, withSeries bool) JSONReport {
 		LatencyMs: map[string]float64{"min": ms(s.Min), "mean": ms(s.Mean), "p50": ms(s.P50), "p90": ms(s.P90),
 			"p95": ms(s.P95), "p99": ms(s.P99), "p99.9": ms(s.P999), "max": ms(s.Max)},
 		ServiceMs: map[string]float64{"mean": ms(s.ServiceMean), "p50": ms(s.ServiceP50), "p99": ms(s.ServiceP99)},
+	}
+	if s.Model == "open" {
+		j.SendDelayMs = map[string]float64{"p50": ms(s.SendDelayP50), "p99": ms(s.SendDelayP99), "max": ms(s.SendDelayMax)}
 	}
 	if withSeries {
 		for _, x := range r.Series {

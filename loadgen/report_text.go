@@ -23,6 +23,7 @@ func WriteText(w io.Writer, r *Result) error {
 		fd(s.Min), fd(s.Mean), fd(s.P50), fd(s.P90), fd(s.P95), fd(s.P99), fd(s.P999), fd(s.Max))
 	if s.Model == "open" {
 		fmt.Fprintf(&b, "  service    p50 %s  p99 %s   (latency counts from the intended start)\n", fd(s.ServiceP50), fd(s.ServiceP99))
+		fmt.Fprintf(&b, "  send delay p50 %s  p99 %s  max %s   (the generator's own lateness)\n", fd(s.SendDelayP50), fd(s.SendDelayP99), fd(s.SendDelayMax))
 	}
 	fmt.Fprintf(&b, "  data       received %s  sent %s   max in flight %d\n", fmtBytes(s.BytesIn), fmtBytes(s.BytesOut), s.MaxInFlight)
 	fmt.Fprintf(&b, "  status    ")

@@ -26,6 +26,11 @@ type Summary struct {
 	Rate                                     float64 // Requests / Duration
 	Min, Mean, P50, P90, P95, P99, P999, Max time.Duration
 	ServiceMean, ServiceP50, ServiceP99      time.Duration
+	// SendDelay* (open model): how late requests left compared with their
+	// intended time: the generator's own share of the latency (pacer
+	// granularity, CPU starvation). Small send delays with a large latency
+	// mean the time was spent in the server.
+	SendDelayP50, SendDelayP99, SendDelayMax time.Duration
 	Status                                   map[int]int64
 	ErrorKinds                               map[string]int64
 	BytesIn, BytesOut                        int64

@@ -105,6 +105,9 @@ func newRun(cfg Config) (*runner, error) {
 	for range n {
 		sh := newShard()
 		sh.sameSvc = cfg.Closed != nil
+		if cfg.Open != nil {
+			sh.lag = newHist()
+		}
 		r.shards = append(r.shards, sh)
 	}
 	return r, nil

@@ -107,10 +107,13 @@ func TestStallVisibleInOpenHiddenInClosed(t *testing.T) {
 		Duration: 2 * time.Second})
 	closed := run(t, Config{Target: Target{URL: s.URL}, Mix: simpleMix("/"), Closed: &Closed{Connections: 10, Think: time.Millisecond},
 		Duration: 2 * time.Second, MaxRequests: 100000})
-	t.Logf("open: p50 %v p99 %v service p99 %v dropped %d; closed: p50 %v p99 %v, %d requests",
-		open.Summary.P50, open.Summary.P99, open.Summary.ServiceP99, open.Summary.Dropped, closed.Summary.P50, closed.Summary.P99, closed.Summary.Requests)
+	t.Logf("open: p50 %v p99 %v service p99 %v send delay p99 %v dropped %d; closed: p50 %v p99 %v, %d requests",
+		open.Summary.P50, open.Summary.P99, open.Summary.ServiceP99, open.Summary.SendDelayP99, open.Summary.Dropped, closed.Summary.P50, closed.Summary.P99, closed.Summary.Requests)
 	if open.Summary.P99 < 150*time.Millisecond || open.Summary.Dropped != 0 {
 		t.Errorf("open model p99 %v (dropped %d): the stall is hidden", open.Summary.P99, open.Summary.Dropped)
+	}
+	if open.Summary.SendDelayP99 >= 100*time.Millisecond || open.Summary.SendDelayP99 >= open.Summary.P99/2 {
+		t.Errorf("open model send delay p99 %v: the generator, not the server, looks late", open.Summary.SendDelayP99)
 	}
 	if closed.Summary.P99 >= 150*time.Millisecond {
 		t.Errorf("closed model p99 %v: expected coordinated omission to hide the stall", closed.Summary.P99)

@@ -47,13 +47,13 @@ func (w *worker) one(intended time.Time, measured, closed bool) errKind {
 	if w.r.aborted.Load() {
 		return kind
 	}
-	lat, svc := end.Sub(intended), end.Sub(start)
+	lat, svc, lag := end.Sub(intended), end.Sub(start), start.Sub(intended)
 	if kind != errNone {
 		lat = -1
 	} else if (t.expect != 0 && status != t.expect) || (t.expect == 0 && (status < 200 || status > 299)) {
 		kind = errStatus
 	}
-	w.sh.record(measured, status, kind, lat, svc, w.c.in-in0, out)
+	w.sh.record(measured, status, kind, lat, svc, lag, w.c.in-in0, out)
 	return kind
 }
 

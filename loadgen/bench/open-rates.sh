@@ -6,6 +6,8 @@
 #
 # Env: RATES ("100 1000 5000 10000 20000"), ROUNDS (3), DURATION (10s),
 # PORT (18081), SERVER_CPU (1), CLIENT_CPU (0), LAB (built if unset).
+# "send delay" is how late requests left compared with the schedule: the
+# generator's own share of the latency.
 # Goals (issue 6): rate within 1%; at 20000 req/s 0 dropped, p99 <= 5 ms,
 # <= 45 µs CPU per request.
 set -euo pipefail
@@ -49,9 +51,9 @@ for r in $(seq "$ROUNDS"); do
 import json, sys
 j = json.load(open(sys.argv[1])); u, s = map(float, open(sys.argv[2]).read().split()[-2:])
 print(sys.argv[4], sys.argv[3], j["rate"], j["dropped"], j["latency_ms"]["p50"], j["latency_ms"]["p99"],
-      j["service_ms"]["p99"], 1e6 * (u + s) / max(1, j["requests"]))
+      j["service_ms"]["p99"], 1e6 * (u + s) / max(1, j["requests"]), j["send_delay_ms"]["p99"])
 PY
-		tail -1 "$tmp/rows" | awk '{ printf "round %s rate %6s: got %9.1f req/s, dropped %6d, p50 %7.2f ms, p99 %7.2f ms, service p99 %7.2f ms, %6.1f us CPU/req\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
+		tail -1 "$tmp/rows" | awk '{ printf "round %s rate %6s: got %9.1f req/s, dropped %6d, p50 %7.2f ms, p99 %7.2f ms, service p99 %7.2f ms, send delay p99 %6.2f ms, %6.1f us CPU/req\n", $1, $2, $3, $4, $5, $6, $7, $9, $8 }'
 	done
 done
 python3 - "$tmp/rows" "$tmp/cap" <<'PY'
@@ -63,9 +65,9 @@ if caps:
 by = {}
 for r in rows:
     by.setdefault(float(r[1]), []).append([float(x) for x in r[2:]])
-print(f"{'asked':>7} {'got (median)':>12} {'err%':>6} {'dropped':>8} {'p50 ms':>7} {'p99 ms':>7} {'svc p99':>7} {'µs CPU/req':>10}   (medians of {len(rows)//len(by)} rounds)")
+print(f"{'asked':>7} {'got (median)':>12} {'err%':>6} {'dropped':>8} {'p50 ms':>7} {'p99 ms':>7} {'svc p99':>7} {'µs CPU/req':>10} {'send p99':>8}   (medians of {len(rows)//len(by)} rounds)")
 for rate in sorted(by):
     cols = list(zip(*by[rate]))
     m = [st.median(c) for c in cols]
-    print(f"{rate:7.0f} {m[0]:12.1f} {100*(m[0]-rate)/rate:6.2f} {m[1]:8.0f} {m[2]:7.2f} {m[3]:7.2f} {m[4]:7.2f} {m[5]:10.1f}")
+    print(f"{rate:7.0f} {m[0]:12.1f} {100*(m[0]-rate)/rate:6.2f} {m[1]:8.0f} {m[2]:7.2f} {m[3]:7.2f} {m[4]:7.2f} {m[5]:10.1f} {m[6]:8.2f}")
 PY
