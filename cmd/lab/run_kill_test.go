@@ -52,12 +52,7 @@ func TestRunInterruptedOrKilledLeavesOriginalConfig(t *testing.T) {
 		labtest.Need(t, "PostgreSQL: %v", err)
 	}
 	labtest.RequireSystemd(t)
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", bin+"/", ".", "../postgrest-mini")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	lab := filepath.Join(bin, "lab")
+	lab := buildLab(t)
 	dir := labDir(t)
 	t.Cleanup(func() {
 		if s, err := stack.Open(dir); err == nil {
@@ -84,9 +79,9 @@ func TestRunInterruptedOrKilledLeavesOriginalConfig(t *testing.T) {
 
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
-			var out bytes.Buffer
+			out := &lockedBuffer{}
 			cmd := exec.Command(lab, "run", expFile, "--dir", dir, "--results", t.TempDir())
-			cmd.Stdout, cmd.Stderr = &out, &out
+			cmd.Stdout, cmd.Stderr = out, out
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
