@@ -17,8 +17,20 @@ type Run struct {
 	Variants   []VariantInfo `json:"variants"`
 	Trials     []Trial       `json:"trials"`
 	Events     []Event       `json:"events,omitempty"`
+	// Agent is set when the server side was a remote `lab agent`.
+	Agent *AgentInfo `json:"agent,omitempty"`
 	// Interrupted is set when the run was stopped early (Ctrl-C, error).
 	Interrupted string `json:"interrupted,omitempty"`
+}
+
+// AgentInfo says which agent served a run and how its clock was aligned.
+type AgentInfo struct {
+	URL string `json:"url"`
+	// ClockOffset is the agent's clock minus the driver's, measured
+	// NTP-style; telemetry times were converted to the driver's clock.
+	ClockOffset time.Duration `json:"clock_offset_ns"`
+	// ClockError bounds the offset (half the best round trip).
+	ClockError time.Duration `json:"clock_error_ns"`
 }
 
 // Host describes the server machine.

@@ -81,23 +81,34 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer closeFn()
 
+	_, _, err = runAndReport(ctx, e, srv, url, *results, nil, stdout)
+	return err
+}
+
+// runAndReport runs the experiment against one server side, then writes the
+// result directory (under results) and prints the verdicts. Before writing,
+// note may add to the record (e.g. the agent's clock).
+func runAndReport(ctx context.Context, e *lab.Experiment, srv lab.Server, url, results string, note func(*lab.Run), stdout io.Writer) (*lab.Run, string, error) {
 	fmt.Fprintf(stdout, "%s: %s\n  %d variants x %d scenarios, %d..%d rounds of %s load (%s warm-up)\n",
 		e.Name, e.Title, len(e.Variants), len(e.Scenarios), e.Trials.Min, e.Trials.Max, e.Load.Duration, e.Load.Warmup)
 	runner := &lab.Runner{Server: srv, Loader: &wire.Loader{Target: loadgen.Target{URL: url}},
 		Progress: newRunProgress(stdout), Decided: stats.DecidedFunc}
 	run, runErr := runner.Run(ctx, e)
 	if run == nil {
-		return runErr
+		return nil, "", runErr
 	}
 	run.Host.LabVersion = labVersion()
-	out, err := writeRun(*results, run)
+	if note != nil {
+		note(run)
+	}
+	out, err := writeRun(results, run)
 	if err != nil {
-		return errors.Join(runErr, err)
+		return run, "", errors.Join(runErr, err)
 	}
 	fmt.Fprintln(stdout)
 	report.Terminal(stdout, run, stats.Compare(run, 0))
 	fmt.Fprintf(stdout, "\nreport: %s (report.md, report.html, run.json)\n", out)
-	return runErr
+	return run, out, runErr
 }
 
 // override applies command-line overrides and validates the result again.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,11 +13,7 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/agent"
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/wire"
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/lab/report"
-	"github.com/pgrst-lab/pgrst-lab/lab/stats"
-	"github.com/pgrst-lab/pgrst-lab/loadgen"
 )
 
 // agentFlags are `lab run`'s flags for remote server sides.
@@ -39,15 +34,6 @@ func (a *agentFlags) add(fs interface {
 	fs.StringVar(&a.ca, "ca", "", "CA certificate the agents' TLS certificates are signed by")
 	fs.StringVar(&a.cert, "cert", "", "client certificate, for agents that require one")
 	fs.StringVar(&a.key, "key", "", "client certificate's key")
-}
-
-// AgentRecord is agent.json, written next to run.json: which agent served
-// the run and the clock offset its telemetry was aligned with.
-type AgentRecord struct {
-	URL     string      `json:"url"`
-	Clock   agent.Clock `json:"clock"`
-	OffsetS float64     `json:"offset_seconds"` // agent clock minus driver clock
-	Target  string      `json:"target_url"`
 }
 
 // runOnAgents runs the experiment once per agent, generating the load from
@@ -126,35 +112,22 @@ func runOnAgent(ctx context.Context, e *lab.Experiment, u string, o agent.Client
 	clk := c.Clock()
 	fmt.Fprintf(stdout, "agent %s: host %s (%s, %d CPUs), target %s; clock offset %v ± %v\n", u, host.Hostname, host.CPUModel, host.CPUs,
 		target.URL, clk.Offset.Round(time.Microsecond), (clk.Delay / 2).Round(time.Microsecond))
-	fmt.Fprintf(stdout, "%s: %s\n  %d variants x %d scenarios, %d..%d rounds of %s load (%s warm-up)\n",
-		e.Name, e.Title, len(e.Variants), len(e.Scenarios), e.Trials.Min, e.Trials.Max, e.Load.Duration, e.Load.Warmup)
-	runner := &lab.Runner{Server: c, Loader: &wire.Loader{Target: loadgen.Target{URL: target.URL}},
-		Progress: newRunProgress(stdout), Decided: stats.DecidedFunc}
-	run, runErr := runner.Run(ctx, e)
-	closed = true
-	if cerr := c.Close(context.WithoutCancel(ctx)); cerr != nil {
-		runErr = errors.Join(runErr, cerr)
-	}
-	if run == nil {
-		return nil, "", runErr
-	}
+	// The session stays open through the run; it is closed before writing,
+	// so the agent has restored when the report says so.
 	dir, l := results, ""
 	if label != nil {
 		l = label(host, u)
 		dir = filepath.Join(results, l)
 	}
-	out, err := writeRun(dir, run)
-	if err != nil {
-		return run, l, errors.Join(runErr, err)
+	note := func(r *lab.Run) {
+		closed = true
+		if cerr := c.Close(context.WithoutCancel(ctx)); cerr != nil {
+			fmt.Fprintf(stdout, "agent %s: close: %v\n", u, cerr)
+		}
+		r.Agent = &lab.AgentInfo{URL: u, ClockOffset: clk.Offset, ClockError: clk.Delay / 2}
 	}
-	rec := AgentRecord{URL: u, Clock: clk, OffsetS: clk.Offset.Seconds(), Target: target.URL}
-	if b, err := json.MarshalIndent(rec, "", "  "); err == nil {
-		_ = os.WriteFile(filepath.Join(out, "agent.json"), append(b, '\n'), 0o644)
-	}
-	fmt.Fprintln(stdout)
-	report.Terminal(stdout, run, stats.Compare(run, 0))
-	fmt.Fprintf(stdout, "\nreport: %s (report.md, report.html, run.json, agent.json)\n", out)
-	return run, l, runErr
+	run, _, err := runAndReport(ctx, e, c, target.URL, dir, note, stdout)
+	return run, l, err
 }
 
 // hostLabel names a host's result directory: its hostname, else the agent's host.

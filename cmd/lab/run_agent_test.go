@@ -145,12 +145,11 @@ key = %q
 	if seen["tcp"] != 2 || seen["unix"] != 2 {
 		t.Errorf("trials per variant: %v, want 2 each", seen)
 	}
-	var rec AgentRecord
-	ab, err := os.ReadFile(filepath.Join(filepath.Dir(runs[0]), "agent.json"))
-	if err != nil || json.Unmarshal(ab, &rec) != nil || rec.Clock.Samples == 0 {
-		t.Errorf("agent.json: %s %v", ab, err)
+	if run.Agent == nil || run.Agent.URL != "https://"+addr || run.Agent.ClockError <= 0 {
+		t.Errorf("run.json: agent %+v, want the agent's URL and a measured clock", run.Agent)
+	} else {
+		t.Logf("clock offset %v ± %v", run.Agent.ClockOffset, run.Agent.ClockError)
 	}
-	t.Logf("clock offset %v, best round trip %v", rec.Clock.Offset, rec.Clock.Delay)
 	if after, _ := os.ReadFile(conf); string(after) != string(original) {
 		t.Fatalf("config not the original after the run:\n%s", after)
 	}

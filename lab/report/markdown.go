@@ -69,6 +69,10 @@ func mdSetup(b *bufio.Writer, run *lab.Run) {
 		{"Run", fmt.Sprintf("%s, took %s", run.Started.UTC().Format("2006-01-02 15:04 MST"), durationStr(run.Finished.Sub(run.Started)))},
 		{"Versions", fmt.Sprintf("lab %s, %s", h.LabVersion, h.GoVersion)},
 	}
+	if a := run.Agent; a != nil {
+		rows = append(rows, [2]string{"Agent", fmt.Sprintf("`%s`; load from a separate driver; clock offset %v ± %v",
+			a.URL, a.ClockOffset.Round(time.Microsecond), a.ClockError.Round(time.Microsecond))})
+	}
 	fmt.Fprintf(b, "| | |\n|---|---|\n")
 	for _, r := range rows {
 		if r[1] != "" {
