@@ -62,6 +62,11 @@ func (l *Local) applyConfig(v lab.Variant) ([]lab.Change, error) {
 				continue
 			}
 			raw = uri
+		} else if key == "db-uri" {
+			if _, err := configs.Transport(raw); err != nil {
+				errs = append(errs, fmt.Errorf("db-uri = %q: %w (allowed: tcp, unix, or a connection URI)", raw, err))
+				continue
+			}
 		}
 		if err := configs.ValidateSetting(key, raw, l.cfg.AllowUnknownKeys); err != nil {
 			errs = append(errs, err)

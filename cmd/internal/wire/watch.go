@@ -41,11 +41,11 @@ func (l *Local) Watch(ctx context.Context) (lab.Window, error) {
 	} else {
 		l.cfg.Logf("database counters unavailable: %v", err)
 	}
+	w.start = time.Now() // before Start, which takes the first sample
 	if err := s.Start(ctx); err != nil {
 		w.close(ctx)
 		return nil, err
 	}
-	w.start = time.Now()
 	return w, nil
 }
 
