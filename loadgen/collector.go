@@ -19,6 +19,8 @@ type collector struct {
 	dropped  int64
 	requests int64
 	errors   int64
+	carryReq int64 // measured answers drained by a warm-up tick
+	carryErr int64
 }
 
 func newCollector(r *runner, progress func(Progress)) *collector {
@@ -45,9 +47,7 @@ func (c *collector) loop() {
 			timer.Reset(time.Until(r.measure.Add(time.Duration(j) * time.Second)))
 		case <-c.done:
 			now := time.Now()
-			if now.Sub(c.last) > 10*time.Millisecond || len(c.series) == 0 {
-				c.snapshot(now, now.After(r.measure), true)
-			}
+			c.snapshot(now, now.After(r.measure), true)
 			return
 		}
 	}
@@ -73,7 +73,18 @@ func (c *collector) snapshot(now time.Time, measured, final bool) {
 		p99 = time.Duration(c.iv.ValueAtQuantile(99))
 		mx = time.Duration(c.iv.Max())
 	}
-	if measured && final && len(c.series) > 0 && now.Sub(r.measure) > r.cfg.Duration {
+	if !measured {
+		// A warm-up tick drained a little after the measured part began:
+		// keep those answers for the first second.
+		c.carryReq += acc.measured
+		c.carryErr += acc.measErrs
+	} else {
+		acc.measured += c.carryReq
+		acc.measErrs += c.carryErr
+		c.carryReq, c.carryErr = 0, 0
+	}
+	empty := acc.n == 0 && dd == 0
+	if measured && final && len(c.series) > 0 && (now.Sub(r.measure) > r.cfg.Duration || (empty && span < 10*time.Millisecond)) {
 		// Answers arriving after the scheduled end belong to the last second.
 		l := &c.series[len(c.series)-1]
 		l.Requests += acc.measured
