@@ -129,20 +129,7 @@ func TestAgentKilledDriverRestores(t *testing.T) {
 	if err := driver.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		b, _ := os.ReadFile(conf)
-		if bytes.Contains(b, []byte("db-pool = 3")) && strings.Contains(out.String(), "[1/4]") {
-			break
-		}
-		if time.Now().After(deadline) {
-			_ = driver.Process.Kill()
-			_ = driver.Wait()
-			t.Fatalf("the driver never got the unix variant applied:\n%s", out.String())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	time.Sleep(500 * time.Millisecond) // inside the trial's load
+	waitForUnixVariant(t, driver, &out, conf, 2*time.Minute)
 	if err := driver.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

@@ -16,17 +16,8 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 )
 
-// labDir is a fresh state dir PostgreSQL (user postgres under root) can enter.
-func labDir(t *testing.T) string {
-	t.Helper()
-	d := t.TempDir()
-	for _, p := range []string{filepath.Dir(d), d} {
-		if err := os.Chmod(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return filepath.Join(d, "lab")
-}
+// labDir is a fresh state dir PostgreSQL can enter.
+func labDir(t *testing.T) string { return labtest.StateDir(t) }
 
 func runLab(t *testing.T, args ...string) (string, error) {
 	t.Helper()

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // lockedBuffer is a bytes.Buffer a child process writes while the test reads.
@@ -35,4 +38,26 @@ func buildLab(t *testing.T) string {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	return filepath.Join(bin, "lab")
+}
+
+// waitForUnixVariant waits until a running `lab run` of killExperiment has
+// put its second variant (unix, db-pool 3) in place and finished a trial,
+// then lets half a second of the next trial's load pass. It kills cmd and
+// fails the test when that does not happen within limit.
+func waitForUnixVariant(t *testing.T, cmd *exec.Cmd, out *lockedBuffer, conf string, limit time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		b, _ := os.ReadFile(conf)
+		if bytes.Contains(b, []byte("db-pool = 3")) && strings.Contains(out.String(), "[1/4]") {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("the run never applied the unix variant:\n%s", out.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond) // inside the trial's load
 }

@@ -85,21 +85,7 @@ func TestRunInterruptedOrKilledLeavesOriginalConfig(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			// Wait until the second variant (unix) is in place and measured.
-			deadline := time.Now().Add(90 * time.Second)
-			for {
-				b, _ := os.ReadFile(conf)
-				if bytes.Contains(b, []byte("db-pool = 3")) && strings.Contains(out.String(), "[1/4]") {
-					break
-				}
-				if time.Now().After(deadline) {
-					_ = cmd.Process.Kill()
-					_ = cmd.Wait()
-					t.Fatalf("the run never applied the unix variant:\n%s", out.String())
-				}
-				time.Sleep(100 * time.Millisecond)
-			}
-			time.Sleep(500 * time.Millisecond) // inside the trial's load
+			waitForUnixVariant(t, cmd, out, conf, 90*time.Second)
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}

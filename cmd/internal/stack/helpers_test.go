@@ -14,18 +14,8 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 )
 
-// stateDir is a fresh state dir that PostgreSQL (user postgres when the
-// tests run as root) can enter; t.TempDir's parent is 0700.
-func stateDir(t *testing.T) string {
-	t.Helper()
-	d := t.TempDir()
-	for _, p := range []string{filepath.Dir(d), d} {
-		if err := os.Chmod(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return filepath.Join(d, "lab")
-}
+// stateDir is a fresh state dir PostgreSQL can enter.
+func stateDir(t *testing.T) string { return labtest.StateDir(t) }
 
 func needPostgres(t *testing.T) {
 	t.Helper()

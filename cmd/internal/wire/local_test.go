@@ -29,13 +29,7 @@ func localOnStack(t *testing.T) (*Local, stack.Status) {
 		labtest.Need(t, "PostgreSQL: %v", err)
 	}
 	labtest.RequireSystemd(t)
-	d := t.TempDir()
-	for _, p := range []string{filepath.Dir(d), d} {
-		if err := os.Chmod(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	dir := filepath.Join(d, "lab")
+	dir := labtest.StateDir(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	s, err := stack.Up(ctx, stack.Options{Dir: dir, Supervisor: stack.SupervisorSystemd})
