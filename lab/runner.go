@@ -155,6 +155,11 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 	}
 	t.End = s.Now()
 	t.Load, t.Series, t.Curve = out.Stats, out.Series, out.Curve
+	if c, ok := s.Loader.(Cleaner); ok && ctx.Err() == nil {
+		if cerr := c.Cleanup(ctx, spec); cerr != nil {
+			s.Progress.Note(fmt.Sprintf("%s/%s: cleanup after the trial: %v", v.Name, scenario, cerr))
+		}
+	}
 	if ctx.Err() != nil {
 		return t, ctx.Err()
 	}

@@ -210,3 +210,28 @@ func TestWarmupRunsBeforeTelemetryStarts(t *testing.T) {
 		t.Fatalf("calls:\n got %s\nwant %s", got, want)
 	}
 }
+
+type cleaningLoader struct {
+	fakeLoader
+	log *[]string
+}
+
+func (c *cleaningLoader) Cleanup(_ context.Context, spec LoadSpec) error {
+	*c.log = append(*c.log, "cleanup "+spec.Scenario)
+	return nil
+}
+
+
+func TestCleanupRunsAfterTheWindow(t *testing.T) {
+	var log []string
+	e := testExperiment()
+	e.Variants, e.Trials.Min, e.Trials.Max = e.Variants[:1], 2, 2
+	srv := &logServer{log: &log}
+	r := &Runner{Server: srv, Loader: &cleaningLoader{log: &log}}
+	if _, err := r.Run(context.Background(), e); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(log, ","); got != "watch,cleanup GETSingle,watch,cleanup GETSingle" {
+		t.Fatalf("calls: %s", got)
+	}
+}

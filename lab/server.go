@@ -47,6 +47,13 @@ type Loader interface {
 	Load(ctx context.Context, spec LoadSpec) (LoadOutcome, error)
 }
 
+// Cleaner is a Loader that undoes what a trial's requests left in the
+// database (e.g. the rows POST scenarios inserted). The runner calls it after
+// the telemetry window closed, so its work is not measured.
+type Cleaner interface {
+	Cleanup(ctx context.Context, spec LoadSpec) error
+}
+
 // LoadSpec is one trial's load.
 type LoadSpec struct {
 	Scenario string    // built-in name, or the name of Custom

@@ -19,6 +19,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+	"github.com/pgrst-lab/pgrst-lab/loadgen"
 )
 
 // localOnStack brings up a real stack (PostgreSQL and postgrest-mini as
@@ -194,6 +195,37 @@ func TestLocalApplyWatchRestore(t *testing.T) {
 		t.Fatalf("journal not empty after restore: %v", p)
 	}
 	get(t, st.URL+"/artist?artist_id=eq.1")
+
+	// A POST trial, then the cleanup the runner calls after the window.
+	ld := &Loader{Target: loadgen.Target{URL: st.URL}}
+	spec := lab.LoadSpec{Scenario: "POSTSingle", Seed: 1, Load: lab.Load{Model: lab.ModelClosed, Connections: 2, Duration: 500 * time.Millisecond}}
+	out, err := ld.Load(ctx, spec)
+	if err != nil || out.Stats.Requests == 0 || out.Stats.Errors != 0 {
+		t.Fatalf("POSTSingle: %v %+v", err, out.Stats)
+	}
+	if n := loadTesters(t, st.AdminURI); n != out.Stats.Requests {
+		t.Logf("%d rows for %d measured requests (requests cut off at the end are not counted)", n, out.Stats.Requests)
+	}
+	if err := ld.Cleanup(ctx, spec); err != nil {
+		t.Fatal(err)
+	}
+	if n := loadTesters(t, st.AdminURI); n != 0 {
+		t.Fatalf("%d Load Tester rows left after the cleanup", n)
+	}
+}
+
+func loadTesters(t *testing.T, uri string) int64 {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), uri)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var n int64
+	if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM employee WHERE title = 'Load Tester'").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // TestLocalRefusesBadVariantAndChangesNothing: a typo'd key and a value that
