@@ -170,6 +170,18 @@ type DBStats struct {
 	StatementsPerRequest   float64 `json:"statements_per_request,omitempty"`
 	Rollbacks              int64   `json:"rollbacks"`
 	Backends               int     `json:"backends,omitempty"`
+	// Pool is PostgREST's connection pool as its admin server's /metrics
+	// showed it during the trial (nil without an admin server).
+	Pool *PoolStats `json:"pool,omitempty"`
+}
+
+// PoolStats summarises PostgREST's pool metrics (pgrst_db_pool_*) over a trial.
+type PoolStats struct {
+	Size         int   `json:"size"`          // pgrst_db_pool_max
+	MinAvailable int   `json:"min_available"` // fewest idle connections seen
+	MaxWaiting   int   `json:"max_waiting"`   // most requests seen waiting for a connection
+	Timeouts     int64 `json:"timeouts"`      // acquisitions that timed out (504 PGRST003)
+	Scrapes      int   `json:"scrapes"`
 }
 
 // Event is something that happened to the server: an OOM kill, a crash,

@@ -158,6 +158,9 @@ func TestLocalApplyWatchRestore(t *testing.T) {
 	if tel.DB.StatementsPerRequest < 0.9 {
 		t.Errorf("statements per request %.2f, want about 1 or more", tel.DB.StatementsPerRequest)
 	}
+	if p := tel.DB.Pool; p == nil || p.Size != 3 || p.Scrapes < 2 || p.Timeouts != 0 {
+		t.Errorf("pool metrics from /metrics: %+v, want size 3 (the variant's db-pool), 2+ scrapes, no timeouts", p)
+	}
 	if len(tel.Events) != 0 {
 		t.Errorf("events during a quiet window: %+v", tel.Events)
 	}

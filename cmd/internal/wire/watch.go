@@ -46,6 +46,9 @@ func (l *Local) Watch(ctx context.Context) (lab.Window, error) {
 		w.close(ctx)
 		return nil, err
 	}
+	if l.cfg.AdminURL != "" {
+		w.pool = watchPool(context.WithoutCancel(ctx), l.cfg.AdminURL)
+	}
 	return w, nil
 }
 
@@ -64,6 +67,7 @@ type window struct {
 	db0     telemetry.DBCounters
 	start   time.Time
 	seen    int
+	pool    *poolWatch
 }
 
 func (w *window) close(ctx context.Context) {
@@ -77,6 +81,10 @@ func (w *window) close(ctx context.Context) {
 func (w *window) Stop(ctx context.Context, requests int64) (lab.Telemetry, error) {
 	defer w.close(ctx)
 	rec := w.sampler.Stop()
+	var pool *lab.PoolStats
+	if w.pool != nil {
+		pool = w.pool.stop(ctx, w.l.cfg.AdminURL)
+	}
 	var tel lab.Telemetry
 	sum := rec.Summary(w.start, time.Now())
 	tel.Server = usage(rec, "postgrest", sum["postgrest"], requests, w.start)
@@ -90,6 +98,7 @@ func (w *window) Stop(ctx context.Context, requests int64) (lab.Telemetry, error
 		per := d.PerRequest(requests)
 		tel.DB = lab.DBStats{TransactionsPerRequest: per.Transactions, StatementsPerRequest: per.Statements, Rollbacks: d.XactRollback}
 	}
+	tel.DB.Pool = pool
 	evs := w.l.watcher.Events()
 	for _, e := range evs[min(w.seen, len(evs)):] {
 		if e.Source == "" {
