@@ -25,6 +25,12 @@ var Metrics = []Metric{
 	{"peak_rss", "server peak RSS", "MB", -1, func(t Trial) (float64, bool) {
 		return float64(t.Server.PeakRSS) / 1e6, t.Server.PeakRSS > 0
 	}},
+	{"pool_waiting", "waiting for a pool connection, max", "requests", -1, func(t Trial) (float64, bool) {
+		if t.DB.Pool == nil {
+			return 0, false
+		}
+		return float64(t.DB.Pool.MaxWaiting), true
+	}},
 	{"errors", "errors", "%", -1, func(t Trial) (float64, bool) {
 		if t.Load.Requests+t.Load.Dropped == 0 {
 			return 0, false
