@@ -304,7 +304,7 @@ func Charts(run *lab.Run, v *stats.Verdicts) (perScenario map[string][]Chart, ti
 	cpu := func(s lab.UsageSample) float64 { return s.CPU }
 	rss := func(s lab.UsageSample) float64 { return float64(s.RSS) / 1e6 }
 	p, ok := usageChart(run, names, "PostgREST CPU over the run", "cores busy", server, cpu)
-	add(&timeline, p, ok, 10*vg.Inch, 3*vg.Inch, "Each trial (warm-up included) at its place in the run, coloured by variant.")
+	add(&timeline, p, ok, 10*vg.Inch, 3*vg.Inch, "The measured part of each trial at its place in the run, coloured by variant (warm-ups and restarts fall in the gaps).")
 	p, ok = usageChart(run, names, "PostgreSQL CPU over the run", "cores busy", db, cpu)
 	add(&timeline, p, ok, 10*vg.Inch, 3*vg.Inch, "")
 	p, ok = usageChart(run, names, "PostgREST RSS over the run", "MB", server, rss)
