@@ -1,7 +1,7 @@
 package loadgen
 
 import (
-	"bytes"
+	"bufio"
 	"errors"
 	"io"
 	"net"
@@ -10,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/valyala/fasthttp"
 )
 
 // errKind classifies a failed request.
@@ -30,33 +32,55 @@ var errKindNames = [numErrKinds]string{"", "timeout", "connect", "reset", "statu
 
 func (k errKind) String() string { return errKindNames[k] }
 
-var errBadResponse = errors.New("malformed HTTP response")
-
-// client is a minimal HTTP/1.1 keep-alive client on one connection. It is
-// used by one goroutine; only abort may be called from another.
+// client sends requests on one HTTP/1.1 keep-alive connection, one at a
+// time. The request bytes were written by fasthttp when the template was
+// compiled (see compile); the responses are parsed by fasthttp into one
+// reused fasthttp.Response (status line, headers, Content-Length, chunked
+// bodies and trailers, 1xx answers, Connection: close, HTTP/1.0). The
+// client itself only owns the connection: dialing, deadlines, retrying a
+// keep-alive connection the server closed while idle, and counting bytes.
+// It is used by one goroutine; only abort may be called from another.
 type client struct {
 	dial    func() (net.Conn, error)
 	timeout time.Duration
 	conn    net.Conn
+	br      *bufio.Reader // reads through the client (Read), so bytes in are counted
+	resp    fasthttp.Response
 	used    bool      // conn has served a response (so an EOF before any byte may be a keep-alive race)
 	dl      time.Time // current deadline of conn
-	buf     []byte
-	r, w    int   // unread bytes are buf[r:w]
-	in      int64 // bytes read from the network, total
+	in      int64     // bytes read from the network, total
+	rerr    error     // the connection's read error during the current response, if any
 
 	mu      sync.Mutex // guards conn changes against abort
 	aborted bool
 }
 
 const (
-	bufSize       = 16 << 10
-	maxHeaderSize = 1 << 20
-	bigBody       = 256 << 10 // a body this large switches the connection to bigBuf
-	bigBuf        = 64 << 10
+	bufSize       = 16 << 10 // read buffer per connection; also the first limit on a response's header
+	maxHeaderSize = 1 << 20  // the read buffer grows up to this for a larger response header
+	keepBody      = 256 << 10
 )
 
 func newClient(dial func() (net.Conn, error), timeout time.Duration) *client {
-	return &client{dial: dial, timeout: timeout, buf: make([]byte, bufSize)}
+	c := &client{dial: dial, timeout: timeout}
+	c.br = bufio.NewReaderSize(c, bufSize)
+	// Reuse the body buffer from one response to the next (fasthttp would
+	// otherwise return it to its pool and take it back on every response).
+	c.resp.KeepBodyBuffer = true
+	return c
+}
+
+// Read reads from the connection for the bufio.Reader, counting the bytes
+// and remembering the error: fasthttp wraps some connection errors in its
+// own (ErrBrokenChunk, ErrTimeout), and the kind of failure is the
+// connection's.
+func (c *client) Read(p []byte) (int, error) {
+	n, err := c.conn.Read(p)
+	c.in += int64(n)
+	if err != nil {
+		c.rerr = err
+	}
+	return n, err
 }
 
 func (c *client) close() {
@@ -66,7 +90,7 @@ func (c *client) close() {
 		c.conn = nil
 		c.mu.Unlock()
 	}
-	c.r, c.w, c.used = 0, 0, false
+	c.used = false
 }
 
 // connect opens the connection if there is none.
@@ -86,7 +110,8 @@ func (c *client) connect(now time.Time) error {
 	}
 	c.conn, c.dl = conn, time.Time{}
 	c.mu.Unlock()
-	c.r, c.w, c.used = 0, 0, false
+	c.used = false
+	c.br.Reset(c) // drops what an earlier connection left, and a grown reader's chain
 	return c.refreshDeadline(now)
 }
 
@@ -131,6 +156,8 @@ func (c *client) do(req []byte, head bool, now time.Time) (status int, out int64
 				c.close()
 				continue
 			}
+			c.close()
+			return 0, out, classify(err, errProtocol)
 		} else if reused && attempt == 0 && isReset(err) {
 			c.close()
 			continue
@@ -140,273 +167,56 @@ func (c *client) do(req []byte, head bool, now time.Time) (status int, out int64
 	}
 }
 
+// readResponse reads one response with fasthttp (its body into the reused
+// buffer, nothing for HEAD) and returns its status. When the read failed
+// because of the connection (timeout, reset, EOF), that error is returned
+// rather than fasthttp's wrapping of it.
+func (c *client) readResponse(head bool) (int, error) {
+	r := &c.resp
+	r.SkipBody = head
+	c.rerr = nil
+	err := r.Read(c.br)
+	var small *fasthttp.ErrSmallBuffer
+	for errors.As(err, &small) && c.rerr == nil && c.br.Size() < maxHeaderSize {
+		// A header larger than the buffer: fasthttp only peeked at it, so a
+		// larger reader in front of the current one sees the same bytes.
+		c.br = bufio.NewReaderSize(c.br, 4*c.br.Size())
+		err = r.Read(c.br)
+	}
+	if err != nil {
+		if c.rerr != nil {
+			return 0, c.rerr
+		}
+		return 0, err
+	}
+	c.used = true
+	r.ReleaseBody(keepBody) // do not keep a large body's buffer per connection
+	status := r.StatusCode()
+	if r.ConnectionClose() || status == fasthttp.StatusSwitchingProtocols {
+		c.close()
+	}
+	return status, nil
+}
+
 func isReset(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
 
+// classify maps err to a kind: timeouts and resets are recognised first,
+// then def (connect for dialing, protocol for what fasthttp rejected).
 func classify(err error, def errKind) errKind {
+	var ne net.Error
 	switch {
-	case errors.Is(err, os.ErrDeadlineExceeded):
+	case errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, fasthttp.ErrTimeout),
+		errors.As(err, &ne) && ne.Timeout():
 		return errTimeout
-	case errors.Is(err, errBadResponse):
-		return errProtocol
 	case def == errConnect:
 		return errConnect
 	case isReset(err):
 		return errReset
 	}
 	return def
-}
-
-// fill reads more bytes into buf, compacting or growing it when full.
-func (c *client) fill() error {
-	if c.w == len(c.buf) {
-		if c.r > 0 {
-			c.w = copy(c.buf, c.buf[c.r:c.w])
-			c.r = 0
-		} else {
-			if len(c.buf) >= maxHeaderSize {
-				return errBadResponse
-			}
-			nb := make([]byte, 2*len(c.buf))
-			copy(nb, c.buf[:c.w])
-			c.buf = nb
-		}
-	}
-	n, err := c.conn.Read(c.buf[c.w:])
-	c.w += n
-	c.in += int64(n)
-	if n > 0 {
-		return nil
-	}
-	if err == nil {
-		err = io.ErrNoProgress
-	}
-	return err
-}
-
-// discard consumes n body bytes.
-func (c *client) discard(n int64) error {
-	for {
-		avail := int64(c.w - c.r)
-		if avail >= n {
-			c.r += int(n)
-			return nil
-		}
-		n -= avail
-		c.r, c.w = 0, 0
-		if n > bigBody && len(c.buf) < bigBuf {
-			c.buf = make([]byte, bigBuf) // large bodies: fewer, larger reads
-		}
-		if err := c.fill(); err != nil {
-			if errors.Is(err, io.EOF) {
-				return io.ErrUnexpectedEOF
-			}
-			return err
-		}
-	}
-}
-
-// line returns the next CRLF-terminated line (without CRLF) and consumes it.
-func (c *client) line() ([]byte, error) {
-	for {
-		if i := bytes.IndexByte(c.buf[c.r:c.w], '\n'); i >= 0 {
-			l := c.buf[c.r : c.r+i]
-			c.r += i + 1
-			return bytes.TrimSuffix(l, []byte{'\r'}), nil
-		}
-		if c.w-c.r > 64<<10 {
-			return nil, errBadResponse
-		}
-		if err := c.fill(); err != nil {
-			return nil, err
-		}
-	}
-}
-
-var crlfcrlf = []byte("\r\n\r\n")
-
-// readResponse reads one response, discarding its body.
-func (c *client) readResponse(head bool) (int, error) {
-	for {
-		status, err := c.readOne(head)
-		if err != nil || status >= 200 || status == 101 {
-			return status, err
-		}
-		// 1xx informational: another header follows.
-	}
-}
-
-func (c *client) readOne(head bool) (int, error) {
-	// Find the end of the header.
-	var end int
-	for {
-		if i := bytes.Index(c.buf[c.r:c.w], crlfcrlf); i >= 0 {
-			end = c.r + i + 4
-			break
-		}
-		if err := c.fill(); err != nil {
-			if errors.Is(err, io.EOF) && c.w > c.r {
-				return 0, io.ErrUnexpectedEOF
-			}
-			return 0, err
-		}
-	}
-	h := c.buf[c.r:end]
-	c.r = end
-	if len(h) < 16 || !bytes.HasPrefix(h, []byte("HTTP/1.")) || h[8] != ' ' {
-		return 0, errBadResponse
-	}
-	d0, d1, d2 := h[9]-'0', h[10]-'0', h[11]-'0'
-	if d0 > 9 || d1 > 9 || d2 > 9 {
-		return 0, errBadResponse
-	}
-	status := int(d0)*100 + int(d1)*10 + int(d2)
-	http10 := h[7] == '0'
-	keepAlive := !http10
-	cl := int64(-1)
-	chunked := false
-	// Headers: skip the status line.
-	p := bytes.IndexByte(h, '\n') + 1
-	for p < len(h)-2 {
-		e := bytes.IndexByte(h[p:], '\n')
-		if e < 0 {
-			break
-		}
-		l := h[p : p+e]
-		p += e + 1
-		colon := bytes.IndexByte(l, ':')
-		if colon <= 0 {
-			continue
-		}
-		name, val := l[:colon], bytes.TrimSpace(l[colon+1:])
-		switch {
-		case eqFold(name, "content-length"):
-			v, ok := parseUint(val)
-			if !ok {
-				return 0, errBadResponse
-			}
-			cl = v
-		case eqFold(name, "transfer-encoding"):
-			chunked = containsFold(val, "chunked")
-		case eqFold(name, "connection"):
-			if containsFold(val, "close") {
-				keepAlive = false
-			} else if containsFold(val, "keep-alive") {
-				keepAlive = true
-			}
-		}
-	}
-	c.used = true
-	var err error
-	switch {
-	case head || status < 200 || status == 204 || status == 304:
-	case chunked:
-		err = c.readChunked()
-	case cl >= 0:
-		err = c.discard(cl)
-	default:
-		// Body until EOF.
-		for err == nil {
-			c.r = c.w
-			err = c.fill()
-		}
-		if errors.Is(err, io.EOF) {
-			err = nil
-		}
-		keepAlive = false
-	}
-	if err != nil {
-		return 0, err
-	}
-	if !keepAlive {
-		c.close()
-	}
-	return status, nil
-}
-
-func (c *client) readChunked() error {
-	for {
-		l, err := c.line()
-		if err != nil {
-			return err
-		}
-		if i := bytes.IndexByte(l, ';'); i >= 0 {
-			l = l[:i]
-		}
-		size, ok := parseHex(bytes.TrimSpace(l))
-		if !ok {
-			return errBadResponse
-		}
-		if size == 0 {
-			for { // trailers up to the empty line
-				t, err := c.line()
-				if err != nil {
-					return err
-				}
-				if len(t) == 0 {
-					return nil
-				}
-			}
-		}
-		if err := c.discard(size + 2); err != nil {
-			return err
-		}
-	}
-}
-
-func eqFold(b []byte, lower string) bool {
-	if len(b) != len(lower) {
-		return false
-	}
-	for i := range b {
-		if b[i]|0x20 != lower[i] && !(lower[i] == '-' && b[i] == '-') {
-			return false
-		}
-	}
-	return true
-}
-
-func containsFold(b []byte, lower string) bool {
-	for i := 0; i+len(lower) <= len(b); i++ {
-		if eqFold(b[i:i+len(lower)], lower) {
-			return true
-		}
-	}
-	return false
-}
-
-func parseUint(b []byte) (int64, bool) {
-	if len(b) == 0 || len(b) > 18 {
-		return 0, false
-	}
-	var v int64
-	for _, ch := range b {
-		if ch < '0' || ch > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(ch-'0')
-	}
-	return v, true
-}
-
-func parseHex(b []byte) (int64, bool) {
-	if len(b) == 0 || len(b) > 15 {
-		return 0, false
-	}
-	var v int64
-	for _, ch := range b {
-		switch {
-		case ch >= '0' && ch <= '9':
-			v = v<<4 | int64(ch-'0')
-		case ch|0x20 >= 'a' && ch|0x20 <= 'f':
-			v = v<<4 | int64(ch|0x20-'a'+10)
-		default:
-			return 0, false
-		}
-	}
-	return v, true
 }
 
 // abort makes the connection's pending read or write fail now. It may be

@@ -52,7 +52,7 @@ func TestClientParsesResponses(t *testing.T) {
 	responses := []string{
 		"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",
 		"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\ncontent-length: 0\r\n\r\n",
-		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=y\r\nhello\r\n9c40\r\n" + body + "\r\n0\r\nTrailer: t\r\n\r\n",
+		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=y\r\nhello\r\n9c40\r\n" + body + "\r\n0\r\nX-Checksum: t\r\n\r\n",
 		"HTTP/1.1 204 No Content\r\n\r\n",
 		"HTTP/1.1 404 Not Found\r\nContent-Length: " + "40000" + "\r\n\r\n" + body,
 		"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok",

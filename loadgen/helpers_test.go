@@ -55,7 +55,12 @@ func serve(t testing.TB, ln net.Listener, h http.HandlerFunc) *server {
 }
 
 // kill stops the server at once: listener and every connection closed.
-func (s *server) kill() { s.srv.Close() }
+// The listener is closed here too: srv.Close does not close it when Serve
+// has not started tracking it yet, and a dial would then still succeed.
+func (s *server) kill() {
+	s.srv.Close()
+	s.ln.Close()
+}
 
 func okHandler(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain")

@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"net/textproto"
@@ -8,36 +9,51 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"github.com/valyala/fasthttp"
 )
 
 // seg is one piece of a request template: literal bytes or a field rendered
 // per request.
 type seg struct {
 	lit    []byte
-	kind   byte // 0 literal, 'r' rand, 's' seq
+	kind   byte // 0 literal, 'r' rand, 's' seq, 'l' length of the rendered body
 	lo, hi int64
 }
 
-// tmpl is a request compiled to bytes. A static request (no fields) is
-// fully pre-rendered in static; otherwise head and body are rendered per
-// request into the worker's buffer.
+// tmpl is a request compiled to bytes by fasthttp. A static request (no
+// fields) is fully pre-built in static; otherwise head (request line,
+// headers, blank line, and the body when it has no fields) and body are
+// rendered per request into the worker's buffers.
 type tmpl struct {
-	static  []byte
-	head    []seg // request line and headers, without Content-Length and the blank line
-	body    []seg
-	hasBody bool
-	isHead  bool
-	expect  int
-	seq     *atomic.Int64 // shared counter for {seq} fields
+	static []byte
+	head   []seg
+	body   []seg // a body with fields; head then has an 'l' seg for its Content-Length
+	isHead bool
+	expect int
+	seq    *atomic.Int64 // shared counter for {seq} fields
 }
 
-// compile turns r into a template for a target with Host host and base path base.
+const (
+	userAgent = "pgrst-lab-loadgen"
+	// fieldMark stands for a path field in the request fasthttp writes
+	// (NUL is refused in paths and headers, so it cannot be literal).
+	fieldMark = "\x00"
+	// lenMark stands for the Content-Length of a body with fields.
+	lenMark = 8675309100000000007
+)
+
+// compile turns r into a template for a target with Host host and base path
+// base. fasthttp writes the request once (fasthttp.Request: method, URI,
+// Host, User-Agent, headers, Content-Length, body), with a marker where a
+// path field goes and, for a body with fields, a marker Content-Length; the
+// markers are then split out into fields rendered per request.
 func compile(r Request, host, base string) (*tmpl, error) {
 	method := r.Method
 	if method == "" {
 		method = "GET"
 	}
-	if strings.ContainsAny(method, " \r\n") {
+	if strings.ContainsAny(method, " \r\n\x00") {
 		return nil, fmt.Errorf("method %q: must be a single token", method)
 	}
 	if !strings.HasPrefix(r.Path, "/") {
@@ -46,23 +62,37 @@ func compile(r Request, host, base string) (*tmpl, error) {
 	if r.Expect != 0 && (r.Expect < 100 || r.Expect > 599) {
 		return nil, fmt.Errorf("expect %d: must be an HTTP status 100..599 (0: any 2xx)", r.Expect)
 	}
+	if host == "" {
+		host = "localhost" // as Target.hostAndBase; Validate compiles without a target
+	}
+	if strings.ContainsAny(host, " \r\n\x00") {
+		return nil, fmt.Errorf("host %q: invalid", host)
+	}
 	t := &tmpl{isHead: method == "HEAD", expect: r.Expect, seq: new(atomic.Int64)}
-	var sb strings.Builder
-	sb.WriteString(method + " " + base)
 	pathSegs, err := parseFields(r.Path)
 	if err != nil {
 		return nil, fmt.Errorf("path %q: %w", r.Path, err)
 	}
+	var req fasthttp.Request
+	h := &req.Header
+	h.DisableNormalizing() // header names go out as given
+	h.SetNoDefaultContentType(true)
+	h.SetMethod(method)
+	h.SetHost(host)
+	uri := []byte(base)
+	var fields []seg
 	for _, s := range pathSegs {
-		if strings.ContainsAny(string(s.lit), " \r\n") {
-			return nil, fmt.Errorf("path %q: spaces and line breaks must be escaped (%%20)", r.Path)
+		if s.kind == 0 {
+			if bytes.ContainsAny(s.lit, " \r\n\x00") {
+				return nil, fmt.Errorf("path %q: spaces and line breaks must be escaped (%%20)", r.Path)
+			}
+			uri = append(uri, s.lit...)
+			continue
 		}
+		uri = append(uri, fieldMark...)
+		fields = append(fields, s)
 	}
-	var head []seg
-	head = append(head, seg{lit: []byte(sb.String())})
-	head = append(head, pathSegs...)
-	sb.Reset()
-	sb.WriteString(" HTTP/1.1\r\nHost: " + host + "\r\n")
+	req.SetRequestURIBytes(uri)
 	keys := make([]string, 0, len(r.Header))
 	for k := range r.Header {
 		keys = append(keys, k)
@@ -71,45 +101,84 @@ func compile(r Request, host, base string) (*tmpl, error) {
 	hasUA := false
 	for _, k := range keys {
 		v := r.Header[k]
-		if strings.ContainsAny(k, " :\r\n") || strings.ContainsAny(v, "\r\n") {
+		if k == "" || strings.ContainsAny(k, " :\r\n\x00") || strings.ContainsAny(v, "\r\n\x00") {
 			return nil, fmt.Errorf("header %q: invalid name or value", k)
 		}
-		ck := textproto.CanonicalMIMEHeaderKey(k)
-		switch ck {
+		switch textproto.CanonicalMIMEHeaderKey(k) {
 		case "Host", "Content-Length", "Connection", "Transfer-Encoding":
 			return nil, fmt.Errorf("header %q: set by the generator", k)
 		case "User-Agent":
 			hasUA = true
 		}
-		sb.WriteString(k + ": " + v + "\r\n")
+		h.Set(k, v)
 	}
 	if !hasUA {
-		sb.WriteString("User-Agent: pgrst-lab-loadgen\r\n")
+		h.SetUserAgent(userAgent)
 	}
-	head = append(head, seg{lit: []byte(sb.String())})
-	t.head = mergeLits(head)
-	if len(r.Body) > 0 || method == "POST" || method == "PUT" || method == "PATCH" {
-		t.hasBody = true
-		b, err := parseFields(string(r.Body))
-		if err != nil {
-			return nil, fmt.Errorf("body: %w", err)
+	body, err := parseFields(string(r.Body))
+	if err != nil {
+		return nil, fmt.Errorf("body: %w", err)
+	}
+	var wire []byte
+	if hasFields(body) {
+		h.SetContentLength(lenMark)
+		wire = h.AppendBytes(nil)
+		t.body = body
+	} else {
+		req.SetBody(r.Body)
+		var buf bytes.Buffer
+		if _, err := req.WriteTo(&buf); err != nil {
+			return nil, fmt.Errorf("write request: %w", err)
 		}
-		t.body = b
+		wire = buf.Bytes()
 	}
-	if t.dynamic() {
-		return t, nil
+	if t.head, err = splitMarks(wire, fields, t.body != nil); err != nil {
+		return nil, err
 	}
-	t.static = t.render(nil, nil, nil)
+	if len(fields) == 0 && t.body == nil {
+		t.static = wire
+	}
 	return t, nil
 }
 
-func (t *tmpl) dynamic() bool {
-	for _, s := range t.head {
-		if s.kind != 0 {
-			return true
+// splitMarks cuts the request fasthttp wrote at its markers: each
+// fieldMark becomes the next of fields, the lenMark (if withLen) an 'l' seg.
+func splitMarks(wire []byte, fields []seg, withLen bool) ([]seg, error) {
+	lm := strconv.AppendInt(nil, lenMark, 10)
+	var out []seg
+	lens := 0
+	for len(wire) > 0 {
+		i, n := bytes.IndexByte(wire, fieldMark[0]), len(fieldMark)
+		if withLen {
+			if j := bytes.Index(wire, lm); j >= 0 && (i < 0 || j < i) {
+				i, n = j, len(lm)
+			}
 		}
+		if i < 0 {
+			out = append(out, seg{lit: bytes.Clone(wire)})
+			break
+		}
+		out = append(out, seg{lit: bytes.Clone(wire[:i])})
+		if n == len(lm) {
+			out = append(out, seg{kind: 'l'})
+			lens++
+		} else {
+			if len(fields) == 0 {
+				return nil, fmt.Errorf("request: unexpected NUL byte")
+			}
+			out = append(out, fields[0])
+			fields = fields[1:]
+		}
+		wire = wire[i+n:]
 	}
-	for _, s := range t.body {
+	if len(fields) != 0 || (withLen && lens != 1) {
+		return nil, fmt.Errorf("request: fields lost in the written request") // a bug, not bad input
+	}
+	return mergeLits(out), nil
+}
+
+func hasFields(segs []seg) bool {
+	for _, s := range segs {
 		if s.kind != 0 {
 			return true
 		}
@@ -127,23 +196,16 @@ func (t *tmpl) render(dst, scratch *[]byte, rng *rand.Rand) []byte {
 	if dst != nil {
 		d, sc = (*dst)[:0], (*scratch)[:0]
 	}
-	d = t.renderSegs(d, t.head, rng)
-	if t.hasBody {
-		sc = t.renderSegs(sc, t.body, rng)
-		d = append(d, "Content-Length: "...)
-		d = strconv.AppendInt(d, int64(len(sc)), 10)
-		d = append(d, "\r\n\r\n"...)
-		d = append(d, sc...)
-	} else {
-		d = append(d, "\r\n"...)
-	}
+	sc = t.renderSegs(sc, t.body, rng, 0)
+	d = t.renderSegs(d, t.head, rng, len(sc))
+	d = append(d, sc...)
 	if dst != nil {
 		*dst, *scratch = d, sc
 	}
 	return d
 }
 
-func (t *tmpl) renderSegs(d []byte, segs []seg, rng *rand.Rand) []byte {
+func (t *tmpl) renderSegs(d []byte, segs []seg, rng *rand.Rand, bodyLen int) []byte {
 	for i := range segs {
 		s := &segs[i]
 		switch s.kind {
@@ -157,6 +219,8 @@ func (t *tmpl) renderSegs(d []byte, segs []seg, rng *rand.Rand) []byte {
 			d = strconv.AppendInt(d, v, 10)
 		case 's':
 			d = strconv.AppendInt(d, s.lo+t.seq.Add(1)-1, 10)
+		case 'l':
+			d = strconv.AppendInt(d, int64(bodyLen), 10)
 		}
 	}
 	return d
