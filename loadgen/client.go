@@ -175,19 +175,10 @@ func (c *client) readResponse(head bool) (int, error) {
 	r := &c.resp
 	r.SkipBody = head
 	c.rerr = nil
-	err := r.Read(c.br)
-	var small *fasthttp.ErrSmallBuffer
-	for errors.As(err, &small) && c.rerr == nil && c.br.Size() < maxHeaderSize {
-		// A header larger than the buffer: fasthttp only peeked at it, so a
-		// larger reader in front of the current one sees the same bytes.
-		c.br = bufio.NewReaderSize(c.br, 4*c.br.Size())
-		err = r.Read(c.br)
-	}
-	if err != nil {
-		if c.rerr != nil {
-			return 0, c.rerr
+	if err := r.Read(c.br); err != nil {
+		if err = c.readError(err); err != nil {
+			return 0, err
 		}
-		return 0, err
 	}
 	c.used = true
 	r.ReleaseBody(keepBody) // do not keep a large body's buffer per connection
@@ -196,6 +187,24 @@ func (c *client) readResponse(head bool) (int, error) {
 		c.close()
 	}
 	return status, nil
+}
+
+// readError handles the error of a response read: a header larger
+// than the read buffer is read again with a larger buffer (up to
+// maxHeaderSize); a failed read of the connection is reported as that
+// failure rather than fasthttp's wrapping of it.
+func (c *client) readError(err error) error {
+	var small *fasthttp.ErrSmallBuffer
+	for errors.As(err, &small) && c.rerr == nil && c.br.Size() < maxHeaderSize {
+		// fasthttp only peeked at the header, so a larger reader in front
+		// of the current one sees the same bytes.
+		c.br = bufio.NewReaderSize(c.br, 4*c.br.Size())
+		err = c.resp.Read(c.br)
+	}
+	if err != nil && c.rerr != nil {
+		return c.rerr
+	}
+	return err
 }
 
 func isReset(err error) bool {

@@ -79,6 +79,39 @@ func TestClientParsesResponses(t *testing.T) {
 	}
 }
 
+// HEAD (a Content-Length but no body), 103 before the answer, a header
+// larger than the read buffer, and a body delimited by the connection's end.
+func TestClientHeadLargeHeaderAndBodyToEOF(t *testing.T) {
+	big := strings.Repeat("h", 100<<10)
+	responses := []string{
+		"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n",
+		"HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+		"HTTP/1.1 200 OK\r\nX-Big: " + big + "\r\nContent-Length: 2\r\n\r\nok",
+		"HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\nok",
+		"HTTP/1.1 200 OK\r\n\r\nto the end",
+	}
+	addr := scripted(t, 1<<20, responses...)
+	c := newClient(func() (net.Conn, error) { return net.Dial("tcp", addr) }, 5*time.Second)
+	req := []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	total := 0
+	for i := range responses {
+		st, _, kind := c.do(req, i == 0, time.Now())
+		if kind != errNone || st != 200 {
+			t.Fatalf("response %d: status %d kind %v", i, st, kind)
+		}
+		if i < len(responses)-1 && c.conn == nil {
+			t.Fatalf("response %d closed a keep-alive connection", i)
+		}
+		total += len(responses[i])
+	}
+	if c.conn != nil || string(c.resp.Body()) != "to the end" {
+		t.Errorf("body to EOF: connection open %v, body %q", c.conn != nil, c.resp.Body())
+	}
+	if c.in != int64(total) {
+		t.Errorf("counted %d bytes in, sent %d", c.in, total)
+	}
+}
+
 func TestClientErrorKinds(t *testing.T) {
 	// Malformed.
 	addr := scripted(t, 1<<20, "FOO\r\n\r\n")
@@ -91,6 +124,24 @@ func TestClientErrorKinds(t *testing.T) {
 	c = newClient(func() (net.Conn, error) { return net.Dial("tcp", addr) }, time.Second)
 	if _, _, k := c.do([]byte("GET / HTTP/1.1\r\n\r\n"), false, time.Now()); k != errReset {
 		t.Errorf("truncated: kind %v", k)
+	}
+	// Truncated chunked body then close: reset (fasthttp wraps the EOF in ErrBrokenChunk).
+	addr = scripted(t, 1<<20, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel")
+	c = newClient(func() (net.Conn, error) { return net.Dial("tcp", addr) }, time.Second)
+	if _, _, k := c.do([]byte("GET / HTTP/1.1\r\n\r\n"), false, time.Now()); k != errReset {
+		t.Errorf("truncated chunk: kind %v", k)
+	}
+	// Stalled inside a chunk-size line: timeout (also wrapped by fasthttp).
+	addr = scripted(t, 1<<20, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5")
+	c = newClient(func() (net.Conn, error) { return net.Dial("tcp", addr) }, 20*time.Millisecond)
+	if _, _, k := c.do([]byte("GET / HTTP/1.1\r\n\r\n"), false, time.Now()); k != errTimeout {
+		t.Errorf("stalled chunk: kind %v", k)
+	}
+	// A malformed chunk size: protocol.
+	addr = scripted(t, 1<<20, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
+	c = newClient(func() (net.Conn, error) { return net.Dial("tcp", addr) }, time.Second)
+	if _, _, k := c.do([]byte("GET / HTTP/1.1\r\n\r\n"), false, time.Now()); k != errProtocol {
+		t.Errorf("bad chunk size: kind %v", k)
 	}
 	// No answer: timeout.
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")

@@ -20,16 +20,28 @@
 //     the highest rate that meets a Limit (p99, error and drop rates); the
 //     measured rate-vs-latency curve is returned with the answer.
 //
-// Design (why it is cheap): requests are pre-built into bytes once (only
-// `{rand LO HI}` / `{seq START}` fields are rendered per request into a
-// reused buffer), the HTTP/1.1 client is a minimal hand-written one over a
-// net.Conn (no allocation per request, no goroutine per request, a
-// goroutine per connection), and metrics go into HdrHistograms (ns at 1 µs
-// resolution up to 60 s, 3 significant digits), one set per shard of
-// workers (4 shards per generator thread, so workers rarely contend),
-// merged at the end: memory does not grow with the duration. A collector snapshots
-// interval histograms once a second for the per-second series and for live
-// progress.
+// Design (why it is cheap): fasthttp does the HTTP/1.1 work, without its
+// client's per-request machinery. Each request is written once, at start, by
+// a fasthttp.Request into bytes; only `{rand LO HI}` / `{seq START}` fields
+// (and the Content-Length of a body holding them) are rendered per request
+// into a reused buffer. Each connection has one goroutine, a bufio.Reader
+// and one reused fasthttp.Response, whose Read parses every answer (status
+// line, headers, Content-Length or chunked body, trailers, 1xx, Connection:
+// close, HTTP/1.0; SkipBody for HEAD); the generator itself only dials, sets
+// deadlines, retries once on a keep-alive connection the server had closed,
+// counts bytes (below the bufio.Reader) and classifies failures (timeout,
+// connect, reset, protocol). There is no allocation and no goroutine per
+// request. Metrics go into HdrHistograms (ns at 1 µs resolution up to 60 s,
+// 3 significant digits), one set per shard of workers (4 shards per
+// generator thread, so workers rarely contend), merged at the end: memory
+// does not grow with the duration. A collector snapshots interval histograms
+// once a second for the per-second series and for live progress.
+//
+// Limits that come with fasthttp: a response body is read into memory (a
+// buffer kept per connection up to 256 KiB, larger ones are dropped after
+// the answer); a response header may take up to 1 MiB (the read buffer
+// starts at 16 KiB and grows); Transfer-Encoding other than chunked is a
+// protocol error.
 //
 // Granularity: the pacer's wake-ups are about 1 ms apart (Go timers), so
 // requests leave up to ~1 ms after their intended time and that delay is
