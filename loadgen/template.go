@@ -39,8 +39,9 @@ const (
 	// fieldMark stands for a path field in the request fasthttp writes
 	// (NUL is refused in paths and headers, so it cannot be literal).
 	fieldMark = "\x00"
-	// lenMark stands for the Content-Length of a body with fields.
-	lenMark = 8675309100000000007
+	// lenMark stands for the Content-Length of a body with fields (an int
+	// on every platform).
+	lenMark = 2109876543
 )
 
 // compile turns r into a template for a target with Host host and base path
@@ -145,6 +146,9 @@ func compile(r Request, host, base string) (*tmpl, error) {
 // fieldMark becomes the next of fields, the lenMark (if withLen) an 'l' seg.
 func splitMarks(wire []byte, fields []seg, withLen bool) ([]seg, error) {
 	lm := strconv.AppendInt(nil, lenMark, 10)
+	if withLen && bytes.Count(wire, lm) != 1 {
+		return nil, fmt.Errorf("request: path or headers hold %s, which the generator uses as a marker", lm)
+	}
 	var out []seg
 	lens := 0
 	for len(wire) > 0 {
