@@ -147,7 +147,7 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 	if err == nil {
 		spec.Load.Warmup = 0
 		out, err = s.Loader.Load(ctx, spec)
-		tel, werr := win.Stop(context.WithoutCancel(ctx), out.Stats.Requests)
+		tel, werr := win.Stop(context.WithoutCancel(ctx), out.sent())
 		if werr != nil && err == nil {
 			err = fmt.Errorf("telemetry: %w", werr)
 		}

@@ -235,3 +235,22 @@ func TestCleanupRunsAfterTheWindow(t *testing.T) {
 		t.Fatalf("calls: %s", got)
 	}
 }
+
+type searchLoader struct{}
+
+func (searchLoader) Load(context.Context, LoadSpec) (LoadOutcome, error) {
+	return LoadOutcome{Stats: LoadStats{Requests: 1000, Rate: 500}, Sent: 9000}, nil
+}
+
+func TestWindowFiguresArePerRequestSentInTheWindow(t *testing.T) {
+	e := testExperiment()
+	e.Variants, e.Trials.Min, e.Trials.Max = e.Variants[:1], 2, 2
+	run, err := (&Runner{Server: &fakeServer{}, Loader: searchLoader{}}).Run(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// fakeWindow records 1e-4 CPU seconds per request it is told about.
+	if got := run.Trials[0].Server.CPUSeconds; got < 0.8999 || got > 0.9001 {
+		t.Fatalf("window told %.0f requests, want the 9000 sent, not the 1000 of the best step", got/1e-4)
+	}
+}

@@ -78,4 +78,16 @@ type LoadOutcome struct {
 	Stats  LoadStats
 	Series []Second
 	Curve  []CurvePoint
+	// Sent is the number of requests answered during the whole load when
+	// that is more than Stats.Requests: a search's steps, warm-ups included.
+	// Per-request CPU figures divide by it.
+	Sent int64
+}
+
+// sent is the request count the telemetry window's figures are per.
+func (o LoadOutcome) sent() int64 {
+	if o.Sent > o.Stats.Requests {
+		return o.Sent
+	}
+	return o.Stats.Requests
 }

@@ -39,7 +39,7 @@ func (l *Loader) Load(ctx context.Context, spec lab.LoadSpec) (lab.LoadOutcome, 
 		if err != nil {
 			return lab.LoadOutcome{}, fmt.Errorf("search: %w", err)
 		}
-		return searchOutcome(sr), nil
+		return searchOutcome(sr, spec.Load.Warmup), nil
 	}
 	res, err := loadgen.Run(ctx, cfg, progress)
 	if err != nil {
@@ -133,11 +133,13 @@ func series(in []loadgen.Second) []lab.Second {
 }
 
 // searchOutcome reports the best passing step as the trial's figures and
-// keeps the whole curve.
-func searchOutcome(sr *loadgen.SearchResult) lab.LoadOutcome {
+// keeps the whole curve. Sent counts every step's answers plus an estimate
+// of its warm-up (asked rate x warm-up), for per-request CPU.
+func searchOutcome(sr *loadgen.SearchResult, warmup time.Duration) lab.LoadOutcome {
 	var out lab.LoadOutcome
 	for _, p := range sr.Curve {
 		s := p.Summary
+		out.Sent += s.Requests + int64(p.Rate*warmup.Seconds())
 		cp := lab.CurvePoint{AskedRate: p.Rate, Rate: s.Rate, P99Ms: ms(s.P99), OK: p.Pass}
 		if s.Requests > 0 {
 			cp.ErrorRate = float64(s.Errors) / float64(s.Requests)
