@@ -2,10 +2,12 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"html/template"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -228,7 +230,8 @@ func usageChart(run *lab.Run, names []string, title, unit string, of func(lab.Tr
 }
 
 // curveChart plots a search's steps: achieved rate vs p99 latency, one
-// line per trial, coloured by variant; failed steps as crosses.
+// line per trial through its steps in order of asked rate, coloured by
+// variant; failed steps as crosses.
 func curveChart(run *lab.Run, names []string, sc string) (*plot.Plot, bool) {
 	p := newPlot(sc+": rate vs p99 latency (search)", "achieved rate (req/s)", "p99 latency (ms)")
 	p.Legend.Left = true
@@ -241,7 +244,9 @@ func curveChart(run *lab.Run, names []string, sc string) (*plot.Plot, bool) {
 			}
 			any = true
 			var xy, bad plotter.XYs
-			for _, c := range t.Curve {
+			steps := slices.Clone(t.Curve) // by asked rate: a curve, not the bisection's path
+			slices.SortFunc(steps, func(a, b lab.CurvePoint) int { return cmp.Compare(a.AskedRate, b.AskedRate) })
+			for _, c := range steps {
 				xy = append(xy, plotter.XY{X: c.Rate, Y: c.P99Ms})
 				if !c.OK {
 					bad = append(bad, plotter.XY{X: c.Rate, Y: c.P99Ms})
