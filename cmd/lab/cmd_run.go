@@ -89,8 +89,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // result directory (under results) and prints the verdicts. Before writing,
 // note may add to the record (e.g. the agent's clock).
 func runAndReport(ctx context.Context, e *lab.Experiment, srv lab.Server, url, results string, note func(*lab.Run), stdout io.Writer) (*lab.Run, string, error) {
-	fmt.Fprintf(stdout, "%s: %s\n  %d variants x %d scenarios, %d..%d rounds of %s load (%s warm-up)\n",
-		e.Name, e.Title, len(e.Variants), len(e.Scenarios), e.Trials.Min, e.Trials.Max, e.Load.Duration, e.Load.Warmup)
+	fmt.Fprintf(stdout, "%s: %s\n  %s x %s, %d..%d rounds of %s load (%s warm-up)\n",
+		e.Name, e.Title, plural(len(e.Variants), "variant"), plural(len(e.Scenarios), "scenario"), e.Trials.Min, e.Trials.Max, e.Load.Duration, e.Load.Warmup)
 	runner := &lab.Runner{Server: srv, Loader: &wire.Loader{Target: loadgen.Target{URL: url}},
 		Progress: newRunProgress(stdout), Decided: stats.DecidedFunc}
 	run, runErr := runner.Run(ctx, e)
