@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/agent"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
 // agentFlags are `lab run`'s flags for remote server sides.
@@ -57,7 +60,7 @@ func runOnAgents(ctx context.Context, e *lab.Experiment, af agentFlags, results 
 		opts = append(opts, o)
 	}
 	var runs []*lab.Run
-	var labels []string
+	var labels, dirs []string
 	var errs []error
 	used := map[string]int{}
 	label := func(h lab.Host, u string) string {
@@ -72,9 +75,9 @@ func runOnAgents(ctx context.Context, e *lab.Experiment, af agentFlags, results 
 		if len(af.urls) == 1 {
 			label = nil
 		}
-		run, l, err := runOnAgent(ctx, e, u, opts[i], results, label, stdout)
-		if run != nil {
-			runs, labels = append(runs, run), append(labels, l)
+		run, l, dir, err := runOnAgent(ctx, e, u, opts[i], results, label, stdout)
+		if run != nil && dir != "" {
+			runs, labels, dirs = append(runs, run), append(labels, l), append(dirs, dir)
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("agent %s: %w", u, err))
@@ -85,19 +88,22 @@ func runOnAgents(ctx context.Context, e *lab.Experiment, af agentFlags, results 
 	}
 	if len(runs) > 1 {
 		compareHosts(stdout, runs, labels)
+		if err := hostVerdicts(results, runs, labels, dirs, stdout); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	return errors.Join(errs...)
 }
 
 // runOnAgent runs the experiment with one agent's server side. With label
 // set (several hosts), results go to RESULTS/<label>/; label is returned.
-func runOnAgent(ctx context.Context, e *lab.Experiment, u string, o agent.ClientOptions, results string, label func(lab.Host, string) string, stdout io.Writer) (*lab.Run, string, error) {
+func runOnAgent(ctx context.Context, e *lab.Experiment, u string, o agent.ClientOptions, results string, label func(lab.Host, string) string, stdout io.Writer) (*lab.Run, string, string, error) {
 	c, err := agent.NewClient(u, o)
 	if err != nil {
-		return nil, "", usageErrorf("%v", err)
+		return nil, "", "", usageErrorf("%v", err)
 	}
 	if err := c.Open(ctx); err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
 	closed := false
 	defer func() {
@@ -107,7 +113,7 @@ func runOnAgent(ctx context.Context, e *lab.Experiment, u string, o agent.Client
 	}()
 	host, target, err := c.Describe(ctx)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
 	clk := c.Clock()
 	fmt.Fprintf(stdout, "agent %s: host %s (%s, %d CPUs), target %s; clock offset %v ± %v\n", u, host.Hostname, host.CPUModel, host.CPUs,
@@ -126,8 +132,8 @@ func runOnAgent(ctx context.Context, e *lab.Experiment, u string, o agent.Client
 		}
 		r.Agent = &lab.AgentInfo{URL: u, ClockOffset: clk.Offset, ClockError: clk.Delay / 2}
 	}
-	run, _, err := runAndReport(ctx, e, c, target.URL, dir, note, stdout)
-	return run, l, err
+	run, out, err := runAndReport(ctx, e, c, target.URL, dir, note, stdout)
+	return run, l, out, err
 }
 
 // hostLabel names a host's result directory: its hostname, else the agent's host.
@@ -203,4 +209,27 @@ func trunc(s string, n int) string {
 		return s
 	}
 	return s[:n-1] + "…"
+}
+
+// hostVerdicts compares every host with the first, variant by variant, with
+// the same statistics as `lab compare`, and writes each comparison as
+// RESULTS/hosts-<host>-vs-<first>.md.
+func hostVerdicts(results string, runs []*lab.Run, labels, dirs []string, stdout io.Writer) error {
+	a := report.Compared{Label: labels[0], Dir: dirs[0], Run: runs[0]}
+	for i := 1; i < len(runs); i++ {
+		b := report.Compared{Label: labels[i], Dir: dirs[i], Run: runs[i]}
+		v := stats.CompareRuns(a.Run, b.Run, a.Label, b.Label, 0)
+		fmt.Fprintln(stdout)
+		report.CompareTerminal(stdout, a, b, v)
+		var md bytes.Buffer
+		if err := report.CompareMarkdown(&md, a, b, v); err != nil {
+			return err
+		}
+		name := filepath.Join(results, fmt.Sprintf("hosts-%s-vs-%s.md", b.Label, a.Label))
+		if err := os.WriteFile(name, md.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("host comparison: %w", err)
+		}
+		fmt.Fprintf(stdout, "host comparison: %s\n", name)
+	}
+	return nil
 }

@@ -223,4 +223,11 @@ func TestRunOnTwoAgents(t *testing.T) {
 	if !strings.Contains(string(out), "hosts compared") || strings.Count(string(out), "req/s p99") < 2 {
 		t.Errorf("no host comparison in the output:\n%s", out)
 	}
+	md, _ := filepath.Glob(filepath.Join(results, "hosts-*-vs-*.md"))
+	if len(md) != 1 || !strings.Contains(string(out), "Comparing runs") {
+		t.Fatalf("want one statistical host comparison (hosts-*-vs-*.md), found %v", md)
+	}
+	if b, _ := os.ReadFile(md[0]); !strings.Contains(string(b), "throughput") {
+		t.Errorf("host comparison without a throughput row:\n%s", b)
+	}
 }
