@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/jackc/pgx/v5"
+
 	"github.com/pgrst-lab/pgrst-lab/configs"
 )
 
@@ -58,7 +58,7 @@ func (l *Local) restore(ctx context.Context, dropins bool) error {
 	if l.hasPGEntries() {
 		conn, err := l.connect(ctx)
 		if err == nil {
-			pgRestart, err = restorePG(ctx, conn, l.journal)
+			pgRestart, err = configs.RestorePGSettings(ctx, conn, l.journal)
 			conn.Close(ctx)
 		}
 		if err != nil {
@@ -96,8 +96,4 @@ func (l *Local) hasPGEntries() bool {
 		}
 	}
 	return false
-}
-
-func restorePG(ctx context.Context, conn *pgx.Conn, j *configs.Journal) (bool, error) {
-	return configs.RestorePGSettings(ctx, conn, j)
 }
