@@ -122,6 +122,25 @@ type connString struct {
 
 type param struct{ key, val, raw string }
 
+// applyParams takes host, hostaddr and port from a URI's query or the
+// key=value pairs (a later pair wins, as in libpq).
+func (c *connString) applyParams(ps []param) error {
+	for _, p := range ps {
+		switch p.key {
+		case "host":
+			if strings.Contains(p.val, ",") {
+				return fmt.Errorf("db-uri lists several hosts (%q): not supported", p.val)
+			}
+			c.host = p.val
+		case "hostaddr":
+			c.hostaddr = p.val
+		case "port":
+			c.port = p.val
+		}
+	}
+	return nil
+}
+
 func parseConnString(s string) (*connString, error) {
 	switch {
 	case strings.HasPrefix(s, "@"):
@@ -186,18 +205,8 @@ func parseURI(s string) (*connString, error) {
 		return nil, err
 	}
 	c.host, c.port = host, port
-	for _, p := range c.query {
-		switch p.key {
-		case "host":
-			if strings.Contains(p.val, ",") {
-				return nil, fmt.Errorf("db-uri lists several hosts (%q): not supported", p.val)
-			}
-			c.host = p.val
-		case "hostaddr":
-			c.hostaddr = p.val
-		case "port":
-			c.port = p.val
-		}
+	if err := c.applyParams(c.query); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

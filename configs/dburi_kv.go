@@ -65,18 +65,8 @@ func parseKV(s string) (*connString, error) {
 		}
 		c.kv = append(c.kv, param{key: key, val: val.String(), raw: s[start:i]})
 	}
-	for _, p := range c.kv {
-		switch p.key {
-		case "host":
-			if strings.Contains(p.val, ",") {
-				return nil, fmt.Errorf("db-uri lists several hosts (%q): not supported", p.val)
-			}
-			c.host = p.val
-		case "hostaddr":
-			c.hostaddr = p.val
-		case "port":
-			c.port = p.val
-		}
+	if err := c.applyParams(c.kv); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
