@@ -68,17 +68,12 @@ func Search(ctx context.Context, cfg Config, lim Limit, progress func(Progress))
 	}
 	res := &SearchResult{Limit: lim}
 	step := func(rate float64) (bool, error) {
-		c := cfg
-		o := *cfg.Open
-		o.Rate = rate
-		c.Open = &o
-		r, err := Run(ctx, c, progress)
+		pt, err := runStep(ctx, cfg, rate, lim, progress)
 		if err != nil {
-			return false, fmt.Errorf("loadgen: search step at %.0f req/s: %w", rate, err)
+			return false, fmt.Errorf("loadgen: search %w", err)
 		}
-		why := lim.Check(r.Summary)
-		res.Curve = append(res.Curve, SearchPoint{Rate: rate, Summary: r.Summary, Pass: why == "", Why: why})
-		return why == "", ctx.Err()
+		res.Curve = append(res.Curve, pt)
+		return pt.Pass, ctx.Err()
 	}
 	lo, hi := 0.0, 0.0
 	rate := cfg.Open.Rate
@@ -126,6 +121,19 @@ func Search(ctx context.Context, cfg Config, lim Limit, progress func(Progress))
 	return res, nil
 }
 
+// runStep runs cfg's open model at rate and checks the result against lim.
+func runStep(ctx context.Context, cfg Config, rate float64, lim Limit, progress func(Progress)) (SearchPoint, error) {
+	o := *cfg.Open
+	o.Rate = rate
+	cfg.Open = &o
+	r, err := Run(ctx, cfg, progress)
+	if err != nil {
+		return SearchPoint{}, fmt.Errorf("step at %.0f req/s: %w", rate, err)
+	}
+	why := lim.Check(r.Summary)
+	return SearchPoint{Rate: rate, Summary: r.Summary, Pass: why == "", Why: why}, nil
+}
+
 // Ramp runs cfg's open model at each rate in turn and returns the curve;
 // it stops early at the first step failing lim when stopAtFail.
 func Ramp(ctx context.Context, cfg Config, rates []float64, lim Limit, stopAtFail bool, progress func(Progress)) (*SearchResult, error) {
@@ -134,20 +142,15 @@ func Ramp(ctx context.Context, cfg Config, rates []float64, lim Limit, stopAtFai
 	}
 	res := &SearchResult{Limit: lim}
 	for _, rate := range rates {
-		c := cfg
-		o := *cfg.Open
-		o.Rate = rate
-		c.Open = &o
-		r, err := Run(ctx, c, progress)
+		pt, err := runStep(ctx, cfg, rate, lim, progress)
 		if err != nil {
-			return res, fmt.Errorf("loadgen: ramp step at %.0f req/s: %w", rate, err)
+			return res, fmt.Errorf("loadgen: ramp %w", err)
 		}
-		why := lim.Check(r.Summary)
-		res.Curve = append(res.Curve, SearchPoint{Rate: rate, Summary: r.Summary, Pass: why == "", Why: why})
-		if why == "" && rate > res.Best {
+		res.Curve = append(res.Curve, pt)
+		if pt.Pass && rate > res.Best {
 			res.Best = rate
 		}
-		if ctx.Err() != nil || (why != "" && stopAtFail) {
+		if ctx.Err() != nil || (!pt.Pass && stopAtFail) {
 			break
 		}
 	}
