@@ -40,6 +40,12 @@ func (b *builder) total(n node) (string, error) {
 func Read(c *schema.Cache, t *schema.Table, req *query.Request) (Statement, error) {
 	b := newBuilder(c, req)
 	n := node{table: t, from: ident(t.Schema, t.Name), alias: t.Name, items: req.Select}
+	return b.rows(n)
+}
+
+// rows renders a node read like a table: the JSON array of its rows and
+// embeds, with the total count when the request asks for one.
+func (b *builder) rows(n node) (Statement, error) {
 	inner, err := b.sql(n)
 	if err == nil {
 		err = b.checkPaths()
@@ -84,18 +90,7 @@ func Call(c *schema.Cache, f *schema.Function, args []Arg, req *query.Request) (
 	switch {
 	case f.RetSet && f.Composite:
 		n := node{table: f.RetTable, from: call, alias: f.Name, items: req.Select}
-		inner, err := b.sql(n)
-		if err == nil {
-			err = b.checkPaths()
-		}
-		if err != nil {
-			return Statement{}, err
-		}
-		total, err := b.total(n)
-		if err != nil {
-			return Statement{}, err
-		}
-		return Statement{SQL: wrap(inner, total), Args: b.args}, nil
+		return b.rows(n)
 	case f.RetSet:
 		n := node{from: call, alias: f.Name, items: []query.Item{{Kind: query.Column, Name: f.Name, Alias: "v"}}}
 		inner, err := b.sql(n)
