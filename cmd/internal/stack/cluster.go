@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/fixture"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
@@ -140,20 +141,6 @@ func waitPG(ctx context.Context, ctrl systemd.Controller, f Facts) error {
 	}
 }
 
-// bootstrapSQL creates the roles the target logs in as (the same the
-// Chinook fixture uses) when they are missing.
-const bootstrapSQL = `DO $$
-BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'web_anon') THEN
-    CREATE ROLE web_anon NOLOGIN;
-  END IF;
-  IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'authenticator') THEN
-    CREATE ROLE authenticator LOGIN NOINHERIT NOCREATEDB NOCREATEROLE NOSUPERUSER;
-  END IF;
-END
-$$;
-GRANT web_anon TO authenticator;`
-
 // bootstrap makes the roles and the (empty) Database the target serves.
 func bootstrap(ctx context.Context, f Facts) error {
 	conn, err := pgx.Connect(ctx, f.adminURI("postgres"))
@@ -161,7 +148,7 @@ func bootstrap(ctx context.Context, f Facts) error {
 		return fmt.Errorf("connect to the lab cluster: %w", err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, bootstrapSQL); err != nil {
+	if _, err := conn.Exec(ctx, fixture.RolesSQL); err != nil {
 		return fmt.Errorf("create roles web_anon and authenticator: %w", err)
 	}
 	var exists bool
