@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -141,14 +142,8 @@ func pgAddr(ctx context.Context, uri string) (configs.PGAddr, error) {
 	if len(host) > 0 && host[0] == '/' {
 		host = "127.0.0.1"
 	}
-	dir := dirs
-	for i := range dirs {
-		if dirs[i] == ',' {
-			dir = dirs[:i]
-			break
-		}
-	}
-	return configs.PGAddr{Host: host, Port: p, SocketDir: dir}, nil
+	dir, _, _ := strings.Cut(dirs, ",")
+	return configs.PGAddr{Host: host, Port: p, SocketDir: strings.TrimSpace(dir)}, nil
 }
 
 func logf(w io.Writer) func(string, ...any) {
