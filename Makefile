@@ -4,7 +4,11 @@
 #   make test   go vet and the tests (real PostgreSQL, real systemd when present)
 GO       ?= go
 BIN      ?= bin
-DIR      ?= .lab
+# The stack's state dir: .lab here, unless we are root and the postgres user
+# cannot reach this directory (a checkout under /root, a 0700 home): then a
+# directory under /var/lib/pgrst-lab named after this checkout.
+DIR      ?= $(shell if [ "$$(id -u)" = 0 ] && ! runuser -u postgres -- test -x "$(CURDIR)" 2>/dev/null; \
+              then echo /var/lib/pgrst-lab/$$(printf %s "$(CURDIR)" | sha256sum | cut -c1-8); else echo .lab; fi)
 RESULTS  ?= results
 EXPERIMENT ?= socket-vs-tcp
 VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
