@@ -123,6 +123,13 @@ func TestRunInterruptedOrKilledLeavesOriginalConfig(t *testing.T) {
 			}
 		})
 	}
+	// The runs kept their journal in the stack's dir: a purge leaves nothing.
+	if out, err := exec.Command(lab, "stack", "down", "--dir", dir, "--purge").CombinedOutput(); err != nil {
+		t.Fatalf("stack down --purge: %v\n%s", err, out)
+	}
+	if left, err := os.ReadDir(dir); !os.IsNotExist(err) {
+		t.Fatalf("stack down --purge left %s behind: %v", dir, left)
+	}
 }
 
 func targetURL(t *testing.T, dir string) string {
