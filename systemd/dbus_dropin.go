@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // SetDropIn writes <unit>.d/50-lab-<dropin>.conf and reloads the manager.
@@ -40,14 +41,66 @@ func (d *DBus) RemoveDropIn(ctx context.Context, name, dropin string) error {
 	}
 	ctx, cancel := d.callCtx(ctx, 0)
 	defer cancel()
-	err = os.Remove(filepath.Join(d.unitPath(name)+".d", file))
-	if errors.Is(err, os.ErrNotExist) {
+	removed := false
+	for _, f := range []string{file, envFileName(file)} {
+		err = os.Remove(filepath.Join(d.unitPath(name)+".d", f))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("remove drop-in %s of %s: %w", f, name, err)
+		}
+		removed = true
+	}
+	if !removed {
 		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("remove drop-in %s of %s: %w", file, name, err)
-	}
 	return d.daemonReload(ctx)
+}
+
+// envFileName is the drop-in that holds SetEnvironment's list for drop-in file.
+func envFileName(file string) string { return strings.TrimSuffix(file, ".conf") + "-env.conf" }
+
+// SetEnvironment writes one Environment= line per assignment, each checked
+// (printable single-line text) and quoted whole for systemd's own parser,
+// into <unit>.d/<dropin>-env.conf, and reloads. systemd offers no D-Bus
+// call that sets the environment of a persistent unit, so the list goes
+// through a drop-in; it is never joined into one line.
+func (d *DBus) SetEnvironment(ctx context.Context, name, dropin string, env []string) error {
+	file, err := dropInFileName(dropin)
+	if err != nil {
+		return fmt.Errorf("environment for %s: %w", name, err)
+	}
+	file = envFileName(file)
+	if len(env) == 0 {
+		ctx, cancel := d.callCtx(ctx, 0)
+		defer cancel()
+		err := os.Remove(filepath.Join(d.unitPath(name)+".d", file))
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("remove environment %s of %s: %w", file, name, err)
+		}
+		return d.daemonReload(ctx)
+	}
+	text, err := RenderEnvDropIn(name, env)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := d.callCtx(ctx, 0)
+	defer cancel()
+	dir := d.unitPath(name) + ".d"
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("environment %s for %s: %w", file, name, err)
+	}
+	if err := writeFileAtomic(filepath.Join(dir, file), []byte(text)); err != nil {
+		return fmt.Errorf("environment %s for %s: %w", file, name, err)
+	}
+	if err := d.daemonReload(ctx); err != nil {
+		return fmt.Errorf("environment %s for %s: %w", file, name, err)
+	}
+	return d.checkLoaded(ctx, "environment "+file+" for", name)
 }
 
 func (d *DBus) RemoveLabDropIns(ctx context.Context, name string) ([]string, error) {

@@ -46,6 +46,36 @@ func (d *Direct) RemoveDropIn(ctx context.Context, name, dropin string) error {
 		return fmt.Errorf("remove drop-in %s of %w", file, err)
 	}
 	delete(st.DropIns, file)
+	delete(st.Env, file)
+	return d.save(st)
+}
+
+// SetEnvironment keeps env as a list in the unit's state; the next start
+// appends it to exec.Cmd.Env as it is.
+func (d *Direct) SetEnvironment(ctx context.Context, name, dropin string, env []string) error {
+	file, err := dropInFileName(dropin)
+	if err != nil {
+		return fmt.Errorf("environment for %s: %w", name, err)
+	}
+	for _, a := range env {
+		if err := checkEnv(name, a); err != nil {
+			return err
+		}
+	}
+	unlock := d.lockUnit(name)
+	defer unlock()
+	st, err := d.load(name)
+	if err != nil {
+		return fmt.Errorf("environment %s for %w", file, err)
+	}
+	if st.Env == nil {
+		st.Env = map[string][]string{}
+	}
+	if len(env) == 0 {
+		delete(st.Env, file)
+	} else {
+		st.Env[file] = append([]string(nil), env...)
+	}
 	return d.save(st)
 }
 
@@ -64,6 +94,12 @@ func (d *Direct) RemoveLabDropIns(ctx context.Context, name string) ([]string, e
 		if len(f) >= len(LabDropInPrefix) && f[:len(LabDropInPrefix)] == LabDropInPrefix {
 			delete(st.DropIns, f)
 			removed = append(removed, f)
+		}
+	}
+	for _, f := range sortedKeysOf(st.Env) {
+		if len(f) >= len(LabDropInPrefix) && f[:len(LabDropInPrefix)] == LabDropInPrefix {
+			delete(st.Env, f)
+			removed = append(removed, f+" (environment)")
 		}
 	}
 	if len(removed) == 0 {

@@ -3,9 +3,11 @@ package systemd
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // LabDropInPrefix starts the name of every drop-in the lab writes. SetDropIn
@@ -38,12 +40,9 @@ func (s UnitSpec) Validate() error {
 	if s.LogFile != "" && !filepath.IsAbs(s.LogFile) {
 		return fmt.Errorf("unit %s: LogFile %q is not an absolute path", s.Name, s.LogFile)
 	}
-	for k, v := range s.Environment {
-		if k == "" || strings.ContainsAny(k, "= \t\n\"'\\$") {
-			return fmt.Errorf("unit %s: Environment key %q is not a valid variable name", s.Name, k)
-		}
-		if strings.ContainsAny(v, "\n\r\x00") {
-			return fmt.Errorf("unit %s: Environment %s contains a newline or NUL", s.Name, k)
+	for _, k := range sortedKeys(s.Environment) {
+		if err := checkEnv(s.Name, k+"="+s.Environment[k]); err != nil {
+			return err
 		}
 	}
 	switch s.Restart {
@@ -82,6 +81,9 @@ func validateUnitName(name string) error {
 
 func validateSettings(unit, what string, settings map[string]string) error {
 	for k, v := range settings {
+		if k == "Environment" || k == "EnvironmentFile" {
+			return fmt.Errorf("unit %s: %s %s= is refused: set variables with UnitSpec.Environment or SetEnvironment (a list, never a line parsed again)", unit, what, k)
+		}
 		if k == "" || strings.ContainsAny(k, "= \t\n[]") {
 			return fmt.Errorf("unit %s: %s key %q is not a valid setting name", unit, what, k)
 		}
@@ -132,7 +134,7 @@ func RenderUnit(spec UnitSpec) (string, error) {
 		fmt.Fprintf(&b, "WorkingDirectory=%s\n", escapeSpecifiers(spec.WorkingDir))
 	}
 	for _, k := range sortedKeys(spec.Environment) {
-		fmt.Fprintf(&b, "Environment=%s\n", quoteWord(k+"="+spec.Environment[k]))
+		fmt.Fprintf(&b, "Environment=%s\n", quoteEnv(k+"="+spec.Environment[k]))
 	}
 	if spec.LogFile != "" {
 		fmt.Fprintf(&b, "StandardOutput=append:%s\nStandardError=append:%s\n",
@@ -170,6 +172,20 @@ func RenderDropIn(unit string, settings map[string]string) (string, error) {
 	return b.String(), nil
 }
 
+// RenderEnvDropIn renders an environment list as a drop-in: one
+// Environment= line per checked assignment, quoted whole.
+func RenderEnvDropIn(unit string, env []string) (string, error) {
+	var b strings.Builder
+	b.WriteString("# Written by pgrst-lab; removed when the experiment ends.\n[Service]\n")
+	for _, a := range env {
+		if err := checkEnv(unit, a); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "Environment=%s\n", quoteEnv(a))
+	}
+	return b.String(), nil
+}
+
 func (s UnitSpec) stopTimeout() time.Duration {
 	if s.StopTimeout == 0 {
 		return DefaultStopTimeout
@@ -195,6 +211,31 @@ func quoteWord(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 	return `"` + r.Replace(s) + `"`
 }
+
+// quoteEnv quotes one KEY=VALUE assignment for Environment=, which
+// expands specifiers (%) but not variables ($): always in double quotes,
+// with \ and " escaped and % doubled. checkEnv has refused what cannot
+// be quoted (control and other non-printing characters).
+func quoteEnv(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "%", "%%").Replace(s) + `"`
+}
+
+// checkEnv checks one assignment of an environment list: a variable name,
+// "=", and printable single-line text.
+func checkEnv(unit string, a string) error {
+	k, v, ok := strings.Cut(a, "=")
+	if !ok || !envNameRe.MatchString(k) {
+		return fmt.Errorf("unit %s: environment %q is not a NAME=VALUE assignment", unit, a)
+	}
+	for i, r := range v {
+		if r != ' ' && (!unicode.IsPrint(r) || r == unicode.ReplacementChar) {
+			return fmt.Errorf("unit %s: environment %s: non-printing character %U at byte %d", unit, k, r, i)
+		}
+	}
+	return nil
+}
+
+var envNameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func escapeSpecifiers(s string) string { return strings.ReplaceAll(s, "%", "%%") }
 

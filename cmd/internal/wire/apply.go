@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pgrst-lab/pgrst-lab/capability"
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
@@ -58,13 +59,13 @@ func (l *Local) applyConfig(v lab.Variant) ([]lab.Change, error) {
 		if key == "db-uri" && (raw == "tcp" || raw == "unix") {
 			uri, err := configs.DeriveDBURI(old.String(), raw, l.cfg.PG)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("db-uri = %q: %w", raw, err))
+				errs = append(errs, fmt.Errorf("db-uri = %q: %w", raw, redactErr(err, old.String())))
 				continue
 			}
 			raw = uri
 		} else if key == "db-uri" {
 			if _, err := configs.Transport(raw); err != nil {
-				errs = append(errs, fmt.Errorf("db-uri = %q: %w (allowed: tcp, unix, or a connection URI)", raw, err))
+				errs = append(errs, fmt.Errorf("db-uri = %q: %w (allowed: tcp, unix, or a connection URI)", capability.RedactURI(raw), redactErr(err, raw)))
 				continue
 			}
 		}
@@ -82,7 +83,7 @@ func (l *Local) applyConfig(v lab.Variant) ([]lab.Change, error) {
 			continue
 		}
 		if old.String() != val.String() {
-			changes = append(changes, lab.Change{Where: "postgrest", Key: key, From: old.String(), To: val.String()})
+			changes = append(changes, lab.Change{Where: "postgrest", Key: key, From: capability.Redact(key, old.String()), To: capability.Redact(key, val.String())})
 		}
 	}
 	if len(errs) > 0 {
@@ -135,6 +136,8 @@ func (l *Local) applyPG(ctx context.Context, v lab.Variant) ([]lab.Change, error
 }
 
 // applyUnit sets the variant's environment, drop-in settings and binary.
+// The environment goes to the controller as a list of assignments, never
+// joined into a line that is parsed again.
 func (l *Local) applyUnit(ctx context.Context, v lab.Variant) ([]lab.Change, error) {
 	var changes []lab.Change
 	settings := map[string]string{}
@@ -142,16 +145,13 @@ func (l *Local) applyUnit(ctx context.Context, v lab.Variant) ([]lab.Change, err
 		settings[k] = v.DropIn[k]
 		changes = append(changes, lab.Change{Where: "dropin", Key: k, To: v.DropIn[k]})
 	}
-	if len(v.Env) > 0 {
-		var env []string
-		for _, k := range sortedKeys(v.Env) {
-			env = append(env, quoteEnv(k+"="+v.Env[k]))
-			changes = append(changes, lab.Change{Where: "env", Key: k, To: v.Env[k]})
+	var env []string
+	for _, k := range sortedKeys(v.Env) {
+		if _, _, err := capability.Env(k, v.Env[k]); err != nil {
+			return nil, err
 		}
-		if prev := settings["Environment"]; prev != "" {
-			env = append([]string{prev}, env...)
-		}
-		settings["Environment"] = strings.Join(env, " ")
+		env = append(env, k+"="+v.Env[k])
+		changes = append(changes, lab.Change{Where: "env", Key: k, To: capability.RedactEnv(k, v.Env[k])})
 	}
 	switch {
 	case len(settings) > 0:
@@ -164,6 +164,13 @@ func (l *Local) applyUnit(ctx context.Context, v lab.Variant) ([]lab.Change, err
 			return nil, err
 		}
 		l.dropinSet = false
+		l.envSet = false // RemoveDropIn removes the environment too
+	}
+	if len(env) > 0 || l.envSet {
+		if err := l.cfg.Ctl.SetEnvironment(ctx, l.cfg.TargetUnit, dropIn, env); err != nil {
+			return nil, err
+		}
+		l.envSet = len(env) > 0
 	}
 	if v.Binary != "" || len(v.Args) > 0 || l.specDirty {
 		if l.cfg.TargetSpec == nil {
@@ -188,12 +195,12 @@ func (l *Local) applyUnit(ctx context.Context, v lab.Variant) ([]lab.Change, err
 	return changes, nil
 }
 
-// quoteEnv quotes one assignment for systemd's Environment=.
-func quoteEnv(s string) string {
-	if !strings.ContainsAny(s, " \t\"\\") {
-		return s
+// redactErr is err with a secret it may quote replaced.
+func redactErr(err error, secret string) error {
+	if secret == "" || !strings.Contains(err.Error(), secret) {
+		return err
 	}
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+	return errors.New(strings.ReplaceAll(err.Error(), secret, capability.RedactURI(secret)))
 }
 
 func sortedKeys(m map[string]string) []string {

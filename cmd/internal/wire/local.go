@@ -49,6 +49,7 @@ type Local struct {
 	pgDirty   bool // PostgreSQL settings changed by a variant
 	specDirty bool // target unit reinstalled with another binary/args
 	dropinSet bool
+	envSet    bool // the variant's environment is in place
 }
 
 // NewLocal opens the journal, restores what an interrupted run left behind

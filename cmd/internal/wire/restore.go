@@ -69,11 +69,11 @@ func (l *Local) restore(ctx context.Context, dropins bool) error {
 	if _, err := l.journal.Restore(); err != nil {
 		errs = append(errs, fmt.Errorf("restore config files: %w", err))
 	}
-	if dropins && l.dropinSet {
+	if dropins && (l.dropinSet || l.envSet) {
 		if err := l.cfg.Ctl.RemoveDropIn(ctx, l.cfg.TargetUnit, dropIn); err != nil {
 			errs = append(errs, err)
 		}
-		l.dropinSet = false
+		l.dropinSet, l.envSet = false, false
 	}
 	if l.cfg.TargetSpec != nil && (l.specDirty || !dropins) {
 		if err := l.cfg.Ctl.Install(ctx, *l.cfg.TargetSpec); err != nil {
