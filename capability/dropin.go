@@ -74,18 +74,18 @@ func DropIn(key, val string) error {
 	}
 	d, ok := dropIns[key]
 	if !ok {
-		msg := fmt.Sprintf("%s: not a drop-in setting the lab allows (allowed: %s)", where, strings.Join(DropInKeys(), ", "))
+		msg := fmt.Sprintf("is not an allowed drop-in setting (allowed: %s)", strings.Join(DropInKeys(), ", "))
 		if key == "Environment" {
-			msg = where + ": set environment variables with [variant.env], not a drop-in"
+			msg = "is not an allowed drop-in setting: set environment variables with [variant.env], as a list"
 		}
 		code := Unknown
 		if slices.Contains([]string{"ExecStart", "ExecStartPre", "ExecStartPost", "ExecStop", "ExecReload", "Environment", "EnvironmentFile", "User", "Group", "WorkingDirectory", "RootDirectory", "StandardOutput", "StandardError", "StandardInput"}, key) {
 			code = Never
 		}
-		return &Error{Code: code, Msg: msg}
+		return &Error{Code: code, Where: where, Msg: msg}
 	}
 	if msg := d.check(val); msg != "" {
-		return &Error{Code: Invalid, Msg: where + ": " + msg}
+		return &Error{Code: Invalid, Where: where, Msg: msg}
 	}
 	return nil
 }

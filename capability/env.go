@@ -1,7 +1,6 @@
 package capability
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 )
@@ -12,7 +11,7 @@ var envNameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // EnvName checks the form of an environment variable name.
 func EnvName(name string) error {
 	if !envNameRe.MatchString(name) {
-		return &Error{Code: Invalid, Msg: fmt.Sprintf("env.%q: not an environment variable name (letters, digits and '_')", name)}
+		return &Error{Code: Invalid, Where: "env." + name, Msg: "is not an environment variable name (letters, digits and '_')"}
 	}
 	return nil
 }
@@ -54,21 +53,22 @@ func Env(name, val string) (key string, class Class, err error) {
 	if name == "GHCRTS" {
 		for _, f := range strings.Fields(val) {
 			if !ghcRTSFlag.MatchString(f) {
-				return "", Fixed, &Error{Code: Never, Msg: fmt.Sprintf("%s: RTS option %q is not one the lab allows (runtime tuning only, e.g. -N2 -A64m -qg -I0; no option that writes a file)", where, f)}
+				return "", Fixed, fail(Never, where, "RTS option %q is not one the lab allows (runtime tuning only, e.g. -N2 -A64m -qg -I0; no option that writes a file)", f)
 			}
 		}
 		return "", Tune, nil
 	}
 	key, ok := EnvKey(name)
 	if !ok {
-		return "", Fixed, &Error{Code: Never, Msg: fmt.Sprintf("%s: the lab sets only PostgREST's PGRST_* variables and GHCRTS", where)}
+		return "", Fixed, fail(Never, where, "the lab sets only PostgREST's PGRST_* variables and GHCRTS")
 	}
 	if key == "db-uri" && LabDBURI(val) {
-		return "", Fixed, &Error{Code: Invalid, Msg: fmt.Sprintf("%s: %q is derived by the lab only for postgrest.db-uri; set postgrest.db-uri = %q instead", where, val, val)}
+		return "", Fixed, fail(Invalid, where, "%q is derived by the lab only for postgrest.db-uri; set postgrest.db-uri = %q instead", val, val)
 	}
 	class, err = PostgRESTKey(key, val)
 	if err != nil {
-		return key, class, &Error{Code: err.(*Error).Code, Msg: where + " (sets " + err.Error() + ")"}
+		ce := err.(*Error)
+		return key, class, &Error{Code: ce.Code, Where: where, Msg: "sets " + ce.Where + ", which is refused: " + ce.Msg}
 	}
 	if key == "db-uri" {
 		class = Privileged

@@ -1,5 +1,7 @@
 package capability
 
+import "fmt"
+
 // Code says why a setting is refused; callers map it to their own errors
 // (the agent to HTTP 422 and 403).
 type Code int
@@ -14,10 +16,21 @@ const (
 	Never
 )
 
-// Error is a refused setting.
+// Error is a refused setting: Where names it (e.g. "postgrest.db-uri"),
+// Msg says what is wrong.
 type Error struct {
-	Code Code
-	Msg  string
+	Code  Code
+	Where string
+	Msg   string
 }
 
-func (e *Error) Error() string { return e.Msg }
+func (e *Error) Error() string {
+	if e.Where == "" {
+		return e.Msg
+	}
+	return e.Where + ": " + e.Msg
+}
+
+func fail(code Code, where, format string, args ...any) *Error {
+	return &Error{Code: code, Where: where, Msg: fmt.Sprintf(format, args...)}
+}

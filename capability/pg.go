@@ -20,7 +20,7 @@ var DefaultPostgreSQL = []string{"synchronous_commit", "shared_buffers", "work_m
 // not caught here: the server side restores from the journal's bytes.
 func PostgreSQL(name, val string) error {
 	if !pgIdentRe.MatchString(name) {
-		return &Error{Code: Invalid, Msg: fmt.Sprintf("postgresql.%q: not a PostgreSQL setting name (an identifier like shared_buffers)", name)}
+		return &Error{Code: Invalid, Where: "postgresql." + name, Msg: "is not a PostgreSQL setting name (an identifier like shared_buffers or auto_explain.log_min_duration)"}
 	}
 	return Text("postgresql."+name, val)
 }
@@ -32,7 +32,7 @@ func Binary(path string) error {
 		return err
 	}
 	if !filepath.IsAbs(path) || filepath.Clean(path) != path {
-		return &Error{Code: Invalid, Msg: fmt.Sprintf("binary %q: give an absolute, clean path", path)}
+		return fail(Invalid, "binary", "%q: give an absolute, clean path", path)
 	}
 	return nil
 }
@@ -40,7 +40,7 @@ func Binary(path string) error {
 // Arg checks one extra argument of the target: non-empty printable text.
 func Arg(i int, a string) error {
 	if a == "" {
-		return &Error{Code: Invalid, Msg: fmt.Sprintf("args[%d]: empty argument", i)}
+		return fail(Invalid, fmt.Sprintf("args[%d]", i), "empty argument")
 	}
 	return Text(fmt.Sprintf("args[%d]", i), a)
 }

@@ -1,7 +1,6 @@
 package capability
 
 import (
-	"fmt"
 	"net/url"
 	"strings"
 )
@@ -85,10 +84,10 @@ func PostgRESTKey(key, val string) (Class, error) {
 	}
 	c, ok := postgrestClass[key]
 	if ok && c.class == Fixed {
-		return Fixed, &Error{Code: Never, Msg: fmt.Sprintf("%s: %s; it is fixed by the agent's host, not by variants", where, c.why)}
+		return Fixed, fail(Never, where, "%s; it is fixed by the agent's host, not by variants", c.why)
 	}
 	if strings.HasPrefix(val, "@") {
-		return Fixed, &Error{Code: Never, Msg: fmt.Sprintf("%s: @file values make the target read a file on the agent's host and are refused", where)}
+		return Fixed, fail(Never, where, "@file values make the target read a file on the agent's host and are refused")
 	}
 	if key == "db-uri" && LabDBURI(val) {
 		return Tune, nil
@@ -144,5 +143,5 @@ func RedactURI(s string) string {
 		}
 		return strings.Join(f, " ")
 	}
-	return "<redacted>"
+	return s // neither a URI nor a connection string: no password field
 }

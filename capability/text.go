@@ -1,7 +1,6 @@
 package capability
 
 import (
-	"fmt"
 	"unicode"
 )
 
@@ -13,13 +12,13 @@ import (
 func Text(where, s string) error {
 	for i, r := range s {
 		if r == unicode.ReplacementChar {
-			return &Error{Code: Invalid, Msg: fmt.Sprintf("%s: invalid UTF-8 or U+FFFD at byte %d (values are printable single-line text)", where, i)}
+			return fail(Invalid, where, "invalid UTF-8 or U+FFFD at byte %d (values are printable single-line text)", i)
 		}
 		if r == ' ' {
 			continue
 		}
 		if !unicode.IsPrint(r) {
-			return &Error{Code: Invalid, Msg: fmt.Sprintf("%s: non-printing character %U at byte %d (values are printable single-line text)", where, r, i)}
+			return fail(Invalid, where, "non-printing character %U at byte %d (values are printable single-line text)", r, i)
 		}
 	}
 	return nil

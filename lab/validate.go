@@ -1,14 +1,16 @@
 package lab
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"net/url"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/capability"
 )
 
 // BuiltinScenarios are the scenarios of the 2020 Supabase/PostgREST
@@ -16,13 +18,6 @@ import (
 var BuiltinScenarios = []string{
 	"GETSingle", "GETSingleEmbed", "GETAllEmbed", "POSTSingle", "POSTBulk",
 	"RPCSimple", "RPCGETSingle", "RPCGETSingleEmbed",
-}
-
-// DropInKeys are the [Service] settings a variant may put in a drop-in for
-// the PostgREST unit.
-var DropInKeys = []string{
-	"CPUAffinity", "CPUQuota", "Environment", "LimitNOFILE", "MemoryHigh",
-	"MemoryMax", "Nice", "TasksMax",
 }
 
 // Documented defaults, filled by Defaults.
@@ -64,8 +59,6 @@ var (
 	bareKey    = regexp.MustCompile(`^[A-Za-z0-9_-]+(\[[0-9]+\])?$`)
 	nameRe     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 	pgrstKeyRe = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
-	pgIdentRe  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$`)
-	envNameRe  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
 
 // FormatPath renders a field path as FieldError.Path does.
@@ -365,84 +358,65 @@ func (v *validator) variants(vs []Variant) {
 				baseline = i
 			}
 		}
+		// Names and values go through package capability, the table the
+		// agent and both supervisors use too.
 		for _, k := range sortedKeys(va.PostgREST) {
 			val := va.PostgREST[k]
-			if !pgrstKeyRe.MatchString(k) {
+			if !pgrstKeyRe.MatchString(k) && !strings.HasPrefix(k, "app.settings.") {
 				v.add("is not a PostgREST config key (lower-case words joined by '-', e.g. db-pool)", el, "postgrest", k)
+				continue
 			}
 			if k == "db-uri" && !isDBURI(val) {
-				v.add(fmt.Sprintf("%q: use \"tcp\", \"unix\" (the lab derives the URI), a postgres:// URI or a key=value connection string", val), el, "postgrest", k)
+				v.add(fmt.Sprintf("%q: use \"tcp\", \"unix\" (the lab derives the URI), a postgres:// URI or a key=value connection string", capability.RedactURI(val)), el, "postgrest", k)
+				continue
+			}
+			if _, err := capability.PostgRESTKey(k, val); err != nil {
+				v.add(capMsg(err), el, "postgrest", k)
 			}
 		}
 		for _, k := range sortedKeys(va.PostgreSQL) {
-			if !pgIdentRe.MatchString(k) {
-				v.add("is not a PostgreSQL setting name (an identifier like shared_buffers or auto_explain.log_min_duration)", el, "postgresql", k)
+			if err := capability.PostgreSQL(k, va.PostgreSQL[k]); err != nil {
+				v.add(capMsg(err), el, "postgresql", k)
 			}
 		}
 		for _, k := range sortedKeys(va.Env) {
-			if !envNameRe.MatchString(k) {
-				v.add("is not an environment variable name (letters, digits and '_')", el, "env", k)
+			if _, _, err := capability.Env(k, va.Env[k]); err != nil {
+				v.add(capMsg(err), el, "env", k)
 			}
 		}
 		for _, k := range sortedKeys(va.DropIn) {
-			if !slices.Contains(DropInKeys, k) {
-				msg := "is not an allowed drop-in setting (allowed: " + strings.Join(DropInKeys, ", ") + ")"
-				if s := Suggest(k, DropInKeys); s != "" {
-					msg = fmt.Sprintf("is not an allowed drop-in setting (did you mean %q?)", s)
+			if err := capability.DropIn(k, va.DropIn[k]); err != nil {
+				msg := capMsg(err)
+				var ce *capability.Error
+				if errors.As(err, &ce) && ce.Code == capability.Unknown {
+					if s := Suggest(k, capability.DropInKeys()); s != "" {
+						msg = fmt.Sprintf("is not an allowed drop-in setting (did you mean %q?)", s)
+					}
 				}
-				v.add(msg, el, "dropin", k)
-			} else if msg := checkDropIn(k, va.DropIn[k]); msg != "" {
 				v.add(msg, el, "dropin", k)
 			}
 		}
-		if va.Binary != "" && !strings.HasPrefix(va.Binary, "/") && !strings.HasPrefix(va.Binary, "$(") {
-			v.add(fmt.Sprintf("%q must be an absolute path or a $(VAR) placeholder", va.Binary), el, "binary")
+		if va.Binary != "" && !strings.HasPrefix(va.Binary, "$(") {
+			if err := capability.Binary(va.Binary); err != nil {
+				v.add(fmt.Sprintf("%q must be an absolute path or a $(VAR) placeholder", va.Binary), el, "binary")
+			}
 		}
-		if slices.Contains(va.Args, "") {
-			v.add("must not contain empty arguments", el, "args")
+		for i, a := range va.Args {
+			if err := capability.Arg(i, a); err != nil {
+				v.add("must not contain empty arguments or non-printing characters: "+capMsg(err), el, "args")
+			}
 		}
 	}
 }
 
-var (
-	cpuListRe = regexp.MustCompile(`^[0-9]+(-[0-9]+)?([ ,]+[0-9]+(-[0-9]+)?)*$`)
-	bytesRe   = regexp.MustCompile(`^([0-9]+[KMGT]?|[0-9]+(\.[0-9]+)?%|infinity)$`)
-	percentRe = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?%$`)
-	countRe   = regexp.MustCompile(`^([0-9]+|[0-9]+(\.[0-9]+)?%|infinity)$`)
-	nofileRe  = regexp.MustCompile(`^([0-9]+|infinity)(:([0-9]+|infinity))?$`)
-)
-
-// checkDropIn checks a drop-in value in the forms systemd.resource-control(5)
-// and systemd.exec(5) document; it returns "" if the value is fine.
-func checkDropIn(key, val string) string {
-	switch key {
-	case "CPUAffinity":
-		if !cpuListRe.MatchString(val) {
-			return fmt.Sprintf("%q is not a CPU list (e.g. \"0\", \"0-1\" or \"0 2\")", val)
-		}
-	case "CPUQuota":
-		if !percentRe.MatchString(val) {
-			return fmt.Sprintf("%q is not a percentage of one CPU (e.g. \"50%%\" or \"150%%\")", val)
-		}
-	case "MemoryMax", "MemoryHigh":
-		if !bytesRe.MatchString(val) {
-			return fmt.Sprintf("%q is not a size (bytes with K, M, G or T; a percentage; or infinity)", val)
-		}
-	case "TasksMax":
-		if !countRe.MatchString(val) {
-			return fmt.Sprintf("%q is not a number of tasks (a number, a percentage or infinity)", val)
-		}
-	case "LimitNOFILE":
-		if !nofileRe.MatchString(val) {
-			return fmt.Sprintf("%q is not a file limit (a number or infinity, or soft:hard)", val)
-		}
-	case "Nice":
-		n, err := strconv.Atoi(val)
-		if err != nil || n < -20 || n > 19 {
-			return fmt.Sprintf("%q is not a nice level (-20..19)", val)
-		}
+// capMsg is a capability refusal without the "table.key" the field path
+// already says.
+func capMsg(err error) string {
+	var ce *capability.Error
+	if errors.As(err, &ce) {
+		return ce.Msg
 	}
-	return ""
+	return err.Error()
 }
 
 // isDBURI accepts the db-uri forms PostgREST and the lab know: the lab's
