@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // SetDropIn writes <unit>.d/50-lab-<dropin>.conf and reloads the manager.
@@ -57,9 +56,6 @@ func (d *DBus) RemoveDropIn(ctx context.Context, name, dropin string) error {
 	}
 	return d.daemonReload(ctx)
 }
-
-// envFileName is the drop-in that holds SetEnvironment's list for drop-in file.
-func envFileName(file string) string { return strings.TrimSuffix(file, ".conf") + "-env.conf" }
 
 // SetEnvironment writes one Environment= line per assignment, each checked
 // (printable single-line text) and quoted whole for systemd's own parser,

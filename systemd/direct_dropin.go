@@ -99,7 +99,7 @@ func (d *Direct) RemoveLabDropIns(ctx context.Context, name string) ([]string, e
 	for _, f := range sortedKeysOf(st.Env) {
 		if len(f) >= len(LabDropInPrefix) && f[:len(LabDropInPrefix)] == LabDropInPrefix {
 			delete(st.Env, f)
-			removed = append(removed, f+" (environment)")
+			removed = append(removed, envFileName(f))
 		}
 	}
 	if len(removed) == 0 {

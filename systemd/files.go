@@ -29,6 +29,22 @@ func writeFileAtomic(path string, data []byte) error {
 	return os.Rename(tmp.Name(), path)
 }
 
+// openPrivateLog opens (creating) a unit's log for appending with mode
+// 0600, also when an older lab left it readable by others: a log can hold
+// what the service printed about its config (an error quoting a file, a
+// connection string).
+func openPrivateLog(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
 // removeLabDropInFiles removes dir/50-lab-*.conf and returns the removed
 // names; a missing dir is not an error.
 func removeLabDropInFiles(dir string) ([]string, error) {

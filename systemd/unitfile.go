@@ -172,6 +172,10 @@ func RenderDropIn(unit string, settings map[string]string) (string, error) {
 	return b.String(), nil
 }
 
+// envFileName is the drop-in file that holds SetEnvironment's list for a
+// drop-in file name.
+func envFileName(file string) string { return strings.TrimSuffix(file, ".conf") + "-env.conf" }
+
 // RenderEnvDropIn renders an environment list as a drop-in: one
 // Environment= line per checked assignment, quoted whole.
 func RenderEnvDropIn(unit string, env []string) (string, error) {
