@@ -2,6 +2,7 @@ package capability
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
 )
 
@@ -144,4 +145,16 @@ func RedactURI(s string) string {
 		return strings.Join(f, " ")
 	}
 	return s // neither a URI nor a connection string: no password field
+}
+
+var (
+	uriPasswordRe = regexp.MustCompile(`(postgres(?:ql)?://[^:/@\s"']*:)[^@\s"']*@`)
+	kvPasswordRe  = regexp.MustCompile(`(?i)(password\s*=\s*)('[^']*'|"[^"]*"|[^\s&"']+)`)
+)
+
+// RedactText hides passwords in free text (an error message, a log tail):
+// the password of postgres:// URIs and password=... parameters.
+func RedactText(s string) string {
+	s = uriPasswordRe.ReplaceAllString(s, "${1}redacted@")
+	return kvPasswordRe.ReplaceAllString(s, "${1}redacted")
 }

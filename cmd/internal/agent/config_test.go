@@ -38,7 +38,7 @@ postgresql_settings = ["synchronous_commit"]
 	if c.Lease != 4*time.Second || c.Stack.Dir != filepath.Join(filepath.Dir(p), "stack") || c.TLS.Cert != filepath.Join(filepath.Dir(p), "agent.pem") {
 		t.Fatalf("config: %+v", c)
 	}
-	if !slices.Equal(c.Allow.PostgreSQL, []string{"synchronous_commit"}) || !slices.Contains(c.Allow.Env, "PGRST_*") {
+	if !slices.Equal(c.Allow.PostgreSQL, []string{"synchronous_commit"}) || !slices.Contains(c.Allow.Env, "PGRST_DB_POOL") {
 		t.Fatalf("allow: %+v (lists given replace the default, others keep it)", c.Allow)
 	}
 }

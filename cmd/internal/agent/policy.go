@@ -72,9 +72,9 @@ func fromCapability(err error) error {
 		return err
 	}
 	if ce.Code == capability.Never {
-		return forbidden("%s", ce.Msg)
+		return forbidden("%s", ce.Error())
 	}
-	return invalid("%s", ce.Msg)
+	return invalid("%s", ce.Error())
 }
 
 // Check refuses a variant that goes beyond the policy. It reports the

@@ -46,8 +46,8 @@ func refusals() []refusal {
 		{"socket path", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"server-unix-socket":"/etc/passwd"}}}`, "-", false, 403, "server-unix-socket"},
 		{"foreign db-uri", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"db-uri":"postgres://x@10.9.9.9/db"}}}`, "-", false, 403, "only \"tcp\" or \"unix\""},
 		{"@file value", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"jwt-secret":"@/etc/shadow"}}}`, "-", false, 403, "@file"},
-		{"injected config line", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"db-schemas":"public\"\ndb-uri = \"postgres://evil@10.9.9.9/x"}}}`, "-", false, 422, "control character"},
-		{"injected key", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"db-pool\ndb-uri":"3"}}}`, "-", false, 422, "control character"},
+		{"injected config line", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"db-schemas":"public\"\ndb-uri = \"postgres://evil@10.9.9.9/x"}}}`, "-", false, 422, "non-printing character"},
+		{"injected key", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"db-pool\ndb-uri":"3"}}}`, "-", false, 422, "non-printing character"},
 		{"oversized body", "POST", "/apply", big, "-", false, 413, "larger than"},
 		{"two JSON values", "POST", "/apply", `{"variant":{"name":"v"}} {"variant":{"name":"w"}}`, "-", false, 400, "more than one"},
 	}

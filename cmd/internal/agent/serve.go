@@ -32,6 +32,9 @@ func ServerTLS(f TLSFiles) (*tls.Config, error) {
 	if f.Cert == "" || f.Key == "" {
 		return nil, errors.New("tls: both cert and key are needed")
 	}
+	if err := privateFile("tls key", f.Key); err != nil {
+		return nil, err
+	}
 	cert, err := tls.LoadX509KeyPair(f.Cert, f.Key)
 	if err != nil {
 		return nil, fmt.Errorf("tls: load %s and %s: %w", f.Cert, f.Key, err)
@@ -117,6 +120,7 @@ func Serve(ctx context.Context, ln net.Listener, h *Handler, cfg *tls.Config) er
 	srv := &http.Server{Handler: h, TLSConfig: cfg, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: h.opt.ApplyTimeout + time.Minute, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 16 << 10,
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
+	ln = limitListener(ln, h.opt.MaxConnections)
 	errc := make(chan error, 1)
 	go func() {
 		if cfg != nil {
