@@ -18,19 +18,25 @@ func (d *DBus) SetDropIn(ctx context.Context, name, dropin string, settings map[
 	if err != nil {
 		return err
 	}
+	return d.writeDropIn(ctx, name, "drop-in", file, text)
+}
+
+// writeDropIn writes text as <unit>.d/<file>, reloads and checks the unit
+// still loads.
+func (d *DBus) writeDropIn(ctx context.Context, name, what, file, text string) error {
 	ctx, cancel := d.callCtx(ctx, 0)
 	defer cancel()
 	dir := d.unitPath(name) + ".d"
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("drop-in %s for %s: %w", file, name, err)
+		return fmt.Errorf("%s %s for %s: %w", what, file, name, err)
 	}
 	if err := writeFileAtomic(filepath.Join(dir, file), []byte(text)); err != nil {
-		return fmt.Errorf("drop-in %s for %s: %w", file, name, err)
+		return fmt.Errorf("%s %s for %s: %w", what, file, name, err)
 	}
 	if err := d.daemonReload(ctx); err != nil {
-		return fmt.Errorf("drop-in %s for %s: %w", file, name, err)
+		return fmt.Errorf("%s %s for %s: %w", what, file, name, err)
 	}
-	return d.checkLoaded(ctx, "drop-in "+file+" for", name)
+	return d.checkLoaded(ctx, what+" "+file+" for", name)
 }
 
 func (d *DBus) RemoveDropIn(ctx context.Context, name, dropin string) error {
@@ -84,19 +90,7 @@ func (d *DBus) SetEnvironment(ctx context.Context, name, dropin string, env []st
 	if err != nil {
 		return err
 	}
-	ctx, cancel := d.callCtx(ctx, 0)
-	defer cancel()
-	dir := d.unitPath(name) + ".d"
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("environment %s for %s: %w", file, name, err)
-	}
-	if err := writeFileAtomic(filepath.Join(dir, file), []byte(text)); err != nil {
-		return fmt.Errorf("environment %s for %s: %w", file, name, err)
-	}
-	if err := d.daemonReload(ctx); err != nil {
-		return fmt.Errorf("environment %s for %s: %w", file, name, err)
-	}
-	return d.checkLoaded(ctx, "environment "+file+" for", name)
+	return d.writeDropIn(ctx, name, "environment", file, text)
 }
 
 func (d *DBus) RemoveLabDropIns(ctx context.Context, name string) ([]string, error) {

@@ -18,16 +18,24 @@ func (d *Direct) SetDropIn(ctx context.Context, name, dropin string, settings ma
 	if err := checkDirectSettings(name, "drop-in "+file, settings); err != nil {
 		return err
 	}
+	return d.updateState(name, "drop-in "+file, func(st *directState) {
+		if st.DropIns == nil {
+			st.DropIns = map[string]map[string]string{}
+		}
+		st.DropIns[file] = settings
+	})
+}
+
+// updateState loads an installed unit's state under its lock, lets change
+// edit it and saves it.
+func (d *Direct) updateState(name, what string, change func(st *directState)) error {
 	unlock := d.lockUnit(name)
 	defer unlock()
 	st, err := d.load(name)
 	if err != nil {
-		return fmt.Errorf("drop-in %s for %w", file, err)
+		return fmt.Errorf("%s for %w", what, err)
 	}
-	if st.DropIns == nil {
-		st.DropIns = map[string]map[string]string{}
-	}
-	st.DropIns[file] = settings
+	change(st)
 	return d.save(st)
 }
 
@@ -62,21 +70,16 @@ func (d *Direct) SetEnvironment(ctx context.Context, name, dropin string, env []
 			return err
 		}
 	}
-	unlock := d.lockUnit(name)
-	defer unlock()
-	st, err := d.load(name)
-	if err != nil {
-		return fmt.Errorf("environment %s for %w", file, err)
-	}
-	if st.Env == nil {
-		st.Env = map[string][]string{}
-	}
-	if len(env) == 0 {
-		delete(st.Env, file)
-	} else {
-		st.Env[file] = append([]string(nil), env...)
-	}
-	return d.save(st)
+	return d.updateState(name, "environment "+file, func(st *directState) {
+		if st.Env == nil {
+			st.Env = map[string][]string{}
+		}
+		if len(env) == 0 {
+			delete(st.Env, file)
+		} else {
+			st.Env[file] = append([]string(nil), env...)
+		}
+	})
 }
 
 func (d *Direct) RemoveLabDropIns(ctx context.Context, name string) ([]string, error) {

@@ -40,7 +40,6 @@ const attackSecret = "original-jwt-secret-0123456789abcdef0123456789"
 // rig is a real stack with the real server side, shared by the cases of
 // one supervisor; each case serves it through its own agent.
 type rig struct {
-	dir      string
 	st       stack.Status
 	local    *wire.Local
 	lcfg     wire.LocalConfig
@@ -49,29 +48,7 @@ type rig struct {
 
 func newRig(t *testing.T, supervisor, postgrest string) *rig {
 	t.Helper()
-	if _, err := labtest.BinDir(); err != nil {
-		labtest.Need(t, "PostgreSQL: %v", err)
-	}
-	if supervisor == stack.SupervisorSystemd {
-		labtest.RequireSystemd(t)
-	}
-	dir := labtest.StateDir(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	s, err := stack.Up(ctx, stack.Options{Dir: dir, Supervisor: supervisor, Postgrest: postgrest})
-	if err != nil {
-		t.Fatalf("stack up: %v", err)
-	}
-	t.Cleanup(func() {
-		if s, err := stack.Open(dir); err == nil {
-			_ = s.Down(context.Background(), true)
-			s.Close()
-		}
-	})
-	st, err := s.Status(ctx)
-	if err != nil || st.Target == nil {
-		t.Fatalf("status: %+v %v", st, err)
-	}
+	s, st := upStack(t, supervisor, postgrest)
 	// A secret in the original config, which replies must never show.
 	src, err := os.ReadFile(st.Config)
 	if err != nil {
@@ -87,17 +64,15 @@ func newRig(t *testing.T, supervisor, postgrest string) *rig {
 	if err := os.WriteFile(st.Config, f.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	spec := s.TargetSpec()
-	r := &rig{dir: dir, st: st, original: f.Bytes()}
-	r.lcfg = wire.LocalConfig{Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name,
-		TargetSpec: &spec, PGUnit: st.Postgres.Name, PG: configs.PGAddr{Host: st.PGHost, Port: st.PGPort, SocketDir: st.PGSocketDir},
-		AdminURI: st.AdminURI, URL: st.URL, AdminURL: st.AdminURL, Binary: st.Binary, Reference: st.Reference,
-		ReadyTimeout: 10 * time.Second, Logf: t.Logf}
+	r := &rig{st: st, original: f.Bytes(), lcfg: localConfig(t, s, st)}
+	r.lcfg.ReadyTimeout = 10 * time.Second
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
 	r.local, err = wire.NewLocal(ctx, r.lcfg)
 	if err != nil {
 		t.Fatalf("wire.NewLocal: %v", err)
 	}
-	t.Cleanup(func() { r.local.Close(); s.Close() })
+	t.Cleanup(r.local.Close)
 	return r
 }
 

@@ -79,8 +79,12 @@ host    all       authenticator  ::1/128        trust
 
 // writeHBA replaces pg_hba.conf with hbaConf (the server reads it at start).
 func writeHBA(f Facts, u pgUser) error {
-	path := filepath.Join(f.dataDir(), "pg_hba.conf")
-	if err := os.WriteFile(path, []byte(hbaConf), 0o600); err != nil {
+	return u.writePrivate(filepath.Join(f.dataDir(), "pg_hba.conf"), hbaConf)
+}
+
+// writePrivate writes a file of mode 0600 that belongs to u.
+func (u pgUser) writePrivate(path, text string) error {
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if u.name != "" {
@@ -101,16 +105,7 @@ func writeLabConf(f Facts, u pgUser) error {
 		"max_connections = 200",
 		"",
 	}, "\n")
-	path := filepath.Join(f.dataDir(), labConfName)
-	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if u.name != "" {
-		if err := os.Chown(path, u.uid, u.gid); err != nil {
-			return fmt.Errorf("give %s to %s: %w", path, u.name, err)
-		}
-	}
-	return nil
+	return u.writePrivate(filepath.Join(f.dataDir(), labConfName), conf)
 }
 
 func appendFile(path, text string) error {
