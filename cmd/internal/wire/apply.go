@@ -55,6 +55,10 @@ func (l *Local) applyConfig(v lab.Variant) ([]lab.Change, error) {
 	var errs []error
 	for _, key := range sortedKeys(v.PostgREST) {
 		raw := v.PostgREST[key]
+		if _, err := capability.PostgRESTKey(key, raw); err != nil { // second line behind lab validate and the agent
+			errs = append(errs, err)
+			continue
+		}
 		old, _ := f.Get(key)
 		if key == "db-uri" && (raw == "tcp" || raw == "unix") {
 			uri, err := configs.DeriveDBURI(old.String(), raw, l.cfg.PG)
