@@ -18,13 +18,7 @@ func TestRestoreRetriedUntilItSucceeds(t *testing.T) {
 	f.restoreFails.Store(3)
 	_, ts := newAgent(t, f, Options{Lease: 200 * time.Millisecond, RestoreRetry: 20 * time.Millisecond})
 	ctx := context.Background()
-	c := newClient(t, ts.URL, nil)
-	if err := c.Open(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Apply(ctx, lab.Variant{Name: "v", PostgREST: map[string]string{"db-pool": "3"}}); err != nil {
-		t.Fatal(err)
-	}
+	c := openApplied(t, ts.URL)
 	c.stopHB() // the driver "dies": no more renewals
 	<-c.hbDone
 	second := newClient(t, ts.URL, nil)
@@ -65,13 +59,7 @@ func TestErrorRepliesWithoutLogLines(t *testing.T) {
 	f.restoreFails.Store(1)
 	_, ts := newAgent(t, f, Options{RestoreRetry: 20 * time.Millisecond})
 	ctx := context.Background()
-	c := newClient(t, ts.URL, nil)
-	if err := c.Open(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Apply(ctx, lab.Variant{Name: "v", PostgREST: map[string]string{"db-pool": "3"}}); err != nil {
-		t.Fatal(err)
-	}
+	c := openApplied(t, ts.URL)
 	err := c.Close(ctx)
 	if err == nil || strings.Contains(err.Error(), "FATAL") || !strings.Contains(err.Error(), "restart lab-postgres.service: failed") {
 		t.Fatalf("close with a failing restore: %v, want the failure without its log lines", err)
@@ -83,4 +71,17 @@ func TestErrorRepliesWithoutLogLines(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond) // polling the fake's counter
 	}
+}
+
+// openApplied opens a session on the agent at url and applies a variant.
+func openApplied(t *testing.T, url string) *Client {
+	t.Helper()
+	c := newClient(t, url, nil)
+	if err := c.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Apply(context.Background(), lab.Variant{Name: "v", PostgREST: map[string]string{"db-pool": "3"}}); err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
