@@ -35,7 +35,7 @@ func (l *Loader) Load(ctx context.Context, spec lab.LoadSpec) (lab.LoadOutcome, 
 	}
 	if spec.Load.Model == lab.ModelSearch {
 		sr, err := loadgen.Search(ctx, cfg, loadgen.Limit{P99: spec.Load.Limit.P99, MaxErrorRate: spec.Load.Limit.MaxErrors,
-			MaxDroppedRate: spec.Load.Limit.MaxDropped}, progress)
+			MaxDroppedRate: spec.Load.Limit.MaxDropped, MaxRate: spec.Load.Limit.MaxRate}, progress)
 		if err != nil {
 			return lab.LoadOutcome{}, fmt.Errorf("search: %w", err)
 		}
