@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -150,13 +149,4 @@ func pendingRestart(ctx context.Context, conn *pgx.Conn, names []string) (bool, 
 		return false, fmt.Errorf("read pending_restart: %w", err)
 	}
 	return pending, nil
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
