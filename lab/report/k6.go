@@ -49,8 +49,8 @@ func K6Rows(run *lab.Run) []K6Row {
 			if len(rate) == 0 {
 				continue
 			}
-			out = append(out, K6Row{Scenario: sc, Variant: name, Trials: len(rate), Rate: median(rate), Count: median(count),
-				AvgMs: median(avg), Received: median(in), Sent: median(sent), Seconds: median(secs), VUs: median(vus), FailedPct: median(failed)})
+			out = append(out, K6Row{Scenario: sc, Variant: name, Trials: len(rate), Rate: stats.Median(rate), Count: stats.Median(count),
+				AvgMs: stats.Median(avg), Received: stats.Median(in), Sent: stats.Median(sent), Seconds: stats.Median(secs), VUs: stats.Median(vus), FailedPct: stats.Median(failed)})
 		}
 	}
 	return out
