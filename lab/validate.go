@@ -3,6 +3,7 @@ package lab
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/capability"
+	"github.com/pgrst-lab/pgrst-lab/lab/didyoumean"
 )
 
 // BuiltinScenarios are the scenarios of the 2020 Supabase/PostgREST
@@ -228,7 +230,7 @@ func (v *validator) scenarios(e *Experiment) {
 			v.add(fmt.Sprintf("%q is listed twice", name), el)
 		case !isCustom && !slices.Contains(BuiltinScenarios, name):
 			msg := fmt.Sprintf("unknown scenario %q", name)
-			known := append(slices.Clone(BuiltinScenarios), keys(custom)...)
+			known := append(slices.Clone(BuiltinScenarios), slices.Sorted(maps.Keys(custom))...)
 			if s := Suggest(name, known); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			} else {
@@ -243,15 +245,6 @@ func (v *validator) scenarios(e *Experiment) {
 			v.add(fmt.Sprintf("scenario %q is defined but not listed in scenarios", s.Name), fmt.Sprintf("scenario[%d]", i), "name")
 		}
 	}
-}
-
-func keys(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 func (v *validator) load(l *Load) {
@@ -360,7 +353,7 @@ func (v *validator) variants(vs []Variant) {
 		}
 		// Names and values go through package capability, the table the
 		// agent and both supervisors use too.
-		for _, k := range sortedKeys(va.PostgREST) {
+		for _, k := range slices.Sorted(maps.Keys(va.PostgREST)) {
 			val := va.PostgREST[k]
 			if !pgrstKeyRe.MatchString(k) && !strings.HasPrefix(k, "app.settings.") {
 				v.add("is not a PostgREST config key (lower-case words joined by '-', e.g. db-pool)", el, "postgrest", k)
@@ -374,17 +367,17 @@ func (v *validator) variants(vs []Variant) {
 				v.add(capMsg(err), el, "postgrest", k)
 			}
 		}
-		for _, k := range sortedKeys(va.PostgreSQL) {
+		for _, k := range slices.Sorted(maps.Keys(va.PostgreSQL)) {
 			if err := capability.PostgreSQL(k, va.PostgreSQL[k]); err != nil {
 				v.add(capMsg(err), el, "postgresql", k)
 			}
 		}
-		for _, k := range sortedKeys(va.Env) {
+		for _, k := range slices.Sorted(maps.Keys(va.Env)) {
 			if _, _, err := capability.Env(k, va.Env[k]); err != nil {
 				v.add(capMsg(err), el, "env", k)
 			}
 		}
-		for _, k := range sortedKeys(va.DropIn) {
+		for _, k := range slices.Sorted(maps.Keys(va.DropIn)) {
 			if err := capability.DropIn(k, va.DropIn[k]); err != nil {
 				msg := capMsg(err)
 				var ce *capability.Error
@@ -437,55 +430,6 @@ func isDBURI(s string) bool {
 	return false
 }
 
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// Suggest returns the candidate closest to s (case-insensitive edit
-// distance), or "" when none is close enough to be a likely typo.
-func Suggest(s string, candidates []string) string {
-	best, bestD := "", -1
-	ls := strings.ToLower(s)
-	for _, c := range candidates {
-		d := editDistance(ls, strings.ToLower(c))
-		if bestD < 0 || d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if bestD < 0 || bestD > max(1, len([]rune(s))/3) {
-		return ""
-	}
-	return best
-}
-
-// editDistance is the optimal string alignment distance: insertions,
-// deletions, substitutions and transpositions of neighbours ("modle") cost 1.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
-}
+// Suggest returns the candidate closest to s, or "" when none is a likely
+// typo (see package didyoumean).
+func Suggest(s string, candidates []string) string { return didyoumean.Suggest(s, candidates) }

@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 )
 
 func (d *Direct) SetDropIn(ctx context.Context, name, dropin string, settings map[string]string) error {
@@ -93,13 +94,13 @@ func (d *Direct) RemoveLabDropIns(ctx context.Context, name string) ([]string, e
 		return nil, fmt.Errorf("remove lab drop-ins of %w", err)
 	}
 	var removed []string
-	for _, f := range sortedKeysOf(st.DropIns) {
+	for _, f := range slices.Sorted(maps.Keys(st.DropIns)) {
 		if len(f) >= len(LabDropInPrefix) && f[:len(LabDropInPrefix)] == LabDropInPrefix {
 			delete(st.DropIns, f)
 			removed = append(removed, f)
 		}
 	}
-	for _, f := range sortedKeysOf(st.Env) {
+	for _, f := range slices.Sorted(maps.Keys(st.Env)) {
 		if len(f) >= len(LabDropInPrefix) && f[:len(LabDropInPrefix)] == LabDropInPrefix {
 			delete(st.Env, f)
 			removed = append(removed, envFileName(f))
@@ -117,13 +118,4 @@ func (d *Direct) LogTail(ctx context.Context, name string, n int) (string, error
 		return "", fmt.Errorf("log of %w", err)
 	}
 	return tailFile(st.logFile(d), n)
-}
-
-func sortedKeysOf[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

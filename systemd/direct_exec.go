@@ -2,9 +2,11 @@ package systemd
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"os/user"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,7 +16,7 @@ import (
 )
 
 func checkDirectSettings(unit, what string, m map[string]string) error {
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if capability.DirectDropIn(k) == "" {
 			return fmt.Errorf("unit %s: %s %s= needs systemd; the direct supervisor supports only %s",
 				unit, what, k, strings.Join(capability.DirectDropInKeys(), ", "))

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // directState is what the direct supervisor persists per unit, as JSON in
@@ -84,13 +86,13 @@ func (st *directState) settings() (map[string]string, []string) {
 	for k, v := range st.Spec.Extra {
 		out[k] = v
 	}
-	for _, f := range sortedKeysOf(st.DropIns) {
+	for _, f := range slices.Sorted(maps.Keys(st.DropIns)) {
 		for k, v := range st.DropIns[f] {
 			out[k] = v
 		}
 	}
 	var env []string
-	for _, f := range sortedKeysOf(st.Env) {
+	for _, f := range slices.Sorted(maps.Keys(st.Env)) {
 		env = append(env, st.Env[f]...)
 	}
 	return out, env

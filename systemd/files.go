@@ -5,28 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/atomicfile"
 )
 
-// writeFileAtomic writes data to a temporary file next to path and renames
-// it, so a manager reload or a crash never sees half a file.
+// writeFileAtomic replaces path with data (mode 0644), so a manager reload
+// or a crash never sees half a file.
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, data, atomicfile.Options{Mode: 0o644})
 }
 
 // openPrivateLog opens (creating) a unit's log for appending with mode

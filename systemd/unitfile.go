@@ -2,9 +2,10 @@ package systemd
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -40,7 +41,7 @@ func (s UnitSpec) Validate() error {
 	if s.LogFile != "" && !filepath.IsAbs(s.LogFile) {
 		return fmt.Errorf("unit %s: LogFile %q is not an absolute path", s.Name, s.LogFile)
 	}
-	for _, k := range sortedKeys(s.Environment) {
+	for _, k := range slices.Sorted(maps.Keys(s.Environment)) {
 		if err := checkEnv(s.Name, k+"="+s.Environment[k]); err != nil {
 			return err
 		}
@@ -133,7 +134,7 @@ func RenderUnit(spec UnitSpec) (string, error) {
 	if spec.WorkingDir != "" {
 		fmt.Fprintf(&b, "WorkingDirectory=%s\n", escapeSpecifiers(spec.WorkingDir))
 	}
-	for _, k := range sortedKeys(spec.Environment) {
+	for _, k := range slices.Sorted(maps.Keys(spec.Environment)) {
 		fmt.Fprintf(&b, "Environment=%s\n", quoteEnv(k+"="+spec.Environment[k]))
 	}
 	if spec.LogFile != "" {
@@ -153,7 +154,7 @@ func RenderUnit(spec UnitSpec) (string, error) {
 		fmt.Fprintf(&b, "KillSignal=%s\n", signalName(sig))
 	}
 	fmt.Fprintf(&b, "TimeoutStopSec=%dms\n", spec.stopTimeout().Milliseconds())
-	for _, k := range sortedKeys(spec.Extra) {
+	for _, k := range slices.Sorted(maps.Keys(spec.Extra)) {
 		fmt.Fprintf(&b, "%s=%s\n", k, spec.Extra[k])
 	}
 	return b.String(), nil
@@ -166,7 +167,7 @@ func RenderDropIn(unit string, settings map[string]string) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString("# Written by pgrst-lab; removed when the experiment ends.\n[Service]\n")
-	for _, k := range sortedKeys(settings) {
+	for _, k := range slices.Sorted(maps.Keys(settings)) {
 		fmt.Fprintf(&b, "%s=%s\n", k, settings[k])
 	}
 	return b.String(), nil
@@ -242,12 +243,3 @@ func checkEnv(unit string, a string) error {
 var envNameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func escapeSpecifiers(s string) string { return strings.ReplaceAll(s, "%", "%%") }
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}

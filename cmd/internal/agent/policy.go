@@ -3,9 +3,9 @@ package agent
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/capability"
@@ -83,12 +83,12 @@ func (p Policy) Check(v lab.Variant) error {
 	if err := cleanText("name", v.Name); err != nil {
 		return err
 	}
-	for _, k := range keys(v.PostgREST) {
+	for _, k := range slices.Sorted(maps.Keys(v.PostgREST)) {
 		if err := p.checkPostgREST("postgrest."+k, k, v.PostgREST[k]); err != nil {
 			return err
 		}
 	}
-	for _, k := range keys(v.PostgreSQL) {
+	for _, k := range slices.Sorted(maps.Keys(v.PostgreSQL)) {
 		if err := capability.PostgreSQL(k, v.PostgreSQL[k]); err != nil {
 			return fromCapability(err)
 		}
@@ -96,7 +96,7 @@ func (p Policy) Check(v lab.Variant) error {
 			return forbidden("postgresql.%s: not allowed on this agent (allowed: %s)", k, list(p.PostgreSQL))
 		}
 	}
-	for _, k := range keys(v.Env) {
+	for _, k := range slices.Sorted(maps.Keys(v.Env)) {
 		if err := capability.EnvName(k); err != nil {
 			return fromCapability(err)
 		}
@@ -113,7 +113,7 @@ func (p Policy) Check(v lab.Variant) error {
 			}
 		}
 	}
-	for _, k := range keys(v.DropIn) {
+	for _, k := range slices.Sorted(maps.Keys(v.DropIn)) {
 		if err := capability.DropIn(k, v.DropIn[k]); err != nil {
 			return fromCapability(err)
 		}
@@ -171,15 +171,6 @@ func cleanText(where, s string) error {
 		return invalid("%s", err.Error())
 	}
 	return nil
-}
-
-func keys(m map[string]string) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 func list(xs []string) string {

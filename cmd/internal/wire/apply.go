@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/capability"
@@ -53,7 +54,7 @@ func (l *Local) applyConfig(v lab.Variant) ([]lab.Change, error) {
 	}
 	var changes []lab.Change
 	var errs []error
-	for _, key := range sortedKeys(v.PostgREST) {
+	for _, key := range slices.Sorted(maps.Keys(v.PostgREST)) {
 		raw := v.PostgREST[key]
 		if _, err := capability.PostgRESTKey(key, raw); err != nil { // second line behind lab validate and the agent
 			errs = append(errs, err)
@@ -115,7 +116,7 @@ func (l *Local) applyPG(ctx context.Context, v lab.Variant) ([]lab.Change, error
 	}
 	var changes []lab.Change
 	if len(v.PostgreSQL) > 0 {
-		names := sortedKeys(v.PostgreSQL)
+		names := slices.Sorted(maps.Keys(v.PostgreSQL))
 		before, err := configs.PGSettings(ctx, conn, names)
 		if err != nil {
 			return nil, err
@@ -145,12 +146,12 @@ func (l *Local) applyPG(ctx context.Context, v lab.Variant) ([]lab.Change, error
 func (l *Local) applyUnit(ctx context.Context, v lab.Variant) ([]lab.Change, error) {
 	var changes []lab.Change
 	settings := map[string]string{}
-	for _, k := range sortedKeys(v.DropIn) {
+	for _, k := range slices.Sorted(maps.Keys(v.DropIn)) {
 		settings[k] = v.DropIn[k]
 		changes = append(changes, lab.Change{Where: "dropin", Key: k, To: v.DropIn[k]})
 	}
 	var env []string
-	for _, k := range sortedKeys(v.Env) {
+	for _, k := range slices.Sorted(maps.Keys(v.Env)) {
 		if _, _, err := capability.Env(k, v.Env[k]); err != nil {
 			return nil, err
 		}
@@ -205,15 +206,6 @@ func redactErr(err error, secret string) error {
 		return err
 	}
 	return errors.New(strings.ReplaceAll(err.Error(), secret, capability.RedactURI(secret)))
-}
-
-func sortedKeys(m map[string]string) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 var _ lab.Server = (*Local)(nil)
