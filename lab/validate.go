@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/capability"
+	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 	"github.com/pgrst-lab/pgrst-lab/lab/didyoumean"
 )
 

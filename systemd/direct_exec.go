@@ -12,7 +12,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/pgrst-lab/pgrst-lab/capability"
+	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
 func checkDirectSettings(unit, what string, m map[string]string) error {

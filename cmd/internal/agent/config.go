@@ -13,7 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/pgrst-lab/pgrst-lab/capability"
+	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
 // Config is the agent's own config (AGENT.toml): where it listens and,

@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pgrst-lab/pgrst-lab/capability"
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
 // Policy is what a variant may change on this agent's host. It comes from

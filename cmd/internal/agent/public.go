@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/pgrst-lab/pgrst-lab/capability"
+	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 

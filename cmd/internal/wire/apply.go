@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pgrst-lab/pgrst-lab/capability"
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
 // dropIn is the name of the drop-in that carries a variant's unit settings.
