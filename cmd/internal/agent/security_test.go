@@ -213,17 +213,22 @@ func TestTokenFilePermissions(t *testing.T) {
 	}
 }
 
-// TestListenRefusesPlaintextOnNetwork: only loopback without TLS.
+// TestListenRefusesPlaintextOnNetwork: only loopback without TLS, and the
+// default address is loopback (checked without binding DefaultListen's
+// fixed port, which anything else on the machine may hold).
 func TestListenRefusesPlaintextOnNetwork(t *testing.T) {
 	if _, err := Listen(context.Background(), "0.0.0.0:0", false, false); err == nil || !strings.Contains(err.Error(), "not loopback") {
 		t.Fatalf("plaintext on 0.0.0.0: %v", err)
 	}
-	ln, err := Listen(context.Background(), "", false, false)
+	if addr, err := listenAddr("", false, false); err != nil || addr != DefaultListen || !strings.HasPrefix(addr, "127.0.0.1:") {
+		t.Fatalf("default listen %q (%v), want 127.0.0.1:<port>", addr, err)
+	}
+	if addr, err := listenAddr("0.0.0.0:7171", true, false); err != nil || addr != "0.0.0.0:7171" {
+		t.Fatalf("TLS on the network refused: %q %v", addr, err)
+	}
+	ln, err := Listen(context.Background(), "127.0.0.1:0", false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	if !strings.HasPrefix(ln.Addr().String(), "127.0.0.1:") {
-		t.Fatalf("default listen %s, want 127.0.0.1", ln.Addr())
-	}
+	ln.Close()
 }
