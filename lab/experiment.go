@@ -91,7 +91,19 @@ type Trials struct {
 	Order string  `toml:"order" json:"order"` // interleaved | random
 	Seed  int64   `toml:"seed" json:"seed"`
 	Alpha float64 `toml:"alpha" json:"alpha"` // significance level, default 0.05
+	// Analysis is the test verdicts use: "paired" (Wilcoxon signed-rank
+	// on per-round ratios), "unpaired" (Mann-Whitney U), or "" for paired
+	// when every round measured both variants.
+	Analysis string `toml:"analysis" json:"analysis,omitempty"`
+	// Sequential (default true) makes the adaptive stop a group-sequential
+	// design that spends alpha over the looks between Min and Max; false
+	// tests at alpha after every round (more false positives).
+	Sequential *bool `toml:"sequential" json:"sequential,omitempty"`
 }
+
+// IsSequential reports whether the adaptive stop spends alpha over the
+// looks (the default).
+func (t Trials) IsSequential() bool { return t.Sequential == nil || *t.Sequential }
 
 // Variant is one configuration of the server under test.
 type Variant struct {
