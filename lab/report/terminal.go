@@ -23,8 +23,8 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 	fmt.Fprintf(w, "target   %s\n", targetDesc(run.Target))
 	fmt.Fprintf(w, "host     %s\n", hostDesc(run.Host))
 	fmt.Fprintf(w, "load     %s\n", loadDesc(run.Experiment.Load))
-	fmt.Fprintf(w, "trials   %s per variant and scenario, %s order; medians ±%.0f%% CI, Mann-Whitney U, alpha %g\n",
-		trialCounts(run), orderOf(run), 100*v.Confidence, v.Alpha)
+	fmt.Fprintf(w, "trials   %s per variant and scenario, %s order; medians ±%.0f%% CI\n", trialCounts(run), orderOf(run), 100*v.Confidence)
+	fmt.Fprintf(w, "test     %s\n", v.Method())
 	if run.Interrupted != "" {
 		fmt.Fprintf(w, "!        run interrupted: %s\n", run.Interrupted)
 	}
@@ -51,9 +51,9 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 func terminalTable(w io.Writer, rows []stats.Row) {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "  metric\t%s\t%s\tdelta\tp\t\n", rows[0].BaselineName, rows[0].VariantName)
+	fmt.Fprintf(tw, "  metric\t%s\t%s\tdelta\tp\tmde\t\n", rows[0].BaselineName, rows[0].VariantName)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", metricTitle(r.Metric), summary(r.Baseline), summary(r.Variant), r.Delta(), r.PString(), outcomeWord(r))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", metricTitle(r.Metric), summary(r.Baseline), summary(r.Variant), r.Delta(), r.PString(), r.MDEString(), outcomeWord(r))
 	}
 	tw.Flush()
 	writeTrimmed(w, buf.String())
@@ -73,6 +73,7 @@ func headlines(v *stats.Verdicts) []string {
 		default:
 			s = fmt.Sprintf("%s: %s vs %s: %s throughput, %s (%s)", r.Scenario, r.VariantName, r.BaselineName, r.Delta(), r.Outcome, r.PString())
 		}
+		s += "; " + r.MDESentence()
 		if len(r.Warnings) > 0 {
 			s += fmt.Sprintf(" — %d warning(s)", len(r.Warnings))
 		}

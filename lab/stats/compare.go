@@ -19,7 +19,7 @@ func compare(run *lab.Run, alpha float64, primaryOnly bool) *Verdicts {
 	alpha = AlphaFor(run, alpha)
 	lk := look{design: DesignOf(run, alpha), rounds: Rounds(run), analysis: run.Experiment.Trials.Analysis, pairable: true, primaryOnly: primaryOnly}
 	base := BaselineName(run)
-	v := &Verdicts{Alpha: alpha, Confidence: Confidence, Baseline: base, Scenarios: ScenarioNames(run)}
+	v := &Verdicts{Alpha: alpha, Confidence: Confidence, Baseline: base, Scenarios: ScenarioNames(run), Design: lk.design, Rounds: lk.rounds}
 	for _, name := range VariantNames(run) {
 		if name != base {
 			v.Variants = append(v.Variants, name)
@@ -43,7 +43,7 @@ func CompareRuns(a, b *lab.Run, labelA, labelB string, alpha float64) *Verdicts 
 	alpha = AlphaFor(a, alpha)
 	// Two runs' trials are not paired, and each run is judged whole.
 	lk := look{design: Design{Alpha: alpha}, analysis: AnalysisUnpaired}
-	v := &Verdicts{Alpha: alpha, Confidence: Confidence, Baseline: labelA}
+	v := &Verdicts{Alpha: alpha, Confidence: Confidence, Baseline: labelA, Design: lk.design}
 	type pair struct{ a, b string }
 	var pairs []pair
 	inB := map[string]bool{}

@@ -40,7 +40,11 @@ func pairs(base, vari []lab.Trial, m lab.Metric) (logRatios []float64, rounds in
 	for _, r := range reps {
 		bv, okb := b[r]
 		vv, okv := v[r]
-		if okb && okv && bv > 0 && vv > 0 {
+		switch {
+		case !okb || !okv:
+		case bv == vv: // also 0 and 0, e.g. no errors in either
+			logRatios = append(logRatios, 0)
+		case bv > 0 && vv > 0:
 			logRatios = append(logRatios, math.Log(vv/bv))
 		}
 	}

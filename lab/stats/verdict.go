@@ -35,6 +35,36 @@ type Verdicts struct {
 	Scenarios []string
 	Variants  []string
 	Rows      []Row
+	// Design is how rows were tested, Rounds the look they were tested at.
+	Design Design
+	Rounds int
+}
+
+// Method describes, in a sentence, how the verdicts were reached: the
+// test, and for a sequential design the look and its threshold.
+func (v *Verdicts) Method() string {
+	tests := map[string]bool{}
+	for _, r := range v.Rows {
+		tests[r.Test] = true
+	}
+	var test string
+	switch {
+	case tests[TestSignedRank] && tests[TestMannWhitney]:
+		test = "paired Wilcoxon signed-rank test on per-round ratios where every round measured both variants, Mann-Whitney U elsewhere"
+	case tests[TestSignedRank]:
+		test = "paired Wilcoxon signed-rank test on per-round ratios (variant/baseline)"
+	default:
+		test = "Mann-Whitney U test (unpaired)"
+	}
+	s := fmt.Sprintf("%s, alpha %g", test, v.Alpha)
+	d := v.Design
+	if d.Sequential && d.Max > d.Min && d.Min > 0 {
+		s += fmt.Sprintf("; group-sequential (Lan-DeMets O'Brien-Fleming spending over looks after rounds %d..%d): look after %d rounds, significant at p <= %.3g",
+			d.Min, d.Max, v.Rounds, d.NominalAlpha(v.Rounds))
+	} else if d.Max > d.Min && d.Min > 0 {
+		s += fmt.Sprintf("; looks after every round from %d tested at alpha (not sequential: more false positives)", d.Min)
+	}
+	return s + fmt.Sprintf("; MDE = change detectable with %.0f%% power given the run's noise", 100*Power)
 }
 
 // Row compares one metric of one variant against the baseline in one
@@ -123,6 +153,15 @@ func (r Row) MDEString() string {
 		return "?"
 	}
 	return fmt.Sprintf("±%.1f%%", r.MDEPct)
+}
+
+// MDESentence says how large a change this row could have missed, e.g.
+// "changes smaller than ±3.1% would not have been detected by this run".
+func (r Row) MDESentence() string {
+	if r.MDEString() == "?" {
+		return "too few trials to say which changes this run could detect"
+	}
+	return "changes smaller than " + r.MDEString() + " would not have been detected by this run"
 }
 
 // For returns the rows of one scenario and variant, in metric order.
@@ -214,7 +253,8 @@ func compareMetric(scenario string, m lab.Metric, bname string, bv []float64, vn
 		ws = append(ws, "paired analysis asked for, but no round measured both variants: the verdict uses the unpaired test")
 	case lk.analysis == AnalysisPaired || (okPairs && len(lr) == rounds):
 		r.Test = TestSignedRank
-	default:
+	case m.Name == lab.Metrics[0].Name:
+		// Said once, for the headline; secondary metrics follow silently.
 		ws = append(ws, fmt.Sprintf("only %d of %d rounds measured both variants: the verdict uses the unpaired test", len(lr), rounds))
 	}
 	if r.Baseline.N > 0 && r.Variant.N > 0 {
