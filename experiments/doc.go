@@ -60,6 +60,10 @@
 //	order = "interleaved"           # interleaved (default) | random (seeded)
 //	seed = 1
 //	alpha = 0.05                    # significance level, in (0, 0.5]
+//	analysis = "paired"             # paired | unpaired; unset: paired (signed-rank on per-round
+//	                                #   ratios) when every round measured every variant
+//	sequential = true               # default true: the stop after each round from min spends alpha
+//	                                #   over the looks (group-sequential); false: each look at alpha
 //
 //	[[variant]]                     # one or more; at most one baseline (else the first)
 //	name = "unix"                   # required, unique

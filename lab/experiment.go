@@ -84,6 +84,12 @@ const (
 	OrderRandom      = "random"      // randomised blocks, seeded
 )
 
+// Analyses a verdict can use (Trials.Analysis).
+const (
+	AnalysisPaired   = "paired"   // per-round ratios, Wilcoxon signed-rank
+	AnalysisUnpaired = "unpaired" // two samples, Mann-Whitney U
+)
+
 // Trials says how often each (variant, scenario) is measured.
 type Trials struct {
 	Min   int     `toml:"min" json:"min"`     // trials per variant and scenario before a verdict

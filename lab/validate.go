@@ -336,6 +336,11 @@ func (v *validator) trials(t *Trials) {
 	if !(t.Alpha > 0 && t.Alpha <= 0.5) {
 		v.add(fmt.Sprintf("%v must be in (0, 0.5] (e.g. 0.05)", t.Alpha), "trials", "alpha")
 	}
+	switch t.Analysis {
+	case "", AnalysisPaired, AnalysisUnpaired:
+	default:
+		v.add(fmt.Sprintf("%q is not an analysis (allowed: paired, unpaired; unset = paired when every round is complete)", t.Analysis), "trials", "analysis")
+	}
 }
 
 func (v *validator) variants(vs []Variant) {
