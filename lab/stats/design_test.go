@@ -259,3 +259,23 @@ func median(xs []float64) float64 {
 	}
 	return s[len(s)/2]
 }
+
+// NoiseOf recovers the synthetic noise: per-round ratios of two values
+// with 4 % noise each vary by about 4 % × √2, whatever the round drift;
+// unpaired, the drift adds to it.
+func TestNoiseOf(t *testing.T) {
+	run := statstest.Run(statstest.Spec{Experiment: "n", Scenarios: []string{"GETSingle"}, Trials: 40, Noise: 0.04, Drift: 0.10, Seed: 5,
+		Variants: []statstest.Variant{{Name: "a", Baseline: true, Rate: 1000}, {Name: "b", Rate: 1000}}})
+	nz, ok := stats.NoiseOf(run, stats.AnalysisAuto)
+	if !ok || !nz.Paired || nz.N != 40 || math.Abs(nz.SD-0.04*math.Sqrt2) > 0.015 {
+		t.Errorf("paired noise %+v, want SD ≈ %.3f from 40 pairs", nz, 0.04*math.Sqrt2)
+	}
+	un, _ := stats.NoiseOf(run, stats.AnalysisUnpaired)
+	if un.Paired || un.SD < 0.08 {
+		t.Errorf("unpaired noise %+v, want >= 0.08 (drift 10%% included)", un)
+	}
+	p := stats.PlanFor(&run.Experiment, nz, 3)
+	if !p.OK || p.Trials != 2*p.Rounds || p.Duration <= 0 {
+		t.Errorf("plan %+v", p)
+	}
+}
