@@ -38,7 +38,7 @@
 //	pg_uri = "postgres://postgres@/postgres"  # and a superuser URI
 //
 //	[load]
-//	model = "closed"                # closed (default) | open | search
+//	model = "closed"                # closed (default) | open | search | efficiency
 //	connections = 10                # closed: connections (default 10)
 //	think = "0s"                    # closed: pause between a response and the next request
 //	rate = 1000.0                   # open: requests/s (required)
@@ -47,6 +47,7 @@
 //	warmup = "2s"                   # unmeasured start of a trial (default 2s; 0 allowed)
 //	timeout = "10s"                 # per request (default 10s)
 //	threads = 0                     # load generator threads (0 = automatic)
+//	utilisation = 0.65              # efficiency: share of the baseline's capacity, in (0, 1); default 0.65
 //	[load.limit]                    # search: highest rate meeting these
 //	p99 = "50ms"                    #   needs p99 or max_errors
 //	max_errors = 0.001              #   fractions 0..1
@@ -89,6 +90,23 @@
 //	body = ""                       # or body_file = "path.json" (not both)
 //	expect = 200                    # 0 = any 2xx
 //	weight = 1.0                    # default 1
+//
+// # Design: efficiency mode, paired and sequential verdicts
+//
+// model = "efficiency" first searches the baseline's capacity on each
+// scenario (a short open-model search, 3 s steps, within [load.limit];
+// default max_errors 0.001, max_dropped 0.01), then measures every trial
+// with the open model at utilisation × capacity. The verdict's primary
+// metric is then server + database CPU per request ("cpu"), which below
+// saturation is steadier than throughput at saturation on shared cores.
+//
+// [trials] analysis and sequential choose how verdicts are tested (see
+// package lab/stats): unset, rounds are analysed as pairs (signed-rank on
+// the per-round ratio variant/baseline) when every round measured every
+// variant, and the stop after each round from min spends alpha over the
+// looks up to max (group-sequential), so stopping early keeps the
+// false-positive rate at alpha. `lab plan NAME --effect 3%` says how many
+// rounds an effect needs; `lab calibrate NAME` measures it.
 //
 // Durations are strings with a unit ("10s", "500ms"); a bare number is an
 // error (BurntSushi/toml would read it as nanoseconds). Values left out get

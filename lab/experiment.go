@@ -53,7 +53,37 @@ const (
 	ModelOpen   = "open"   // constant arrival rate
 	ModelClosed = "closed" // fixed number of connections
 	ModelSearch = "search" // highest open-model rate within Limit
+	// ModelEfficiency first searches the baseline's capacity (as search,
+	// within Limit), then measures every trial with the open model at
+	// Utilisation of it; the primary metric is CPU per request.
+	ModelEfficiency = "efficiency"
 )
+
+// CapacityLimit is the limit of the efficiency model's capacity search:
+// Limit, or without p99 and max_errors, at most 0.1 % errors and 1 %
+// dropped requests.
+func (l Load) CapacityLimit() Limit {
+	lim := l.Limit
+	if lim.P99 <= 0 && lim.MaxErrors <= 0 {
+		lim.MaxErrors = 0.001
+		if lim.MaxDropped <= 0 {
+			lim.MaxDropped = 0.01
+		}
+	}
+	return lim
+}
+
+// EffectiveUtilisation is Utilisation, or DefaultUtilisation when unset.
+func (l Load) EffectiveUtilisation() float64 {
+	if l.Utilisation > 0 {
+		return l.Utilisation
+	}
+	return DefaultUtilisation
+}
+
+// DefaultUtilisation is the share of the baseline's capacity that the
+// efficiency model offers.
+const DefaultUtilisation = 0.65
 
 // Load says how traffic is generated in each trial.
 type Load struct {
@@ -67,6 +97,9 @@ type Load struct {
 	Timeout     time.Duration `toml:"timeout" json:"timeout,omitempty"` // per request
 	Limit       Limit         `toml:"limit" json:"limit,omitempty"`     // search
 	Threads     int           `toml:"threads" json:"threads,omitempty"`
+	// Utilisation is the efficiency model's rate as a share of the
+	// baseline's capacity, in (0, 1); default DefaultUtilisation.
+	Utilisation float64 `toml:"utilisation" json:"utilisation,omitempty"`
 }
 
 // Limit is what a search must meet.

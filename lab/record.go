@@ -19,8 +19,20 @@ type Run struct {
 	Events     []Event       `json:"events,omitempty"`
 	// Agent is set when the server side was a remote `lab agent`.
 	Agent *AgentInfo `json:"agent,omitempty"`
+	// Capacity is set for the efficiency model: what the baseline's
+	// capacity search found per scenario, and the rate the trials used.
+	Capacity []Capacity `json:"capacity,omitempty"`
 	// Interrupted is set when the run was stopped early (Ctrl-C, error).
 	Interrupted string `json:"interrupted,omitempty"`
+}
+
+// Capacity is the efficiency model's capacity search on one scenario.
+type Capacity struct {
+	Scenario string       `json:"scenario"`
+	Variant  string       `json:"variant"` // the baseline
+	Found    float64      `json:"found"`   // highest rate within the limit, req/s
+	Rate     float64      `json:"rate"`    // the trials' open-model rate: Found × Utilisation
+	Curve    []CurvePoint `json:"curve,omitempty"`
 }
 
 // AgentInfo says which agent served a run and how its clock was aligned.

@@ -57,6 +57,11 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 	}()
 
 	s := &session{Runner: r, run: run, exp: e, start: r.Now(), infos: map[string]int{}}
+	if e.Load.Model == ModelEfficiency {
+		if err := s.findCapacity(ctx); err != nil {
+			return run, err
+		}
+	}
 	for round := 1; round <= e.Trials.Max; round++ {
 		for _, v := range roundOrder(e, round-1) {
 			if err := s.variantRound(ctx, round, v); err != nil {
@@ -87,6 +92,8 @@ type session struct {
 	seq   int
 	infos map[string]int // variant name -> index in run.Variants
 	spent time.Duration  // wall time of finished trials (for the estimate)
+	// rates are the efficiency model's open-model rates per scenario.
+	rates map[string]float64
 }
 
 // variantRound applies one variant and measures every scenario once (a
@@ -138,6 +145,9 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 	}
 	spec := LoadSpec{Scenario: scenario, Custom: s.custom(scenario), Load: s.exp.Load, Seed: trialSeed(s.exp, scenario, rep),
 		Progress: func(lp LoadProgress) { s.Progress.Load(pos, lp) }}
+	if rate, ok := s.rates[scenario]; ok {
+		spec.Load.Model, spec.Load.Rate = ModelOpen, rate
+	}
 	var win Window
 	var out LoadOutcome
 	err := s.warmup(ctx, spec)

@@ -96,6 +96,7 @@ func (e *Experiment) Defaults() {
 	if l.Model == ModelClosed && l.Connections == 0 {
 		l.Connections = DefaultConnections
 	}
+
 	if l.Duration == 0 {
 		l.Duration = DefaultDuration
 	}
@@ -261,6 +262,23 @@ func keys(m map[string]int) []string {
 	return out
 }
 
+// searchLimit checks the limit a capacity search must meet (models search
+// and efficiency).
+func (v *validator) searchLimit(model string, lim Limit, required bool) {
+	if required && lim.P99 <= 0 && lim.MaxErrors <= 0 {
+		v.add(fmt.Sprintf("model %q needs limit.p99 (e.g. \"50ms\") or limit.max_errors (e.g. 0.001)", model), "load", "limit")
+	}
+	if lim.P99 < 0 {
+		v.add("must be >= 0", "load", "limit", "p99")
+	}
+	if lim.MinRate < 0 {
+		v.add("must be >= 0", "load", "limit", "min_rate")
+	}
+	if lim.MaxRate < 0 || (lim.MaxRate > 0 && lim.MaxRate < lim.MinRate) {
+		v.add(fmt.Sprintf("%v must be >= limit.min_rate (%v), or 0 for no upper bound", lim.MaxRate, lim.MinRate), "load", "limit", "max_rate")
+	}
+}
+
 func (v *validator) load(l *Load) {
 	switch l.Model {
 	case ModelOpen:
@@ -271,22 +289,15 @@ func (v *validator) load(l *Load) {
 		if l.Connections <= 0 {
 			v.add(fmt.Sprintf("must be > 0 for model %q", ModelClosed), "load", "connections")
 		}
+	case ModelEfficiency:
+		if !(l.Utilisation >= 0 && l.Utilisation < 1) { // 0: DefaultUtilisation
+			v.add(fmt.Sprintf("%v must be in (0, 1), the share of the baseline's capacity to offer (e.g. 0.65)", l.Utilisation), "load", "utilisation")
+		}
+		v.searchLimit(l.Model, l.Limit, false)
 	case ModelSearch:
-		lim := l.Limit
-		if lim.P99 <= 0 && lim.MaxErrors <= 0 {
-			v.add(fmt.Sprintf("model %q needs limit.p99 (e.g. \"50ms\") or limit.max_errors (e.g. 0.001)", ModelSearch), "load", "limit")
-		}
-		if lim.P99 < 0 {
-			v.add("must be >= 0", "load", "limit", "p99")
-		}
-		if lim.MinRate < 0 {
-			v.add("must be >= 0", "load", "limit", "min_rate")
-		}
-		if lim.MaxRate < 0 || (lim.MaxRate > 0 && lim.MaxRate < lim.MinRate) {
-			v.add(fmt.Sprintf("%v must be >= limit.min_rate (%v), or 0 for no upper bound", lim.MaxRate, lim.MinRate), "load", "limit", "max_rate")
-		}
+		v.searchLimit(l.Model, l.Limit, true)
 	default:
-		v.add(fmt.Sprintf("%q is not a load model (allowed: open, closed, search)", l.Model), "load", "model")
+		v.add(fmt.Sprintf("%q is not a load model (allowed: open, closed, search, efficiency)", l.Model), "load", "model")
 	}
 	for _, f := range []struct {
 		name string

@@ -74,22 +74,43 @@ func copyVariant(v lab.Variant) lab.Variant {
 type Baseline struct {
 	Rate float64 // median throughput, req/s
 	CPUs int     // the host's CPUs
+	// CPUPerReq is the median server + database CPU per request (µs),
+	// the primary metric of the efficiency model; 0 when not measured.
+	CPUPerReq float64 `json:"cpu_per_req_us,omitempty"`
+	// Efficiency says the experiment's verdict is about CPU per request.
+	Efficiency bool `json:"efficiency,omitempty"`
 }
 
 // BaselineOf reads Baseline from an A/A run; ok is false without a
 // throughput.
 func BaselineOf(run *lab.Run) (Baseline, bool) {
-	var rates []float64
+	var rates, cpus []float64
+	cpu, _ := lab.MetricByName("cpu")
 	for _, t := range stats.TrialsOf(run, NameA, firstScenario(run)) {
 		if t.Error == "" && t.Load.Requests > 0 {
 			rates = append(rates, t.Load.Rate)
+			if c, ok := cpu.Of(t); ok {
+				cpus = append(cpus, c)
+			}
 		}
 	}
 	if len(rates) == 0 {
 		return Baseline{}, false
 	}
-	sort.Float64s(rates)
-	return Baseline{Rate: rates[len(rates)/2], CPUs: max(run.Host.CPUs, 1)}, true
+	b := Baseline{Rate: median(rates), CPUs: max(run.Host.CPUs, 1), Efficiency: run.Experiment.Load.Model == lab.ModelEfficiency}
+	if len(cpus) > 0 {
+		b.CPUPerReq = median(cpus)
+	}
+	if b.Efficiency && b.CPUPerReq <= 0 {
+		return b, false
+	}
+	return b, true
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
 }
 
 func firstScenario(run *lab.Run) string {
@@ -104,11 +125,17 @@ func firstScenario(run *lab.Run) string {
 // machine CPU; adding δ to it lowers the rate by δ/(cost+δ), so δ =
 // cost·e/(1−e). When the machine is not saturated the realised effect is
 // smaller; the tally reports the measured change next to it.
+//
+// In efficiency mode the verdict is about CPU per request, which the
+// injection raises directly: δ = e × (server + database CPU per request).
 func InjectUs(effectPct float64, b Baseline) int {
 	if effectPct <= 0 || b.Rate <= 0 {
 		return 0
 	}
 	e := effectPct / 100
+	if b.Efficiency {
+		return max(1, int(math.Round(b.CPUPerReq*e)))
+	}
 	cost := float64(b.CPUs) * 1e6 / b.Rate
 	return max(1, int(math.Round(cost*e/(1-e))))
 }

@@ -57,6 +57,9 @@ func TestInjectUs(t *testing.T) {
 	if us := calibrate.InjectUs(0, b); us != 0 {
 		t.Errorf("0%%: %d µs", us)
 	}
+	if us := calibrate.InjectUs(10, calibrate.Baseline{Rate: 2000, CPUs: 2, CPUPerReq: 700, Efficiency: true}); us != 70 {
+		t.Errorf("efficiency, 10%% of 700 µs/req: %d µs, want 70", us)
+	}
 	if calibrate.InjectUs(3, b) >= calibrate.InjectUs(5, b) {
 		t.Error("not increasing with the effect")
 	}

@@ -39,7 +39,7 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 		}
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Verdict (throughput):")
+	fmt.Fprintf(w, "Verdict (%s):\n", primaryLabel(v))
 	for _, line := range headlines(v) {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
@@ -71,7 +71,7 @@ func headlines(v *stats.Verdicts) []string {
 		case stats.Same:
 			s = fmt.Sprintf("%s: %s vs %s: no significant difference (%s)", r.Scenario, r.VariantName, r.BaselineName, r.PString())
 		default:
-			s = fmt.Sprintf("%s: %s vs %s: %s throughput, %s (%s)", r.Scenario, r.VariantName, r.BaselineName, r.Delta(), r.Outcome, r.PString())
+			s = fmt.Sprintf("%s: %s vs %s: %s %s, %s (%s)", r.Scenario, r.VariantName, r.BaselineName, r.Delta(), r.Metric.Label, r.Outcome, r.PString())
 		}
 		s += "; " + r.MDESentence()
 		if len(r.Warnings) > 0 {
@@ -101,4 +101,12 @@ func writeTrimmed(w io.Writer, s string) {
 			io.WriteString(w, "\n")
 		}
 	}
+}
+
+// primaryLabel names the verdicts' headline metric.
+func primaryLabel(v *stats.Verdicts) string {
+	if v.Primary.Label != "" {
+		return v.Primary.Label
+	}
+	return lab.Metrics[0].Label
 }

@@ -17,9 +17,11 @@ func Compare(run *lab.Run, alpha float64) *Verdicts {
 
 func compare(run *lab.Run, alpha float64, primaryOnly bool) *Verdicts {
 	alpha = AlphaFor(run, alpha)
-	lk := look{design: DesignOf(run, alpha), rounds: Rounds(run), analysis: run.Experiment.Trials.Analysis, pairable: true, primaryOnly: primaryOnly}
+	primary := lab.PrimaryMetric(&run.Experiment)
+	lk := look{design: DesignOf(run, alpha), rounds: Rounds(run), analysis: run.Experiment.Trials.Analysis, pairable: true,
+		primary: primary.Name, primaryOnly: primaryOnly}
 	base := BaselineName(run)
-	v := &Verdicts{Alpha: alpha, Confidence: Confidence, Baseline: base, Scenarios: ScenarioNames(run), Design: lk.design, Rounds: lk.rounds}
+	v := &Verdicts{Alpha: alpha, Confidence: Confidence, Baseline: base, Scenarios: ScenarioNames(run), Design: lk.design, Rounds: lk.rounds, Primary: primary}
 	for _, name := range VariantNames(run) {
 		if name != base {
 			v.Variants = append(v.Variants, name)
@@ -42,8 +44,9 @@ func compare(run *lab.Run, alpha float64, primaryOnly bool) *Verdicts {
 func CompareRuns(a, b *lab.Run, labelA, labelB string, alpha float64) *Verdicts {
 	alpha = AlphaFor(a, alpha)
 	// Two runs' trials are not paired, and each run is judged whole.
-	lk := look{design: Design{Alpha: alpha}, analysis: AnalysisUnpaired}
-	v := &Verdicts{Alpha: alpha, Confidence: Confidence, Baseline: labelA, Design: lk.design}
+	primary := lab.PrimaryMetric(&a.Experiment)
+	lk := look{design: Design{Alpha: alpha}, analysis: AnalysisUnpaired, primary: primary.Name}
+	v := &Verdicts{Alpha: alpha, Confidence: Confidence, Baseline: labelA, Design: lk.design, Primary: primary}
 	type pair struct{ a, b string }
 	var pairs []pair
 	inB := map[string]bool{}

@@ -279,3 +279,22 @@ func TestNoiseOf(t *testing.T) {
 		t.Errorf("plan %+v", p)
 	}
 }
+
+// In efficiency mode the verdict is about server + database CPU per
+// request: a variant 5 % cheaper is "better" even at equal throughput.
+func TestEfficiencyHeadlineIsCPU(t *testing.T) {
+	run := statstest.Run(statstest.Spec{Experiment: "e", Scenarios: []string{"GETSingle"}, Trials: 8, Noise: 0.01, Seed: 4,
+		Variants: []statstest.Variant{
+			{Name: "a", Baseline: true, Rate: 1500, P50Ms: 2, ServerUs: 400, DBUs: 300},
+			{Name: "b", Rate: 1500, P50Ms: 2, ServerUs: 380, DBUs: 285},
+		}})
+	run.Experiment.Load.Model = lab.ModelEfficiency
+	v := stats.Compare(run, 0.05)
+	h := v.Headlines()
+	if len(h) != 1 || h[0].Metric.Name != "cpu" || h[0].Outcome != stats.Better || math.Abs(h[0].DeltaPct+5) > 1.5 {
+		t.Fatalf("headline %+v, want cpu better by ~5%%", h)
+	}
+	if !stats.Decided(run, 0.05) {
+		t.Error("a clear 5% CPU drop over 8 rounds: not decided")
+	}
+}

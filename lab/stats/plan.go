@@ -34,7 +34,7 @@ type Noise struct {
 // otherwise. ok is false when no pair of groups has two values.
 func NoiseOf(run *lab.Run, analysis string) (Noise, bool) {
 	var nz Noise
-	m := lab.Metrics[0]
+	m := lab.PrimaryMetric(&run.Experiment)
 	base := BaselineName(run)
 	found := false
 	for _, sc := range ScenarioNames(run) {

@@ -38,6 +38,9 @@ type Verdicts struct {
 	// Design is how rows were tested, Rounds the look they were tested at.
 	Design Design
 	Rounds int
+	// Primary is the headline metric (throughput, or CPU per request in
+	// efficiency mode).
+	Primary lab.Metric
 }
 
 // Method describes, in a sentence, how the verdicts were reached: the
@@ -175,12 +178,16 @@ func (v *Verdicts) For(scenario, variant string) []Row {
 	return out
 }
 
-// Headlines returns the rows of the primary metric (throughput), one per
+// Headlines returns the rows of the primary metric (Primary), one per
 // scenario and variant: the verdicts to show first.
 func (v *Verdicts) Headlines() []Row {
+	primary := v.Primary.Name
+	if primary == "" {
+		primary = lab.Metrics[0].Name
+	}
 	var out []Row
 	for _, r := range v.Rows {
-		if r.Metric.Name == lab.Metrics[0].Name {
+		if r.Metric.Name == primary {
 			out = append(out, r)
 		}
 	}
@@ -202,7 +209,9 @@ type look struct {
 	rounds   int
 	analysis string
 	pairable bool
-	// primaryOnly skips the secondary metrics (for the stopping rule).
+	// primary is the headline metric; primaryOnly skips the others (for
+	// the stopping rule).
+	primary     string
 	primaryOnly bool
 }
 
@@ -210,12 +219,16 @@ type look struct {
 func compareGroups(scenario string, base, vari group, lk look) []Row {
 	common := append(groupWarnings(base), groupWarnings(vari)...)
 	var rows []Row
-	for i, m := range lab.Metrics {
-		if lk.primaryOnly && i > 0 {
-			break
+	primary := lk.primary
+	if primary == "" {
+		primary = lab.Metrics[0].Name
+	}
+	for _, m := range lab.Metrics {
+		if lk.primaryOnly && m.Name != primary {
+			continue
 		}
 		bv, vv := valuesOf(base.trials, m), valuesOf(vari.trials, m)
-		if len(bv) == 0 && len(vv) == 0 && m.Name != lab.Metrics[0].Name {
+		if len(bv) == 0 && len(vv) == 0 && m.Name != primary {
 			// Not measured in this run (e.g. no telemetry). The primary
 			// metric always has a row, to carry the warnings.
 			continue
@@ -225,7 +238,7 @@ func compareGroups(scenario string, base, vari group, lk look) []Row {
 		if lk.pairable {
 			lr, rounds = pairs(base.trials, vari.trials, m)
 		}
-		rows = append(rows, compareMetric(scenario, m, base.name, bv, vari.name, vv, lr, rounds, lk, common))
+		rows = append(rows, compareMetric(scenario, m, m.Name == primary, base.name, bv, vari.name, vv, lr, rounds, lk, common))
 	}
 	return rows
 }
@@ -233,7 +246,7 @@ func compareGroups(scenario string, base, vari group, lk look) []Row {
 // compareMetric compares one metric's values of baseline and variant; lr
 // are the per-round log-ratios of the rounds measured (rounds of them
 // had a value in either group).
-func compareMetric(scenario string, m lab.Metric, bname string, bv []float64, vname string, vv []float64, lr []float64, rounds int, lk look, common []string) Row {
+func compareMetric(scenario string, m lab.Metric, isPrimary bool, bname string, bv []float64, vname string, vv []float64, lr []float64, rounds int, lk look, common []string) Row {
 	alpha := lk.design.Alpha
 	r := Row{Scenario: scenario, Metric: m, BaselineName: bname, VariantName: vname, Alpha: alpha, P: 1, PUnpaired: 1,
 		Outcome: Same, DeltaPct: math.NaN(), Test: TestMannWhitney, Threshold: lk.design.NominalAlpha(lk.rounds), MDEPct: math.Inf(1)}
@@ -253,7 +266,7 @@ func compareMetric(scenario string, m lab.Metric, bname string, bv []float64, vn
 		ws = append(ws, "paired analysis asked for, but no round measured both variants: the verdict uses the unpaired test")
 	case lk.analysis == AnalysisPaired || (okPairs && len(lr) == rounds):
 		r.Test = TestSignedRank
-	case m.Name == lab.Metrics[0].Name:
+	case isPrimary:
 		// Said once, for the headline; secondary metrics follow silently.
 		ws = append(ws, fmt.Sprintf("only %d of %d rounds measured both variants: the verdict uses the unpaired test", len(lr), rounds))
 	}
