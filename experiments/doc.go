@@ -65,6 +65,8 @@
 //	                                #   ratios) when every round measured every variant
 //	sequential = true               # default true: the stop after each round from min spends alpha
 //	                                #   over the looks (group-sequential); false: each look at alpha
+//	interference = 0.2              # share of the machine's CPUs other work may use in a trial (default
+//	                                #   0.2; 1 = no check); a round above it is measured again
 //
 //	[[variant]]                     # one or more; at most one baseline (else the first)
 //	name = "unix"                   # required, unique

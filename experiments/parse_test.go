@@ -62,7 +62,8 @@ func TestParseBadFiles(t *testing.T) {
 		{"bad-design.toml", []string{
 			`testdata/bad-design.toml:5: trials.analysis: "pairs" is not an analysis (allowed: paired, unpaired; unset = paired when every round is complete)`,
 			`testdata/bad-design.toml:6: trials.sequential: must be true or false, not string "yes"`,
-			`testdata/bad-design.toml:13: load.utilisation: 1.5 must be in (0, 1), the share of the baseline's capacity to offer (e.g. 0.65)`,
+			`testdata/bad-design.toml:7: trials.interference: 2 must be in (0, 1]: the share of the machine's CPUs other work may use during a trial (1 disables the check)`,
+			`testdata/bad-design.toml:14: load.utilisation: 1.5 must be in (0, 1), the share of the baseline's capacity to offer (e.g. 0.65)`,
 		}},
 		{"bad-values.toml", []string{
 			`testdata/bad-values.toml:2: scenarios[0]: unknown scenario "GETSingel" (did you mean "GETSingle"?)`,

@@ -138,6 +138,19 @@ type Trials struct {
 	// design that spends alpha over the looks between Min and Max; false
 	// tests at alpha after every round (more false positives).
 	Sequential *bool `toml:"sequential" json:"sequential,omitempty"`
+	// Interference is the share of the machine's CPUs that other work
+	// (anything but the measured services and the load generator) may use
+	// during a trial; a round with a trial above it is left out of the
+	// verdicts and measured again, within Max. Default 0.2; 1 disables.
+	Interference float64 `toml:"interference" json:"interference,omitempty"`
+}
+
+// InterferenceLimit is Interference, or DefaultInterference when unset.
+func (t Trials) InterferenceLimit() float64 {
+	if t.Interference > 0 {
+		return t.Interference
+	}
+	return DefaultInterference
 }
 
 // IsSequential reports whether the adaptive stop spends alpha over the

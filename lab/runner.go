@@ -68,6 +68,7 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 				return run, err
 			}
 		}
+		s.discardInterfered(round)
 		if round >= e.Trials.Min && r.Decided != nil && r.Decided(run) {
 			r.Progress.Note(fmt.Sprintf("verdict decided after %d rounds", round))
 			break
@@ -162,6 +163,7 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 			err = fmt.Errorf("telemetry: %w", werr)
 		}
 		t.Server, t.Database, t.DB, t.Events = tel.Server, tel.Database, tel.DB, tel.Events
+		t.Interference = interference(tel, out, s.run.Host.CPUs, s.exp.Trials.InterferenceLimit())
 	}
 	t.End = s.Now()
 	t.Load, t.Series, t.Curve = out.Stats, out.Series, out.Curve

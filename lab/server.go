@@ -40,6 +40,9 @@ type Telemetry struct {
 	Database Usage
 	DB       DBStats
 	Events   []Event
+	// MachineCPU is the whole machine's busy CPU during the window, in
+	// cores (0 when unknown, e.g. from an agent that does not report it).
+	MachineCPU float64
 }
 
 // Loader generates load against the target.
@@ -78,6 +81,9 @@ type LoadOutcome struct {
 	Stats  LoadStats
 	Series []Second
 	Curve  []CurvePoint
+	// GeneratorCPU is the CPU time the load generator's process used
+	// during the load, in seconds (0 when unknown).
+	GeneratorCPU float64
 	// Sent is the number of requests answered during the whole load when
 	// that is more than Stats.Requests: a search's steps, warm-ups included.
 	// Per-request CPU figures divide by it.

@@ -37,8 +37,11 @@ const (
 	DefaultOrder       = OrderInterleaved
 	DefaultAlpha       = 0.05
 	DefaultSeed        = 1
-	DefaultMethod      = "GET"
-	DefaultWeight      = 1.0
+	// DefaultInterference is the share of the machine's CPUs other work
+	// may use during a trial before the trial's round is measured again.
+	DefaultInterference = 0.2
+	DefaultMethod       = "GET"
+	DefaultWeight       = 1.0
 )
 
 // FieldError is one problem of an experiment, naming the field it is about.
@@ -346,6 +349,9 @@ func (v *validator) trials(t *Trials) {
 	}
 	if !(t.Alpha > 0 && t.Alpha <= 0.5) {
 		v.add(fmt.Sprintf("%v must be in (0, 0.5] (e.g. 0.05)", t.Alpha), "trials", "alpha")
+	}
+	if !(t.Interference >= 0 && t.Interference <= 1) { // 0: DefaultInterference
+		v.add(fmt.Sprintf("%v must be in (0, 1]: the share of the machine's CPUs other work may use during a trial (1 disables the check)", t.Interference), "trials", "interference")
 	}
 	switch t.Analysis {
 	case "", AnalysisPaired, AnalysisUnpaired:

@@ -42,3 +42,21 @@ func TestCalibrationReports(t *testing.T) {
 		t.Errorf("table: %d lines, want header + 2:\n%s", len(lines), term.String())
 	}
 }
+
+// Trials' interference figures show in the reports' setup.
+func TestInterferenceInReports(t *testing.T) {
+	run := fixtureRun("closed")
+	for i := range run.Trials {
+		run.Trials[i].Interference = &lab.Interference{Machine: 1, Other: 0.1, Share: 0.05}
+	}
+	run.Trials[3].Interference = &lab.Interference{Machine: 2, Other: 0.8, Share: 0.4, Flagged: true}
+	var term, md bytes.Buffer
+	report.Terminal(&term, run, stats.Compare(run, 0.05))
+	if err := report.Markdown(&md, run, stats.Compare(run, 0.05)); err != nil {
+		t.Fatal(err)
+	}
+	want := "other work used 5% of the machine's CPUs (median; max 40%) during the trials, limit 20%; 1 trial(s) above it"
+	if !strings.Contains(term.String(), "machine  "+want) || !strings.Contains(md.String(), "| Interference | "+want) {
+		t.Errorf("reports lack %q:\n%s", want, term.String())
+	}
+}

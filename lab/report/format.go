@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -185,4 +186,29 @@ func median(vs []float64) float64 {
 		return 0
 	}
 	return s.Median
+}
+
+// interferenceDesc summarises the CPU other work used during the trials,
+// "" when the machine's CPU was not measured.
+func interferenceDesc(run *lab.Run) string {
+	var shares []float64
+	flagged := 0
+	for _, t := range run.Trials {
+		if in := t.Interference; in != nil {
+			shares = append(shares, in.Share)
+			if in.Flagged {
+				flagged++
+			}
+		}
+	}
+	if len(shares) == 0 {
+		return ""
+	}
+	slices.Sort(shares)
+	s := fmt.Sprintf("other work used %.0f%% of the machine's CPUs (median; max %.0f%%) during the trials, limit %.0f%%",
+		100*shares[len(shares)/2], 100*shares[len(shares)-1], 100*run.Experiment.Trials.InterferenceLimit())
+	if flagged > 0 {
+		s += fmt.Sprintf("; %d trial(s) above it: their rounds left out and measured again", flagged)
+	}
+	return s
 }

@@ -102,13 +102,17 @@ func DesignOf(run *lab.Run, alpha float64) Design {
 	return Design{Min: t.Min, Max: t.Max, Alpha: alpha, Sequential: t.IsSequential()}
 }
 
-// Rounds is the number of rounds the run measured (its highest Rep).
+// Rounds is the number of rounds the run measured with at least one valid
+// trial: the look the verdicts are tested at. Rounds left out whole (e.g.
+// for interference) carry no information and do not count.
 func Rounds(run *lab.Run) int {
-	n := 0
+	valid := map[int]bool{}
 	for _, t := range run.Trials {
-		n = max(n, t.Rep)
+		if t.Error == "" {
+			valid[t.Rep] = true
+		}
 	}
-	return n
+	return len(valid)
 }
 
 // BaselineName is the run's baseline variant: the one marked in

@@ -298,3 +298,21 @@ func TestEfficiencyHeadlineIsCPU(t *testing.T) {
 		t.Error("a clear 5% CPU drop over 8 rounds: not decided")
 	}
 }
+
+// A round left out whole (e.g. for interference) keeps the analysis
+// paired and does not count as a look.
+func TestRoundLeftOutWhole(t *testing.T) {
+	run := realistic(2400*1.1, 8, 77)
+	for i := range run.Trials {
+		if run.Trials[i].Rep == 3 {
+			run.Trials[i].Error = "interference: other work used more than 20% of the machine's CPUs in round 3"
+		}
+	}
+	if n := stats.Rounds(run); n != 7 {
+		t.Errorf("Rounds = %d, want 7", n)
+	}
+	r := stats.Compare(run, 0.05).Headlines()[0]
+	if r.Test != stats.TestSignedRank || r.Paired.N != 7 {
+		t.Errorf("test %q with %v pairs, want paired with 7", r.Test, r.Paired)
+	}
+}
