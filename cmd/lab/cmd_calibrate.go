@@ -70,14 +70,8 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if len(pos) == 1 {
 		name = pos[0]
 	}
-	e, err := experiments.LoadWith(name, postgrestKeys)
+	e, err := loadExperiment(name, *minTrials, *maxTrials, *duration, *warmup)
 	if err != nil {
-		return err
-	}
-	if err := experiments.Expand(e, os.LookupEnv); err != nil {
-		return err
-	}
-	if err := override(e, *minTrials, *maxTrials, *duration, *warmup); err != nil {
 		return err
 	}
 	if e.Target.Unit != "" || e.Target.Config != "" || e.Target.URL != "" {

@@ -1,17 +1,14 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 )
 
@@ -21,19 +18,7 @@ import (
 // sensitivity: the reports exist, the A' variant carried the injected
 // work, and its server CPU per request rose.
 func TestCalibrateTiny(t *testing.T) {
-	if _, err := os.Stat("/usr/lib/postgresql"); err != nil && os.Getenv("LAB_PG_BINDIR") == "" {
-		labtest.Need(t, "PostgreSQL: %v", err)
-	}
-	dir := labDir(t)
-	t.Cleanup(func() {
-		if s, err := stack.Open(dir); err == nil {
-			_ = s.Down(context.Background(), true)
-			s.Close()
-		}
-	})
-	if out, err := runLab(t, "stack", "up", "--dir", dir, "--supervisor", "direct"); err != nil {
-		t.Fatalf("stack up: %v\n%s", err, out)
-	}
+	dir := directStack(t)
 	results := t.TempDir()
 	out, err := runLab(t, "calibrate", "socket-vs-tcp", "--dir", dir, "--results", results, "--runs", "1", "--effects", "10",
 		"--min-trials", "2", "--max-trials", "2", "--duration", "1s", "--warmup", "0s")
