@@ -50,6 +50,7 @@ func TestInterferenceInReports(t *testing.T) {
 		run.Trials[i].Interference = &lab.Interference{Machine: 1, Other: 0.1, Share: 0.05}
 	}
 	run.Trials[3].Interference = &lab.Interference{Machine: 2, Other: 0.8, Share: 0.4, Flagged: true}
+	run.Capacity = []lab.Capacity{{Scenario: "GETSingle", Variant: "tcp", Found: 1100, Rate: 715}}
 	var term, md bytes.Buffer
 	report.Terminal(&term, run, stats.Compare(run, 0.05))
 	if err := report.Markdown(&md, run, stats.Compare(run, 0.05)); err != nil {
@@ -58,5 +59,8 @@ func TestInterferenceInReports(t *testing.T) {
 	want := "other work used 5% of the machine's CPUs (median; max 40%) during the trials, limit 20%; 1 trial(s) above it"
 	if !strings.Contains(term.String(), "machine  "+want) || !strings.Contains(md.String(), "| Interference | "+want) {
 		t.Errorf("reports lack %q:\n%s", want, term.String())
+	}
+	if c := "GETSingle: tcp found 1100 req/s, trials at 715 req/s"; !strings.Contains(term.String(), "capacity "+c) || !strings.Contains(md.String(), "| Capacity | "+c) {
+		t.Errorf("reports lack the capacity search %q", c)
 	}
 }

@@ -212,3 +212,13 @@ func interferenceDesc(run *lab.Run) string {
 	}
 	return s
 }
+
+// capacityDesc lists the efficiency model's capacity search per scenario,
+// "" for other models.
+func capacityDesc(run *lab.Run) string {
+	var parts []string
+	for _, c := range run.Capacity {
+		parts = append(parts, fmt.Sprintf("%s: %s found %s req/s, trials at %s req/s", c.Scenario, c.Variant, num(c.Found), num(c.Rate)))
+	}
+	return strings.Join(parts, "; ")
+}

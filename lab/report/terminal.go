@@ -25,6 +25,9 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 	fmt.Fprintf(w, "load     %s\n", loadDesc(run.Experiment.Load))
 	fmt.Fprintf(w, "trials   %s per variant and scenario, %s order; medians ±%.0f%% CI\n", trialCounts(run), orderOf(run), 100*v.Confidence)
 	fmt.Fprintf(w, "test     %s\n", v.Method())
+	if d := capacityDesc(run); d != "" {
+		fmt.Fprintf(w, "capacity %s\n", d)
+	}
 	if d := interferenceDesc(run); d != "" {
 		fmt.Fprintf(w, "machine  %s\n", d)
 	}
