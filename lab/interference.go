@@ -5,6 +5,9 @@ import (
 	"strings"
 )
 
+// interferencePrefix starts the Error of trials left out for interference.
+const interferencePrefix = "interference: "
+
 // interference splits the machine's busy CPU during a trial into the
 // measured services, the load generator and the rest; nil when the
 // machine's CPU is unknown.
@@ -36,7 +39,7 @@ func (s *session) discardInterfered(round int) {
 	if len(flagged) == 0 {
 		return
 	}
-	why := fmt.Sprintf("interference: other work used more than %.0f%% of the machine's CPUs in round %d (%s)",
+	why := fmt.Sprintf(interferencePrefix+"other work used more than %.0f%% of the machine's CPUs in round %d (%s)",
 		100*s.exp.Trials.InterferenceLimit(), round, strings.Join(flagged, ", "))
 	for i := range s.run.Trials {
 		if t := &s.run.Trials[i]; t.Rep == round && t.Error == "" {
@@ -44,4 +47,30 @@ func (s *session) discardInterfered(round int) {
 		}
 	}
 	s.Progress.Note(why + "; the round is left out of the verdicts")
+}
+
+// keepInterferedIfTooFew puts rounds left out for interference back when
+// the run ended with fewer than Trials.Min clean rounds: on a machine that
+// is never quiet a verdict from disturbed rounds, flagged as such (the
+// trials keep Interference.Flagged, and reports warn), beats none.
+func (s *session) keepInterferedIfTooFew() {
+	clean := map[int]bool{}
+	for _, t := range s.run.Trials {
+		if t.Error == "" {
+			clean[t.Rep] = true
+		}
+	}
+	if len(clean) >= s.exp.Trials.Min {
+		return
+	}
+	kept := 0
+	for i := range s.run.Trials {
+		if t := &s.run.Trials[i]; strings.HasPrefix(t.Error, interferencePrefix) {
+			t.Error = ""
+			kept++
+		}
+	}
+	if kept > 0 {
+		s.Progress.Note(fmt.Sprintf("interference: only %d clean round(s) of the %d needed; the %d disturbed trial(s) are kept, flagged", len(clean), s.exp.Trials.Min, kept))
+	}
 }

@@ -45,7 +45,7 @@ func TestInterferenceLeavesTheRoundOut(t *testing.T) {
 	round := 0
 	srv := &busyServer{busyRound: 2, round: &round}
 	e := testExperiment()
-	e.Trials.Min, e.Trials.Max = 3, 3
+	e.Trials.Min, e.Trials.Max = 2, 3
 	notes := &noteRecorder{}
 	r := &Runner{Server: srv, Loader: roundLoader{&round}, Progress: notes}
 	// The round counter follows the Applying calls of the baseline.
@@ -93,5 +93,27 @@ func (n *noteRecorder) Note(s string) { n.notes = append(n.notes, s) }
 func (n *noteRecorder) Applying(pos Position) {
 	if n.onApply != nil {
 		n.onApply(pos)
+	}
+}
+
+// When too few clean rounds remain at the end, the disturbed ones are kept
+// (flagged) rather than leaving no verdict.
+func TestInterferenceKeptWhenTooFewClean(t *testing.T) {
+	round := 0
+	srv := &busyServer{busyRound: 1, round: &round}
+	e := testExperiment()
+	e.Trials.Min, e.Trials.Max = 2, 2
+	notes := &noteRecorder{onApply: func(pos Position) { round = pos.Round }}
+	run, err := (&Runner{Server: srv, Loader: roundLoader{&round}, Progress: notes}).Run(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range run.Trials {
+		if tr.Error != "" || (tr.Rep == 1) != tr.Interference.Flagged {
+			t.Errorf("trial %d round %d: error %q flagged %v; want kept, flagged in round 1 only", tr.Seq, tr.Rep, tr.Error, tr.Interference.Flagged)
+		}
+	}
+	if !strings.Contains(strings.Join(notes.notes, "\n"), "only 1 clean round(s) of the 2 needed; the 2 disturbed trial(s) are kept") {
+		t.Errorf("notes %q", notes.notes)
 	}
 }

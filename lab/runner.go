@@ -74,6 +74,7 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 			break
 		}
 	}
+	s.keepInterferedIfTooFew()
 	return run, nil
 }
 

@@ -3,6 +3,7 @@ package stats_test
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
@@ -314,5 +315,19 @@ func TestRoundLeftOutWhole(t *testing.T) {
 	r := stats.Compare(run, 0.05).Headlines()[0]
 	if r.Test != stats.TestSignedRank || r.Paired.N != 7 {
 		t.Errorf("test %q with %v pairs, want paired with 7", r.Test, r.Paired)
+	}
+}
+
+// Disturbed trials kept for want of clean rounds carry a warning.
+func TestKeptDisturbedTrialsWarn(t *testing.T) {
+	run := realistic(2400, 6, 78)
+	run.Trials[2].Interference = &lab.Interference{Other: 1, Share: 0.5, Flagged: true}
+	r := stats.Compare(run, 0.05).Headlines()[0]
+	found := false
+	for _, w := range r.Warnings {
+		found = found || strings.Contains(w, "measured while other work used more than the limit")
+	}
+	if !found {
+		t.Errorf("warnings %q lack the disturbed-trial warning", r.Warnings)
 	}
 }
