@@ -110,6 +110,17 @@
 // false-positive rate at alpha. `lab plan NAME --effect 3%` says how many
 // rounds an effect needs; `lab calibrate NAME` measures it.
 //
+// A [partition] table keeps the load generator and PostgREST off each
+// other's cores (CPU lists as systemd's CPUAffinity takes them):
+//
+//	[partition]
+//	generator = "0"                 # the load generator's threads
+//	postgrest = "1"                 # CPUAffinity of every variant (then no variant may set it)
+//
+// PostgreSQL is not pinned by the experiment (its unit is not the lab's to
+// change per run). `lab calibrate` with and without the table shows
+// whether partitioning helps on a given core count.
+//
 // Durations are strings with a unit ("10s", "500ms"); a bare number is an
 // error (BurntSushi/toml would read it as nanoseconds). Values left out get
 // lab.Experiment.Defaults; a value written, even 0, is kept and validated.

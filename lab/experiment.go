@@ -15,6 +15,9 @@ type Experiment struct {
 	Load      Load       `toml:"load" json:"load"`
 	Trials    Trials     `toml:"trials" json:"trials"`
 	Variants  []Variant  `toml:"variant" json:"variants"`
+	// Partition optionally gives the load generator and PostgREST their
+	// own CPUs.
+	Partition Partition `toml:"partition" json:"partition,omitempty"`
 
 	// AllowUnknownKeys lets variants set PostgREST keys the lab's catalogue
 	// does not know (e.g. from a newer PostgREST).
@@ -34,6 +37,14 @@ type Target struct {
 	AdminURL string `toml:"admin_url" json:"admin_url,omitempty"` // its admin server (/ready, /metrics)
 	PGUnit   string `toml:"pg_unit" json:"pg_unit,omitempty"`     // PostgreSQL unit, for restarts and telemetry
 	PGURI    string `toml:"pg_uri" json:"pg_uri,omitempty"`       // superuser URI, for settings and counters
+}
+
+// Partition assigns CPUs (lists like "0" or "0,2-3") so that the load
+// generator and the server under test do not compete for the same cores.
+// PostgREST's list becomes the CPUAffinity drop-in of every variant.
+type Partition struct {
+	Generator string `toml:"generator" json:"generator,omitempty"`
+	PostgREST string `toml:"postgrest" json:"postgrest,omitempty"`
 }
 
 // Scenario is a user-defined scenario: one request template, weighted in the mix.

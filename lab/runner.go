@@ -103,7 +103,7 @@ type session struct {
 func (s *session) variantRound(ctx context.Context, round int, v Variant) error {
 	pos := s.position(round, v.Name, "", round)
 	s.Progress.Applying(pos)
-	applied, err := s.Server.Apply(ctx, v)
+	applied, err := s.Server.Apply(ctx, partitioned(s.exp, v))
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -115,7 +115,7 @@ func (s *session) variantRound(ctx context.Context, round int, v Variant) error 
 		}
 		if t.Error != "" && crashed(t) && err == nil {
 			s.Progress.Note(fmt.Sprintf("%s/%s: %s; repeating the trial once", v.Name, sc, t.Error))
-			applied, err = s.Server.Apply(ctx, v)
+			applied, err = s.Server.Apply(ctx, partitioned(s.exp, v))
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -145,7 +145,7 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 		s.Progress.TrialDone(pos, t)
 		return t, nil
 	}
-	spec := LoadSpec{Scenario: scenario, Custom: s.custom(scenario), Load: s.exp.Load, Seed: trialSeed(s.exp, scenario, rep),
+	spec := LoadSpec{Scenario: scenario, Custom: s.custom(scenario), Load: s.exp.Load, Seed: trialSeed(s.exp, scenario, rep), CPUs: generatorCPUs(s.exp),
 		Progress: func(lp LoadProgress) { s.Progress.Load(pos, lp) }}
 	if rate, ok := s.rates[scenario]; ok {
 		spec.Load.Model, spec.Load.Rate = ModelOpen, rate

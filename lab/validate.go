@@ -154,6 +154,7 @@ func (e *Experiment) Validate() []error {
 	v.scenarios(e)
 	v.load(&e.Load)
 	v.trials(&e.Trials)
+	v.partition(e)
 	v.variants(e.Variants)
 	return v.errs
 }

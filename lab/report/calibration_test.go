@@ -51,6 +51,7 @@ func TestInterferenceInReports(t *testing.T) {
 	}
 	run.Trials[3].Interference = &lab.Interference{Machine: 2, Other: 0.8, Share: 0.4, Flagged: true}
 	run.Capacity = []lab.Capacity{{Scenario: "GETSingle", Variant: "tcp", Found: 1100, Rate: 715}}
+	run.Experiment.Partition = lab.Partition{Generator: "0", PostgREST: "1"}
 	var term, md bytes.Buffer
 	report.Terminal(&term, run, stats.Compare(run, 0.05))
 	if err := report.Markdown(&md, run, stats.Compare(run, 0.05)); err != nil {
@@ -62,5 +63,8 @@ func TestInterferenceInReports(t *testing.T) {
 	}
 	if c := "GETSingle: tcp found 1100 req/s, trials at 715 req/s"; !strings.Contains(term.String(), "capacity "+c) || !strings.Contains(md.String(), "| Capacity | "+c) {
 		t.Errorf("reports lack the capacity search %q", c)
+	}
+	if p := "load generator on CPUs 0, PostgREST on CPUs 1"; !strings.Contains(term.String(), "cpus     "+p) || !strings.Contains(md.String(), "| Partition | "+p) {
+		t.Errorf("reports lack the partition %q", p)
 	}
 }

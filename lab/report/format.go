@@ -222,3 +222,16 @@ func capacityDesc(run *lab.Run) string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// partitionDesc says which CPUs the generator and PostgREST were given,
+// "" without a partition.
+func partitionDesc(e lab.Experiment) string {
+	var parts []string
+	if g := e.Partition.Generator; g != "" {
+		parts = append(parts, "load generator on CPUs "+g)
+	}
+	if p := e.Partition.PostgREST; p != "" {
+		parts = append(parts, "PostgREST on CPUs "+p)
+	}
+	return strings.Join(parts, ", ")
+}

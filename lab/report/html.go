@@ -85,6 +85,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		{"Load", loadDesc(run.Experiment.Load)},
 		{"Trials", fmt.Sprintf("%s per variant and scenario, %s order", trialCounts(run), orderOf(run))},
 		{"Run", fmt.Sprintf("%s, took %s", run.Started.UTC().Format("2006-01-02 15:04 MST"), durationStr(run.Finished.Sub(run.Started)))},
+		{"Partition", partitionDesc(run.Experiment)},
 		{"Capacity", capacityDesc(run)},
 		{"Interference", interferenceDesc(run)},
 		{"Versions", fmt.Sprintf("lab %s, %s", run.Host.LabVersion, run.Host.GoVersion)},

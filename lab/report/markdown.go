@@ -68,6 +68,7 @@ func mdSetup(b *bufio.Writer, run *lab.Run) {
 		{"Trials", fmt.Sprintf("%s per variant and scenario (min %d, max %d), %s order",
 			trialCounts(run), run.Experiment.Trials.Min, run.Experiment.Trials.Max, orderOf(run))},
 		{"Run", fmt.Sprintf("%s, took %s", run.Started.UTC().Format("2006-01-02 15:04 MST"), durationStr(run.Finished.Sub(run.Started)))},
+		{"Partition", partitionDesc(run.Experiment)},
 		{"Capacity", capacityDesc(run)},
 		{"Interference", interferenceDesc(run)},
 		{"Versions", fmt.Sprintf("lab %s, %s", h.LabVersion, h.GoVersion)},

@@ -25,6 +25,9 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 	fmt.Fprintf(w, "load     %s\n", loadDesc(run.Experiment.Load))
 	fmt.Fprintf(w, "trials   %s per variant and scenario, %s order; medians ±%.0f%% CI\n", trialCounts(run), orderOf(run), 100*v.Confidence)
 	fmt.Fprintf(w, "test     %s\n", v.Method())
+	if d := partitionDesc(run.Experiment); d != "" {
+		fmt.Fprintf(w, "cpus     %s\n", d)
+	}
 	if d := capacityDesc(run); d != "" {
 		fmt.Fprintf(w, "capacity %s\n", d)
 	}

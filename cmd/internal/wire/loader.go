@@ -73,6 +73,9 @@ func (l *Loader) config(spec lab.LoadSpec) (loadgen.Config, error) {
 	if l.Threads > 0 {
 		cfg.Threads = l.Threads
 	}
+	if len(spec.CPUs) > 0 { // the experiment's [partition] generator
+		cfg.CPUs = spec.CPUs
+	}
 	switch ld.Model {
 	case lab.ModelClosed:
 		cfg.Closed = &loadgen.Closed{Connections: ld.Connections, Think: ld.Think}
