@@ -266,23 +266,6 @@ func keys(m map[string]int) []string {
 	return out
 }
 
-// searchLimit checks the limit a capacity search must meet (models search
-// and efficiency).
-func (v *validator) searchLimit(model string, lim Limit, required bool) {
-	if required && lim.P99 <= 0 && lim.MaxErrors <= 0 {
-		v.add(fmt.Sprintf("model %q needs limit.p99 (e.g. \"50ms\") or limit.max_errors (e.g. 0.001)", model), "load", "limit")
-	}
-	if lim.P99 < 0 {
-		v.add("must be >= 0", "load", "limit", "p99")
-	}
-	if lim.MinRate < 0 {
-		v.add("must be >= 0", "load", "limit", "min_rate")
-	}
-	if lim.MaxRate < 0 || (lim.MaxRate > 0 && lim.MaxRate < lim.MinRate) {
-		v.add(fmt.Sprintf("%v must be >= limit.min_rate (%v), or 0 for no upper bound", lim.MaxRate, lim.MinRate), "load", "limit", "max_rate")
-	}
-}
-
 func (v *validator) load(l *Load) {
 	switch l.Model {
 	case ModelOpen:
@@ -333,6 +316,23 @@ func (v *validator) load(l *Load) {
 		if d.val < 0 {
 			v.add(fmt.Sprintf("%v must be >= 0", d.val), "load", d.name)
 		}
+	}
+}
+
+// searchLimit checks the limit a capacity search must meet (models search
+// and efficiency).
+func (v *validator) searchLimit(model string, lim Limit, required bool) {
+	if required && lim.P99 <= 0 && lim.MaxErrors <= 0 {
+		v.add(fmt.Sprintf("model %q needs limit.p99 (e.g. \"50ms\") or limit.max_errors (e.g. 0.001)", model), "load", "limit")
+	}
+	if lim.P99 < 0 {
+		v.add("must be >= 0", "load", "limit", "p99")
+	}
+	if lim.MinRate < 0 {
+		v.add("must be >= 0", "load", "limit", "min_rate")
+	}
+	if lim.MaxRate < 0 || (lim.MaxRate > 0 && lim.MaxRate < lim.MinRate) {
+		v.add(fmt.Sprintf("%v must be >= limit.min_rate (%v), or 0 for no upper bound", lim.MaxRate, lim.MinRate), "load", "limit", "max_rate")
 	}
 }
 
