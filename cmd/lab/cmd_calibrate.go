@@ -32,7 +32,7 @@ Measures how sensitive an experiment's design is on this machine, against
 the local stack's reference server (postgrest-mini). It repeats, --runs times
 each, A/A runs (the experiment's baseline variant against itself, on its
 first scenario) and A/A' runs in which A' (variant A-prime) carries injected CPU work per
-request (LAB_INJECT_CPU_US) sized to slow a CPU-bound run down by each of
+request (PGRST_LAB_INJECT_CPU_US) sized to slow a CPU-bound run down by each of
 --effects percent. It reports the false-positive rate, and the detection
 rate per effect (a power curve), as a table, calibration.md and
 calibration.html (with a chart) under RESULTS/calibrate/<experiment>/<time>/.
@@ -134,7 +134,7 @@ func (c *calibration) run(ctx context.Context, results string) error {
 		}
 		if i == 1 && len(c.effects) > 0 {
 			if !run.Target.Reference {
-				return finish(fmt.Errorf("the stack runs %s, not the reference server: CPU injection (LAB_INJECT_CPU_US) needs postgrest-mini", run.Target.Binary))
+				return finish(fmt.Errorf("the stack runs %s, not the reference server: CPU injection (PGRST_LAB_INJECT_CPU_US) needs postgrest-mini", run.Target.Binary))
 			}
 			b, ok := calibrate.BaselineOf(run)
 			if !ok {

@@ -67,7 +67,7 @@ const usage = `Usage: postgrest-mini [--help|--version|--dump-config] [+RTS -N<n
 A PostgREST-compatible subset for the lab. FILENAME is a PostgREST config
 file; without it the configuration comes from PGRST_* environment variables.
 
-Lab-only: LAB_INJECT_CPU_US=N adds N microseconds of CPU work to every API
+Lab-only: PGRST_LAB_INJECT_CPU_US=N adds N microseconds of CPU work to every API
 request (calibrated at start), a known slowdown for 'lab calibrate'.
 `
 

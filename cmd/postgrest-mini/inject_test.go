@@ -25,8 +25,8 @@ func TestInjectCPUEnv(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"-1", "x", "1.5", "2000000"} {
-		if _, err := injectCPU(env(bad, true)); err == nil || !strings.Contains(err.Error(), "LAB_INJECT_CPU_US=") {
-			t.Errorf("%q: err %v, want one naming LAB_INJECT_CPU_US", bad, err)
+		if _, err := injectCPU(env(bad, true)); err == nil || !strings.Contains(err.Error(), "PGRST_LAB_INJECT_CPU_US=") {
+			t.Errorf("%q: err %v, want one naming PGRST_LAB_INJECT_CPU_US", bad, err)
 		}
 	}
 }

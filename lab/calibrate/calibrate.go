@@ -2,7 +2,7 @@
 // machine: it repeats A/A runs (the baseline configuration against itself)
 // and A/A' runs (the same, with a known amount of CPU work injected into
 // every request of the second copy, through the reference server's
-// LAB_INJECT_CPU_US), and tallies the false-positive rate and the detection
+// PGRST_LAB_INJECT_CPU_US), and tallies the false-positive rate and the detection
 // rate per injected effect: a power curve. `lab calibrate` runs it; this
 // package holds the pure parts (deriving the experiment, choosing the
 // injection, tallying).
@@ -22,7 +22,7 @@ import (
 
 // InjectEnv is the reference server's variable for injected CPU work
 // (microseconds per request).
-const InjectEnv = "LAB_INJECT_CPU_US"
+const InjectEnv = "PGRST_LAB_INJECT_CPU_US"
 
 // Variant names of a calibration run.
 const (

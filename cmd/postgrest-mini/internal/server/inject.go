@@ -6,7 +6,7 @@ import (
 )
 
 // cpuWork does a fixed amount of CPU work per call: the lab's way to inject
-// a known slowdown into the reference server (LAB_INJECT_CPU_US), so that
+// a known slowdown into the reference server (PGRST_LAB_INJECT_CPU_US), so that
 // `lab calibrate` can measure which effects an experiment detects. The
 // amount is a number of iterations, calibrated once at start to take the
 // asked CPU time on this machine; afterwards it does not depend on load

@@ -60,7 +60,7 @@ type Options struct {
 	OnStopping  func() // called when graceful shutdown begins
 	MaxBodySize int    // bytes; larger requests get 413
 	// InjectCPU adds this much CPU work to every API request (lab-only:
-	// LAB_INJECT_CPU_US, for `lab calibrate`); 0 = none.
+	// PGRST_LAB_INJECT_CPU_US, for `lab calibrate`); 0 = none.
 	InjectCPU time.Duration
 	AccessLog io.Writer // default os.Stdout, written unbuffered
 	ErrorLog  io.Writer // default os.Stderr
