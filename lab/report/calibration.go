@@ -130,10 +130,13 @@ func PowerChart(res *calibrate.Result) (Chart, error) {
 	alpha, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 100 * res.Trials.Alpha}, {X: pts[len(pts)-1].X, Y: 100 * res.Trials.Alpha}})
 	alpha.Color, alpha.Dashes = colorOf(2), []vg.Length{vg.Points(2), vg.Points(2)}
 	p.Add(line, dots, bars, target, alpha)
-	p.Legend.Add("detection rate (A/A at 0: false positives)", line, dots)
+	p.Legend.Add("detected (at 0: A/A false positives)", line, dots)
 	p.Legend.Add("80% power", target)
 	p.Legend.Add("alpha", alpha)
-	p.Y.Min, p.Y.Max = 0, 100
+	p.Legend.Left = true // the curve rises to the right
+	last := pts[len(pts)-1].X
+	p.X.Min, p.X.Max = -0.04*last, 1.04*last
+	p.Y.Min, p.Y.Max = 0, 105
 	svg, err := render(p, 16*vg.Centimeter, 10*vg.Centimeter)
 	if err != nil {
 		return Chart{}, err
