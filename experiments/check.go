@@ -137,6 +137,8 @@ func (c *checker) value(path []string, v any, t reflect.Type) bool {
 		})
 	case reflect.Struct:
 		return c.table(path, v, t)
+	case reflect.Pointer: // optional scalar, e.g. trials.sequential
+		return c.value(path, v, t.Elem())
 	case reflect.Map: // map[string]string: a table of scalars, kept as text
 		m, ok := v.(map[string]any)
 		if !ok {

@@ -38,7 +38,7 @@
 //	pg_uri = "postgres://postgres@/postgres"  # and a superuser URI
 //
 //	[load]
-//	model = "closed"                # closed (default) | open | search
+//	model = "closed"                # closed (default) | open | search | efficiency
 //	connections = 10                # closed: connections (default 10)
 //	think = "0s"                    # closed: pause between a response and the next request
 //	rate = 1000.0                   # open: requests/s (required)
@@ -47,6 +47,7 @@
 //	warmup = "2s"                   # unmeasured start of a trial (default 2s; 0 allowed)
 //	timeout = "10s"                 # per request (default 10s)
 //	threads = 0                     # load generator threads (0 = automatic)
+//	utilisation = 0.65              # efficiency: share of the baseline's capacity, in (0, 1); default 0.65
 //	[load.limit]                    # search: highest rate meeting these
 //	p99 = "50ms"                    #   needs p99 or max_errors
 //	max_errors = 0.001              #   fractions 0..1
@@ -60,6 +61,12 @@
 //	order = "interleaved"           # interleaved (default) | random (seeded)
 //	seed = 1
 //	alpha = 0.05                    # significance level, in (0, 0.5]
+//	analysis = "paired"             # paired | unpaired; unset: paired (signed-rank on per-round
+//	                                #   ratios) when every round measured every variant
+//	sequential = true               # default true: the stop after each round from min spends alpha
+//	                                #   over the looks (group-sequential); false: each look at alpha
+//	interference = 0.2              # share of the machine's CPUs other work may use in a trial (default
+//	                                #   0.2; 1 = no check); a round above it is measured again
 //
 //	[[variant]]                     # one or more; at most one baseline (else the first)
 //	name = "unix"                   # required, unique
@@ -85,6 +92,34 @@
 //	body = ""                       # or body_file = "path.json" (not both)
 //	expect = 200                    # 0 = any 2xx
 //	weight = 1.0                    # default 1
+//
+// # Design: efficiency mode, paired and sequential verdicts
+//
+// model = "efficiency" first searches the baseline's capacity on each
+// scenario (a short open-model search, 3 s steps, within [load.limit];
+// default max_errors 0.001, max_dropped 0.01), then measures every trial
+// with the open model at utilisation × capacity. The verdict's primary
+// metric is then server + database CPU per request ("cpu"), which below
+// saturation is steadier than throughput at saturation on shared cores.
+//
+// [trials] analysis and sequential choose how verdicts are tested (see
+// package lab/stats): unset, rounds are analysed as pairs (signed-rank on
+// the per-round ratio variant/baseline) when every round measured every
+// variant, and the stop after each round from min spends alpha over the
+// looks up to max (group-sequential), so stopping early keeps the
+// false-positive rate at alpha. `lab plan NAME --effect 3%` says how many
+// rounds an effect needs; `lab calibrate NAME` measures it.
+//
+// A [partition] table keeps the load generator and PostgREST off each
+// other's cores (CPU lists as systemd's CPUAffinity takes them):
+//
+//	[partition]
+//	generator = "0"                 # the load generator's threads
+//	postgrest = "1"                 # CPUAffinity of every variant (then no variant may set it)
+//
+// PostgreSQL is not pinned by the experiment (its unit is not the lab's to
+// change per run). `lab calibrate` with and without the table shows
+// whether partitioning helps on a given core count.
 //
 // Durations are strings with a unit ("10s", "500ms"); a bare number is an
 // error (BurntSushi/toml would read it as nanoseconds). Values left out get

@@ -59,6 +59,13 @@ func TestParseBadFiles(t *testing.T) {
 			`testdata/bad-types.toml:21: scenario[0].name: scenario "x" is defined but not listed in scenarios`,
 			`testdata/bad-types.toml:23: scenario[0].expect: must be an integer, not float 200.5`,
 		}},
+		{"bad-design.toml", []string{
+			`testdata/bad-design.toml:5: trials.analysis: "pairs" is not an analysis (allowed: paired, unpaired; unset = paired when every round is complete)`,
+			`testdata/bad-design.toml:6: trials.sequential: must be true or false, not string "yes"`,
+			`testdata/bad-design.toml:7: trials.interference: 2 must be in (0, 1]: the share of the machine's CPUs other work may use during a trial (1 disables the check)`,
+			`testdata/bad-design.toml:14: load.utilisation: 1.5 must be in (0, 1), the share of the baseline's capacity to offer (e.g. 0.65)`,
+			`testdata/bad-design.toml:18: partition.postgrest: CPU 0 is also the generator's: partitions must not overlap`,
+		}},
 		{"bad-values.toml", []string{
 			`testdata/bad-values.toml:2: scenarios[0]: unknown scenario "GETSingel" (did you mean "GETSingle"?)`,
 			`testdata/bad-values.toml:2: scenarios[3]: "GETSingle" is listed twice`,
@@ -253,5 +260,18 @@ func TestParseTableKinds(t *testing.T) {
 		"x.toml:5: variant: must be an array of tables ([[variant]]), not a table"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
+
+// The test design keys decode; sequential is on unless set to false.
+func TestParseDesign(t *testing.T) {
+	base := "name = \"x\"\nscenarios = [\"GETSingle\"]\n[[variant]]\nname = \"a\"\n"
+	e, err := Parse("x.toml", []byte(base), nil)
+	if err != nil || !e.Trials.IsSequential() || e.Trials.Analysis != "" {
+		t.Fatalf("defaults: %v, sequential %v, analysis %q", err, e != nil && e.Trials.IsSequential(), e.Trials.Analysis)
+	}
+	e, err = Parse("x.toml", []byte(base+"[trials]\nanalysis = \"unpaired\"\nsequential = false\n"), nil)
+	if err != nil || e.Trials.IsSequential() || e.Trials.Analysis != "unpaired" {
+		t.Fatalf("set: %v, sequential %v, analysis %q", err, e != nil && e.Trials.IsSequential(), e.Trials.Analysis)
 	}
 }

@@ -15,6 +15,9 @@ type Experiment struct {
 	Load      Load       `toml:"load" json:"load"`
 	Trials    Trials     `toml:"trials" json:"trials"`
 	Variants  []Variant  `toml:"variant" json:"variants"`
+	// Partition optionally gives the load generator and PostgREST their
+	// own CPUs.
+	Partition Partition `toml:"partition" json:"partition,omitempty"`
 
 	// AllowUnknownKeys lets variants set PostgREST keys the lab's catalogue
 	// does not know (e.g. from a newer PostgREST).
@@ -36,6 +39,14 @@ type Target struct {
 	PGURI    string `toml:"pg_uri" json:"pg_uri,omitempty"`       // superuser URI, for settings and counters
 }
 
+// Partition assigns CPUs (lists like "0" or "0,2-3") so that the load
+// generator and the server under test do not compete for the same cores.
+// PostgREST's list becomes the CPUAffinity drop-in of every variant.
+type Partition struct {
+	Generator string `toml:"generator" json:"generator,omitempty"`
+	PostgREST string `toml:"postgrest" json:"postgrest,omitempty"`
+}
+
 // Scenario is a user-defined scenario: one request template, weighted in the mix.
 type Scenario struct {
 	Name     string            `toml:"name" json:"name"`
@@ -53,7 +64,37 @@ const (
 	ModelOpen   = "open"   // constant arrival rate
 	ModelClosed = "closed" // fixed number of connections
 	ModelSearch = "search" // highest open-model rate within Limit
+	// ModelEfficiency first searches the baseline's capacity (as search,
+	// within Limit), then measures every trial with the open model at
+	// Utilisation of it; the primary metric is CPU per request.
+	ModelEfficiency = "efficiency"
 )
+
+// CapacityLimit is the limit of the efficiency model's capacity search:
+// Limit, or without p99 and max_errors, at most 0.1 % errors and 1 %
+// dropped requests.
+func (l Load) CapacityLimit() Limit {
+	lim := l.Limit
+	if lim.P99 <= 0 && lim.MaxErrors <= 0 {
+		lim.MaxErrors = 0.001
+		if lim.MaxDropped <= 0 {
+			lim.MaxDropped = 0.01
+		}
+	}
+	return lim
+}
+
+// EffectiveUtilisation is Utilisation, or DefaultUtilisation when unset.
+func (l Load) EffectiveUtilisation() float64 {
+	if l.Utilisation > 0 {
+		return l.Utilisation
+	}
+	return DefaultUtilisation
+}
+
+// DefaultUtilisation is the share of the baseline's capacity that the
+// efficiency model offers.
+const DefaultUtilisation = 0.65
 
 // Load says how traffic is generated in each trial.
 type Load struct {
@@ -67,6 +108,9 @@ type Load struct {
 	Timeout     time.Duration `toml:"timeout" json:"timeout,omitempty"` // per request
 	Limit       Limit         `toml:"limit" json:"limit,omitempty"`     // search
 	Threads     int           `toml:"threads" json:"threads,omitempty"`
+	// Utilisation is the efficiency model's rate as a share of the
+	// baseline's capacity, in (0, 1); default DefaultUtilisation.
+	Utilisation float64 `toml:"utilisation" json:"utilisation,omitempty"`
 }
 
 // Limit is what a search must meet.
@@ -84,6 +128,12 @@ const (
 	OrderRandom      = "random"      // randomised blocks, seeded
 )
 
+// Analyses a verdict can use (Trials.Analysis).
+const (
+	AnalysisPaired   = "paired"   // per-round ratios, Wilcoxon signed-rank
+	AnalysisUnpaired = "unpaired" // two samples, Mann-Whitney U
+)
+
 // Trials says how often each (variant, scenario) is measured.
 type Trials struct {
 	Min   int     `toml:"min" json:"min"`     // trials per variant and scenario before a verdict
@@ -91,7 +141,32 @@ type Trials struct {
 	Order string  `toml:"order" json:"order"` // interleaved | random
 	Seed  int64   `toml:"seed" json:"seed"`
 	Alpha float64 `toml:"alpha" json:"alpha"` // significance level, default 0.05
+	// Analysis is the test verdicts use: "paired" (Wilcoxon signed-rank
+	// on per-round ratios), "unpaired" (Mann-Whitney U), or "" for paired
+	// when every round measured both variants.
+	Analysis string `toml:"analysis" json:"analysis,omitempty"`
+	// Sequential (default true) makes the adaptive stop a group-sequential
+	// design that spends alpha over the looks between Min and Max; false
+	// tests at alpha after every round (more false positives).
+	Sequential *bool `toml:"sequential" json:"sequential,omitempty"`
+	// Interference is the share of the machine's CPUs that other work
+	// (anything but the measured services and the load generator) may use
+	// during a trial; a round with a trial above it is left out of the
+	// verdicts and measured again, within Max. Default 0.2; 1 disables.
+	Interference float64 `toml:"interference" json:"interference,omitempty"`
 }
+
+// InterferenceLimit is Interference, or DefaultInterference when unset.
+func (t Trials) InterferenceLimit() float64 {
+	if t.Interference > 0 {
+		return t.Interference
+	}
+	return DefaultInterference
+}
+
+// IsSequential reports whether the adaptive stop spends alpha over the
+// looks (the default).
+func (t Trials) IsSequential() bool { return t.Sequential == nil || *t.Sequential }
 
 // Variant is one configuration of the server under test.
 type Variant struct {

@@ -22,6 +22,10 @@ var Metrics = []Metric{
 	{"db_cpu", "database CPU", "µs/req", -1, func(t Trial) (float64, bool) {
 		return t.Database.CPUPerRequestUs, t.Database.CPUSeconds > 0 && t.Load.Requests > 0
 	}},
+	{"cpu", "server + database CPU", "µs/req", -1, func(t Trial) (float64, bool) {
+		return t.Server.CPUPerRequestUs + t.Database.CPUPerRequestUs,
+			t.Server.CPUSeconds > 0 && t.Database.CPUSeconds > 0 && t.Load.Requests > 0
+	}},
 	{"peak_rss", "server peak RSS", "MB", -1, func(t Trial) (float64, bool) {
 		return float64(t.Server.PeakRSS) / 1e6, t.Server.PeakRSS > 0
 	}},
@@ -51,4 +55,14 @@ func MetricByName(name string) (Metric, bool) {
 		}
 	}
 	return Metric{}, false
+}
+
+// PrimaryMetric is the metric an experiment's verdict is about: CPU per
+// request (server + database) for the efficiency model, else throughput.
+func PrimaryMetric(e *Experiment) Metric {
+	if e != nil && e.Load.Model == ModelEfficiency {
+		m, _ := MetricByName("cpu")
+		return m
+	}
+	return Metrics[0]
 }

@@ -19,8 +19,36 @@ type Run struct {
 	Events     []Event       `json:"events,omitempty"`
 	// Agent is set when the server side was a remote `lab agent`.
 	Agent *AgentInfo `json:"agent,omitempty"`
+	// Capacity is set for the efficiency model: what the baseline's
+	// capacity search found per scenario, and the rate the trials used.
+	Capacity []Capacity `json:"capacity,omitempty"`
 	// Interrupted is set when the run was stopped early (Ctrl-C, error).
 	Interrupted string `json:"interrupted,omitempty"`
+}
+
+// Interference is how a trial's measured window used the machine's CPU,
+// in cores (CPU seconds per second).
+type Interference struct {
+	Machine   float64 `json:"machine"`
+	Server    float64 `json:"server"`
+	Database  float64 `json:"database"`
+	Generator float64 `json:"generator"`
+	// Other is Machine minus the rest: other processes, the kernel's work
+	// for them, and whatever the cgroups do not account to the services.
+	Other float64 `json:"other"`
+	// Share is Other as a share of the machine's CPUs; Flagged says it was
+	// above Trials.Interference.
+	Share   float64 `json:"share"`
+	Flagged bool    `json:"flagged,omitempty"`
+}
+
+// Capacity is the efficiency model's capacity search on one scenario.
+type Capacity struct {
+	Scenario string       `json:"scenario"`
+	Variant  string       `json:"variant"` // the baseline
+	Found    float64      `json:"found"`   // highest rate within the limit, req/s
+	Rate     float64      `json:"rate"`    // the trials' open-model rate: Found × Utilisation
+	Curve    []CurvePoint `json:"curve,omitempty"`
 }
 
 // AgentInfo says which agent served a run and how its clock was aligned.
@@ -92,6 +120,9 @@ type Trial struct {
 	Database Usage        `json:"database"`
 	DB       DBStats      `json:"db"`
 	Events   []Event      `json:"events,omitempty"`
+	// Interference is the CPU used on the machine by other work during
+	// the trial (nil when the machine's CPU was not measured).
+	Interference *Interference `json:"interference,omitempty"`
 	// Error is set when the trial failed (not ready, crashed); such trials
 	// are kept in the record but left out of verdicts.
 	Error string `json:"error,omitempty"`

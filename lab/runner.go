@@ -57,17 +57,24 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 	}()
 
 	s := &session{Runner: r, run: run, exp: e, start: r.Now(), infos: map[string]int{}}
+	if e.Load.Model == ModelEfficiency {
+		if err := s.findCapacity(ctx); err != nil {
+			return run, err
+		}
+	}
 	for round := 1; round <= e.Trials.Max; round++ {
 		for _, v := range roundOrder(e, round-1) {
 			if err := s.variantRound(ctx, round, v); err != nil {
 				return run, err
 			}
 		}
+		s.discardInterfered(round)
 		if round >= e.Trials.Min && r.Decided != nil && r.Decided(run) {
 			r.Progress.Note(fmt.Sprintf("verdict decided after %d rounds", round))
 			break
 		}
 	}
+	s.keepInterferedIfTooFew()
 	return run, nil
 }
 
@@ -87,6 +94,8 @@ type session struct {
 	seq   int
 	infos map[string]int // variant name -> index in run.Variants
 	spent time.Duration  // wall time of finished trials (for the estimate)
+	// rates are the efficiency model's open-model rates per scenario.
+	rates map[string]float64
 }
 
 // variantRound applies one variant and measures every scenario once (a
@@ -94,7 +103,7 @@ type session struct {
 func (s *session) variantRound(ctx context.Context, round int, v Variant) error {
 	pos := s.position(round, v.Name, "", round)
 	s.Progress.Applying(pos)
-	applied, err := s.Server.Apply(ctx, v)
+	applied, err := s.Server.Apply(ctx, partitioned(s.exp, v))
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -106,7 +115,7 @@ func (s *session) variantRound(ctx context.Context, round int, v Variant) error 
 		}
 		if t.Error != "" && crashed(t) && err == nil {
 			s.Progress.Note(fmt.Sprintf("%s/%s: %s; repeating the trial once", v.Name, sc, t.Error))
-			applied, err = s.Server.Apply(ctx, v)
+			applied, err = s.Server.Apply(ctx, partitioned(s.exp, v))
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -136,8 +145,11 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 		s.Progress.TrialDone(pos, t)
 		return t, nil
 	}
-	spec := LoadSpec{Scenario: scenario, Custom: s.custom(scenario), Load: s.exp.Load, Seed: trialSeed(s.exp, scenario, rep),
+	spec := LoadSpec{Scenario: scenario, Custom: s.custom(scenario), Load: s.exp.Load, Seed: trialSeed(s.exp, scenario, rep), CPUs: generatorCPUs(s.exp),
 		Progress: func(lp LoadProgress) { s.Progress.Load(pos, lp) }}
+	if rate, ok := s.rates[scenario]; ok {
+		spec.Load.Model, spec.Load.Rate = ModelOpen, rate
+	}
 	var win Window
 	var out LoadOutcome
 	err := s.warmup(ctx, spec)
@@ -152,6 +164,7 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 			err = fmt.Errorf("telemetry: %w", werr)
 		}
 		t.Server, t.Database, t.DB, t.Events = tel.Server, tel.Database, tel.DB, tel.Events
+		t.Interference = interference(tel, out, s.run.Host.CPUs, s.exp.Trials.InterferenceLimit())
 	}
 	t.End = s.Now()
 	t.Load, t.Series, t.Curve = out.Stats, out.Series, out.Curve

@@ -40,6 +40,9 @@ type Telemetry struct {
 	Database Usage
 	DB       DBStats
 	Events   []Event
+	// MachineCPU is the whole machine's busy CPU during the window, in
+	// cores (0 when unknown, e.g. from an agent that does not report it).
+	MachineCPU float64
 }
 
 // Loader generates load against the target.
@@ -60,6 +63,8 @@ type LoadSpec struct {
 	Custom   *Scenario // set for user-defined scenarios
 	Load     Load
 	Seed     int64
+	// CPUs pins the generator's threads ([partition] generator); nil = any.
+	CPUs []int
 	// Progress, when set, is called about once a second while measuring.
 	Progress func(LoadProgress)
 }
@@ -78,6 +83,9 @@ type LoadOutcome struct {
 	Stats  LoadStats
 	Series []Second
 	Curve  []CurvePoint
+	// GeneratorCPU is the CPU time the load generator's process used
+	// during the load, in seconds (0 when unknown).
+	GeneratorCPU float64
 	// Sent is the number of requests answered during the whole load when
 	// that is more than Stats.Requests: a search's steps, warm-ups included.
 	// Per-request CPU figures divide by it.

@@ -34,8 +34,11 @@ const (
 	DefaultOrder       = OrderInterleaved
 	DefaultAlpha       = 0.05
 	DefaultSeed        = 1
-	DefaultMethod      = "GET"
-	DefaultWeight      = 1.0
+	// DefaultInterference is the share of the machine's CPUs other work
+	// may use during a trial before the trial's round is measured again.
+	DefaultInterference = 0.2
+	DefaultMethod       = "GET"
+	DefaultWeight       = 1.0
 )
 
 // FieldError is one problem of an experiment, naming the field it is about.
@@ -91,6 +94,7 @@ func (e *Experiment) Defaults() {
 	if l.Model == ModelClosed && l.Connections == 0 {
 		l.Connections = DefaultConnections
 	}
+
 	if l.Duration == 0 {
 		l.Duration = DefaultDuration
 	}
@@ -145,6 +149,7 @@ func (e *Experiment) Validate() []error {
 	v.scenarios(e)
 	v.load(&e.Load)
 	v.trials(&e.Trials)
+	v.partition(e)
 	v.variants(e.Variants)
 	return v.errs
 }
@@ -257,22 +262,15 @@ func (v *validator) load(l *Load) {
 		if l.Connections <= 0 {
 			v.add(fmt.Sprintf("must be > 0 for model %q", ModelClosed), "load", "connections")
 		}
+	case ModelEfficiency:
+		if !(l.Utilisation >= 0 && l.Utilisation < 1) { // 0: DefaultUtilisation
+			v.add(fmt.Sprintf("%v must be in (0, 1), the share of the baseline's capacity to offer (e.g. 0.65)", l.Utilisation), "load", "utilisation")
+		}
+		v.searchLimit(l.Model, l.Limit, false)
 	case ModelSearch:
-		lim := l.Limit
-		if lim.P99 <= 0 && lim.MaxErrors <= 0 {
-			v.add(fmt.Sprintf("model %q needs limit.p99 (e.g. \"50ms\") or limit.max_errors (e.g. 0.001)", ModelSearch), "load", "limit")
-		}
-		if lim.P99 < 0 {
-			v.add("must be >= 0", "load", "limit", "p99")
-		}
-		if lim.MinRate < 0 {
-			v.add("must be >= 0", "load", "limit", "min_rate")
-		}
-		if lim.MaxRate < 0 || (lim.MaxRate > 0 && lim.MaxRate < lim.MinRate) {
-			v.add(fmt.Sprintf("%v must be >= limit.min_rate (%v), or 0 for no upper bound", lim.MaxRate, lim.MinRate), "load", "limit", "max_rate")
-		}
+		v.searchLimit(l.Model, l.Limit, true)
 	default:
-		v.add(fmt.Sprintf("%q is not a load model (allowed: open, closed, search)", l.Model), "load", "model")
+		v.add(fmt.Sprintf("%q is not a load model (allowed: open, closed, search, efficiency)", l.Model), "load", "model")
 	}
 	for _, f := range []struct {
 		name string
@@ -307,6 +305,23 @@ func (v *validator) load(l *Load) {
 	}
 }
 
+// searchLimit checks the limit a capacity search must meet (models search
+// and efficiency).
+func (v *validator) searchLimit(model string, lim Limit, required bool) {
+	if required && lim.P99 <= 0 && lim.MaxErrors <= 0 {
+		v.add(fmt.Sprintf("model %q needs limit.p99 (e.g. \"50ms\") or limit.max_errors (e.g. 0.001)", model), "load", "limit")
+	}
+	if lim.P99 < 0 {
+		v.add("must be >= 0", "load", "limit", "p99")
+	}
+	if lim.MinRate < 0 {
+		v.add("must be >= 0", "load", "limit", "min_rate")
+	}
+	if lim.MaxRate < 0 || (lim.MaxRate > 0 && lim.MaxRate < lim.MinRate) {
+		v.add(fmt.Sprintf("%v must be >= limit.min_rate (%v), or 0 for no upper bound", lim.MaxRate, lim.MinRate), "load", "limit", "max_rate")
+	}
+}
+
 func (v *validator) trials(t *Trials) {
 	if t.Min < 2 {
 		v.add(fmt.Sprintf("%d: need at least 2 trials per variant and scenario for a verdict (5 or more recommended)", t.Min), "trials", "min")
@@ -321,6 +336,14 @@ func (v *validator) trials(t *Trials) {
 	}
 	if !(t.Alpha > 0 && t.Alpha <= 0.5) {
 		v.add(fmt.Sprintf("%v must be in (0, 0.5] (e.g. 0.05)", t.Alpha), "trials", "alpha")
+	}
+	if !(t.Interference >= 0 && t.Interference <= 1) { // 0: DefaultInterference
+		v.add(fmt.Sprintf("%v must be in (0, 1]: the share of the machine's CPUs other work may use during a trial (1 disables the check)", t.Interference), "trials", "interference")
+	}
+	switch t.Analysis {
+	case "", AnalysisPaired, AnalysisUnpaired:
+	default:
+		v.add(fmt.Sprintf("%q is not an analysis (allowed: paired, unpaired; unset = paired when every round is complete)", t.Analysis), "trials", "analysis")
 	}
 }
 

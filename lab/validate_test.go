@@ -50,7 +50,7 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 		{"empty", func(e *Experiment) { *e = Experiment{} }, []string{
 			"name: is required",
 			"scenarios: list at least one scenario",
-			`load.model: "" is not a load model (allowed: open, closed, search)`,
+			`load.model: "" is not a load model (allowed: open, closed, search, efficiency)`,
 			"load.duration: 0s must be > 0",
 			"trials.min: 0: need at least 2 trials",
 			`trials.order: "" is not a trial order (allowed: interleaved, random)`,

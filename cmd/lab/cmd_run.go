@@ -53,14 +53,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if len(pos) != 1 {
 		return usageErrorf("run: give one experiment name or file (bundled: %v)", experiments.Names())
 	}
-	e, err := experiments.LoadWith(pos[0], postgrestKeys)
+	e, err := loadExperiment(pos[0], *minTrials, *maxTrials, *duration, *warmup)
 	if err != nil {
-		return err
-	}
-	if err := experiments.Expand(e, os.LookupEnv); err != nil {
-		return err
-	}
-	if err := override(e, *minTrials, *maxTrials, *duration, *warmup); err != nil {
 		return err
 	}
 	if len(af.urls) > 0 {
@@ -109,6 +103,22 @@ func runAndReport(ctx context.Context, e *lab.Experiment, srv lab.Server, url, r
 	report.Terminal(stdout, run, stats.Compare(run, 0))
 	fmt.Fprintf(stdout, "\nreport: %s (report.md, report.html, run.json)\n", out)
 	return run, out, runErr
+}
+
+// loadExperiment loads an experiment to run (bundled name or file),
+// resolves its $(VAR)s and applies the command line's overrides.
+func loadExperiment(name string, min, max int, d, w time.Duration) (*lab.Experiment, error) {
+	e, err := experiments.LoadWith(name, postgrestKeys)
+	if err != nil {
+		return nil, err
+	}
+	if err := experiments.Expand(e, os.LookupEnv); err != nil {
+		return nil, err
+	}
+	if err := override(e, min, max, d, w); err != nil {
+		return nil, err
+	}
+	return e, nil
 }
 
 // override applies command-line overrides and validates the result again.

@@ -19,18 +19,10 @@ import (
 // labDir is a fresh state dir PostgreSQL can enter.
 func labDir(t *testing.T) string { return labtest.StateDir(t) }
 
-func runLab(t *testing.T, args ...string) (string, error) {
+// directStack brings up a local stack under the direct supervisor in a
+// fresh state directory (needs PostgreSQL), torn down after the test.
+func directStack(t *testing.T) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	var out, errb bytes.Buffer
-	err := run(ctx, args, &out, &errb)
-	return out.String(), err
-}
-
-// The whole path a user takes: up, status --json, fixture chinook, a GET
-// through the target, a broken fixture file, down --purge.
-func TestStackAndFixtureCommands(t *testing.T) {
 	if _, err := os.Stat("/usr/lib/postgresql"); err != nil && os.Getenv("LAB_PG_BINDIR") == "" {
 		labtest.Need(t, "PostgreSQL: %v", err)
 	}
@@ -44,6 +36,22 @@ func TestStackAndFixtureCommands(t *testing.T) {
 	if out, err := runLab(t, "stack", "up", "--dir", dir, "--supervisor", "direct"); err != nil {
 		t.Fatalf("stack up: %v\n%s", err, out)
 	}
+	return dir
+}
+
+func runLab(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var out, errb bytes.Buffer
+	err := run(ctx, args, &out, &errb)
+	return out.String(), err
+}
+
+// The whole path a user takes: up, status --json, fixture chinook, a GET
+// through the target, a broken fixture file, down --purge.
+func TestStackAndFixtureCommands(t *testing.T) {
+	dir := directStack(t)
 	out, err := runLab(t, "stack", "status", "--dir", dir, "--json")
 	if err != nil {
 		t.Fatal(err)

@@ -66,6 +66,9 @@ const usage = `Usage: postgrest-mini [--help|--version|--dump-config] [+RTS -N<n
 
 A PostgREST-compatible subset for the lab. FILENAME is a PostgREST config
 file; without it the configuration comes from PGRST_* environment variables.
+
+Lab-only: PGRST_LAB_INJECT_CPU_US=N adds N microseconds of CPU work to every API
+request (calibrated at start), a known slowdown for 'lab calibrate'.
 `
 
 // dumpConfig prints the resolved settings as a config file.

@@ -49,6 +49,13 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "postgrest-mini: %s: %v\n", c.path, err)
 		return 1
 	}
+	if opts.InjectCPU, err = injectCPU(os.LookupEnv); err != nil {
+		fmt.Fprintf(os.Stderr, "postgrest-mini: %v\n", err)
+		return 1
+	}
+	if opts.InjectCPU > 0 {
+		fmt.Fprintf(os.Stderr, "postgrest-mini: adding %v of CPU work to every request (%s; lab calibration only)\n", opts.InjectCPU, injectEnv)
+	}
 	// Type=notify units: READY=1 once the schema cache is loaded (a no-op
 	// without NOTIFY_SOCKET)
 	opts.OnReady = func() { _, _ = daemon.SdNotify(false, daemon.SdNotifyReady) }

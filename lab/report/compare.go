@@ -48,7 +48,7 @@ func CompareTerminal(w io.Writer, a, b Compared, v *stats.Verdicts) {
 			terminalTable(w, rows)
 		}
 	}
-	fmt.Fprintln(w, "\nVerdict (throughput):")
+	fmt.Fprintf(w, "\nVerdict (%s):\n", primaryLabel(v))
 	for _, line := range headlines(v) {
 		fmt.Fprintf(w, "  %s\n", line)
 	}

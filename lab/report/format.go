@@ -91,6 +91,8 @@ func loadDesc(l lab.Load) string {
 			s += " with " + strings.Join(lim, ", ")
 		}
 		parts = append(parts, s)
+	case lab.ModelEfficiency:
+		parts = append(parts, fmt.Sprintf("efficiency: open model at %.0f%% of the baseline's capacity (found by a search), CPU per request as the verdict", 100*l.EffectiveUtilisation()))
 	default:
 		parts = append(parts, l.Model+" model")
 	}

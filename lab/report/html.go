@@ -12,7 +12,7 @@ import (
 
 // htmlCell is one value cell of a results table.
 type htmlCell struct {
-	Value, Delta, P, Class string
+	Value, Delta, P, MDE, Class string
 }
 
 type htmlRow struct {
@@ -63,8 +63,8 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		Title: run.Experiment.Title, Description: run.Experiment.Description, Reference: run.Target.Reference,
 		Interrupted: run.Interrupted, Timeline: timeline, K6: K6Rows(run),
 		Method: fmt.Sprintf("Medians of %s trials per variant and scenario, ± the half-width of the %.0f%% confidence interval; "+
-			"delta is the change of the median against the baseline, \"~\" when the Mann-Whitney U test finds no significant difference at alpha = %g.",
-			trialCounts(run), 100*v.Confidence, v.Alpha),
+			"delta is the change of the median against the baseline, \"~\" when the test finds no significant difference. Test: %s.",
+			trialCounts(run), 100*v.Confidence, v.Method()),
 	}
 	if d.Title == "" {
 		d.Title = run.Experiment.Name
@@ -85,6 +85,9 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		{"Load", loadDesc(run.Experiment.Load)},
 		{"Trials", fmt.Sprintf("%s per variant and scenario, %s order", trialCounts(run), orderOf(run))},
 		{"Run", fmt.Sprintf("%s, took %s", run.Started.UTC().Format("2006-01-02 15:04 MST"), durationStr(run.Finished.Sub(run.Started)))},
+		{"Partition", partitionDesc(run.Experiment)},
+		{"Capacity", capacityDesc(run)},
+		{"Interference", interferenceDesc(run)},
 		{"Versions", fmt.Sprintf("lab %s, %s", run.Host.LabVersion, run.Host.GoVersion)},
 	}
 	base := stats.BaselineName(run)
@@ -127,7 +130,7 @@ func htmlScenarioOf(v *stats.Verdicts, sc string, charts []Chart) htmlScenario {
 				continue
 			}
 			r := c[i]
-			hr.Cells = append(hr.Cells, htmlCell{Value: summary(r.Variant), Delta: r.Delta(), P: r.PString(), Class: string(r.Outcome)})
+			hr.Cells = append(hr.Cells, htmlCell{Value: summary(r.Variant), Delta: r.Delta(), P: r.PString(), MDE: r.MDEString(), Class: string(r.Outcome)})
 		}
 		hs.Rows = append(hs.Rows, hr)
 	}
@@ -220,7 +223,7 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 <h3>{{.Name}}</h3>
 {{if .Rows}}<table>
 <tr><th class="l">metric</th><th>{{.Baseline}} (baseline)</th>{{range .Variants}}<th>{{.}}</th><th>delta</th>{{end}}</tr>
-{{range .Rows}}<tr><td class="l">{{.Metric}}</td><td>{{.Base}}</td>{{range .Cells}}<td>{{.Value}}</td><td class="{{.Class}}">{{.Delta}}<br><span class="p">{{.P}}</span></td>{{end}}</tr>
+{{range .Rows}}<tr><td class="l">{{.Metric}}</td><td>{{.Base}}</td>{{range .Cells}}<td>{{.Value}}</td><td class="{{.Class}}">{{.Delta}}<br><span class="p">{{.P}}{{with .MDE}} · mde {{.}}{{end}}</span></td>{{end}}</tr>
 {{end}}</table>{{else}}<p>No comparison.</p>{{end}}
 {{with .Warnings}}<ul class="warn">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <div class="charts">{{range .Charts}}<figure>{{.SVG}}{{with .Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>{{end}}</div>

@@ -37,8 +37,9 @@ func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		fmt.Fprintf(b, "- %s\n", mdEscape(line))
 	}
 	fmt.Fprintf(b, "\nMedians of %s trials per variant and scenario, ± the half-width of the %.0f%% confidence interval;\n"+
-		"delta is the change of the median against the baseline, \"~\" when the Mann-Whitney U test finds no\n"+
-		"significant difference at alpha = %g (as benchstat does).\n\n", trialCounts(run), 100*v.Confidence, v.Alpha)
+		"delta is the change of the median against the baseline, \"~\" when the test finds no significant\n"+
+		"difference; mde is the smallest change the run would have detected with %.0f%% power.\nTest: %s.\n\n",
+		trialCounts(run), 100*v.Confidence, 100*stats.Power, mdEscape(v.Method()))
 
 	mdSetup(b, run)
 	mdVariants(b, run)
@@ -67,6 +68,9 @@ func mdSetup(b *bufio.Writer, run *lab.Run) {
 		{"Trials", fmt.Sprintf("%s per variant and scenario (min %d, max %d), %s order",
 			trialCounts(run), run.Experiment.Trials.Min, run.Experiment.Trials.Max, orderOf(run))},
 		{"Run", fmt.Sprintf("%s, took %s", run.Started.UTC().Format("2006-01-02 15:04 MST"), durationStr(run.Finished.Sub(run.Started)))},
+		{"Partition", partitionDesc(run.Experiment)},
+		{"Capacity", capacityDesc(run)},
+		{"Interference", interferenceDesc(run)},
 		{"Versions", fmt.Sprintf("lab %s, %s", h.LabVersion, h.GoVersion)},
 	}
 	if a := run.Agent; a != nil {
@@ -160,15 +164,15 @@ func mdScenario(b *bufio.Writer, v *stats.Verdicts, sc string) {
 	fmt.Fprintf(b, "| metric | %s (baseline) |", cols[0][0].BaselineName)
 	sep := "|---|---:|"
 	for _, c := range cols {
-		fmt.Fprintf(b, " %s | delta | p |", c[0].VariantName)
-		sep += "---:|---:|---|"
+		fmt.Fprintf(b, " %s | delta | p | mde |", c[0].VariantName)
+		sep += "---:|---:|---|---:|"
 	}
 	fmt.Fprintf(b, "\n%s\n", sep)
 	for i, r0 := range cols[0] {
 		fmt.Fprintf(b, "| %s | %s |", metricTitle(r0.Metric), summary(r0.Baseline))
 		for _, c := range cols {
 			if i >= len(c) || c[i].Metric.Name != r0.Metric.Name {
-				fmt.Fprintf(b, " | | |")
+				fmt.Fprintf(b, " | | | |")
 				continue
 			}
 			r := c[i]
@@ -176,7 +180,7 @@ func mdScenario(b *bufio.Writer, v *stats.Verdicts, sc string) {
 			if r.Outcome == stats.Better || r.Outcome == stats.Worse {
 				d = fmt.Sprintf("**%s** %s", d, r.Outcome)
 			}
-			fmt.Fprintf(b, " %s | %s | %s |", summary(r.Variant), d, r.PString())
+			fmt.Fprintf(b, " %s | %s | %s | %s |", summary(r.Variant), d, r.PString(), r.MDEString())
 		}
 		fmt.Fprintln(b)
 	}

@@ -23,8 +23,17 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 	fmt.Fprintf(w, "target   %s\n", targetDesc(run.Target))
 	fmt.Fprintf(w, "host     %s\n", hostDesc(run.Host))
 	fmt.Fprintf(w, "load     %s\n", loadDesc(run.Experiment.Load))
-	fmt.Fprintf(w, "trials   %s per variant and scenario, %s order; medians ±%.0f%% CI, Mann-Whitney U, alpha %g\n",
-		trialCounts(run), orderOf(run), 100*v.Confidence, v.Alpha)
+	fmt.Fprintf(w, "trials   %s per variant and scenario, %s order; medians ±%.0f%% CI\n", trialCounts(run), orderOf(run), 100*v.Confidence)
+	fmt.Fprintf(w, "test     %s\n", v.Method())
+	if d := partitionDesc(run.Experiment); d != "" {
+		fmt.Fprintf(w, "cpus     %s\n", d)
+	}
+	if d := capacityDesc(run); d != "" {
+		fmt.Fprintf(w, "capacity %s\n", d)
+	}
+	if d := interferenceDesc(run); d != "" {
+		fmt.Fprintf(w, "machine  %s\n", d)
+	}
 	if run.Interrupted != "" {
 		fmt.Fprintf(w, "!        run interrupted: %s\n", run.Interrupted)
 	}
@@ -39,7 +48,7 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 		}
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Verdict (throughput):")
+	fmt.Fprintf(w, "Verdict (%s):\n", primaryLabel(v))
 	for _, line := range headlines(v) {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
@@ -51,9 +60,9 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 func terminalTable(w io.Writer, rows []stats.Row) {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "  metric\t%s\t%s\tdelta\tp\t\n", rows[0].BaselineName, rows[0].VariantName)
+	fmt.Fprintf(tw, "  metric\t%s\t%s\tdelta\tp\tmde\t\n", rows[0].BaselineName, rows[0].VariantName)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", metricTitle(r.Metric), summary(r.Baseline), summary(r.Variant), r.Delta(), r.PString(), outcomeWord(r))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", metricTitle(r.Metric), summary(r.Baseline), summary(r.Variant), r.Delta(), r.PString(), r.MDEString(), outcomeWord(r))
 	}
 	tw.Flush()
 	writeTrimmed(w, buf.String())
@@ -71,8 +80,9 @@ func headlines(v *stats.Verdicts) []string {
 		case stats.Same:
 			s = fmt.Sprintf("%s: %s vs %s: no significant difference (%s)", r.Scenario, r.VariantName, r.BaselineName, r.PString())
 		default:
-			s = fmt.Sprintf("%s: %s vs %s: %s throughput, %s (%s)", r.Scenario, r.VariantName, r.BaselineName, r.Delta(), r.Outcome, r.PString())
+			s = fmt.Sprintf("%s: %s vs %s: %s %s, %s (%s)", r.Scenario, r.VariantName, r.BaselineName, r.Delta(), r.Metric.Label, r.Outcome, r.PString())
 		}
+		s += "; " + r.MDESentence()
 		if len(r.Warnings) > 0 {
 			s += fmt.Sprintf(" — %d warning(s)", len(r.Warnings))
 		}
@@ -100,4 +110,12 @@ func writeTrimmed(w io.Writer, s string) {
 			io.WriteString(w, "\n")
 		}
 	}
+}
+
+// primaryLabel names the verdicts' headline metric.
+func primaryLabel(v *stats.Verdicts) string {
+	if v.Primary.Label != "" {
+		return v.Primary.Label
+	}
+	return lab.Metrics[0].Label
 }

@@ -7,10 +7,21 @@ import (
 // Compare compares every variant of run with its baseline, per scenario
 // and metric. alpha <= 0 means the experiment's Trials.Alpha, else
 // DefaultAlpha. Failed trials (Trial.Error) are left out, with a warning.
+//
+// Rows are tested as the experiment's design says (Trials.Analysis,
+// Trials.Sequential, Min and Max): paired by round by default, with the
+// p-value threshold of the look the run stopped at.
 func Compare(run *lab.Run, alpha float64) *Verdicts {
+	return compare(run, alpha, false)
+}
+
+func compare(run *lab.Run, alpha float64, primaryOnly bool) *Verdicts {
 	alpha = AlphaFor(run, alpha)
+	primary := lab.PrimaryMetric(&run.Experiment)
+	lk := look{design: DesignOf(run, alpha), rounds: Rounds(run), analysis: run.Experiment.Trials.Analysis, pairable: true,
+		primary: primary.Name, primaryOnly: primaryOnly}
 	base := BaselineName(run)
-	v := &Verdicts{Alpha: alpha, Confidence: Confidence, Baseline: base, Scenarios: ScenarioNames(run)}
+	v := &Verdicts{Alpha: alpha, Confidence: Confidence, Baseline: base, Scenarios: ScenarioNames(run), Design: lk.design, Rounds: lk.rounds, Primary: primary}
 	for _, name := range VariantNames(run) {
 		if name != base {
 			v.Variants = append(v.Variants, name)
@@ -19,7 +30,7 @@ func Compare(run *lab.Run, alpha float64) *Verdicts {
 	for _, sc := range v.Scenarios {
 		b := groupOf(run, base, sc)
 		for _, name := range v.Variants {
-			v.Rows = append(v.Rows, compareGroups(sc, b, groupOf(run, name, sc), alpha)...)
+			v.Rows = append(v.Rows, compareGroups(sc, b, groupOf(run, name, sc), lk)...)
 		}
 	}
 	return v
@@ -32,7 +43,10 @@ func Compare(run *lab.Run, alpha float64) *Verdicts {
 // "<variant> (<label>)".
 func CompareRuns(a, b *lab.Run, labelA, labelB string, alpha float64) *Verdicts {
 	alpha = AlphaFor(a, alpha)
-	v := &Verdicts{Alpha: alpha, Confidence: Confidence, Baseline: labelA}
+	// Two runs' trials are not paired, and each run is judged whole.
+	primary := lab.PrimaryMetric(&a.Experiment)
+	lk := look{design: Design{Alpha: alpha}, analysis: AnalysisUnpaired, primary: primary.Name}
+	v := &Verdicts{Alpha: alpha, Confidence: Confidence, Baseline: labelA, Design: lk.design, Primary: primary}
 	type pair struct{ a, b string }
 	var pairs []pair
 	inB := map[string]bool{}
@@ -64,7 +78,7 @@ func CompareRuns(a, b *lab.Run, labelA, labelB string, alpha float64) *Verdicts 
 			ga, gb := groupOf(a, p.a, sc), groupOf(b, p.b, sc)
 			ga.name = p.a + " (" + labelA + ")"
 			gb.name = p.b + " (" + labelB + ")"
-			v.Rows = append(v.Rows, compareGroups(sc, ga, gb, alpha)...)
+			v.Rows = append(v.Rows, compareGroups(sc, ga, gb, lk)...)
 		}
 	}
 	return v
@@ -79,6 +93,26 @@ func AlphaFor(run *lab.Run, alpha float64) float64 {
 		return run.Experiment.Trials.Alpha
 	}
 	return DefaultAlpha
+}
+
+// DesignOf is the run's test design: its experiment's Min, Max and
+// Sequential, at alpha.
+func DesignOf(run *lab.Run, alpha float64) Design {
+	t := run.Experiment.Trials
+	return Design{Min: t.Min, Max: t.Max, Alpha: alpha, Sequential: t.IsSequential()}
+}
+
+// Rounds is the number of rounds the run measured with at least one valid
+// trial: the look the verdicts are tested at. Rounds left out whole (e.g.
+// for interference) carry no information and do not count.
+func Rounds(run *lab.Run) int {
+	valid := map[int]bool{}
+	for _, t := range run.Trials {
+		if t.Error == "" {
+			valid[t.Rep] = true
+		}
+	}
+	return len(valid)
 }
 
 // BaselineName is the run's baseline variant: the one marked in

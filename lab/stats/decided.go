@@ -9,15 +9,19 @@ const DecidedMargin = 1.0
 // Decided is the adaptive stopping rule the run loop calls after each
 // round (once Trials.Min rounds are done). A run is decided when, for every
 // scenario and every variant, the primary metric (throughput) either
-// differs significantly from the baseline at alpha, or the conservative
+// differs significantly from the baseline at this look's threshold, or the
 // confidence interval of its change (Row.DiffCI) lies within
 // ±DecidedMargin %: more trials would not change the answer.
 //
-// Checking after every round is "optional stopping": it raises the chance
-// of a false positive above alpha (roughly doubling it with 5 to 10 looks).
-// Keep Trials.Min at 5 or more; reports show p-values so readers can judge.
+// With a sequential design (the default, Trials.Sequential) the threshold
+// of each look comes from a group-sequential boundary that spends alpha
+// over the looks between Trials.Min and Trials.Max, so stopping at the
+// first significant look keeps the false-positive rate at or below alpha
+// (stopping for a change within the margin only lowers it). With
+// sequential = false every look tests at alpha: "optional stopping", whose
+// false-positive rate grows with the number of looks.
 func Decided(run *lab.Run, alpha float64) bool {
-	heads := Compare(run, alpha).Headlines()
+	heads := compare(run, alpha, true).Headlines()
 	if len(heads) == 0 {
 		return false
 	}

@@ -15,8 +15,11 @@ func groupWarnings(g group) []string {
 	var ws []string
 	var failed []string
 	var errs, reqs, dropped int64
-	var errTrials []int
+	var errTrials, disturbed []int
 	for _, t := range g.trials {
+		if t.Error == "" && t.Interference != nil && t.Interference.Flagged {
+			disturbed = append(disturbed, t.Seq)
+		}
 		if t.Error != "" {
 			failed = append(failed, fmt.Sprintf("#%d (%s)", t.Seq, t.Error))
 			continue
@@ -36,6 +39,9 @@ func groupWarnings(g group) []string {
 	}
 	if errs > 0 {
 		ws = append(ws, fmt.Sprintf("%s: %d request error(s) (%.2g%% of requests) in trial(s) %s", g.name, errs, 100*float64(errs)/float64(max(reqs, 1)), seqList(errTrials)))
+	}
+	if len(disturbed) > 0 {
+		ws = append(ws, fmt.Sprintf("%s: trial(s) %s measured while other work used more than the limit of the machine's CPUs (kept: too few clean rounds)", g.name, seqList(disturbed)))
 	}
 	if dropped > 0 {
 		ws = append(ws, fmt.Sprintf("%s: the load generator dropped %d request(s) (could not keep the rate)", g.name, dropped))

@@ -20,10 +20,31 @@ type jsonRow struct {
 	DeltaPct     *float64    `json:"delta_pct"`
 	Delta        string      `json:"delta"`
 	P            float64     `json:"p"`
+	Test         string      `json:"test"`
+	PUnpaired    float64     `json:"p_unpaired"`
+	Paired       *jsonPaired `json:"paired,omitempty"`
 	Alpha        float64     `json:"alpha"`
+	Threshold    float64     `json:"threshold"`
+	MDEPct       *float64    `json:"mde_pct"`
 	Significant  bool        `json:"significant"`
 	Outcome      Outcome     `json:"outcome"`
 	Warnings     []string    `json:"warnings,omitempty"`
+}
+
+type jsonPaired struct {
+	N         int      `json:"n"`
+	ChangePct *float64 `json:"change_pct"`
+	LoPct     *float64 `json:"lo_pct"`
+	HiPct     *float64 `json:"hi_pct"`
+	P         float64  `json:"p"`
+	SD        float64  `json:"sd_log_ratio"`
+}
+
+func pairedJSON(p *Paired) *jsonPaired {
+	if p == nil {
+		return nil
+	}
+	return &jsonPaired{N: p.N, ChangePct: finite(p.ChangePct), LoPct: finite(p.LoPct), HiPct: finite(p.HiPct), P: p.P, SD: p.SD}
 }
 
 type jsonSummary struct {
@@ -40,7 +61,8 @@ func (r Row) MarshalJSON() ([]byte, error) {
 		Scenario: r.Scenario, Metric: r.Metric.Name, Label: r.Metric.Label, Unit: r.Metric.Unit, Better: r.Metric.Better,
 		BaselineName: r.BaselineName, VariantName: r.VariantName,
 		Baseline: toJSON(r.Baseline), Variant: toJSON(r.Variant),
-		DeltaPct: finite(r.DeltaPct), Delta: r.Delta(), P: r.P, Alpha: r.Alpha,
+		DeltaPct: finite(r.DeltaPct), Delta: r.Delta(), P: r.P, Test: r.Test, PUnpaired: r.PUnpaired, Paired: pairedJSON(r.Paired),
+		Alpha: r.Alpha, Threshold: r.Threshold, MDEPct: finite(r.MDEPct),
 		Significant: r.Significant, Outcome: r.Outcome, Warnings: r.Warnings,
 	})
 }
@@ -73,5 +95,10 @@ func (v *Verdicts) MarshalJSON() ([]byte, error) {
 		Scenarios  []string `json:"scenarios"`
 		Variants   []string `json:"variants"`
 		Rows       []Row    `json:"rows"`
-	}{v.Alpha, v.Confidence, v.Baseline, v.Scenarios, v.Variants, rows})
+		Method     string   `json:"method"`
+		Sequential bool     `json:"sequential"`
+		Min        int      `json:"min_rounds"`
+		Max        int      `json:"max_rounds"`
+		Rounds     int      `json:"rounds"`
+	}{v.Alpha, v.Confidence, v.Baseline, v.Scenarios, v.Variants, rows, v.Method(), v.Design.Sequential, v.Design.Min, v.Design.Max, v.Rounds})
 }

@@ -35,6 +35,39 @@ type Verdicts struct {
 	Scenarios []string
 	Variants  []string
 	Rows      []Row
+	// Design is how rows were tested, Rounds the look they were tested at.
+	Design Design
+	Rounds int
+	// Primary is the headline metric (throughput, or CPU per request in
+	// efficiency mode).
+	Primary lab.Metric
+}
+
+// Method describes, in a sentence, how the verdicts were reached: the
+// test, and for a sequential design the look and its threshold.
+func (v *Verdicts) Method() string {
+	tests := map[string]bool{}
+	for _, r := range v.Rows {
+		tests[r.Test] = true
+	}
+	var test string
+	switch {
+	case tests[TestSignedRank] && tests[TestMannWhitney]:
+		test = "paired Wilcoxon signed-rank test on per-round ratios where every round measured both variants, Mann-Whitney U elsewhere"
+	case tests[TestSignedRank]:
+		test = "paired Wilcoxon signed-rank test on per-round ratios (variant/baseline)"
+	default:
+		test = "Mann-Whitney U test (unpaired)"
+	}
+	s := fmt.Sprintf("%s, alpha %g", test, v.Alpha)
+	d := v.Design
+	if d.Sequential && d.Max > d.Min && d.Min > 0 {
+		s += fmt.Sprintf("; group-sequential (Lan-DeMets O'Brien-Fleming spending over looks after rounds %d..%d): look after %d rounds, significant at p <= %.3g",
+			d.Min, d.Max, v.Rounds, d.NominalAlpha(v.Rounds))
+	} else if d.Max > d.Min && d.Min > 0 {
+		s += fmt.Sprintf("; looks after every round from %d tested at alpha (not sequential: more false positives)", d.Min)
+	}
+	return s + fmt.Sprintf("; MDE = change detectable with %.0f%% power given the run's noise", 100*Power)
 }
 
 // Row compares one metric of one variant against the baseline in one
@@ -48,9 +81,24 @@ type Row struct {
 	Variant      Summary
 	// DeltaPct is the change of the median in percent (variant vs
 	// baseline); ±Inf when the baseline median is 0, NaN when unknown.
-	DeltaPct    float64
-	P           float64
-	Alpha       float64
+	DeltaPct float64
+	// P is the p-value of the verdict's test (Test), compared with
+	// Threshold; PUnpaired is the Mann-Whitney p-value, always computed.
+	P         float64
+	PUnpaired float64
+	// Test is the test the verdict uses: TestSignedRank or TestMannWhitney.
+	Test string
+	// Paired is the paired analysis (nil when the rows could not be paired,
+	// e.g. across runs).
+	Paired *Paired
+	// Alpha is the run's overall significance level; Threshold is the
+	// p-value threshold of this look (below Alpha for a sequential design
+	// that could have stopped earlier).
+	Alpha     float64
+	Threshold float64
+	// MDEPct is the minimum detectable effect (±%, at Power) given this
+	// run's noise, number of trials and Threshold.
+	MDEPct      float64
 	Significant bool
 	Outcome     Outcome
 	Warnings    []string
@@ -82,16 +130,41 @@ func (r Row) PString() string {
 	return s + fmt.Sprintf("n=%d+%d", r.Baseline.N, r.Variant.N)
 }
 
-// DiffCI is a conservative confidence interval of the change in percent,
-// from the two medians' intervals: [variant.Lo/baseline.Hi-1,
+// DiffCI is a confidence interval of the change in percent. For a paired
+// row it is the interval of the median per-round change; otherwise it is
+// conservative, from the two medians' intervals: [variant.Lo/baseline.Hi-1,
 // variant.Hi/baseline.Lo-1]. ok is false when an interval is unbounded or
 // the baseline's lower bound is not positive.
 func (r Row) DiffCI() (lo, hi float64, ok bool) {
+	if p := r.Paired; p != nil && r.Test == TestSignedRank {
+		if math.IsInf(p.LoPct, 0) || math.IsInf(p.HiPct, 0) {
+			return math.Inf(-1), math.Inf(1), false
+		}
+		return p.LoPct, p.HiPct, true
+	}
 	b, v := r.Baseline, r.Variant
 	if !b.Bounded() || !v.Bounded() || b.Lo <= 0 || b.Hi <= 0 {
 		return math.Inf(-1), math.Inf(1), false
 	}
 	return 100 * (v.Lo/b.Hi - 1), 100 * (v.Hi/b.Lo - 1), true
+}
+
+// MDEString says how small a change this row could have missed, e.g.
+// "±3.1%", or "?" when the noise is unknown (fewer than two trials).
+func (r Row) MDEString() string {
+	if math.IsInf(r.MDEPct, 0) || math.IsNaN(r.MDEPct) {
+		return "?"
+	}
+	return fmt.Sprintf("±%.1f%%", r.MDEPct)
+}
+
+// MDESentence says how large a change this row could have missed, e.g.
+// "changes smaller than ±3.1% would not have been detected by this run".
+func (r Row) MDESentence() string {
+	if r.MDEString() == "?" {
+		return "too few trials to say which changes this run could detect"
+	}
+	return "changes smaller than " + r.MDEString() + " would not have been detected by this run"
 }
 
 // For returns the rows of one scenario and variant, in metric order.
@@ -105,12 +178,16 @@ func (v *Verdicts) For(scenario, variant string) []Row {
 	return out
 }
 
-// Headlines returns the rows of the primary metric (throughput), one per
+// Headlines returns the rows of the primary metric (Primary), one per
 // scenario and variant: the verdicts to show first.
 func (v *Verdicts) Headlines() []Row {
+	primary := v.Primary.Name
+	if primary == "" {
+		primary = lab.Metrics[0].Name
+	}
 	var out []Row
 	for _, r := range v.Rows {
-		if r.Metric.Name == lab.Metrics[0].Name {
+		if r.Metric.Name == primary {
 			out = append(out, r)
 		}
 	}
@@ -125,43 +202,102 @@ type group struct {
 	events []lab.Event
 }
 
+// look is how one comparison is tested: the design, the look (rounds so
+// far), the requested analysis and whether rows can be paired by round.
+type look struct {
+	design   Design
+	rounds   int
+	analysis string
+	pairable bool
+	// primary is the headline metric; primaryOnly skips the others (for
+	// the stopping rule).
+	primary     string
+	primaryOnly bool
+}
+
 // compareGroups builds the rows of every metric for one pair of groups.
-func compareGroups(scenario string, base, vari group, alpha float64) []Row {
+func compareGroups(scenario string, base, vari group, lk look) []Row {
 	common := append(groupWarnings(base), groupWarnings(vari)...)
 	var rows []Row
+	primary := lk.primary
+	if primary == "" {
+		primary = lab.Metrics[0].Name
+	}
 	for _, m := range lab.Metrics {
+		if lk.primaryOnly && m.Name != primary {
+			continue
+		}
 		bv, vv := valuesOf(base.trials, m), valuesOf(vari.trials, m)
-		if len(bv) == 0 && len(vv) == 0 && m.Name != lab.Metrics[0].Name {
+		if len(bv) == 0 && len(vv) == 0 && m.Name != primary {
 			// Not measured in this run (e.g. no telemetry). The primary
 			// metric always has a row, to carry the warnings.
 			continue
 		}
-		rows = append(rows, compareMetric(scenario, m, base.name, bv, vari.name, vv, alpha, common))
+		var lr []float64
+		rounds := 0
+		if lk.pairable {
+			lr, rounds = pairs(base.trials, vari.trials, m)
+		}
+		rows = append(rows, compareMetric(scenario, m, m.Name == primary, base.name, bv, vari.name, vv, lr, rounds, lk, common))
 	}
 	return rows
 }
 
-// compareMetric compares one metric's values of baseline and variant.
-func compareMetric(scenario string, m lab.Metric, bname string, bv []float64, vname string, vv []float64, alpha float64, common []string) Row {
-	r := Row{Scenario: scenario, Metric: m, BaselineName: bname, VariantName: vname, Alpha: alpha, P: 1, Outcome: Same, DeltaPct: math.NaN()}
+// compareMetric compares one metric's values of baseline and variant; lr
+// are the per-round log-ratios of the rounds measured (rounds of them
+// had a value in either group).
+func compareMetric(scenario string, m lab.Metric, isPrimary bool, bname string, bv []float64, vname string, vv []float64, lr []float64, rounds int, lk look, common []string) Row {
+	alpha := lk.design.Alpha
+	r := Row{Scenario: scenario, Metric: m, BaselineName: bname, VariantName: vname, Alpha: alpha, P: 1, PUnpaired: 1,
+		Outcome: Same, DeltaPct: math.NaN(), Test: TestMannWhitney, Threshold: lk.design.NominalAlpha(lk.rounds), MDEPct: math.Inf(1)}
 	var ws []string
 	var w []string
 	r.Baseline, w = Summarize(bv)
 	ws = append(ws, prefix(bname, w)...)
 	r.Variant, w = Summarize(vv)
 	ws = append(ws, prefix(vname, w)...)
+	paired, okPairs := analysePairs(lr)
+	if okPairs {
+		r.Paired = &paired
+	}
+	switch {
+	case lk.analysis == AnalysisUnpaired || !lk.pairable:
+	case lk.analysis == AnalysisPaired && !okPairs:
+		ws = append(ws, "paired analysis asked for, but no round measured both variants: the verdict uses the unpaired test")
+	case lk.analysis == AnalysisPaired || (okPairs && len(lr) == rounds):
+		r.Test = TestSignedRank
+	case isPrimary:
+		// Said once, for the headline; secondary metrics follow silently.
+		ws = append(ws, fmt.Sprintf("only %d of %d rounds measured both variants: the verdict uses the unpaired test", len(lr), rounds))
+	}
 	if r.Baseline.N > 0 && r.Variant.N > 0 {
 		r.DeltaPct = deltaPct(r.Baseline.Median, r.Variant.Median)
-		if allEqual(r.Baseline.Values, r.Variant.Values) {
-			r.P = 1
-		} else {
-			th := benchmath.Thresholds{CompareAlpha: alpha}
+		var mwWarnings []string
+		// The stopping rule needs only the verdict's own test.
+		needMW := !lk.primaryOnly || r.Test == TestMannWhitney
+		if needMW && !allEqual(r.Baseline.Values, r.Variant.Values) {
+			th := benchmath.Thresholds{CompareAlpha: r.Threshold}
 			c := benchmath.AssumeNothing.Compare(benchmath.NewSample(append([]float64(nil), bv...), &th),
 				benchmath.NewSample(append([]float64(nil), vv...), &th))
-			r.P = c.P
-			ws = append(ws, errStrings(c.Warnings)...)
+			r.PUnpaired = c.P
+			mwWarnings = errStrings(c.Warnings)
 		}
-		r.Significant = r.P <= alpha
+		if r.Test == TestSignedRank {
+			r.P = paired.P
+			if !lk.primaryOnly {
+				r.MDEPct = MDEPct(paired.SD, paired.N, r.Threshold, true)
+			}
+			if minP := math.Ldexp(2, -paired.N); minP > r.Threshold {
+				ws = append(ws, fmt.Sprintf("paired: need >= %d pairs to detect a difference at p <= %.3g", pairsNeeded(r.Threshold), r.Threshold))
+			}
+		} else {
+			r.P = r.PUnpaired
+			if !lk.primaryOnly {
+				r.MDEPct = MDEPct(logSD(bv, vv), min(r.Baseline.N, r.Variant.N), r.Threshold, false)
+			}
+			ws = append(ws, mwWarnings...)
+		}
+		r.Significant = r.P <= r.Threshold
 		r.Outcome = outcome(r, m)
 	}
 	for _, s := range []struct {
@@ -176,11 +312,24 @@ func compareMetric(scenario string, m lab.Metric, bname string, bv []float64, vn
 	return r
 }
 
+// pairsNeeded is the fewest pairs whose smallest two-sided signed-rank
+// p-value (2/2^n) is at most threshold.
+func pairsNeeded(threshold float64) int {
+	n := 1
+	for math.Ldexp(2, -n) > threshold && n < 64 {
+		n++
+	}
+	return n
+}
+
 func outcome(r Row, m lab.Metric) Outcome {
 	if !r.Significant {
 		return Same
 	}
 	d := r.Variant.Median - r.Baseline.Median
+	if r.Test == TestSignedRank && r.Paired != nil {
+		d = r.Paired.ChangePct
+	}
 	switch {
 	case d == 0 || m.Better == 0:
 		return Changed

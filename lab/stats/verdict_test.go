@@ -122,8 +122,15 @@ func TestTooFewTrialsWarns(t *testing.T) {
 	if r.Significant {
 		t.Errorf("3+3 trials cannot be significant at 0.05 (Mann-Whitney minimum p is 0.1), got p=%v", r.P)
 	}
-	if !hasWarning(r, "need >= 4 samples to detect a difference at alpha level 0.05") {
-		t.Errorf("warnings %q lack benchmath's too-few-samples warning", r.Warnings)
+	if !hasWarning(r, "paired: need >= 6 pairs to detect a difference at p <= 0.05") {
+		t.Errorf("warnings %q lack the too-few-pairs warning", r.Warnings)
+	}
+	// The unpaired test says so in benchmath's words.
+	run := tcpUnix(3000, 3, 0.01, 5)
+	run.Experiment.Trials.Analysis = stats.AnalysisUnpaired
+	if r := row(t, stats.Compare(run, 0.05), "GETSingle", "unix", "rate"); r.Test != stats.TestMannWhitney ||
+		!hasWarning(r, "need >= 4 samples to detect a difference at alpha level 0.05") {
+		t.Errorf("unpaired: test %q, warnings %q lack benchmath's too-few-samples warning", r.Test, r.Warnings)
 	}
 	if !hasWarning(r, "samples for confidence interval") {
 		t.Errorf("warnings %q lack the confidence-interval warning", r.Warnings)

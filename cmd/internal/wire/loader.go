@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
 )
@@ -41,11 +43,23 @@ func (l *Loader) Load(ctx context.Context, spec lab.LoadSpec) (lab.LoadOutcome, 
 		}
 		return searchOutcome(sr, spec.Load.Warmup), nil
 	}
+	cpu0 := processCPU()
 	res, err := loadgen.Run(ctx, cfg, progress)
 	if err != nil {
 		return lab.LoadOutcome{}, err
 	}
-	return lab.LoadOutcome{Stats: stats(res.Summary), Series: series(res.Series)}, nil
+	return lab.LoadOutcome{Stats: stats(res.Summary), Series: series(res.Series), GeneratorCPU: processCPU() - cpu0}, nil
+}
+
+// processCPU is this process's CPU time so far, in seconds: the load
+// generator's share of the machine (with the lab's own sampling, which
+// belongs to the measuring side too). 0 when it cannot be read.
+func processCPU() float64 {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
 func (l *Loader) config(spec lab.LoadSpec) (loadgen.Config, error) {
@@ -58,6 +72,9 @@ func (l *Loader) config(spec lab.LoadSpec) (loadgen.Config, error) {
 		Warmup: ld.Warmup, Timeout: ld.Timeout, Seed: spec.Seed, Threads: ld.Threads, CPUs: l.CPUs, MaxRequests: l.MaxRequests}
 	if l.Threads > 0 {
 		cfg.Threads = l.Threads
+	}
+	if len(spec.CPUs) > 0 { // the experiment's [partition] generator
+		cfg.CPUs = spec.CPUs
 	}
 	switch ld.Model {
 	case lab.ModelClosed:

@@ -86,7 +86,9 @@ func (w *window) Stop(ctx context.Context, requests int64) (lab.Telemetry, error
 		pool = w.pool.stop(ctx, w.l.cfg.AdminURL)
 	}
 	var tel lab.Telemetry
-	sum := rec.Summary(w.start, time.Now())
+	end := time.Now()
+	sum := rec.Summary(w.start, end)
+	tel.MachineCPU = rec.MachineSummary(w.start, end).CPUCores
 	tel.Server = usage(rec, "postgrest", sum["postgrest"], requests, w.start)
 	tel.Database = usage(rec, "postgresql", sum["postgresql"], requests, w.start)
 	if w.conn != nil {

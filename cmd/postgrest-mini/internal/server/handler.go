@@ -19,6 +19,7 @@ const jsonType = "application/json; charset=utf-8"
 // handle is the API entry point: route, answer, log.
 func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 	start := time.Now()
+	s.inject.do()
 	func() {
 		defer func() {
 			if r := recover(); r != nil { // never crash on a request

@@ -56,11 +56,14 @@ type Options struct {
 	AdminHost      string
 	AdminPort      int // admin-server-port; -1 = off, 0 = a free port
 
-	OnReady     func()    // called once, when the first schema cache load succeeds
-	OnStopping  func()    // called when graceful shutdown begins
-	MaxBodySize int       // bytes; larger requests get 413
-	AccessLog   io.Writer // default os.Stdout, written unbuffered
-	ErrorLog    io.Writer // default os.Stderr
+	OnReady     func() // called once, when the first schema cache load succeeds
+	OnStopping  func() // called when graceful shutdown begins
+	MaxBodySize int    // bytes; larger requests get 413
+	// InjectCPU adds this much CPU work to every API request (lab-only:
+	// PGRST_LAB_INJECT_CPU_US, for `lab calibrate`); 0 = none.
+	InjectCPU time.Duration
+	AccessLog io.Writer // default os.Stdout, written unbuffered
+	ErrorLog  io.Writer // default os.Stderr
 }
 
 // Defaults returns PostgREST's defaults.

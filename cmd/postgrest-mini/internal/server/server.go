@@ -30,6 +30,7 @@ type Server struct {
 	loads      atomic.Int64
 	searchPath string
 	claims     string
+	inject     *cpuWork // nil unless Options.InjectCPU
 }
 
 // New validates the options and prepares the pool (which connects lazily).
@@ -39,7 +40,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: o, pool: p, reload: make(chan struct{}, 1)}
+	s := &Server{opts: o, pool: p, reload: make(chan struct{}, 1), inject: newCPUWork(o.InjectCPU)}
 	quoted := make([]string, len(o.Schemas))
 	for i, sc := range o.Schemas {
 		quoted[i] = pgx.Identifier{sc}.Sanitize()

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/wire"
+	"github.com/pgrst-lab/pgrst-lab/experiments"
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
+	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+	"github.com/pgrst-lab/pgrst-lab/loadgen"
+)
+
+func init() {
+	register(command{name: "calibrate", summary: "measure false positives and detection rate per effect size (a power curve)", run: cmdCalibrate})
+}
+
+const calibrateUsage = `calibrate [NAME|FILE] [--runs N] [--effects 1,2,3,5,10] [flags]
+
+Measures how sensitive an experiment's design is on this machine, against
+the local stack's reference server (postgrest-mini). It repeats, --runs times
+each, A/A runs (the experiment's baseline variant against itself, on its
+first scenario) and A/A' runs in which A' (variant A-prime) carries injected CPU work per
+request (PGRST_LAB_INJECT_CPU_US) sized to slow a CPU-bound run down by each of
+--effects percent. It reports the false-positive rate, and the detection
+rate per effect (a power curve), as a table, calibration.md and
+calibration.html (with a chart) under RESULTS/calibrate/<experiment>/<time>/.
+Default experiment: socket-vs-tcp. Each run is bounded by trials.max; the
+command prints the worst-case time first and one line per finished run.`
+
+// maxCalibrationRuns bounds --runs.
+const maxCalibrationRuns = 200
+
+func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("calibrate", calibrateUsage, stdout)
+	dir := fs.String("dir", stack.DefaultDir, "state directory of the local stack")
+	results := fs.String("results", "results", "where result directories are written")
+	runs := fs.Int("runs", 5, fmt.Sprintf("runs per effect size and for A/A (1..%d)", maxCalibrationRuns))
+	effectsFlag := fs.String("effects", "1,2,3,5,10", "injected slowdowns in percent, comma-separated (each in (0, 50])")
+	minTrials := fs.Int("min-trials", 0, "override trials.min")
+	maxTrials := fs.Int("max-trials", 0, "override trials.max")
+	duration := fs.Duration("duration", 0, "override load.duration")
+	warmup := fs.Duration("warmup", -1, "override load.warmup")
+	help, pos, err := parseInterspersed(fs, args)
+	if help || err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return usageErrorf("calibrate: give at most one experiment name or file (bundled: %v)", experiments.Names())
+	}
+	if *runs < 1 || *runs > maxCalibrationRuns {
+		return usageErrorf("calibrate: --runs %d must be in 1..%d", *runs, maxCalibrationRuns)
+	}
+	effects, err := parseEffects(*effectsFlag)
+	if err != nil {
+		return usageErrorf("calibrate: --effects: %v", err)
+	}
+	name := "socket-vs-tcp"
+	if len(pos) == 1 {
+		name = pos[0]
+	}
+	e, err := loadExperiment(name, *minTrials, *maxTrials, *duration, *warmup)
+	if err != nil {
+		return err
+	}
+	if e.Target.Unit != "" || e.Target.Config != "" || e.Target.URL != "" {
+		return usageErrorf("calibrate: %s targets an existing server; calibration injects work into the local stack's reference server only", e.Name)
+	}
+	srv, url, closeFn, err := stackServer(ctx, *dir, "", calibrate.Derive(e, 0), stderr)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	c := &calibration{exp: e, srv: srv, url: url, out: stdout, runs: *runs, effects: effects}
+	return c.run(ctx, *results)
+}
+
+// calibration is one `lab calibrate`.
+type calibration struct {
+	exp     *lab.Experiment
+	srv     lab.Server
+	url     string
+	out     io.Writer
+	runs    int
+	effects []float64
+	dir     string
+	done    int
+}
+
+func (c *calibration) total() int { return c.runs * (1 + len(c.effects)) }
+
+func (c *calibration) run(ctx context.Context, results string) error {
+	e := c.exp
+	start := time.Now()
+	c.dir = filepath.Join(results, "calibrate", e.Name, start.UTC().Format("20060102-150405"))
+	perTrial := e.Load.Warmup + e.Load.Duration + stats.DefaultTrialOverhead
+	worst := time.Duration(c.total()*2*e.Trials.Max) * perTrial
+	fmt.Fprintf(c.out, "calibrate %s: %d runs (A/A and %v%%, %d each) of 2 variants x %d..%d rounds of %s; at most about %s\n",
+		e.Name, c.total(), c.effects, c.runs, e.Trials.Min, e.Trials.Max, e.Load.Duration, worst.Round(time.Second))
+	res := &calibrate.Result{Experiment: e.Name, Load: e.Load, Trials: e.Trials, Started: start, RunsPer: c.runs}
+	finish := func(stopped error) error {
+		res.Finished = time.Now()
+		res.Rows = calibrate.Tally(res.Outcomes)
+		if stopped != nil {
+			res.Stopped = stopped.Error()
+		}
+		fmt.Fprintln(c.out)
+		report.CalibrationTable(c.out, res)
+		if err := report.WriteCalibration(c.dir, res); err != nil {
+			return errors.Join(stopped, err)
+		}
+		fmt.Fprintf(c.out, "\nreport: %s (calibration.md, calibration.html, calibration.json; runs/*/run.json)\n", c.dir)
+		return stopped
+	}
+	for i := 1; i <= c.runs; i++ {
+		run, o, err := c.one(ctx, 0, 0, i)
+		if run != nil && res.Design == "" {
+			res.Host, res.Target, res.Design = run.Host, run.Target, stats.Compare(run, 0).Method()
+		}
+		res.Outcomes = append(res.Outcomes, o)
+		if err != nil {
+			return finish(err)
+		}
+		if i == 1 && len(c.effects) > 0 {
+			if !run.Target.Reference {
+				return finish(fmt.Errorf("the stack runs %s, not the reference server: CPU injection (PGRST_LAB_INJECT_CPU_US) needs postgrest-mini", run.Target.Binary))
+			}
+			b, ok := calibrate.BaselineOf(run)
+			if !ok {
+				return finish(errors.New("the first A/A run measured no throughput: cannot size the injected work"))
+			}
+			res.Baseline = b
+		}
+	}
+	for _, eff := range c.effects {
+		us := calibrate.InjectUs(eff, res.Baseline)
+		for i := 1; i <= c.runs; i++ {
+			_, o, err := c.one(ctx, eff, us, i)
+			res.Outcomes = append(res.Outcomes, o)
+			if err != nil {
+				return finish(err)
+			}
+		}
+	}
+	return finish(nil)
+}
+
+// one runs one calibration run and prints a line about it.
+func (c *calibration) one(ctx context.Context, effect float64, us, i int) (*lab.Run, calibrate.Outcome, error) {
+	c.done++
+	label := "A/A"
+	if effect > 0 {
+		label = fmt.Sprintf("%g%% (%d µs)", effect, us)
+	}
+	e := calibrate.Derive(c.exp, us)
+	runner := &lab.Runner{Server: c.srv, Loader: &wire.Loader{Target: loadgen.Target{URL: c.url}},
+		Progress: &calibrationProgress{w: c.out, prefix: fmt.Sprintf("  [%d/%d] %s #%d", c.done, c.total(), label, i)},
+		Decided:  stats.DecidedFunc}
+	run, err := runner.Run(ctx, e)
+	if run == nil {
+		return nil, calibrate.Outcome{EffectPct: effect, InjectUs: us, Error: fmt.Sprint(err)}, err
+	}
+	run.Host.LabVersion = labVersion()
+	o := calibrate.OutcomeOf(run, effect, us)
+	o.Dir = filepath.Join("runs", fmt.Sprintf("%02d-%s-%d", c.done, strings.NewReplacer("%", "pct", " ", "", "(", "", ")", "", "/", "", "µ", "u").Replace(label), i))
+	if werr := writeRunJSON(filepath.Join(c.dir, o.Dir), run); werr != nil {
+		err = errors.Join(err, werr)
+	}
+	verdict := "~"
+	if o.Significant {
+		verdict = string(o.Outcome)
+	}
+	fmt.Fprintf(c.out, "[%d/%d] %s #%d: %s, change %+.1f%%, p=%.3f (%s), %d rounds, %s\n", c.done, c.total(), label, i,
+		verdict, o.DeltaPct, o.P, o.Test, o.Rounds, o.Took.Round(time.Second))
+	return run, o, err
+}
+
+func writeRunJSON(dir string, run *lab.Run) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("results: %w", err)
+	}
+	b, err := json.MarshalIndent(run, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "run.json"), b, 0o644)
+}
+
+// calibrationProgress prints one short line per finished trial.
+type calibrationProgress struct {
+	lab.NoProgress
+	w      io.Writer
+	prefix string
+}
+
+func (p *calibrationProgress) TrialDone(pos lab.Position, t lab.Trial) {
+	what := fmt.Sprintf("%.0f req/s", t.Load.Rate)
+	if t.Error != "" {
+		what = "failed: " + t.Error
+	}
+	fmt.Fprintf(p.w, "%s round %d %s: %s\n", p.prefix, pos.Round, pos.Variant, what)
+}
+
+// parseEffects reads "1,2,3,5,10" (a trailing % allowed).
+func parseEffects(s string) ([]float64, error) {
+	var out []float64
+	seen := map[float64]bool{}
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSuffix(strings.TrimSpace(f), "%")
+		if f == "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil || !(v > 0 && v <= 50) {
+			return nil, fmt.Errorf("%q is not an effect in (0, 50] percent", f)
+		}
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,42 @@
+package server
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+func threadCPU(t *testing.T) time.Duration {
+	t.Helper()
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_THREAD, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// The injected work costs about the CPU time asked for, measured as this
+// thread's CPU time (not wall time, so other work on the machine does not
+// count), and none when nothing is asked.
+func TestCPUWorkAmount(t *testing.T) {
+	if w := newCPUWork(0); w != nil {
+		t.Fatalf("0: got %+v, want no work", w)
+	}
+	var none *cpuWork
+	none.do() // a nil work is a no-op
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	w := newCPUWork(time.Millisecond)
+	const calls = 200
+	before := threadCPU(t)
+	for range calls {
+		w.do()
+	}
+	per := (threadCPU(t) - before) / calls
+	t.Logf("asked 1ms per call: %d iterations, %v of thread CPU per call", w.iters, per)
+	if per < 500*time.Microsecond || per > 2500*time.Microsecond {
+		t.Errorf("1ms of injected work cost %v of CPU per call, want 0.5..2.5ms", per)
+	}
+}

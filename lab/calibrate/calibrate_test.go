@@ -1,0 +1,106 @@
+package calibrate_test
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
+)
+
+func TestDerive(t *testing.T) {
+	e := &lab.Experiment{Name: "socket-vs-tcp", Scenarios: []string{"GETSingle", "POSTSingle"},
+		Load:   lab.Load{Model: lab.ModelClosed, Connections: 10, Duration: time.Second},
+		Trials: lab.Trials{Min: 5, Max: 10, Alpha: 0.05, Order: lab.OrderInterleaved},
+		Variants: []lab.Variant{
+			{Name: "tcp", Baseline: true, PostgREST: map[string]string{"db-uri": "tcp"}, Env: map[string]string{"GHCRTS": "-qn1"}},
+			{Name: "unix", PostgREST: map[string]string{"db-uri": "unix"}},
+		}}
+	c := calibrate.Derive(e, 120)
+	if len(c.Variants) != 2 || c.Variants[0].Name != calibrate.NameA || !c.Variants[0].Baseline || c.Variants[1].Baseline {
+		t.Fatalf("variants %+v", c.Variants)
+	}
+	for _, v := range c.Variants {
+		if v.PostgREST["db-uri"] != "tcp" || v.Env["GHCRTS"] != "-qn1" {
+			t.Errorf("%s: %+v, want the baseline's settings", v.Name, v)
+		}
+	}
+	if c.Variants[1].Env[calibrate.InjectEnv] != "120" || c.Variants[0].Env[calibrate.InjectEnv] != "" {
+		t.Errorf("injection: A %v, A' %v", c.Variants[0].Env, c.Variants[1].Env)
+	}
+	if _, ok := e.Variants[0].Env[calibrate.InjectEnv]; ok || len(e.Scenarios) != 2 {
+		t.Error("Derive changed the original experiment")
+	}
+	if len(c.Scenarios) != 1 || c.Scenarios[0] != "GETSingle" || c.Trials != e.Trials {
+		t.Errorf("scenarios %v trials %+v", c.Scenarios, c.Trials)
+	}
+	if errs := c.Validate(); len(errs) > 0 {
+		t.Errorf("derived experiment invalid: %v", errs)
+	}
+	if aa := calibrate.Derive(e, 0); aa.Variants[1].Env[calibrate.InjectEnv] != "" {
+		t.Errorf("A/A injects: %v", aa.Variants[1].Env)
+	}
+}
+
+// On a saturated 2-core machine at 2000 req/s a request costs 1000 µs of
+// machine CPU; slowing it by 10 % takes 1000·0.1/0.9 ≈ 111 µs more.
+func TestInjectUs(t *testing.T) {
+	b := calibrate.Baseline{Rate: 2000, CPUs: 2}
+	if us := calibrate.InjectUs(10, b); us != 111 {
+		t.Errorf("10%%: %d µs, want 111", us)
+	}
+	if us := calibrate.InjectUs(0, b); us != 0 {
+		t.Errorf("0%%: %d µs", us)
+	}
+	if us := calibrate.InjectUs(10, calibrate.Baseline{Rate: 2000, CPUs: 2, CPUPerReq: 700, Efficiency: true}); us != 70 {
+		t.Errorf("efficiency, 10%% of 700 µs/req: %d µs, want 70", us)
+	}
+	if calibrate.InjectUs(3, b) >= calibrate.InjectUs(5, b) {
+		t.Error("not increasing with the effect")
+	}
+}
+
+func TestTally(t *testing.T) {
+	outs := []calibrate.Outcome{
+		{EffectPct: 0, Significant: false, DeltaPct: 0.5, MDEPct: 4, Rounds: 6, Took: time.Minute},
+		{EffectPct: 0, Significant: true, Outcome: stats.Better, DeltaPct: 3, MDEPct: 4, Rounds: 10, Took: time.Minute},
+		{EffectPct: 3, InjectUs: 30, Significant: true, Outcome: stats.Worse, DeltaPct: -3, MDEPct: 4, Rounds: 8, Took: 2 * time.Minute},
+		{EffectPct: 3, InjectUs: 30, Significant: true, Outcome: stats.Better, DeltaPct: math.NaN(), MDEPct: math.Inf(1), Rounds: 8, Took: 2 * time.Minute},
+		{EffectPct: 3, InjectUs: 30, Error: "stack down"},
+	}
+	rows := calibrate.Tally(outs)
+	if len(rows) != 2 {
+		t.Fatalf("rows %+v", rows)
+	}
+	aa, r3 := rows[0], rows[1]
+	if aa.EffectPct != 0 || aa.Runs != 2 || aa.Hits != 1 || aa.Rate != 0.5 || aa.MeanRnds != 8 {
+		t.Errorf("A/A row %+v: a significant A/A verdict either way is a false positive", aa)
+	}
+	if r3.Runs != 2 || r3.Failed != 1 || r3.Hits != 1 || r3.MeanPct != -3 || r3.MeanMDE != 4 || r3.InjectUs != 30 {
+		t.Errorf("3%% row %+v: only 'worse' detects a slowdown; failed runs and unknown numbers left out", r3)
+	}
+	if !(r3.RateLo < 0.5 && r3.RateHi > 0.5 && r3.RateLo >= 0 && r3.RateHi <= 1) {
+		t.Errorf("Wilson interval %.2f..%.2f around 0.5", r3.RateLo, r3.RateHi)
+	}
+	b, err := json.Marshal(calibrate.Result{Rows: rows, Outcomes: outs})
+	if err != nil || !strings.Contains(string(b), `"delta_pct":null`) || !strings.Contains(string(b), `"measured_change_pct":-3`) {
+		t.Errorf("json: %v %s", err, b)
+	}
+}
+
+func TestOutcomeOf(t *testing.T) {
+	run := statstest.Run(statstest.Spec{Experiment: "c", Scenarios: []string{"GETSingle"}, Trials: 8, Noise: 0.01, Seed: 3,
+		Variants: []statstest.Variant{{Name: calibrate.NameA, Baseline: true, Rate: 2000}, {Name: calibrate.NamePrimed, Rate: 1800}}})
+	o := calibrate.OutcomeOf(run, 10, 111)
+	if !o.Significant || o.Outcome != stats.Worse || math.Abs(o.DeltaPct+10) > 2 || o.Rounds != 8 || o.Test != stats.TestSignedRank {
+		t.Errorf("outcome %+v, want a significant paired -10%%", o)
+	}
+	if b, ok := calibrate.BaselineOf(run); !ok || math.Abs(b.Rate-2000) > 60 || b.CPUs != 2 {
+		t.Errorf("baseline %+v", b)
+	}
+}

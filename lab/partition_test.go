@@ -1,0 +1,83 @@
+package lab
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseCPUList(t *testing.T) {
+	for in, want := range map[string][]int{"0": {0}, "0,2-3": {0, 2, 3}, "1 3": {1, 3}, "1,1": {1}} {
+		if got, err := ParseCPUList(in); err != nil || !slices.Equal(got, want) {
+			t.Errorf("%q: %v %v, want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "x", "3-1", "-1", "0,2048", "1-"} {
+		if _, err := ParseCPUList(bad); err == nil || !strings.Contains(err.Error(), "is not a CPU list") {
+			t.Errorf("%q: err %v", bad, err)
+		}
+	}
+}
+
+// dropInServer records the drop-ins each Apply asked for.
+type dropInServer struct {
+	fakeServer
+	dropIns []map[string]string
+}
+
+func (d *dropInServer) Apply(ctx context.Context, v Variant) (Applied, error) {
+	d.dropIns = append(d.dropIns, v.DropIn)
+	return d.fakeServer.Apply(ctx, v)
+}
+
+// Under a partition every variant runs with PostgREST's CPUs as its
+// CPUAffinity and every load (warm-up included) on the generator's CPUs;
+// the experiment itself is left as written.
+func TestPartitionAppliesToEveryVariantAndLoad(t *testing.T) {
+	e := testExperiment()
+	e.Load.Warmup = 1
+	e.Partition = Partition{Generator: "0", PostgREST: "1"}
+	srv, ld := &dropInServer{}, &specLoader{}
+	if _, err := (&Runner{Server: srv, Loader: ld}).Run(context.Background(), e); err != nil {
+		t.Fatal(err)
+	}
+	if len(srv.dropIns) != 2*e.Trials.Max {
+		t.Fatalf("%d applies", len(srv.dropIns))
+	}
+	for i, d := range srv.dropIns {
+		if d["CPUAffinity"] != "1" {
+			t.Errorf("apply %d: drop-in %v, want CPUAffinity=1", i, d)
+		}
+	}
+	for i, s := range ld.specs {
+		if !slices.Equal(s.CPUs, []int{0}) {
+			t.Errorf("load %d: CPUs %v, want [0]", i, s.CPUs)
+		}
+	}
+	if e.Variants[0].DropIn != nil {
+		t.Errorf("the experiment's variant was changed: %v", e.Variants[0].DropIn)
+	}
+}
+
+func TestPartitionValidation(t *testing.T) {
+	e := testExperiment()
+	e.Partition = Partition{Generator: "0-1", PostgREST: "1"}
+	e.Variants[1].DropIn = map[string]string{"CPUAffinity": "0"}
+	var msgs []string
+	for _, err := range e.Validate() {
+		msgs = append(msgs, err.Error())
+	}
+	got := strings.Join(msgs, "\n")
+	for _, want := range []string{"partition.postgrest: CPU 1 is also the generator's: partitions must not overlap",
+		"variant[1].dropin.CPUAffinity: set by [partition] postgrest for every variant; set one or the other"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("errors lack %q:\n%s", want, got)
+		}
+	}
+	e = testExperiment()
+	e.Partition.Generator = "zero"
+	if errs := e.Validate(); len(errs) != 1 || !strings.Contains(errs[0].Error(), `partition.generator: "zero" is not a CPU list`) {
+		t.Errorf("errors %v", errs)
+	}
+}

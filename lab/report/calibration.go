@@ -1,0 +1,219 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
+)
+
+// CalibrationTable writes the power curve as a plain-text table.
+func CalibrationTable(w io.Writer, res *calibrate.Result) {
+	fmt.Fprintf(w, "%-8s %-10s %-6s %-22s %-10s %-8s %-8s %s\n", "effect", "injected", "runs", "declared a difference", "measured", "mde", "rounds", "minutes")
+	for _, r := range res.Rows {
+		fmt.Fprintf(w, "%-8s %-10s %-6s %-22s %-10s %-8s %-8s %s\n", effectName(r), injected(r), runsOf(r), rateOf(r),
+			pctOrQ(r.MeanPct, "%+.1f%%"), pctOrQ(r.MeanMDE, "±%.1f%%"), pctOrQ(r.MeanRnds, "%.1f"), pctOrQ(r.MeanTook, "%.1f"))
+	}
+}
+
+func effectName(r calibrate.Row) string {
+	if r.EffectPct == 0 {
+		return "A/A"
+	}
+	return fmt.Sprintf("%g%%", r.EffectPct)
+}
+
+func injected(r calibrate.Row) string {
+	if r.InjectUs == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d µs", r.InjectUs)
+}
+
+func runsOf(r calibrate.Row) string {
+	if r.Failed > 0 {
+		return fmt.Sprintf("%d (+%d failed)", r.Runs, r.Failed)
+	}
+	return fmt.Sprint(r.Runs)
+}
+
+func rateOf(r calibrate.Row) string {
+	if r.Runs == 0 {
+		return "?"
+	}
+	return fmt.Sprintf("%d/%d = %.0f%% [%.0f..%.0f]", r.Hits, r.Runs, 100*r.Rate, 100*r.RateLo, 100*r.RateHi)
+}
+
+func pctOrQ(f float64, format string) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "?"
+	}
+	return fmt.Sprintf(format, f)
+}
+
+// CalibrationMarkdown writes calibration.md.
+func CalibrationMarkdown(w io.Writer, res *calibrate.Result) error {
+	b := newBuf(w)
+	fmt.Fprintf(b, "# Calibration of %s\n\n", res.Experiment)
+	if res.Stopped != "" {
+		fmt.Fprintf(b, "> **Stopped early:** %s. The table holds the runs finished until then.\n\n", mdEscape(res.Stopped))
+	}
+	fmt.Fprintf(b, "How often the design declares a difference: in A/A runs (the baseline against itself: a false\n"+
+		"positive) and in A/A' runs where every request of A' carries injected CPU work sized to slow a\n"+
+		"CPU-bound run down by the effect (a detection, when the verdict is \"worse\"). Rates with 95%% Wilson\n"+
+		"intervals; \"measured\" is the mean change the runs saw.\n\n")
+	fmt.Fprintf(b, "| | |\n|---|---|\n")
+	for _, kv := range calibrationSetup(res) {
+		fmt.Fprintf(b, "| %s | %s |\n", kv[0], mdEscape(kv[1]))
+	}
+	fmt.Fprintf(b, "\n| effect | injected | runs | declared a difference | measured change | mean MDE | mean rounds | mean minutes |\n")
+	fmt.Fprintf(b, "|---|---:|---:|---|---:|---:|---:|---:|\n")
+	for _, r := range res.Rows {
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", effectName(r), injected(r), runsOf(r), rateOf(r),
+			pctOrQ(r.MeanPct, "%+.1f%%"), pctOrQ(r.MeanMDE, "±%.1f%%"), pctOrQ(r.MeanRnds, "%.1f"), pctOrQ(r.MeanTook, "%.1f"))
+	}
+	fmt.Fprintln(b)
+	return b.Flush()
+}
+
+func calibrationSetup(res *calibrate.Result) [][2]string {
+	return [][2]string{
+		{"Target", targetDesc(res.Target)},
+		{"Machine", hostDesc(res.Host)},
+		{"Load", loadDesc(res.Load)},
+		{"Trials", fmt.Sprintf("min %d, max %d per variant, %s order", res.Trials.Min, res.Trials.Max, res.Trials.Order)},
+		{"Test", res.Design},
+		{"Runs", fmt.Sprintf("%d per effect; baseline %.0f req/s on %d CPUs", res.RunsPer, res.Baseline.Rate, res.Baseline.CPUs)},
+		{"When", fmt.Sprintf("%s, took %s", res.Started.UTC().Format("2006-01-02 15:04 MST"), durationStr(res.Finished.Sub(res.Started)))},
+	}
+}
+
+// PowerChart draws the detection rate per effect with its intervals, and
+// the false-positive rate of the A/A runs at 0.
+func PowerChart(res *calibrate.Result) (Chart, error) {
+	p := newPlot("Power curve: "+res.Experiment, "injected effect (%)", "runs declaring a difference (%)")
+	var pts plotter.XYs
+	var lo, hi []float64
+	for _, r := range res.Rows {
+		if r.Runs == 0 {
+			continue
+		}
+		pts = append(pts, plotter.XY{X: r.EffectPct, Y: 100 * r.Rate})
+		lo = append(lo, 100*(r.Rate-r.RateLo))
+		hi = append(hi, 100*(r.RateHi-r.Rate))
+	}
+	if len(pts) == 0 {
+		return Chart{}, nil
+	}
+	line, dots, err := plotter.NewLinePoints(pts)
+	if err != nil {
+		return Chart{}, err
+	}
+	line.Color, dots.Color, dots.Shape = colorOf(0), colorOf(0), draw.CircleGlyph{}
+	bars, err := plotter.NewYErrorBars(errBars{XYs: pts, lo: lo, hi: hi})
+	if err != nil {
+		return Chart{}, err
+	}
+	bars.Color = colorOf(0)
+	target, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 80}, {X: pts[len(pts)-1].X, Y: 80}})
+	target.Color, target.Dashes = colorOf(4), []vg.Length{vg.Points(4), vg.Points(3)}
+	alpha, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 100 * res.Trials.Alpha}, {X: pts[len(pts)-1].X, Y: 100 * res.Trials.Alpha}})
+	alpha.Color, alpha.Dashes = colorOf(2), []vg.Length{vg.Points(2), vg.Points(2)}
+	p.Add(line, dots, bars, target, alpha)
+	p.Legend.Add("detected (at 0: A/A false positives)", line, dots)
+	p.Legend.Add("80% power", target)
+	p.Legend.Add("alpha", alpha)
+	p.Legend.Left = true // the curve rises to the right
+	last := pts[len(pts)-1].X
+	p.X.Min, p.X.Max = -0.04*last, 1.04*last
+	p.Y.Min, p.Y.Max = 0, 105
+	svg, err := render(p, 16*vg.Centimeter, 10*vg.Centimeter)
+	if err != nil {
+		return Chart{}, err
+	}
+	return Chart{Title: p.Title.Text, SVG: svg,
+		Caption: "Share of runs that found the injected slowdown (\"worse\"), with 95% Wilson intervals; at 0 the A/A runs' false positives."}, nil
+}
+
+// CalibrationHTML writes calibration.html: the table and the power chart.
+func CalibrationHTML(w io.Writer, res *calibrate.Result) error {
+	chart, err := PowerChart(res)
+	if err != nil {
+		return err
+	}
+	return calibrationPage.Execute(w, struct {
+		Res   *calibrate.Result
+		Setup [][2]string
+		Chart Chart
+		Rows  [][]string
+	}{res, calibrationSetup(res), chart, calibrationRows(res)})
+}
+
+func calibrationRows(res *calibrate.Result) [][]string {
+	var out [][]string
+	for _, r := range res.Rows {
+		out = append(out, []string{effectName(r), injected(r), runsOf(r), rateOf(r),
+			pctOrQ(r.MeanPct, "%+.1f%%"), pctOrQ(r.MeanMDE, "±%.1f%%"), pctOrQ(r.MeanRnds, "%.1f"), pctOrQ(r.MeanTook, "%.1f")})
+	}
+	return out
+}
+
+var calibrationPage = template.Must(template.New("calibration").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Calibration of {{.Res.Experiment}}</title>
+<style>
+body { font-family: "Liberation Sans", Arial, Helvetica, sans-serif; color: #222; max-width: 1000px; margin: 2em auto; padding: 0 1em; line-height: 1.45; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 14px; }
+th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: right; white-space: nowrap; }
+th { background: #f4f6f8; } td.l, th.l { text-align: left; white-space: normal; }
+.note { background: #fdecec; border-left: 4px solid #e15759; padding: .6em 1em; }
+svg.chart { max-width: 100%; height: auto; } figcaption { color: #666; font-size: 13px; }
+</style></head><body>
+<h1>Calibration of {{.Res.Experiment}}</h1>
+{{with .Res.Stopped}}<p class="note"><b>Stopped early:</b> {{.}}. The table holds the runs finished until then.</p>{{end}}
+<p>How often the design declares a difference: in A/A runs (the baseline against itself: a false positive) and in
+A/A' runs where every request of A' carries injected CPU work sized to slow a CPU-bound run down by the effect
+(a detection, when the verdict is "worse"). Rates with 95% Wilson intervals; "measured" is the mean change the runs saw.</p>
+<table>{{range .Setup}}<tr><th class="l">{{index . 0}}</th><td class="l">{{index . 1}}</td></tr>{{end}}</table>
+<table><tr><th class="l">effect</th><th>injected</th><th>runs</th><th class="l">declared a difference</th><th>measured change</th><th>mean MDE</th><th>mean rounds</th><th>mean minutes</th></tr>
+{{range .Rows}}<tr>{{range $i, $c := .}}<td{{if or (eq $i 0) (eq $i 3)}} class="l"{{end}}>{{$c}}</td>{{end}}</tr>
+{{end}}</table>
+{{with .Chart.SVG}}<figure>{{.}}<figcaption>{{$.Chart.Caption}}</figcaption></figure>{{end}}
+<p style="color:#666;font-size:13px">Generated by pgrst-lab (lab calibrate).</p>
+</body></html>
+`))
+
+// WriteCalibration writes calibration.json, calibration.md and
+// calibration.html to dir.
+func WriteCalibration(dir string, res *calibrate.Result) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("calibration report: %w", err)
+	}
+	b, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return fmt.Errorf("calibration report: %w", err)
+	}
+	if err := writeFile(filepath.Join(dir, "calibration.json"), b); err != nil {
+		return err
+	}
+	var md, page bytes.Buffer
+	if err := CalibrationMarkdown(&md, res); err != nil {
+		return err
+	}
+	if err := CalibrationHTML(&page, res); err != nil {
+		return fmt.Errorf("calibration report: %w", err)
+	}
+	if err := writeFile(filepath.Join(dir, "calibration.md"), md.Bytes()); err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(dir, "calibration.html"), page.Bytes())
+}

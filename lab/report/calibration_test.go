@@ -1,0 +1,70 @@
+package report_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
+	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+)
+
+func TestCalibrationReports(t *testing.T) {
+	outs := []calibrate.Outcome{
+		{EffectPct: 0, DeltaPct: 0.4, MDEPct: 3, Rounds: 10, Took: time.Minute},
+		{EffectPct: 0, DeltaPct: -0.2, MDEPct: 3, Rounds: 10, Took: time.Minute},
+		{EffectPct: 3, InjectUs: 31, Significant: true, Outcome: stats.Worse, DeltaPct: -3.2, MDEPct: 3, Rounds: 9, Took: time.Minute},
+		{EffectPct: 3, InjectUs: 31, DeltaPct: -1.1, MDEPct: 3, Rounds: 10, Took: time.Minute},
+	}
+	res := &calibrate.Result{Experiment: "socket-vs-tcp", Design: "paired Wilcoxon signed-rank", RunsPer: 2,
+		Trials: lab.Trials{Min: 5, Max: 10, Alpha: 0.05, Order: lab.OrderInterleaved}, Rows: calibrate.Tally(outs), Outcomes: outs,
+		Load: lab.Load{Model: lab.ModelClosed, Connections: 10, Duration: 8 * time.Second}, Stopped: "interrupted"}
+	var md, page, term bytes.Buffer
+	if err := report.CalibrationMarkdown(&md, res); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"# Calibration of socket-vs-tcp", "| A/A | none | 2 | 0/2 = 0%", "| 3% | 31 µs | 2 | 1/2 = 50%", "-2.2%", "Stopped early"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+	if err := report.CalibrationHTML(&page, res); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), "<svg") || !strings.Contains(page.String(), "Power curve") || !strings.Contains(page.String(), "1/2 = 50%") {
+		t.Errorf("html lacks the chart or the table")
+	}
+	report.CalibrationTable(&term, res)
+	if lines := strings.Split(strings.TrimSpace(term.String()), "\n"); len(lines) != 3 {
+		t.Errorf("table: %d lines, want header + 2:\n%s", len(lines), term.String())
+	}
+}
+
+// Trials' interference figures show in the reports' setup.
+func TestInterferenceInReports(t *testing.T) {
+	run := fixtureRun("closed")
+	for i := range run.Trials {
+		run.Trials[i].Interference = &lab.Interference{Machine: 1, Other: 0.1, Share: 0.05}
+	}
+	run.Trials[3].Interference = &lab.Interference{Machine: 2, Other: 0.8, Share: 0.4, Flagged: true}
+	run.Capacity = []lab.Capacity{{Scenario: "GETSingle", Variant: "tcp", Found: 1100, Rate: 715}}
+	run.Experiment.Partition = lab.Partition{Generator: "0", PostgREST: "1"}
+	var term, md bytes.Buffer
+	report.Terminal(&term, run, stats.Compare(run, 0.05))
+	if err := report.Markdown(&md, run, stats.Compare(run, 0.05)); err != nil {
+		t.Fatal(err)
+	}
+	want := "other work used 5% of the machine's CPUs (median; max 40%) during the trials, limit 20%; 1 trial(s) above it"
+	if !strings.Contains(term.String(), "machine  "+want) || !strings.Contains(md.String(), "| Interference | "+want) {
+		t.Errorf("reports lack %q:\n%s", want, term.String())
+	}
+	if c := "GETSingle: tcp found 1100 req/s, trials at 715 req/s"; !strings.Contains(term.String(), "capacity "+c) || !strings.Contains(md.String(), "| Capacity | "+c) {
+		t.Errorf("reports lack the capacity search %q", c)
+	}
+	if p := "load generator on CPUs 0, PostgREST on CPUs 1"; !strings.Contains(term.String(), "cpus     "+p) || !strings.Contains(md.String(), "| Partition | "+p) {
+		t.Errorf("reports lack the partition %q", p)
+	}
+}

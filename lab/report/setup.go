@@ -1,0 +1,57 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// interferenceDesc summarises the CPU other work used during the trials,
+// "" when the machine's CPU was not measured.
+func interferenceDesc(run *lab.Run) string {
+	var shares []float64
+	flagged := 0
+	for _, t := range run.Trials {
+		if in := t.Interference; in != nil {
+			shares = append(shares, in.Share)
+			if in.Flagged {
+				flagged++
+			}
+		}
+	}
+	if len(shares) == 0 {
+		return ""
+	}
+	slices.Sort(shares)
+	s := fmt.Sprintf("other work used %.0f%% of the machine's CPUs (median; max %.0f%%) during the trials, limit %.0f%%",
+		100*shares[len(shares)/2], 100*shares[len(shares)-1], 100*run.Experiment.Trials.InterferenceLimit())
+	if flagged > 0 {
+		s += fmt.Sprintf("; %d trial(s) above it: their rounds left out and measured again", flagged)
+	}
+	return s
+}
+
+// capacityDesc lists the efficiency model's capacity search per scenario,
+// "" for other models.
+func capacityDesc(run *lab.Run) string {
+	var parts []string
+	for _, c := range run.Capacity {
+		parts = append(parts, fmt.Sprintf("%s: %s found %s req/s, trials at %s req/s", c.Scenario, c.Variant, num(c.Found), num(c.Rate)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// partitionDesc says which CPUs the generator and PostgREST were given,
+// "" without a partition.
+func partitionDesc(e lab.Experiment) string {
+	var parts []string
+	if g := e.Partition.Generator; g != "" {
+		parts = append(parts, "load generator on CPUs "+g)
+	}
+	if p := e.Partition.PostgREST; p != "" {
+		parts = append(parts, "PostgREST on CPUs "+p)
+	}
+	return strings.Join(parts, ", ")
+}
