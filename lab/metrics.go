@@ -25,12 +25,10 @@ var Metrics = []Metric{
 	{"peak_rss", "server peak RSS", "MB", -1, func(t Trial) (float64, bool) {
 		return float64(t.Server.PeakRSS) / 1e6, t.Server.PeakRSS > 0
 	}},
-	{"pool_waiting", "waiting for a pool connection, max", "requests", -1, func(t Trial) (float64, bool) {
-		if t.DB.Pool == nil {
-			return 0, false
-		}
-		return float64(t.DB.Pool.MaxWaiting), true
-	}},
+	{"pool_size", "pool size (db-pool)", "connections", 0, poolMetric(func(p *PoolStats) float64 { return float64(p.Size) })},
+	{"pool_in_use", "pool connections in use, max", "connections", 0, poolMetric(func(p *PoolStats) float64 { return float64(p.MaxInUse) })},
+	{"pool_waiting", "waiting for a pool connection, max", "requests", -1, poolMetric(func(p *PoolStats) float64 { return float64(p.MaxWaiting) })},
+	{"pool_timeouts", "pool acquisition timeouts", "requests", -1, poolMetric(func(p *PoolStats) float64 { return float64(p.Timeouts) })},
 	{"errors", "errors", "%", -1, func(t Trial) (float64, bool) {
 		if t.Load.Requests+t.Load.Dropped == 0 {
 			return 0, false
@@ -47,4 +45,15 @@ func MetricByName(name string) (Metric, bool) {
 		}
 	}
 	return Metric{}, false
+}
+
+// poolMetric reads a figure of the trial's pool statistics, known when the
+// target's /metrics was scraped.
+func poolMetric(f func(*PoolStats) float64) func(Trial) (float64, bool) {
+	return func(t Trial) (float64, bool) {
+		if t.DB.Pool == nil {
+			return 0, false
+		}
+		return f(t.DB.Pool), true
+	}
 }
