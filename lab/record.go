@@ -68,7 +68,7 @@ type VariantInfo struct {
 
 // Change is one setting a variant changed, as applied.
 type Change struct {
-	Where string `json:"where"` // postgrest, postgresql, env, dropin, binary
+	Where string `json:"where"` // postgrest, postgresql, env, dropin, binary; note: what the target made of it
 	Key   string `json:"key"`
 	From  string `json:"from"`
 	To    string `json:"to"`

@@ -37,6 +37,7 @@ func (l *Local) Apply(ctx context.Context, v lab.Variant) (lab.Applied, error) {
 		return lab.Applied{Changes: changes}, fmt.Errorf("variant %s: %w", v.Name, err)
 	}
 	changes = append(changes, uc...)
+	changes = append(changes, rtsNote(l.cfg.Reference, v)...)
 	ready, err := l.restartTarget(ctx)
 	if err != nil {
 		return lab.Applied{Changes: changes}, fmt.Errorf("variant %s: %w", v.Name, err)
