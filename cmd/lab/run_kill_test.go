@@ -43,8 +43,9 @@ db-pool = 3
 `
 
 // TestRunInterruptedOrKilledLeavesOriginalConfig runs the real lab binary
-// against a real stack, stops it in the middle of a trial with SIGINT and
-// with SIGKILL, and checks that the target's config is byte-identical to the
+// against a real stack, with the real PostgREST and with postgrest-mini as
+// its target, stops it in the middle of a trial with SIGINT and with
+// SIGKILL, and checks that the target's config is byte-identical to the
 // original and the target serves: at once after SIGINT, and after the next
 // start of the lab (here `lab restore`) after SIGKILL.
 func TestRunInterruptedOrKilledLeavesOriginalConfig(t *testing.T) {
@@ -53,6 +54,21 @@ func TestRunInterruptedOrKilledLeavesOriginalConfig(t *testing.T) {
 	}
 	labtest.RequireSystemd(t)
 	lab := buildLab(t)
+	for _, tg := range []struct {
+		name string
+		args func(t *testing.T) []string
+	}{
+		// short names: the stack's socket path must fit in 107 bytes
+		{"real", func(t *testing.T) []string { return []string{"--postgrest", labtest.PostgREST(t)} }},
+		{"mini", func(t *testing.T) []string {
+			return []string{"--postgrest", filepath.Join(filepath.Dir(lab), "postgrest-mini")}
+		}},
+	} {
+		t.Run(tg.name, func(t *testing.T) { interruptedOrKilled(t, lab, tg.args(t)) })
+	}
+}
+
+func interruptedOrKilled(t *testing.T, lab string, targetArgs []string) {
 	dir := labDir(t)
 	t.Cleanup(func() {
 		if s, err := stack.Open(dir); err == nil {
@@ -60,7 +76,7 @@ func TestRunInterruptedOrKilledLeavesOriginalConfig(t *testing.T) {
 			s.Close()
 		}
 	})
-	if out, err := exec.Command(lab, "stack", "up", "--dir", dir).CombinedOutput(); err != nil {
+	if out, err := exec.Command(lab, append([]string{"stack", "up", "--dir", dir}, targetArgs...)...).CombinedOutput(); err != nil {
 		t.Fatalf("stack up: %v\n%s", err, out)
 	}
 	if out, err := exec.Command(lab, "fixture", "chinook", "--dir", dir).CombinedOutput(); err != nil {
