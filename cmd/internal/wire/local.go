@@ -45,10 +45,13 @@ type Local struct {
 	original []byte // the PostgREST config as found, before any variant
 	watcher  *telemetry.Watcher
 
-	mu        sync.Mutex
-	pgDirty   bool // PostgreSQL settings changed by a variant
-	specDirty bool // target unit reinstalled with another binary/args
-	dropinSet bool
+	mu      sync.Mutex
+	running []byte // the PostgREST config the target last started or reloaded with
+	// restartNeeded: a restart failed, so what runs is unknown
+	restartNeeded bool
+	pgDirty       bool // PostgreSQL settings changed by a variant
+	specDirty     bool // target unit reinstalled with another binary/args
+	dropinSet     bool
 }
 
 // NewLocal opens the journal, restores what an interrupted run left behind
@@ -72,6 +75,7 @@ func NewLocal(ctx context.Context, cfg LocalConfig) (*Local, error) {
 	if l.original, err = os.ReadFile(cfg.Config); err != nil {
 		return nil, fmt.Errorf("read target config: %w", err)
 	}
+	l.running = l.original
 	if err := l.watcher.Start(ctx); err != nil {
 		return nil, err
 	}
