@@ -44,7 +44,7 @@ db-pool = 3
 
 // TestRunInterruptedOrKilledLeavesOriginalConfig runs the real lab binary
 // against a real stack, with the real PostgREST and with postgrest-mini as
-// its target, stops it in the middle of a trial with SIGINT and with
+// its target, as systemd units and under the direct supervisor, stops it in the middle of a trial with SIGINT and with
 // SIGKILL, and checks that the target's config is byte-identical to the
 // original and the target serves: at once after SIGINT, and after the next
 // start of the lab (here `lab restore`) after SIGKILL.
@@ -52,7 +52,6 @@ func TestRunInterruptedOrKilledLeavesOriginalConfig(t *testing.T) {
 	if _, err := os.Stat("/usr/lib/postgresql"); err != nil && os.Getenv("LAB_PG_BINDIR") == "" {
 		labtest.Need(t, "PostgreSQL: %v", err)
 	}
-	labtest.RequireSystemd(t)
 	lab := buildLab(t)
 	for _, tg := range []struct {
 		name string
@@ -64,7 +63,14 @@ func TestRunInterruptedOrKilledLeavesOriginalConfig(t *testing.T) {
 			return []string{"--postgrest", filepath.Join(filepath.Dir(lab), "postgrest-mini")}
 		}},
 	} {
-		t.Run(tg.name, func(t *testing.T) { interruptedOrKilled(t, lab, tg.args(t)) })
+		for _, sup := range []string{stack.SupervisorSystemd, stack.SupervisorDirect} {
+			t.Run(tg.name+"/"+sup, func(t *testing.T) {
+				if sup == stack.SupervisorSystemd {
+					labtest.RequireSystemd(t)
+				}
+				interruptedOrKilled(t, lab, append([]string{"--supervisor", sup}, tg.args(t)...))
+			})
+		}
 	}
 }
 
