@@ -33,15 +33,8 @@ func runLab(t *testing.T, args ...string) (string, error) {
 // moment fixture returns (it returns only when the target serves the new
 // schema), a broken fixture file, down --purge.
 func TestStackAndFixtureCommands(t *testing.T) {
-	for _, tg := range []struct {
-		name      string
-		args      func(t *testing.T) []string
-		reference bool
-	}{
-		{"postgrest", func(t *testing.T) []string { return []string{"--postgrest", labtest.PostgREST(t)} }, false},
-		{"postgrest-mini", func(t *testing.T) []string { return nil }, true},
-	} {
-		t.Run(tg.name, func(t *testing.T) { stackAndFixture(t, tg.args(t), tg.reference) })
+	for _, tg := range labTargets("") {
+		t.Run(tg.name, func(t *testing.T) { stackAndFixture(t, tg.flags(t), tg.reference) })
 	}
 }
 

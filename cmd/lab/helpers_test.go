@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 )
 
 // lockedBuffer is a bytes.Buffer a child process writes while the test reads.
@@ -60,4 +62,27 @@ func waitForUnixVariant(t *testing.T, cmd *exec.Cmd, out *lockedBuffer, conf str
 		time.Sleep(100 * time.Millisecond)
 	}
 	time.Sleep(500 * time.Millisecond) // inside the trial's load
+}
+
+// labTarget is a server the command tests run the lab against, given to
+// `lab stack up` as flags.
+type labTarget struct {
+	name      string // short: it ends up in the stack's socket path (at most 107 bytes)
+	reference bool
+	flags     func(t *testing.T) []string
+}
+
+// labTargets are the real PostgREST ($LAB_POSTGREST; CI=true fails
+// without it) and postgrest-mini: the one built next to lab by buildLab,
+// or, with lab == "", the one `stack up` finds or builds itself.
+func labTargets(lab string) []labTarget {
+	return []labTarget{
+		{"real", false, func(t *testing.T) []string { return []string{"--postgrest", labtest.PostgREST(t)} }},
+		{"mini", true, func(t *testing.T) []string {
+			if lab == "" {
+				return nil
+			}
+			return []string{"--postgrest", filepath.Join(filepath.Dir(lab), "postgrest-mini")}
+		}},
+	}
 }

@@ -53,22 +53,13 @@ func TestRunInterruptedOrKilledLeavesOriginalConfig(t *testing.T) {
 		labtest.Need(t, "PostgreSQL: %v", err)
 	}
 	lab := buildLab(t)
-	for _, tg := range []struct {
-		name string
-		args func(t *testing.T) []string
-	}{
-		// short names: the stack's socket path must fit in 107 bytes
-		{"real", func(t *testing.T) []string { return []string{"--postgrest", labtest.PostgREST(t)} }},
-		{"mini", func(t *testing.T) []string {
-			return []string{"--postgrest", filepath.Join(filepath.Dir(lab), "postgrest-mini")}
-		}},
-	} {
+	for _, tg := range labTargets(lab) {
 		for _, sup := range []string{stack.SupervisorSystemd, stack.SupervisorDirect} {
 			t.Run(tg.name+"/"+sup, func(t *testing.T) {
 				if sup == stack.SupervisorSystemd {
 					labtest.RequireSystemd(t)
 				}
-				interruptedOrKilled(t, lab, append([]string{"--supervisor", sup}, tg.args(t)...))
+				interruptedOrKilled(t, lab, append([]string{"--supervisor", sup}, tg.flags(t)...))
 			})
 		}
 	}
