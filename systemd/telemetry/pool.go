@@ -20,9 +20,9 @@ type PoolMetrics struct {
 	// request asks the pool for a connection and lowers it only when the
 	// request's session ends: it counts requests waiting for OR using a
 	// connection (postgrest-mini follows the same semantics).
-	Waiting   float64
-	Max       float64 // pgrst_db_pool_max: pool size
-	Timeouts  float64 // pgrst_db_pool_timeouts_total: acquisitions that timed out (counter)
+	Waiting  float64
+	Max      float64 // pgrst_db_pool_max: pool size
+	Timeouts float64 // pgrst_db_pool_timeouts_total: acquisitions that timed out (counter)
 	// All holds every metric of the scrape by name (summed over labels).
 	All map[string]float64
 }
