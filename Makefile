@@ -14,7 +14,7 @@ EXPERIMENT ?= socket-vs-tcp
 VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X main.version=$(VERSION)
 
-.PHONY: all build run test vet bench bench-loadgen aa-rate deps-postgres stack-down clean
+.PHONY: all build run test vet fmt-check bench bench-loadgen aa-rate deps-postgres stack-down clean
 
 all: build
 
@@ -39,8 +39,13 @@ run: deps-postgres build
 stack-down:
 	$(BIN)/lab stack down --dir $(DIR)
 
-vet:
+vet: fmt-check
 	$(GO) vet ./...
+
+# Fails when a Go file is not gofmt'ed (lists the files).
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:" >&2; echo "$$out" >&2; exit 1; fi
 
 test: vet
 	$(GO) test -race -count=1 -timeout 25m ./...

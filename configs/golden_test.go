@@ -85,7 +85,7 @@ func TestGoldenEdits(t *testing.T) {
 						t.Fatalf("after set %s %q: Get = %q, %v", key, raw, got.String(), ok)
 					}
 					removed, added := changedLines(before, f.Bytes())
-					if existed && (removed != 1 || added != 1) || !existed && added != 1 && removed > 1 {
+					if !minimalSet(existed, before, removed, added) {
 						t.Errorf("set %s: not a minimal diff: -%d +%d lines", key, removed, added)
 					}
 				case "delete":
@@ -122,6 +122,17 @@ func TestGoldenEdits(t *testing.T) {
 	}
 }
 
+// minimalSet says whether a set changed only its own line: an existing
+// key's line is replaced (-1 +1); a new key adds one line (+1), and the last
+// line too when the file had no final newline (-1 +2).
+func minimalSet(existed bool, before []byte, removed, added int) bool {
+	if existed {
+		return removed == 1 && added == 1
+	}
+	noFinalNewline := len(before) > 0 && !bytes.HasSuffix(before, []byte("\n"))
+	return removed == 0 && added == 1 || noFinalNewline && removed == 1 && added == 2
+}
+
 // changedLines strips the common leading and trailing lines of a and b and
 // returns how many lines remain on each side.
 func changedLines(a, b []byte) (removed, added int) {
@@ -143,4 +154,25 @@ func changedLines(a, b []byte) (removed, added int) {
 		return n
 	}
 	return count(la), count(lb)
+}
+
+func TestMinimalSet(t *testing.T) {
+	for _, c := range []struct {
+		existed        bool
+		before         string
+		removed, added int
+		want           bool
+	}{
+		{true, "a = 1\n", 1, 1, true},
+		{true, "a = 1\n", 1, 2, false},
+		{false, "a = 1\n", 0, 1, true},
+		{false, "a = 1\n", 0, 2, false}, // a new key that adds two lines
+		{false, "a = 1\n", 1, 2, false},
+		{false, "a = 1", 1, 2, true},
+		{false, "a = 1", 2, 3, false},
+	} {
+		if got := minimalSet(c.existed, []byte(c.before), c.removed, c.added); got != c.want {
+			t.Errorf("minimalSet(%v, %q, -%d +%d) = %v", c.existed, c.before, c.removed, c.added, got)
+		}
+	}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,7 +26,7 @@ func ApplyPGSettings(ctx context.Context, conn *pgx.Conn, j *Journal, settings m
 	if len(settings) == 0 {
 		return false, nil
 	}
-	names := sortedKeys(settings)
+	names := slices.Sorted(maps.Keys(settings))
 	info, err := PGSettings(ctx, conn, names)
 	if err != nil {
 		return false, err

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pgrst-lab/pgrst-lab/lab/didyoumean"
 )
 
 // PGChange is one PostgreSQL setting the lab changed with ALTER SYSTEM:
@@ -55,14 +55,8 @@ func PGSettings(ctx context.Context, conn *pgx.Conn, names []string) (map[string
 	for _, n := range names {
 		s, ok := byName[strings.ToLower(n)]
 		if !ok {
-			best, bestD := "", 1<<30
-			for _, s := range all {
-				if d := editDistance(strings.ToLower(n), s.Name); d < bestD {
-					best, bestD = s.Name, d
-				}
-			}
 			msg := fmt.Sprintf("unknown PostgreSQL setting %q", n)
-			if bestD <= max(3, len(n)/2) {
+			if best := didyoumean.Suggest(n, settingNames(all)); best != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", best)
 			}
 			return nil, errors.New(msg)
@@ -152,11 +146,10 @@ func pendingRestart(ctx context.Context, conn *pgx.Conn, names []string) (bool, 
 	return pending, nil
 }
 
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+func settingNames(all []PGSetting) []string {
+	out := make([]string, len(all))
+	for i, s := range all {
+		out[i] = s.Name
 	}
-	sort.Strings(out)
 	return out
 }

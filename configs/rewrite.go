@@ -3,6 +3,8 @@ package configs
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 )
 
@@ -41,7 +43,7 @@ func RewriteFile(j *Journal, path string, set map[string]string, allowUnknown bo
 	}
 	var errs []error
 	vals := map[string]Value{}
-	for _, k := range sortedKeys(set) {
+	for _, k := range slices.Sorted(maps.Keys(set)) {
 		if err := ValidateSetting(k, set[k], allowUnknown); err != nil {
 			errs = append(errs, err)
 			continue

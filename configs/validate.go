@@ -3,6 +3,8 @@ package configs
 import (
 	"strconv"
 	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/didyoumean"
 )
 
 // ValidateSetting checks a raw value for a key against the catalogue: an
@@ -73,40 +75,11 @@ func ParseValue(key, raw string) (Value, error) {
 // Closest returns the known key nearest to key (edit distance), or "" if
 // none is reasonably close.
 func Closest(key string) string {
-	best, bestD := "", -1
+	var names []string
 	for _, k := range keys {
-		if strings.HasSuffix(k.Name, "*") {
-			continue
-		}
-		d := editDistance(strings.ToLower(key), k.Name)
-		if bestD < 0 || d < bestD {
-			best, bestD = k.Name, d
+		if !strings.HasSuffix(k.Name, "*") {
+			names = append(names, k.Name)
 		}
 	}
-	if bestD > max(3, len(key)/2) {
-		return ""
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b (bytes), with
-// "_" and "-" counted as equal.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] || (a[i-1] == '_' && b[j-1] == '-') {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return didyoumean.Suggest(key, names)
 }

@@ -190,12 +190,19 @@ func canonicalNumber(lit string) string {
 }
 
 // check refuses values that cannot be written faithfully: strings that are
-// not UTF-8 or whose template does not interpolate, malformed numbers.
-func (v Value) check() error {
+// not UTF-8, top-level strings whose template does not interpolate,
+// malformed numbers. Strings inside a list are not templates (Load never
+// interpolates them), so a "$" there is just a character.
+func (v Value) check() error { return v.checkAt(true) }
+
+func (v Value) checkAt(top bool) error {
 	switch v.kind {
 	case KindString:
 		if !utf8.ValidString(v.text) {
 			return fmt.Errorf("string value is not valid UTF-8")
+		}
+		if !top {
+			return nil
 		}
 		return validTemplate(v.text)
 	case KindNumber:
@@ -205,7 +212,7 @@ func (v Value) check() error {
 		}
 	case KindList:
 		for _, x := range v.list {
-			if err := x.check(); err != nil {
+			if err := x.checkAt(false); err != nil {
 				return err
 			}
 		}

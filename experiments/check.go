@@ -3,7 +3,9 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -79,7 +81,7 @@ func (c *checker) table(path []string, v any, t reflect.Type) bool {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		f, ok := fields[k]
 		if !ok {
 			c.probs = append(c.probs, problem{at: child(path, k), shown: clone(path),
@@ -141,7 +143,7 @@ func (c *checker) value(path []string, v any, t reflect.Type) bool {
 			c.add(path, path, "must be a table of key = value, not %s", describe(v))
 			return false
 		}
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			if _, err := scalarText(m[k]); err != nil {
 				c.add(child(path, k), child(path, k), "%v", err)
 				c.remove(m, path, k)
@@ -220,13 +222,4 @@ func scalarText(v any) (string, error) {
 		return strconv.FormatBool(x), nil
 	}
 	return "", fmt.Errorf("%w, not %s", errNotScalar, describe(v))
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

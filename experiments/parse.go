@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"sort"
@@ -121,7 +122,7 @@ func Parse(filename string, src []byte, validate KeyValidator) (*lab.Experiment,
 	if validate != nil {
 		for i, v := range e.Variants {
 			el := fmt.Sprintf("variant[%d]", i)
-			for _, k := range sortedKeys(v.PostgREST) {
+			for _, k := range slices.Sorted(maps.Keys(v.PostgREST)) {
 				at := []string{el, "postgrest", k}
 				if err := validate(k, v.PostgREST[k], e.AllowUnknownKeys); err != nil {
 					shown := at

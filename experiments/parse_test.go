@@ -72,7 +72,7 @@ func TestParseBadFiles(t *testing.T) {
 			`testdata/bad-values.toml:16: trials.order: "abab" is not a trial order (allowed: interleaved, random)`,
 			`testdata/bad-values.toml:17: trials.alpha: 0.9 must be in (0, 0.5] (e.g. 0.05)`,
 			`testdata/bad-values.toml:22: variant[0].dropin.CPUAfinity: is not an allowed drop-in setting (did you mean "CPUAffinity"?)`,
-			`testdata/bad-values.toml:22: variant[0].dropin.Restart: is not an allowed drop-in setting (allowed: CPUAffinity, CPUQuota, Environment, LimitNOFILE, MemoryHigh, MemoryMax, Nice, TasksMax)`,
+			`testdata/bad-values.toml:22: variant[0].dropin.Restart: is not an allowed drop-in setting (allowed: AllowedCPUs, CPUAffinity, CPUQuota, CPUWeight, LimitNOFILE, MemoryHigh, MemoryMax, Nice, TasksMax)`,
 			`testdata/bad-values.toml:25: variant[1].name: "a" is already the name of variant[0]`,
 			`testdata/bad-values.toml:26: variant[1].baseline: only one variant can be the baseline (variant[0] "a" already is)`,
 			`testdata/bad-values.toml:27: variant[1].binary: "postgrest" must be an absolute path or a $(VAR) placeholder`,

@@ -29,11 +29,15 @@ var Metrics = []Metric{
 	{"pool_in_use", "pool connections in use, max", "connections", 0, poolMetric(func(p *PoolStats) float64 { return float64(p.MaxInUse) })},
 	{"pool_waiting", "waiting for a pool connection, max", "requests", -1, poolMetric(func(p *PoolStats) float64 { return float64(p.MaxWaiting) })},
 	{"pool_timeouts", "pool acquisition timeouts", "requests", -1, poolMetric(func(p *PoolStats) float64 { return float64(p.Timeouts) })},
+	// errors counts failed answers and requests the generator had to drop
+	// (open model, in-flight bound reached), as a share of all requests it
+	// was asked to send: an all-dropped trial is 100 %, not NaN.
 	{"errors", "errors", "%", -1, func(t Trial) (float64, bool) {
-		if t.Load.Requests+t.Load.Dropped == 0 {
+		asked := t.Load.Requests + t.Load.Dropped
+		if asked == 0 {
 			return 0, false
 		}
-		return 100 * float64(t.Load.Errors) / float64(t.Load.Requests), true
+		return 100 * float64(t.Load.Errors+t.Load.Dropped) / float64(asked), true
 	}},
 }
 

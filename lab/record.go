@@ -189,11 +189,20 @@ type PoolStats struct {
 	Scrapes      int   `json:"scrapes"`
 }
 
+// Event kinds, as written in run.json. The telemetry adapter's kinds have
+// the same names (a test in the wiring checks it).
+const (
+	EventOOMKill  = "oom-kill"  // the kernel's OOM killer killed a server process
+	EventCrash    = "crash"     // a server's main process went away without a restart by systemd
+	EventRestart  = "restart"   // systemd restarted a server
+	EventNotReady = "not-ready" // the target did not pass the readiness gate after a variant was applied
+)
+
 // Event is something that happened to the server: an OOM kill, a crash,
 // an unexpected restart, a failed readiness gate.
 type Event struct {
 	T       time.Time `json:"t"`
-	Kind    string    `json:"kind"`   // oom-kill, crash, restart, not-ready
+	Kind    string    `json:"kind"`   // EventOOMKill, EventCrash, EventRestart, EventNotReady
 	Source  string    `json:"source"` // postgrest, postgresql
 	Detail  string    `json:"detail"`
 	PID     int       `json:"pid,omitempty"`
@@ -201,3 +210,7 @@ type Event struct {
 	Trial   int       `json:"trial,omitempty"`
 	Rate    float64   `json:"rate,omitempty"` // request rate at that moment
 }
+
+// Fatal reports whether the event ended a server during a trial (an OOM
+// kill or a crash): such a trial is repeated, and its figures are suspect.
+func (e Event) Fatal() bool { return e.Kind == EventOOMKill || e.Kind == EventCrash }

@@ -129,7 +129,7 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 	if applyErr != nil {
 		t.Error = "not ready: " + applyErr.Error()
 		t.End = s.Now()
-		ev := Event{T: t.End, Kind: "not-ready", Source: "postgrest", Detail: applyErr.Error(), Variant: v.Name, Trial: t.Seq}
+		ev := Event{T: t.End, Kind: EventNotReady, Source: "postgrest", Detail: applyErr.Error(), Variant: v.Name, Trial: t.Seq}
 		t.Events = append(t.Events, ev)
 		s.run.Events = append(s.run.Events, ev)
 		s.run.Trials = append(s.run.Trials, t)
@@ -171,7 +171,7 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 		if t.Events[i].Rate == 0 {
 			t.Events[i].Rate = t.Load.Rate
 		}
-		if t.Error == "" && (t.Events[i].Kind == "oom-kill" || t.Events[i].Kind == "crash") {
+		if t.Error == "" && t.Events[i].Fatal() {
 			t.Error = t.Events[i].Kind + ": " + t.Events[i].Detail
 		}
 	}
@@ -204,7 +204,7 @@ func (s *session) warmup(ctx context.Context, spec LoadSpec) error {
 
 func crashed(t Trial) bool {
 	for _, e := range t.Events {
-		if e.Kind == "oom-kill" || e.Kind == "crash" {
+		if e.Fatal() {
 			return true
 		}
 	}

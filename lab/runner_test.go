@@ -221,7 +221,6 @@ func (c *cleaningLoader) Cleanup(_ context.Context, spec LoadSpec) error {
 	return nil
 }
 
-
 func TestCleanupRunsAfterTheWindow(t *testing.T) {
 	var log []string
 	e := testExperiment()

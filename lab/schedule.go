@@ -1,6 +1,9 @@
 package lab
 
-import "math/rand"
+import (
+	"hash/fnv"
+	"math/rand"
+)
 
 // roundOrder returns the order in which the variants run in round r (from 0).
 // "interleaved" keeps the file's order every round (ABAB...), so slow drift
@@ -19,9 +22,7 @@ func roundOrder(e *Experiment, r int) []Variant {
 // trialSeed makes each trial's request sequence reproducible and different
 // per repetition, but equal across variants, so variants see the same requests.
 func trialSeed(e *Experiment, scenario string, rep int) int64 {
-	h := int64(1469598103)
-	for _, c := range scenario {
-		h = h*16777619 ^ int64(c)
-	}
-	return e.Trials.Seed*1_000_003 + h + int64(rep)
+	h := fnv.New64a()
+	h.Write([]byte(scenario))
+	return e.Trials.Seed*1_000_003 + int64(h.Sum64()) + int64(rep)
 }

@@ -1,14 +1,18 @@
 package lab
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/capability"
+	"github.com/pgrst-lab/pgrst-lab/lab/didyoumean"
 )
 
 // BuiltinScenarios are the scenarios of the 2020 Supabase/PostgREST
@@ -16,13 +20,6 @@ import (
 var BuiltinScenarios = []string{
 	"GETSingle", "GETSingleEmbed", "GETAllEmbed", "POSTSingle", "POSTBulk",
 	"RPCSimple", "RPCGETSingle", "RPCGETSingleEmbed",
-}
-
-// DropInKeys are the [Service] settings a variant may put in a drop-in for
-// the PostgREST unit.
-var DropInKeys = []string{
-	"CPUAffinity", "CPUQuota", "Environment", "LimitNOFILE", "MemoryHigh",
-	"MemoryMax", "Nice", "TasksMax",
 }
 
 // Documented defaults, filled by Defaults.
@@ -64,8 +61,6 @@ var (
 	bareKey    = regexp.MustCompile(`^[A-Za-z0-9_-]+(\[[0-9]+\])?$`)
 	nameRe     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 	pgrstKeyRe = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
-	pgIdentRe  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$`)
-	envNameRe  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
 
 // FormatPath renders a field path as FieldError.Path does.
@@ -235,7 +230,7 @@ func (v *validator) scenarios(e *Experiment) {
 			v.add(fmt.Sprintf("%q is listed twice", name), el)
 		case !isCustom && !slices.Contains(BuiltinScenarios, name):
 			msg := fmt.Sprintf("unknown scenario %q", name)
-			known := append(slices.Clone(BuiltinScenarios), keys(custom)...)
+			known := append(slices.Clone(BuiltinScenarios), slices.Sorted(maps.Keys(custom))...)
 			if s := Suggest(name, known); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			} else {
@@ -250,15 +245,6 @@ func (v *validator) scenarios(e *Experiment) {
 			v.add(fmt.Sprintf("scenario %q is defined but not listed in scenarios", s.Name), fmt.Sprintf("scenario[%d]", i), "name")
 		}
 	}
-}
-
-func keys(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 func (v *validator) load(l *Load) {
@@ -365,84 +351,65 @@ func (v *validator) variants(vs []Variant) {
 				baseline = i
 			}
 		}
-		for _, k := range sortedKeys(va.PostgREST) {
+		// Names and values go through package capability, the table the
+		// agent and both supervisors use too.
+		for _, k := range slices.Sorted(maps.Keys(va.PostgREST)) {
 			val := va.PostgREST[k]
-			if !pgrstKeyRe.MatchString(k) {
+			if !pgrstKeyRe.MatchString(k) && !strings.HasPrefix(k, "app.settings.") {
 				v.add("is not a PostgREST config key (lower-case words joined by '-', e.g. db-pool)", el, "postgrest", k)
+				continue
 			}
 			if k == "db-uri" && !isDBURI(val) {
-				v.add(fmt.Sprintf("%q: use \"tcp\", \"unix\" (the lab derives the URI), a postgres:// URI or a key=value connection string", val), el, "postgrest", k)
+				v.add(fmt.Sprintf("%q: use \"tcp\", \"unix\" (the lab derives the URI), a postgres:// URI or a key=value connection string", capability.RedactURI(val)), el, "postgrest", k)
+				continue
+			}
+			if _, err := capability.PostgRESTKey(k, val); err != nil {
+				v.add(capMsg(err), el, "postgrest", k)
 			}
 		}
-		for _, k := range sortedKeys(va.PostgreSQL) {
-			if !pgIdentRe.MatchString(k) {
-				v.add("is not a PostgreSQL setting name (an identifier like shared_buffers or auto_explain.log_min_duration)", el, "postgresql", k)
+		for _, k := range slices.Sorted(maps.Keys(va.PostgreSQL)) {
+			if err := capability.PostgreSQL(k, va.PostgreSQL[k]); err != nil {
+				v.add(capMsg(err), el, "postgresql", k)
 			}
 		}
-		for _, k := range sortedKeys(va.Env) {
-			if !envNameRe.MatchString(k) {
-				v.add("is not an environment variable name (letters, digits and '_')", el, "env", k)
+		for _, k := range slices.Sorted(maps.Keys(va.Env)) {
+			if _, _, err := capability.Env(k, va.Env[k]); err != nil {
+				v.add(capMsg(err), el, "env", k)
 			}
 		}
-		for _, k := range sortedKeys(va.DropIn) {
-			if !slices.Contains(DropInKeys, k) {
-				msg := "is not an allowed drop-in setting (allowed: " + strings.Join(DropInKeys, ", ") + ")"
-				if s := Suggest(k, DropInKeys); s != "" {
-					msg = fmt.Sprintf("is not an allowed drop-in setting (did you mean %q?)", s)
+		for _, k := range slices.Sorted(maps.Keys(va.DropIn)) {
+			if err := capability.DropIn(k, va.DropIn[k]); err != nil {
+				msg := capMsg(err)
+				var ce *capability.Error
+				if errors.As(err, &ce) && ce.Code == capability.Unknown {
+					if s := Suggest(k, capability.DropInKeys()); s != "" {
+						msg = fmt.Sprintf("is not an allowed drop-in setting (did you mean %q?)", s)
+					}
 				}
 				v.add(msg, el, "dropin", k)
-			} else if msg := checkDropIn(k, va.DropIn[k]); msg != "" {
-				v.add(msg, el, "dropin", k)
 			}
 		}
-		if va.Binary != "" && !strings.HasPrefix(va.Binary, "/") && !strings.HasPrefix(va.Binary, "$(") {
-			v.add(fmt.Sprintf("%q must be an absolute path or a $(VAR) placeholder", va.Binary), el, "binary")
+		if va.Binary != "" && !strings.HasPrefix(va.Binary, "$(") {
+			if err := capability.Binary(va.Binary); err != nil {
+				v.add(fmt.Sprintf("%q must be an absolute path or a $(VAR) placeholder", va.Binary), el, "binary")
+			}
 		}
-		if slices.Contains(va.Args, "") {
-			v.add("must not contain empty arguments", el, "args")
+		for i, a := range va.Args {
+			if err := capability.Arg(i, a); err != nil {
+				v.add("must not contain empty arguments or non-printing characters: "+capMsg(err), el, "args")
+			}
 		}
 	}
 }
 
-var (
-	cpuListRe = regexp.MustCompile(`^[0-9]+(-[0-9]+)?([ ,]+[0-9]+(-[0-9]+)?)*$`)
-	bytesRe   = regexp.MustCompile(`^([0-9]+[KMGT]?|[0-9]+(\.[0-9]+)?%|infinity)$`)
-	percentRe = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?%$`)
-	countRe   = regexp.MustCompile(`^([0-9]+|[0-9]+(\.[0-9]+)?%|infinity)$`)
-	nofileRe  = regexp.MustCompile(`^([0-9]+|infinity)(:([0-9]+|infinity))?$`)
-)
-
-// checkDropIn checks a drop-in value in the forms systemd.resource-control(5)
-// and systemd.exec(5) document; it returns "" if the value is fine.
-func checkDropIn(key, val string) string {
-	switch key {
-	case "CPUAffinity":
-		if !cpuListRe.MatchString(val) {
-			return fmt.Sprintf("%q is not a CPU list (e.g. \"0\", \"0-1\" or \"0 2\")", val)
-		}
-	case "CPUQuota":
-		if !percentRe.MatchString(val) {
-			return fmt.Sprintf("%q is not a percentage of one CPU (e.g. \"50%%\" or \"150%%\")", val)
-		}
-	case "MemoryMax", "MemoryHigh":
-		if !bytesRe.MatchString(val) {
-			return fmt.Sprintf("%q is not a size (bytes with K, M, G or T; a percentage; or infinity)", val)
-		}
-	case "TasksMax":
-		if !countRe.MatchString(val) {
-			return fmt.Sprintf("%q is not a number of tasks (a number, a percentage or infinity)", val)
-		}
-	case "LimitNOFILE":
-		if !nofileRe.MatchString(val) {
-			return fmt.Sprintf("%q is not a file limit (a number or infinity, or soft:hard)", val)
-		}
-	case "Nice":
-		n, err := strconv.Atoi(val)
-		if err != nil || n < -20 || n > 19 {
-			return fmt.Sprintf("%q is not a nice level (-20..19)", val)
-		}
+// capMsg is a capability refusal without the "table.key" the field path
+// already says.
+func capMsg(err error) string {
+	var ce *capability.Error
+	if errors.As(err, &ce) {
+		return ce.Msg
 	}
-	return ""
+	return err.Error()
 }
 
 // isDBURI accepts the db-uri forms PostgREST and the lab know: the lab's
@@ -463,55 +430,6 @@ func isDBURI(s string) bool {
 	return false
 }
 
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// Suggest returns the candidate closest to s (case-insensitive edit
-// distance), or "" when none is close enough to be a likely typo.
-func Suggest(s string, candidates []string) string {
-	best, bestD := "", -1
-	ls := strings.ToLower(s)
-	for _, c := range candidates {
-		d := editDistance(ls, strings.ToLower(c))
-		if bestD < 0 || d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if bestD < 0 || bestD > max(1, len([]rune(s))/3) {
-		return ""
-	}
-	return best
-}
-
-// editDistance is the optimal string alignment distance: insertions,
-// deletions, substitutions and transpositions of neighbours ("modle") cost 1.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
-}
+// Suggest returns the candidate closest to s, or "" when none is a likely
+// typo (see package didyoumean).
+func Suggest(s string, candidates []string) string { return didyoumean.Suggest(s, candidates) }

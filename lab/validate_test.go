@@ -90,7 +90,7 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 		}},
 		{"drop-in values", func(e *Experiment) {
 			e.Variants[0].DropIn = map[string]string{"CPUAffinity": "0-1", "CPUQuota": "150%", "MemoryMax": "512M",
-				"MemoryHigh": "80%", "TasksMax": "infinity", "LimitNOFILE": "1024:65536", "Nice": "-5", "Environment": "A=1"}
+				"MemoryHigh": "80%", "TasksMax": "infinity", "LimitNOFILE": "1024:65536", "Nice": "-5"}
 			e.Variants[1].DropIn = map[string]string{"CPUAffinity": "first", "CPUQuota": "1.5", "MemoryMax": "1 GB",
 				"TasksMax": "-1", "LimitNOFILE": "lots", "Nice": "20"}
 		}, []string{

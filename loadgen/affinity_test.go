@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 )
 
 func TestThreadsAndCPUPinningAreAppliedAndRestored(t *testing.T) {
@@ -14,7 +16,7 @@ func TestThreadsAndCPUPinningAreAppliedAndRestored(t *testing.T) {
 		t.Fatal(err)
 	}
 	if before.Count() < 2 {
-		t.Skip("needs 2 CPUs to see pinning")
+		labtest.Need(t, "2 CPUs to see pinning (this process may use %d)", before.Count())
 	}
 	procs := runtime.GOMAXPROCS(0)
 	s := startServer(t, okHandler)

@@ -149,9 +149,10 @@ func (r *runner) result(c *collector, measured time.Duration) *Result {
 		s.Min, s.Max = time.Duration(lat.Min()), time.Duration(lat.Max())
 		s.Mean = time.Duration(lat.Mean())
 		s.P50, s.P90, s.P95, s.P99, s.P999 = q(50), q(90), q(95), q(99), q(99.9)
+		sq := func(p float64) time.Duration { return time.Duration(svc.ValueAtQuantile(p)) }
+		s.ServiceMin, s.ServiceMax = time.Duration(svc.Min()), time.Duration(svc.Max())
 		s.ServiceMean = time.Duration(svc.Mean())
-		s.ServiceP50 = time.Duration(svc.ValueAtQuantile(50))
-		s.ServiceP99 = time.Duration(svc.ValueAtQuantile(99))
+		s.ServiceP50, s.ServiceP90, s.ServiceP95, s.ServiceP99, s.ServiceP999 = sq(50), sq(90), sq(95), sq(99), sq(99.9)
 	}
 	if lag.TotalCount() > 0 {
 		s.SendDelayP50 = time.Duration(lag.ValueAtQuantile(50))

@@ -25,7 +25,10 @@ type Summary struct {
 	Duration                                 time.Duration
 	Rate                                     float64 // Requests / Duration
 	Min, Mean, P50, P90, P95, P99, P999, Max time.Duration
-	ServiceMean, ServiceP50, ServiceP99      time.Duration
+	// Service* is the service time (from the actual send; the same as the
+	// latency in the closed model), with the latency's percentiles.
+	ServiceMin, ServiceMean, ServiceP50, ServiceP90 time.Duration
+	ServiceP95, ServiceP99, ServiceP999, ServiceMax time.Duration
 	// SendDelay* (open model): how late requests left compared with their
 	// intended time: the generator's own share of the latency (pacer
 	// granularity, CPU starvation). Small send delays with a large latency

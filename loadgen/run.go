@@ -120,46 +120,14 @@ func hostPort(host string) string {
 	return net.JoinHostPort(strings.Trim(host, "[]"), "80")
 }
 
+// run opens the connections, drives the load until the window ends (or
+// ctx, or the MaxRequests bound), lets in-flight requests finish and
+// returns what was measured.
 func (r *runner) run(ctx context.Context, progress func(Progress)) (*Result, error) {
-	// Open every connection before the clock starts.
-	ws := make([]*worker, r.workers)
-	var connectErr error
-	var wg sync.WaitGroup
-	for i := range ws {
-		w := &worker{r: r, id: i, sh: r.shards[i%len(r.shards)], c: newClient(r.dial, r.timeout),
-			rng: rand.New(rand.NewPCG(uint64(r.cfg.Seed), uint64(i))), rr: make([]int, len(r.mix.scens))}
-		ws[i] = w
-		r.clients = append(r.clients, w.c)
+	ws, err := r.connect()
+	if err != nil {
+		return nil, err
 	}
-	sem := make(chan struct{}, 16)
-	var emu sync.Mutex
-	for _, w := range ws {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			if err := w.c.connect(time.Now()); err != nil {
-				emu.Lock()
-				connectErr = err
-				emu.Unlock()
-			}
-			<-sem
-		}()
-	}
-	wg.Wait()
-	connected := 0
-	for _, w := range ws {
-		if w.c.conn != nil {
-			connected++
-		}
-	}
-	if connected == 0 {
-		for _, w := range ws {
-			w.c.close()
-		}
-		return nil, fmt.Errorf("loadgen: connect to %s: %w", r.targetName(), connectErr)
-	}
-
 	r.start = time.Now()
 	r.measure = r.start.Add(r.cfg.Warmup)
 	r.end = r.measure.Add(r.cfg.Duration)
@@ -170,41 +138,11 @@ func (r *runner) run(ctx context.Context, progress func(Progress)) (*Result, err
 	colDone := make(chan struct{})
 	go func() { col.loop(); close(colDone) }()
 
-	var workersDone sync.WaitGroup
-	if r.cfg.Open != nil {
-		due := make(chan int64, r.workers)
-		for _, w := range ws {
-			workersDone.Go(func() { w.openLoop(due) })
-		}
-		r.pace(ctx, due)
-		close(due)
-	} else {
-		for _, w := range ws {
-			workersDone.Go(func() { w.closedLoop() })
-		}
-		r.wait(ctx, r.end)
-	}
+	workersDone := r.drive(ctx, ws)
 	stoppedAt := time.Now()
 	close(r.stop)
 	byCount := r.stoppedEarly.Load()
-
-	// Let in-flight requests finish: an open run's were scheduled in the
-	// window and are waited for up to the timeout; a closed run's are cut
-	// off (like wrk).
-	finished := make(chan struct{})
-	go func() { workersDone.Wait(); close(finished) }()
-	grace := r.timeout
-	if (r.cfg.Closed != nil && !byCount) || ctx.Err() != nil {
-		grace = 0
-	}
-	t := time.NewTimer(grace)
-	select {
-	case <-finished:
-	case <-t.C:
-		r.abort()
-		<-finished
-	}
-	t.Stop()
+	r.drain(ctx, workersDone, byCount)
 	if byCount && r.cfg.Closed != nil {
 		stoppedAt = time.Now() // the last counted answers arrived
 	}
@@ -219,10 +157,88 @@ func (r *runner) run(ctx context.Context, progress func(Progress)) (*Result, err
 		// The open model measured every request scheduled in the window.
 		measured = r.cfg.Duration
 	}
-	if measured < 0 {
-		measured = 0
+	return r.result(col, max(measured, 0)), nil
+}
+
+// connect makes the workers and opens every connection before the clock
+// starts (16 at a time). It fails only when no connection opened.
+func (r *runner) connect() ([]*worker, error) {
+	ws := make([]*worker, r.workers)
+	for i := range ws {
+		w := &worker{r: r, id: i, sh: r.shards[i%len(r.shards)], c: newClient(r.dial, r.timeout),
+			rng: rand.New(rand.NewPCG(uint64(r.cfg.Seed), uint64(i))), rr: make([]int, len(r.mix.scens))}
+		ws[i] = w
+		r.clients = append(r.clients, w.c)
 	}
-	return r.result(col, measured), nil
+	var (
+		wg         sync.WaitGroup
+		emu        sync.Mutex
+		connectErr error
+	)
+	sem := make(chan struct{}, 16)
+	for _, w := range ws {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			if err := w.c.connect(time.Now()); err != nil {
+				emu.Lock()
+				connectErr = err
+				emu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	for _, w := range ws {
+		if w.c.conn != nil {
+			return ws, nil
+		}
+	}
+	for _, w := range ws {
+		w.c.close()
+	}
+	return nil, fmt.Errorf("loadgen: connect to %s: %w", r.targetName(), connectErr)
+}
+
+// drive runs the workers: the open model's pacer hands them due requests
+// until the window ends; the closed model's loop on their own until then.
+// It returns when sending stops; the workers may still be answering.
+func (r *runner) drive(ctx context.Context, ws []*worker) *sync.WaitGroup {
+	var workersDone sync.WaitGroup
+	if r.cfg.Open != nil {
+		due := make(chan int64, r.workers)
+		for _, w := range ws {
+			workersDone.Go(func() { w.openLoop(due) })
+		}
+		r.pace(ctx, due)
+		close(due)
+	} else {
+		for _, w := range ws {
+			workersDone.Go(func() { w.closedLoop() })
+		}
+		r.wait(ctx, r.end)
+	}
+	return &workersDone
+}
+
+// drain lets in-flight requests finish: an open run's were scheduled in
+// the window and are waited for up to the timeout (as are those of a run
+// stopped by its request count); a closed run's are cut off (like wrk), as
+// are all after a cancel.
+func (r *runner) drain(ctx context.Context, workersDone *sync.WaitGroup, byCount bool) {
+	finished := make(chan struct{})
+	go func() { workersDone.Wait(); close(finished) }()
+	grace := r.timeout
+	if (r.cfg.Closed != nil && !byCount) || ctx.Err() != nil {
+		grace = 0
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-finished:
+	case <-t.C:
+		r.abort()
+		<-finished
+	}
 }
 
 func (r *runner) targetName() string {

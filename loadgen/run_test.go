@@ -30,8 +30,10 @@ func TestClosedModel(t *testing.T) {
 	if !(sum.Min > 0 && sum.Min <= sum.P50 && sum.P50 <= sum.P99 && sum.P99 <= sum.Max) {
 		t.Errorf("latency order broken: %+v", sum)
 	}
-	if sum.ServiceP50 != sum.P50 || sum.ServiceP99 != sum.P99 {
-		t.Errorf("closed model: service time %v/%v should be the latency %v/%v", sum.ServiceP50, sum.ServiceP99, sum.P50, sum.P99)
+	svc := []time.Duration{sum.ServiceMin, sum.ServiceMean, sum.ServiceP50, sum.ServiceP90, sum.ServiceP95, sum.ServiceP99, sum.ServiceP999, sum.ServiceMax}
+	lat := []time.Duration{sum.Min, sum.Mean, sum.P50, sum.P90, sum.P95, sum.P99, sum.P999, sum.Max}
+	if !slices.Equal(svc, lat) {
+		t.Errorf("closed model: service time %v should be the latency %v (min mean p50 p90 p95 p99 p99.9 max)", svc, lat)
 	}
 	if sum.Model != "closed" || sum.MaxInFlight != 4 || res.Latency.TotalCount() != sum.Requests {
 		t.Errorf("model %s in flight %d hist %d", sum.Model, sum.MaxInFlight, res.Latency.TotalCount())

@@ -11,10 +11,13 @@ import (
 
 // Limit is what a rate must meet in Search. P99 == 0 means no latency
 // limit; the error and dropped rates are always checked (0: none allowed).
-// A step must also reach 95% of the asked rate.
+// A step must also reach 95% of the asked rate. MaxRate, when above 0, is
+// the highest rate Search asks for: a target that meets the limit there is
+// not pushed further.
 type Limit struct {
 	P99                          time.Duration
 	MaxErrorRate, MaxDroppedRate float64
+	MaxRate                      float64
 }
 
 // Check returns "" when s meets the limit, else why not.
@@ -60,7 +63,8 @@ const (
 // Search finds the highest open-model rate meeting lim: starting at
 // cfg.Open.Rate it doubles the rate until a step fails (halves it until one
 // passes if the first fails), then bisects between the last pass and the
-// first failure to 5%. Each step is a full Run of cfg (warm-up included).
+// first failure to 5%. It never asks for more than lim.MaxRate (when set).
+// Each step is a full Run of cfg (warm-up included).
 // With cfg.Open.MaxInFlight == 0 each step uses DefaultMaxInFlight.
 func Search(ctx context.Context, cfg Config, lim Limit, progress func(Progress)) (*SearchResult, error) {
 	if cfg.Open == nil {
@@ -77,6 +81,9 @@ func Search(ctx context.Context, cfg Config, lim Limit, progress func(Progress))
 	}
 	lo, hi := 0.0, 0.0
 	rate := cfg.Open.Rate
+	if lim.MaxRate > 0 {
+		rate = min(rate, lim.MaxRate)
+	}
 	ok, err := step(rate)
 	if err != nil {
 		return res, err
@@ -84,10 +91,13 @@ func Search(ctx context.Context, cfg Config, lim Limit, progress func(Progress))
 	for i := 0; i < searchMaxRamp; i++ {
 		if ok {
 			lo = rate
-			if hi > 0 {
+			if hi > 0 || (lim.MaxRate > 0 && rate >= lim.MaxRate) {
 				break
 			}
 			rate *= 2
+			if lim.MaxRate > 0 {
+				rate = min(rate, lim.MaxRate)
+			}
 		} else {
 			hi = rate
 			if lo > 0 {

@@ -80,3 +80,26 @@ func TestLimitCheck(t *testing.T) {
 		}
 	}
 }
+
+// With MaxRate the search never asks for more, and a target that meets the
+// limit there is reported as meeting it at MaxRate.
+func TestSearchStopsAtMaxRate(t *testing.T) {
+	s := startServer(t, okHandler)
+	cfg := Config{Target: Target{URL: s.URL}, Mix: simpleMix("/"), Open: &Open{Rate: 200, MaxInFlight: 400},
+		Duration: 300 * time.Millisecond, Warmup: 50 * time.Millisecond, Seed: 1, Timeout: 2 * time.Second}
+	sr, err := Search(context.Background(), cfg, Limit{P99: time.Second, MaxErrorRate: 0.01, MaxDroppedRate: 0.05, MaxRate: 500}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range sr.Curve {
+		if p.Rate > 500 {
+			t.Errorf("asked for %v req/s, above max_rate 500", p.Rate)
+		}
+	}
+	if sr.Best != 500 {
+		t.Errorf("best %v, want 500 (the max_rate, met by a fast server)", sr.Best)
+	}
+	if len(sr.Curve) != 3 { // 200, 400, 500
+		t.Errorf("%d steps, want 3 (200, 400, 500): %+v", len(sr.Curve), sr.Curve)
+	}
+}

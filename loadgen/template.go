@@ -3,9 +3,10 @@ package loadgen
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/textproto"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -50,71 +51,24 @@ const (
 // path field goes and, for a body with fields, a marker Content-Length; the
 // markers are then split out into fields rendered per request.
 func compile(r Request, host, base string) (*tmpl, error) {
-	method := r.Method
-	if method == "" {
-		method = "GET"
-	}
-	if strings.ContainsAny(method, " \r\n\x00") {
-		return nil, fmt.Errorf("method %q: must be a single token", method)
-	}
-	if !strings.HasPrefix(r.Path, "/") {
-		return nil, fmt.Errorf("path %q: must start with /", r.Path)
-	}
-	if r.Expect != 0 && (r.Expect < 100 || r.Expect > 599) {
-		return nil, fmt.Errorf("expect %d: must be an HTTP status 100..599 (0: any 2xx)", r.Expect)
-	}
-	if host == "" {
-		host = "localhost" // as Target.hostAndBase; Validate compiles without a target
-	}
-	if strings.ContainsAny(host, " \r\n\x00") {
-		return nil, fmt.Errorf("host %q: invalid", host)
+	method, host, err := checkRequest(r, host)
+	if err != nil {
+		return nil, err
 	}
 	t := &tmpl{isHead: method == "HEAD", expect: r.Expect, seq: new(atomic.Int64)}
-	pathSegs, err := parseFields(r.Path)
-	if err != nil {
-		return nil, fmt.Errorf("path %q: %w", r.Path, err)
-	}
 	var req fasthttp.Request
 	h := &req.Header
 	h.DisableNormalizing() // header names go out as given
 	h.SetNoDefaultContentType(true)
 	h.SetMethod(method)
 	h.SetHost(host)
-	uri := []byte(base)
-	var fields []seg
-	for _, s := range pathSegs {
-		if s.kind == 0 {
-			if bytes.ContainsAny(s.lit, " \r\n\x00") {
-				return nil, fmt.Errorf("path %q: spaces and line breaks must be escaped (%%20)", r.Path)
-			}
-			uri = append(uri, s.lit...)
-			continue
-		}
-		uri = append(uri, fieldMark...)
-		fields = append(fields, s)
+	uri, fields, err := uriWithMarks(r.Path, base)
+	if err != nil {
+		return nil, err
 	}
 	req.SetRequestURIBytes(uri)
-	keys := make([]string, 0, len(r.Header))
-	for k := range r.Header {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	hasUA := false
-	for _, k := range keys {
-		v := r.Header[k]
-		if k == "" || strings.ContainsAny(k, " :\r\n\x00") || strings.ContainsAny(v, "\r\n\x00") {
-			return nil, fmt.Errorf("header %q: invalid name or value", k)
-		}
-		switch textproto.CanonicalMIMEHeaderKey(k) {
-		case "Host", "Content-Length", "Connection", "Transfer-Encoding":
-			return nil, fmt.Errorf("header %q: set by the generator", k)
-		case "User-Agent":
-			hasUA = true
-		}
-		h.Set(k, v)
-	}
-	if !hasUA {
-		h.SetUserAgent(userAgent)
+	if err := setHeaders(h, r.Header); err != nil {
+		return nil, err
 	}
 	body, err := parseFields(string(r.Body))
 	if err != nil {
@@ -140,6 +94,77 @@ func compile(r Request, host, base string) (*tmpl, error) {
 		t.static = wire
 	}
 	return t, nil
+}
+
+// checkRequest refuses what cannot go on the wire and returns the method
+// and host to use (GET and localhost by default).
+func checkRequest(r Request, host string) (method, hostOut string, err error) {
+	method = r.Method
+	if method == "" {
+		method = "GET"
+	}
+	if strings.ContainsAny(method, " \r\n\x00") {
+		return "", "", fmt.Errorf("method %q: must be a single token", method)
+	}
+	if !strings.HasPrefix(r.Path, "/") {
+		return "", "", fmt.Errorf("path %q: must start with /", r.Path)
+	}
+	if r.Expect != 0 && (r.Expect < 100 || r.Expect > 599) {
+		return "", "", fmt.Errorf("expect %d: must be an HTTP status 100..599 (0: any 2xx)", r.Expect)
+	}
+	if host == "" {
+		host = "localhost" // as Target.hostAndBase; Validate compiles without a target
+	}
+	if strings.ContainsAny(host, " \r\n\x00") {
+		return "", "", fmt.Errorf("host %q: invalid", host)
+	}
+	return method, host, nil
+}
+
+// uriWithMarks is base + path with a fieldMark where each template field
+// goes, and the fields in order.
+func uriWithMarks(path, base string) ([]byte, []seg, error) {
+	segs, err := parseFields(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("path %q: %w", path, err)
+	}
+	uri := []byte(base)
+	var fields []seg
+	for _, s := range segs {
+		if s.kind == 0 {
+			if bytes.ContainsAny(s.lit, " \r\n\x00") {
+				return nil, nil, fmt.Errorf("path %q: spaces and line breaks must be escaped (%%20)", path)
+			}
+			uri = append(uri, s.lit...)
+			continue
+		}
+		uri = append(uri, fieldMark...)
+		fields = append(fields, s)
+	}
+	return uri, fields, nil
+}
+
+// setHeaders sets the request's headers in name order, refusing invalid
+// ones and those the generator owns; User-Agent defaults to the lab's.
+func setHeaders(h *fasthttp.RequestHeader, header map[string]string) error {
+	hasUA := false
+	for _, k := range slices.Sorted(maps.Keys(header)) {
+		v := header[k]
+		if k == "" || strings.ContainsAny(k, " :\r\n\x00") || strings.ContainsAny(v, "\r\n\x00") {
+			return fmt.Errorf("header %q: invalid name or value", k)
+		}
+		switch textproto.CanonicalMIMEHeaderKey(k) {
+		case "Host", "Content-Length", "Connection", "Transfer-Encoding":
+			return fmt.Errorf("header %q: set by the generator", k)
+		case "User-Agent":
+			hasUA = true
+		}
+		h.Set(k, v)
+	}
+	if !hasUA {
+		h.SetUserAgent(userAgent)
+	}
+	return nil
 }
 
 // splitMarks cuts the request fasthttp wrote at its markers: each

@@ -181,22 +181,42 @@ func testDropInEnvironment(t *testing.T, newCtl func(t testing.TB) Controller) {
 	if got := get(t, s.url("/env?k=BASE")); got != "one two" {
 		t.Fatalf("BASE=%q, want %q", got, "one two")
 	}
-	if err := ctl.SetDropIn(testCtx(t), s.spec.Name, "env", map[string]string{"Environment": `FOO=bar "QUOTED=a b"`}); err != nil {
+	// Values that quoting must keep whole (issue 13, finding 1: single
+	// quotes once smuggled LD_PRELOAD into the target's environment).
+	hostile := []string{"FOO=bar", "QUOTED=a b", `SMUGGLE=x' LD_PRELOAD=/tmp/evil.so 'y`, `DQ=say "hi" \ 50% $HOME ${X}`}
+	if err := ctl.SetEnvironment(testCtx(t), s.spec.Name, "env", hostile); err != nil {
+		t.Fatal(err)
+	}
+	if err := ctl.SetDropIn(testCtx(t), s.spec.Name, "env", map[string]string{"Environment": "LD_PRELOAD=/tmp/evil.so"}); err == nil {
+		t.Fatal("SetDropIn accepted Environment=, a line that is parsed again")
+	}
+	if err := ctl.SetEnvironment(testCtx(t), s.spec.Name, "env", []string{"A=line\nB=2"}); err == nil {
+		t.Fatal("SetEnvironment accepted a line break")
+	}
+	if err := ctl.SetEnvironment(testCtx(t), s.spec.Name, "env", []string{"A=1\u2028B=2"}); err == nil {
+		t.Fatal("SetEnvironment accepted U+2028")
+	}
+	if err := ctl.SetEnvironment(testCtx(t), s.spec.Name, "env", hostile); err != nil {
 		t.Fatal(err)
 	}
 	restart(t, s)
 	env := environOf(t, props(t, ctl, s.spec.Name).MainPID)
-	for _, want := range []string{"FOO=bar", "QUOTED=a b", "BASE=one two"} {
+	for _, want := range append(hostile, "BASE=one two") {
 		if !contains(env, want) {
 			t.Errorf("/proc/PID/environ lacks %q: %q", want, env)
+		}
+	}
+	for _, e := range env {
+		if strings.HasPrefix(e, "LD_PRELOAD=") {
+			t.Errorf("a value smuggled %q into the environment", e)
 		}
 	}
 	removed, err := ctl.RemoveLabDropIns(testCtx(t), s.spec.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(removed, []string{"50-lab-env.conf"}) {
-		t.Fatalf("RemoveLabDropIns removed %q, want [50-lab-env.conf]", removed)
+	if !slices.Equal(removed, []string{"50-lab-env-env.conf"}) {
+		t.Fatalf("RemoveLabDropIns removed %q, want [50-lab-env-env.conf]", removed)
 	}
 	restart(t, s)
 	env = environOf(t, props(t, ctl, s.spec.Name).MainPID)
@@ -207,7 +227,7 @@ func testDropInEnvironment(t *testing.T, newCtl func(t testing.TB) Controller) {
 		t.Fatalf("second RemoveLabDropIns: %q, %v", removed, err)
 	}
 	// RemoveDropIn by the short name removes the prefixed file.
-	if err := ctl.SetDropIn(testCtx(t), s.spec.Name, "env2", map[string]string{"Environment": "X=1"}); err != nil {
+	if err := ctl.SetEnvironment(testCtx(t), s.spec.Name, "env2", []string{"X=1"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := ctl.RemoveDropIn(testCtx(t), s.spec.Name, "env2"); err != nil {
@@ -333,7 +353,7 @@ func testUninstall(t *testing.T, newCtl func(t testing.TB) Controller) {
 	s := installServer(t, ctl, nil)
 	start(t, s)
 	pid := props(t, ctl, s.spec.Name).MainPID
-	if err := ctl.SetDropIn(testCtx(t), s.spec.Name, "env", map[string]string{"Environment": "A=1"}); err != nil {
+	if err := ctl.SetEnvironment(testCtx(t), s.spec.Name, "env", []string{"A=1"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := ctl.Uninstall(testCtx(t), s.spec.Name); err != nil {

@@ -63,6 +63,12 @@ type Controller interface {
 	// LabDropInPrefix is added to dropin when missing. Settings apply at the next (re)start.
 	SetDropIn(ctx context.Context, name, dropin string, settings map[string]string) error
 	RemoveDropIn(ctx context.Context, name, dropin string) error
+	// SetEnvironment sets extra environment variables (KEY=VALUE
+	// assignments, each checked and kept as one list element) for the
+	// unit's next (re)start, under drop-in <dropin>; an empty list removes
+	// them. RemoveDropIn and RemoveLabDropIns remove them too. Environment=
+	// is refused in drop-in settings: a joined line would be parsed again.
+	SetEnvironment(ctx context.Context, name, dropin string, env []string) error
 	// RemoveLabDropIns removes every drop-in of the unit whose name starts
 	// with LabDropInPrefix and returns their names; run it on start-up to
 	// undo what a killed run left behind.

@@ -25,6 +25,13 @@ func (d *DBus) Install(ctx context.Context, spec UnitSpec) error {
 	if err := writeFileAtomic(d.unitPath(spec.Name), []byte(text)); err != nil {
 		return fmt.Errorf("install %s: %w", spec.Name, err)
 	}
+	if spec.LogFile != "" { // systemd appends to it as it is: make it private first
+		f, err := openPrivateLog(spec.LogFile)
+		if err != nil {
+			return fmt.Errorf("install %s: log file: %w", spec.Name, err)
+		}
+		f.Close()
+	}
 	d.mu.Lock()
 	d.specs[spec.Name] = spec.stopTimeout()
 	d.mu.Unlock()

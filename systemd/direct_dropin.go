@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 )
 
 func (d *Direct) SetDropIn(ctx context.Context, name, dropin string, settings map[string]string) error {
@@ -18,16 +19,24 @@ func (d *Direct) SetDropIn(ctx context.Context, name, dropin string, settings ma
 	if err := checkDirectSettings(name, "drop-in "+file, settings); err != nil {
 		return err
 	}
+	return d.updateState(name, "drop-in "+file, func(st *directState) {
+		if st.DropIns == nil {
+			st.DropIns = map[string]map[string]string{}
+		}
+		st.DropIns[file] = settings
+	})
+}
+
+// updateState loads an installed unit's state under its lock, lets change
+// edit it and saves it.
+func (d *Direct) updateState(name, what string, change func(st *directState)) error {
 	unlock := d.lockUnit(name)
 	defer unlock()
 	st, err := d.load(name)
 	if err != nil {
-		return fmt.Errorf("drop-in %s for %w", file, err)
+		return fmt.Errorf("%s for %w", what, err)
 	}
-	if st.DropIns == nil {
-		st.DropIns = map[string]map[string]string{}
-	}
-	st.DropIns[file] = settings
+	change(st)
 	return d.save(st)
 }
 
@@ -46,7 +55,32 @@ func (d *Direct) RemoveDropIn(ctx context.Context, name, dropin string) error {
 		return fmt.Errorf("remove drop-in %s of %w", file, err)
 	}
 	delete(st.DropIns, file)
+	delete(st.Env, file)
 	return d.save(st)
+}
+
+// SetEnvironment keeps env as a list in the unit's state; the next start
+// appends it to exec.Cmd.Env as it is.
+func (d *Direct) SetEnvironment(ctx context.Context, name, dropin string, env []string) error {
+	file, err := dropInFileName(dropin)
+	if err != nil {
+		return fmt.Errorf("environment for %s: %w", name, err)
+	}
+	for _, a := range env {
+		if err := checkEnv(name, a); err != nil {
+			return err
+		}
+	}
+	return d.updateState(name, "environment "+file, func(st *directState) {
+		if st.Env == nil {
+			st.Env = map[string][]string{}
+		}
+		if len(env) == 0 {
+			delete(st.Env, file)
+		} else {
+			st.Env[file] = append([]string(nil), env...)
+		}
+	})
 }
 
 func (d *Direct) RemoveLabDropIns(ctx context.Context, name string) ([]string, error) {
@@ -60,10 +94,16 @@ func (d *Direct) RemoveLabDropIns(ctx context.Context, name string) ([]string, e
 		return nil, fmt.Errorf("remove lab drop-ins of %w", err)
 	}
 	var removed []string
-	for _, f := range sortedKeysOf(st.DropIns) {
+	for _, f := range slices.Sorted(maps.Keys(st.DropIns)) {
 		if len(f) >= len(LabDropInPrefix) && f[:len(LabDropInPrefix)] == LabDropInPrefix {
 			delete(st.DropIns, f)
 			removed = append(removed, f)
+		}
+	}
+	for _, f := range slices.Sorted(maps.Keys(st.Env)) {
+		if len(f) >= len(LabDropInPrefix) && f[:len(LabDropInPrefix)] == LabDropInPrefix {
+			delete(st.Env, f)
+			removed = append(removed, envFileName(f))
 		}
 	}
 	if len(removed) == 0 {
@@ -78,13 +118,4 @@ func (d *Direct) LogTail(ctx context.Context, name string, n int) (string, error
 		return "", fmt.Errorf("log of %w", err)
 	}
 	return tailFile(st.logFile(d), n)
-}
-
-func sortedKeysOf[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

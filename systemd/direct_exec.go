@@ -2,29 +2,24 @@ package systemd
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"os/user"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
-// directSupported are the [Service] settings (Extra or drop-ins) the direct
-// supervisor can apply. Others (MemoryMax=, CPUQuota=, ...) need systemd's
-// cgroups and are refused with an error.
-var directSupported = map[string]string{
-	"Environment": "added to the environment",
-	"LimitNOFILE": "via prlimit(1)",
-	"CPUAffinity": "via taskset(1)",
-}
-
 func checkDirectSettings(unit, what string, m map[string]string) error {
-	for _, k := range sortedKeys(m) {
-		if _, ok := directSupported[k]; !ok {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if capability.DirectDropIn(k) == "" {
 			return fmt.Errorf("unit %s: %s %s= needs systemd; the direct supervisor supports only %s",
-				unit, what, k, strings.Join(sortedKeys(directSupported), ", "))
+				unit, what, k, strings.Join(capability.DirectDropInKeys(), ", "))
 		}
 	}
 	return nil
@@ -35,7 +30,7 @@ func checkDirectSettings(unit, what string, m map[string]string) error {
 // PID), environment, credentials and a new session.
 func (d *Direct) command(st *directState, logf *os.File) (*exec.Cmd, error) {
 	name := st.Spec.Name
-	settings, envSettings := st.settings()
+	settings, extraEnv := st.settings()
 	argv := append([]string(nil), st.Spec.ExecStart...)
 	if v, ok := settings["CPUAffinity"]; ok {
 		taskset, err := exec.LookPath("taskset")
@@ -89,15 +84,9 @@ func (d *Direct) command(st *directState, logf *os.File) (*exec.Cmd, error) {
 	for k, v := range st.Spec.Environment {
 		env[k] = v
 	}
-	for _, line := range envSettings {
-		assigns, err := parseEnvironment(line)
-		if err != nil {
-			return nil, fmt.Errorf("unit %s: Environment=%s: %w", name, line, err)
-		}
-		for _, a := range assigns {
-			k, v, _ := strings.Cut(a, "=")
-			env[k] = v
-		}
+	for _, a := range extraEnv { // a list of checked assignments: nothing is parsed
+		k, v, _ := strings.Cut(a, "=")
+		env[k] = v
 	}
 	cmd.Env = make([]string, 0, len(env))
 	for k, v := range env {
@@ -125,49 +114,4 @@ func credential(u *user.User) (*syscall.Credential, error) {
 		}
 	}
 	return cred, nil
-}
-
-// parseEnvironment splits a systemd Environment= value into K=V
-// assignments: whitespace-separated words, "double" or 'single' quoted,
-// with backslash escapes.
-func parseEnvironment(s string) ([]string, error) {
-	var out []string
-	var cur strings.Builder
-	inWord := false
-	var quote rune
-	rs := []rune(s)
-	for i := 0; i < len(rs); i++ {
-		r := rs[i]
-		switch {
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote != '\'' && r == '\\' && i+1 < len(rs):
-			i++
-			cur.WriteRune(rs[i])
-			inWord = true
-		case quote == 0 && (r == '"' || r == '\''):
-			quote, inWord = r, true
-		case quote == 0 && (r == ' ' || r == '\t'):
-			if inWord {
-				out = append(out, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteRune(r)
-			inWord = true
-		}
-	}
-	if quote != 0 {
-		return nil, fmt.Errorf("unterminated %c quote", quote)
-	}
-	if inWord {
-		out = append(out, cur.String())
-	}
-	for _, a := range out {
-		if k, _, ok := strings.Cut(a, "="); !ok || k == "" {
-			return nil, fmt.Errorf("%q is not a KEY=VALUE assignment", a)
-		}
-	}
-	return out, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"syscall"
 	"time"
@@ -29,7 +28,7 @@ func (d *Direct) Start(ctx context.Context, name string) error {
 // spawn starts st's process and a goroutine that records its exit. d.mu is held.
 func (d *Direct) spawn(st *directState, op string) error {
 	name := st.Spec.Name
-	logf, err := os.OpenFile(st.logFile(d), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	logf, err := openPrivateLog(st.logFile(d))
 	if err != nil {
 		return fmt.Errorf("%s %s: log file: %w", op, name, err)
 	}

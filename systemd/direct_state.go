@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 )
 
 // directState is what the direct supervisor persists per unit, as JSON in
@@ -15,6 +16,7 @@ import (
 type directState struct {
 	Spec    UnitSpec                     `json:"spec"`
 	DropIns map[string]map[string]string `json:"drop_ins,omitempty"` // file name -> settings
+	Env     map[string][]string          `json:"env,omitempty"`      // drop-in file name -> KEY=VALUE list (SetEnvironment)
 
 	PID            int    `json:"pid,omitempty"`
 	StartTime      uint64 `json:"start_time,omitempty"` // /proc/PID/stat starttime, to detect PID reuse
@@ -76,28 +78,22 @@ func (st *directState) logFile(d *Direct) string {
 	return d.defaultLog(st.Spec.Name)
 }
 
-// settings merges Extra and the drop-ins (in file-name order, later wins),
-// except Environment, which accumulates.
+// settings merges Extra and the drop-ins (in file-name order, later
+// wins) and lists the environment SetEnvironment gave (in file-name order,
+// later wins), as KEY=VALUE assignments that are never parsed again.
 func (st *directState) settings() (map[string]string, []string) {
 	out := map[string]string{}
-	var env []string
-	add := func(m map[string]string) {
-		for k, v := range m {
-			if k == "Environment" {
-				env = append(env, v)
-				continue
-			}
+	for k, v := range st.Spec.Extra {
+		out[k] = v
+	}
+	for _, f := range slices.Sorted(maps.Keys(st.DropIns)) {
+		for k, v := range st.DropIns[f] {
 			out[k] = v
 		}
 	}
-	add(st.Spec.Extra)
-	files := make([]string, 0, len(st.DropIns))
-	for f := range st.DropIns {
-		files = append(files, f)
-	}
-	sort.Strings(files)
-	for _, f := range files {
-		add(st.DropIns[f])
+	var env []string
+	for _, f := range slices.Sorted(maps.Keys(st.Env)) {
+		env = append(env, st.Env[f]...)
 	}
 	return out, env
 }

@@ -45,4 +45,25 @@
 // state dir, so a later lab process can inspect, stop or restart it. Stop
 // sends KillSignal to the process group and SIGKILL after StopTimeout;
 // Properties come from the state file and /proc (sysctl on macOS).
+//
+// # Use
+//
+// Run PostgREST as a unit, change its CPU affinity for one experiment,
+// restart it and gate on readiness, then put everything back (the tests in
+// behaviour_test.go do this against a real user manager and the direct
+// supervisor):
+//
+//	ctl, err := systemd.Connect(ctx, systemd.ConnectOptions{Logf: log.Printf})
+//	defer ctl.Close()
+//	unit := "lab-target.service"
+//	ctl.RemoveLabDropIns(ctx, unit) // undo what a killed earlier run left
+//	err = ctl.Install(ctx, systemd.UnitSpec{Name: unit,
+//		ExecStart: []string{"/usr/local/bin/postgrest", "/etc/lab/postgrest.conf"},
+//		LogFile:   "/var/log/lab/postgrest.log", ReloadSignal: "SIGUSR2", StopTimeout: 10 * time.Second})
+//	err = ctl.SetDropIn(ctx, unit, "cpu", map[string]string{"CPUAffinity": "0"})
+//	defer ctl.RemoveDropIn(ctx, unit, "cpu")
+//	err = ctl.Restart(ctx, unit) // a *systemd.UnitError with the log tail
+//	took, err := systemd.WaitReady(ctx, systemd.Probe{AdminURL: "http://127.0.0.1:3001",
+//		Timeout: 30 * time.Second, Controller: ctl, Unit: unit})
+//	p, err := ctl.Properties(ctx, unit) // MainPID, NRestarts, MemoryCurrent, ...
 package systemd

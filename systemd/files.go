@@ -5,28 +5,30 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/atomicfile"
 )
 
-// writeFileAtomic writes data to a temporary file next to path and renames
-// it, so a manager reload or a crash never sees half a file.
+// writeFileAtomic replaces path with data (mode 0644), so a manager reload
+// or a crash never sees half a file.
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	return atomicfile.Write(path, data, atomicfile.Options{Mode: 0o644})
+}
+
+// openPrivateLog opens (creating) a unit's log for appending with mode
+// 0600, also when an older lab left it readable by others: a log can hold
+// what the service printed about its config (an error quoting a file, a
+// connection string).
+func openPrivateLog(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return nil, err
 	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return f, nil
 }
 
 // removeLabDropInFiles removes dir/50-lab-*.conf and returns the removed

@@ -2,10 +2,13 @@ package systemd
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
-	"sort"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // LabDropInPrefix starts the name of every drop-in the lab writes. SetDropIn
@@ -38,12 +41,9 @@ func (s UnitSpec) Validate() error {
 	if s.LogFile != "" && !filepath.IsAbs(s.LogFile) {
 		return fmt.Errorf("unit %s: LogFile %q is not an absolute path", s.Name, s.LogFile)
 	}
-	for k, v := range s.Environment {
-		if k == "" || strings.ContainsAny(k, "= \t\n\"'\\$") {
-			return fmt.Errorf("unit %s: Environment key %q is not a valid variable name", s.Name, k)
-		}
-		if strings.ContainsAny(v, "\n\r\x00") {
-			return fmt.Errorf("unit %s: Environment %s contains a newline or NUL", s.Name, k)
+	for _, k := range slices.Sorted(maps.Keys(s.Environment)) {
+		if err := checkEnv(s.Name, k+"="+s.Environment[k]); err != nil {
+			return err
 		}
 	}
 	switch s.Restart {
@@ -82,6 +82,9 @@ func validateUnitName(name string) error {
 
 func validateSettings(unit, what string, settings map[string]string) error {
 	for k, v := range settings {
+		if k == "Environment" || k == "EnvironmentFile" {
+			return fmt.Errorf("unit %s: %s %s= is refused: set variables with UnitSpec.Environment or SetEnvironment (a list, never a line parsed again)", unit, what, k)
+		}
 		if k == "" || strings.ContainsAny(k, "= \t\n[]") {
 			return fmt.Errorf("unit %s: %s key %q is not a valid setting name", unit, what, k)
 		}
@@ -131,8 +134,8 @@ func RenderUnit(spec UnitSpec) (string, error) {
 	if spec.WorkingDir != "" {
 		fmt.Fprintf(&b, "WorkingDirectory=%s\n", escapeSpecifiers(spec.WorkingDir))
 	}
-	for _, k := range sortedKeys(spec.Environment) {
-		fmt.Fprintf(&b, "Environment=%s\n", quoteWord(k+"="+spec.Environment[k]))
+	for _, k := range slices.Sorted(maps.Keys(spec.Environment)) {
+		fmt.Fprintf(&b, "Environment=%s\n", quoteEnv(k+"="+spec.Environment[k]))
 	}
 	if spec.LogFile != "" {
 		fmt.Fprintf(&b, "StandardOutput=append:%s\nStandardError=append:%s\n",
@@ -151,7 +154,7 @@ func RenderUnit(spec UnitSpec) (string, error) {
 		fmt.Fprintf(&b, "KillSignal=%s\n", signalName(sig))
 	}
 	fmt.Fprintf(&b, "TimeoutStopSec=%dms\n", spec.stopTimeout().Milliseconds())
-	for _, k := range sortedKeys(spec.Extra) {
+	for _, k := range slices.Sorted(maps.Keys(spec.Extra)) {
 		fmt.Fprintf(&b, "%s=%s\n", k, spec.Extra[k])
 	}
 	return b.String(), nil
@@ -164,8 +167,26 @@ func RenderDropIn(unit string, settings map[string]string) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString("# Written by pgrst-lab; removed when the experiment ends.\n[Service]\n")
-	for _, k := range sortedKeys(settings) {
+	for _, k := range slices.Sorted(maps.Keys(settings)) {
 		fmt.Fprintf(&b, "%s=%s\n", k, settings[k])
+	}
+	return b.String(), nil
+}
+
+// envFileName is the drop-in file that holds SetEnvironment's list for a
+// drop-in file name.
+func envFileName(file string) string { return strings.TrimSuffix(file, ".conf") + "-env.conf" }
+
+// RenderEnvDropIn renders an environment list as a drop-in: one
+// Environment= line per checked assignment, quoted whole.
+func RenderEnvDropIn(unit string, env []string) (string, error) {
+	var b strings.Builder
+	b.WriteString("# Written by pgrst-lab; removed when the experiment ends.\n[Service]\n")
+	for _, a := range env {
+		if err := checkEnv(unit, a); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "Environment=%s\n", quoteEnv(a))
 	}
 	return b.String(), nil
 }
@@ -196,13 +217,29 @@ func quoteWord(s string) string {
 	return `"` + r.Replace(s) + `"`
 }
 
-func escapeSpecifiers(s string) string { return strings.ReplaceAll(s, "%", "%%") }
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+// quoteEnv quotes one KEY=VALUE assignment for Environment=, which
+// expands specifiers (%) but not variables ($): always in double quotes,
+// with \ and " escaped and % doubled. checkEnv has refused what cannot
+// be quoted (control and other non-printing characters).
+func quoteEnv(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "%", "%%").Replace(s) + `"`
 }
+
+// checkEnv checks one assignment of an environment list: a variable name,
+// "=", and printable single-line text.
+func checkEnv(unit string, a string) error {
+	k, v, ok := strings.Cut(a, "=")
+	if !ok || !envNameRe.MatchString(k) {
+		return fmt.Errorf("unit %s: environment %q is not a NAME=VALUE assignment", unit, a)
+	}
+	for i, r := range v {
+		if r != ' ' && (!unicode.IsPrint(r) || r == unicode.ReplacementChar) {
+			return fmt.Errorf("unit %s: environment %s: non-printing character %U at byte %d", unit, k, r, i)
+		}
+	}
+	return nil
+}
+
+var envNameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func escapeSpecifiers(s string) string { return strings.ReplaceAll(s, "%", "%%") }

@@ -1,7 +1,6 @@
 package systemd
 
 import (
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -37,7 +36,7 @@ ExecStart=/usr/bin/postgrest "/etc/lab/my conf.conf" "a\"b\\c" $$HOME ";" ""
 ExecReload=/bin/kill -s SIGUSR2 $MAINPID
 User=postgres
 WorkingDirectory=/var/lib/lab
-Environment=B=2
+Environment="B=2"
 Environment="PGRST_DB_URI=postgres://x y"
 StandardOutput=append:/var/log/lab/target.log
 StandardError=append:/var/log/lab/target.log
@@ -66,7 +65,7 @@ func TestValidateErrors(t *testing.T) {
 		{func(s *UnitSpec) { s.ExecStart = []string{"/bin/echo", "a\nb"} }, "ExecStart[1] contains a newline"},
 		{func(s *UnitSpec) { s.Restart = "sometimes" }, `Restart="sometimes": allowed: no, always`},
 		{func(s *UnitSpec) { s.KillSignal = "SIGFOO" }, `KillSignal: unknown signal "SIGFOO"`},
-		{func(s *UnitSpec) { s.Environment = map[string]string{"A B": "1"} }, `Environment key "A B"`},
+		{func(s *UnitSpec) { s.Environment = map[string]string{"A B": "1"} }, `environment "A B=1" is not a NAME=VALUE assignment`},
 		{func(s *UnitSpec) { s.Extra = map[string]string{"MemoryMax": "1\n[Unit]"} }, "Extra MemoryMax= contains a newline"},
 		{func(s *UnitSpec) { s.LogFile = "rel.log" }, `LogFile "rel.log" is not an absolute path`},
 	}
@@ -98,18 +97,21 @@ func TestDropInFileName(t *testing.T) {
 	}
 }
 
-func TestParseEnvironment(t *testing.T) {
-	got, err := parseEnvironment(`FOO=bar "QUOTED=a b" 'S=x\y' E=a\ b  EMPTY=`)
+// TestRenderEnvDropIn: one quoted Environment= line per assignment; what
+// cannot be quoted for one line is refused.
+func TestRenderEnvDropIn(t *testing.T) {
+	got, err := RenderEnvDropIn("x.service", []string{`A=x' LD_PRELOAD=/e.so 'y`, `B=50% "q" \ $HOME`})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"FOO=bar", "QUOTED=a b", `S=x\y`, "E=a b", "EMPTY="}
-	if !slices.Equal(got, want) {
-		t.Fatalf("got %q, want %q", got, want)
+	want := "# Written by pgrst-lab; removed when the experiment ends.\n[Service]\n" +
+		`Environment="A=x' LD_PRELOAD=/e.so 'y"` + "\n" + `Environment="B=50%% \"q\" \\ $HOME"` + "\n"
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
-	for _, bad := range []string{`"A=1`, "novalue", "=1"} {
-		if _, err := parseEnvironment(bad); err == nil {
-			t.Errorf("parseEnvironment(%q) accepted", bad)
+	for _, bad := range []string{"A=1\nB=2", "A=\u2028", "A=\x00", "noassign", "1A=2", "A B=1"} {
+		if _, err := RenderEnvDropIn("x.service", []string{bad}); err == nil {
+			t.Errorf("RenderEnvDropIn(%q) accepted", bad)
 		}
 	}
 }
@@ -137,7 +139,7 @@ func TestLastLines(t *testing.T) {
 
 func TestCheckDirectSettings(t *testing.T) {
 	err := checkDirectSettings("x.service", "drop-in 50-lab-mem.conf", map[string]string{"MemoryMax": "1G"})
-	if err == nil || !strings.Contains(err.Error(), "MemoryMax= needs systemd") || !strings.Contains(err.Error(), "CPUAffinity, Environment, LimitNOFILE") {
+	if err == nil || !strings.Contains(err.Error(), "MemoryMax= needs systemd") || !strings.Contains(err.Error(), "CPUAffinity, LimitNOFILE") {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -93,6 +93,7 @@ func cmdAgent(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if warn := reachable(cfg, targetURL, advertise); warn != "" {
 		fmt.Fprintln(stderr, "warning:", warn)
 	}
+	cfg.Allow.AllowUnknownKeys = cfg.AllowUnknownKeys
 	h, err := agent.NewHandler(srv, agent.Options{Token: token, Policy: cfg.Allow, Lease: cfg.Lease, AdvertiseURL: advertise,
 		Version: labVersion(), Logf: logf(stderr)})
 	if err != nil {

@@ -31,169 +31,234 @@ type headerFlags []string
 func (h *headerFlags) String() string     { return strings.Join(*h, ", ") }
 func (h *headerFlags) Set(v string) error { *h = append(*h, v); return nil }
 
-func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// loadFlags are the command line of `lab load`.
+type loadFlags struct {
+	fs                                  *flag.FlagSet
+	url, sock, cpus, scen, method, body *string
+	bodyFile, ramp                      *string
+	rate, limErr, limDrop               *float64
+	maxIn, conns, threads, expect       *int
+	think, dur, warm, timeout, limP99   *time.Duration
+	maxReq, seed                        *int64
+	asJSON, series, k6, search          *bool
+	headers                             headerFlags
+}
+
+func newLoadFlags(stdout io.Writer) *loadFlags {
 	fs := newFlags("load", loadUsage+strings.Join(loadgen.BuiltinNames(), ", ")+"\n", stdout)
-	url := fs.String("url", "", "target URL (http://127.0.0.1:3000[/base][/path?query])")
-	sock := fs.String("unix-socket", "", "dial this Unix socket instead of URL's host")
-	rate := fs.Float64("rate", 0, "open model: requests per second")
-	maxIn := fs.Int("max-in-flight", 0, "open model: bound on requests in flight (0: rate/20, at least 100, at most 2000)")
-	conns := fs.Int("connections", 0, "closed model: connections")
-	think := fs.Duration("think", 0, "closed model: pause between an answer and the next request")
-	dur := fs.Duration("duration", 10*time.Second, "measured duration")
-	warm := fs.Duration("warmup", 0, "warm-up before the measured part (discarded)")
-	maxReq := fs.Int64("max-requests", 0, "stop after this many measured requests (0: no bound)")
-	timeout := fs.Duration("timeout", loadgen.DefaultTimeout, "per-request timeout")
-	seed := fs.Int64("seed", 1, "seed of the random template values")
-	threads := fs.Int("threads", 0, "GOMAXPROCS of the generator (0: unchanged)")
-	cpus := fs.String("cpus", "", "pin the generator's threads to these CPUs (e.g. 0 or 0,1)")
-	scen := fs.String("scenario", "", "built-in scenario(s), NAME[:WEIGHT],...")
-	method := fs.String("method", "GET", "method of the request (without --scenario)")
-	body := fs.String("body", "", "request body (without --scenario)")
-	bodyFile := fs.String("body-file", "", "file holding the request body (without --scenario)")
-	expect := fs.Int("expect", 0, "expected status (0: any 2xx)")
-	var headers headerFlags
-	fs.Var(&headers, "header", "request header 'Name: value' (repeatable)")
-	asJSON := fs.Bool("json", false, "print one JSON object")
-	series := fs.Bool("series", false, "with --json: include the per-second series")
-	k6 := fs.Bool("k6", false, "print the k6-style benchmark table row")
-	search := fs.Bool("search", false, "search the highest rate meeting the --limit-* flags (open model, --rate is the start)")
-	ramp := fs.String("ramp", "", "open model at each of these rates in turn, e.g. 1000,2000,4000 (reports the curve)")
-	limP99 := fs.Duration("limit-p99", 50*time.Millisecond, "with --search: p99 limit")
-	limErr := fs.Float64("limit-errors", 0.001, "with --search: error rate limit")
-	limDrop := fs.Float64("limit-dropped", 0.01, "with --search: dropped rate limit")
-	if help, err := parseFlags(fs, args); help || err != nil {
+	f := &loadFlags{fs: fs}
+	f.url = fs.String("url", "", "target URL (http://127.0.0.1:3000[/base][/path?query])")
+	f.sock = fs.String("unix-socket", "", "dial this Unix socket instead of URL's host")
+	f.rate = fs.Float64("rate", 0, "open model: requests per second")
+	f.maxIn = fs.Int("max-in-flight", 0, "open model: bound on requests in flight (0: rate/20, at least 100, at most 2000)")
+	f.conns = fs.Int("connections", 0, "closed model: connections")
+	f.think = fs.Duration("think", 0, "closed model: pause between an answer and the next request")
+	f.dur = fs.Duration("duration", 10*time.Second, "measured duration")
+	f.warm = fs.Duration("warmup", 0, "warm-up before the measured part (discarded)")
+	f.maxReq = fs.Int64("max-requests", 0, "stop after this many measured requests (0: no bound)")
+	f.timeout = fs.Duration("timeout", loadgen.DefaultTimeout, "per-request timeout")
+	f.seed = fs.Int64("seed", 1, "seed of the random template values")
+	f.threads = fs.Int("threads", 0, "GOMAXPROCS of the generator (0: unchanged)")
+	f.cpus = fs.String("cpus", "", "pin the generator's threads to these CPUs (e.g. 0 or 0,1)")
+	f.scen = fs.String("scenario", "", "built-in scenario(s), NAME[:WEIGHT],...")
+	f.method = fs.String("method", "GET", "method of the request (without --scenario)")
+	f.body = fs.String("body", "", "request body (without --scenario)")
+	f.bodyFile = fs.String("body-file", "", "file holding the request body (without --scenario)")
+	f.expect = fs.Int("expect", 0, "expected status (0: any 2xx)")
+	fs.Var(&f.headers, "header", "request header 'Name: value' (repeatable)")
+	f.asJSON = fs.Bool("json", false, "print one JSON object")
+	f.series = fs.Bool("series", false, "with --json: include the per-second series")
+	f.k6 = fs.Bool("k6", false, "print the k6-style benchmark table row")
+	f.search = fs.Bool("search", false, "search the highest rate meeting the --limit-* flags (open model, --rate is the start)")
+	f.ramp = fs.String("ramp", "", "open model at each of these rates in turn, e.g. 1000,2000,4000 (reports the curve)")
+	f.limP99 = fs.Duration("limit-p99", 50*time.Millisecond, "with --search: p99 limit")
+	f.limErr = fs.Float64("limit-errors", 0.001, "with --search: error rate limit")
+	f.limDrop = fs.Float64("limit-dropped", 0.01, "with --search: dropped rate limit")
+	return f
+}
+
+func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	f := newLoadFlags(stdout)
+	if help, err := parseFlags(f.fs, args); help || err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usageErrorf("load: unexpected arguments %q", fs.Args())
+	if f.fs.NArg() > 0 {
+		return usageErrorf("load: unexpected arguments %q", f.fs.Args())
 	}
-	cfg := loadgen.Config{Duration: *dur, Warmup: *warm, MaxRequests: *maxReq, Timeout: *timeout,
-		Seed: *seed, Threads: *threads, Target: loadgen.Target{URL: *url, UnixSocket: *sock}}
+	cfg, err := f.config()
+	if err != nil {
+		return err
+	}
+	var progress func(loadgen.Progress)
+	if tty, ok := stderr.(*os.File); ok {
+		if progress = loadgen.TerminalProgress(tty); progress != nil {
+			defer fmt.Fprint(stderr, "\r\033[K") // clear the status line whatever happened
+		}
+	}
+	lim := loadgen.Limit{P99: *f.limP99, MaxErrorRate: *f.limErr, MaxDroppedRate: *f.limDrop}
 	switch {
-	case *rate > 0 && *conns > 0:
-		return usageErrorf("load: --rate (open model) and --connections (closed model) exclude each other")
-	case *rate > 0:
-		cfg.Open = &loadgen.Open{Rate: *rate, MaxInFlight: *maxIn}
-	case *conns > 0:
-		cfg.Closed = &loadgen.Closed{Connections: *conns, Think: *think}
-	default:
-		return usageErrorf("load: one of --rate N or --connections N is required")
-	}
-	if *cpus != "" {
-		for _, f := range strings.Split(*cpus, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil {
-				return usageErrorf("load: --cpus %q: want CPU numbers like 0,1", *cpus)
-			}
-			cfg.CPUs = append(cfg.CPUs, n)
-		}
-	}
-	if *scen != "" {
-		var clash []string
-		fs.Visit(func(f *flag.Flag) {
-			switch f.Name {
-			case "method", "body", "body-file", "header", "expect":
-				clash = append(clash, "--"+f.Name)
-			}
-		})
-		if len(clash) > 0 {
-			return usageErrorf("load: %s apply only without --scenario (a user-defined request)", strings.Join(clash, ", "))
-		}
-		for _, part := range strings.Split(*scen, ",") {
-			name, w := part, 1.0
-			if i := strings.LastIndexByte(part, ':'); i >= 0 {
-				v, err := strconv.ParseFloat(part[i+1:], 64)
-				if err != nil || v <= 0 {
-					return usageErrorf("load: --scenario %q: weight %q must be a positive number", *scen, part[i+1:])
-				}
-				name, w = part[:i], v
-			}
-			s, err := loadgen.Builtin(strings.TrimSpace(name))
-			if err != nil {
-				return usageErrorf("load: --scenario: %v", err)
-			}
-			cfg.Mix = append(cfg.Mix, loadgen.Weighted{Scenario: s, Weight: w})
-		}
-	} else {
-		base, path := splitURL(*url)
-		cfg.Target.URL = base
-		req := loadgen.Request{Method: *method, Path: path, Expect: *expect, Body: []byte(*body)}
-		if *bodyFile != "" {
-			b, err := os.ReadFile(*bodyFile)
-			if err != nil {
-				return usageErrorf("load: --body-file: %v", err)
-			}
-			req.Body = b
-		}
-		if len(headers) > 0 {
-			req.Header = map[string]string{}
-			for _, h := range headers {
-				k, v, ok := strings.Cut(h, ":")
-				if !ok {
-					return usageErrorf("load: --header %q: want 'Name: value'", h)
-				}
-				req.Header[strings.TrimSpace(k)] = strings.TrimSpace(v)
-			}
-		}
-		cfg.Mix = []loadgen.Weighted{{Scenario: loadgen.Scenario{Name: *method + " " + path, Requests: []loadgen.Request{req}}, Weight: 1}}
-	}
-	if errs := cfg.Validate(); len(errs) > 0 {
-		var b strings.Builder
-		for _, e := range errs {
-			b.WriteString("\n  " + e.Error())
-		}
-		return usageErrorf("load: invalid settings:%s", b.String())
-	}
-	progress := loadgen.TerminalProgress(os.Stderr)
-	if progress != nil {
-		defer fmt.Fprint(os.Stderr, "\r\033[K") // clear the status line whatever happened
-	}
-	lim := loadgen.Limit{P99: *limP99, MaxErrorRate: *limErr, MaxDroppedRate: *limDrop}
-	if *ramp != "" {
-		if cfg.Open == nil {
-			return usageErrorf("load: --ramp needs the open model (--rate, any value)")
-		}
-		var rates []float64
-		for _, f := range strings.Split(*ramp, ",") {
-			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil || v <= 0 {
-				return usageErrorf("load: --ramp %q: %q is not a positive rate", *ramp, f)
-			}
-			rates = append(rates, v)
-		}
-		sr, err := loadgen.Ramp(ctx, cfg, rates, lim, false, progress)
+	case *f.ramp != "":
+		rates, err := f.rampRates(cfg)
 		if err != nil {
 			return err
 		}
-		if *asJSON {
-			return loadgen.WriteSearchJSON(stdout, sr)
-		}
-		return loadgen.WriteSearchText(stdout, sr)
-	}
-	if *search {
+		sr, err := loadgen.Ramp(ctx, cfg, rates, lim, false, progress)
+		return f.writeSearch(stdout, sr, err)
+	case *f.search:
 		if cfg.Open == nil {
 			return usageErrorf("load: --search needs --rate (the starting rate)")
 		}
 		sr, err := loadgen.Search(ctx, cfg, lim, progress)
-		if err != nil {
-			return err
-		}
-		if *asJSON {
-			return loadgen.WriteSearchJSON(stdout, sr)
-		}
-		return loadgen.WriteSearchText(stdout, sr)
+		return f.writeSearch(stdout, sr, err)
 	}
 	res, err := loadgen.Run(ctx, cfg, progress)
 	if err != nil {
 		return err
 	}
 	switch {
-	case *asJSON:
-		return loadgen.WriteJSON(stdout, res, *series)
-	case *k6:
+	case *f.asJSON:
+		return loadgen.WriteJSON(stdout, res, *f.series)
+	case *f.k6:
 		return loadgen.WriteK6Table(stdout, []*loadgen.Result{res})
 	}
 	return loadgen.WriteText(stdout, res)
+}
+
+// config turns the flags into a validated generator config.
+func (f *loadFlags) config() (loadgen.Config, error) {
+	cfg := loadgen.Config{Duration: *f.dur, Warmup: *f.warm, MaxRequests: *f.maxReq, Timeout: *f.timeout,
+		Seed: *f.seed, Threads: *f.threads, Target: loadgen.Target{URL: *f.url, UnixSocket: *f.sock}}
+	switch {
+	case *f.rate > 0 && *f.conns > 0:
+		return cfg, usageErrorf("load: --rate (open model) and --connections (closed model) exclude each other")
+	case *f.rate > 0:
+		cfg.Open = &loadgen.Open{Rate: *f.rate, MaxInFlight: *f.maxIn}
+	case *f.conns > 0:
+		cfg.Closed = &loadgen.Closed{Connections: *f.conns, Think: *f.think}
+	default:
+		return cfg, usageErrorf("load: one of --rate N or --connections N is required")
+	}
+	var err error
+	if cfg.CPUs, err = parseCPUs(*f.cpus); err != nil {
+		return cfg, err
+	}
+	if *f.scen != "" {
+		cfg.Mix, err = f.builtinMix()
+	} else {
+		var base string
+		base, cfg.Mix, err = f.customMix()
+		cfg.Target.URL = base
+	}
+	if err != nil {
+		return cfg, err
+	}
+	if errs := cfg.Validate(); len(errs) > 0 {
+		var b strings.Builder
+		for _, e := range errs {
+			b.WriteString("\n  " + e.Error())
+		}
+		return cfg, usageErrorf("load: invalid settings:%s", b.String())
+	}
+	return cfg, nil
+}
+
+// parseCPUs reads --cpus ("0" or "0,1").
+func parseCPUs(list string) ([]int, error) {
+	if list == "" {
+		return nil, nil
+	}
+	var cpus []int
+	for _, f := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, usageErrorf("load: --cpus %q: want CPU numbers like 0,1", list)
+		}
+		cpus = append(cpus, n)
+	}
+	return cpus, nil
+}
+
+// builtinMix reads --scenario NAME[:WEIGHT],... (and refuses the flags of a
+// user-defined request beside it).
+func (f *loadFlags) builtinMix() ([]loadgen.Weighted, error) {
+	var clash []string
+	f.fs.Visit(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "method", "body", "body-file", "header", "expect":
+			clash = append(clash, "--"+fl.Name)
+		}
+	})
+	if len(clash) > 0 {
+		return nil, usageErrorf("load: %s apply only without --scenario (a user-defined request)", strings.Join(clash, ", "))
+	}
+	var mix []loadgen.Weighted
+	for _, part := range strings.Split(*f.scen, ",") {
+		name, w := part, 1.0
+		if i := strings.LastIndexByte(part, ':'); i >= 0 {
+			v, err := strconv.ParseFloat(part[i+1:], 64)
+			if err != nil || v <= 0 {
+				return nil, usageErrorf("load: --scenario %q: weight %q must be a positive number", *f.scen, part[i+1:])
+			}
+			name, w = part[:i], v
+		}
+		s, err := loadgen.Builtin(strings.TrimSpace(name))
+		if err != nil {
+			return nil, usageErrorf("load: --scenario: %v", err)
+		}
+		mix = append(mix, loadgen.Weighted{Scenario: s, Weight: w})
+	}
+	return mix, nil
+}
+
+// customMix is the one request of --url's path with --method, --body(-file),
+// --header and --expect; base is --url without the path.
+func (f *loadFlags) customMix() (base string, mix []loadgen.Weighted, err error) {
+	base, path := splitURL(*f.url)
+	req := loadgen.Request{Method: *f.method, Path: path, Expect: *f.expect, Body: []byte(*f.body)}
+	if *f.bodyFile != "" {
+		b, err := os.ReadFile(*f.bodyFile)
+		if err != nil {
+			return "", nil, usageErrorf("load: --body-file: %v", err)
+		}
+		req.Body = b
+	}
+	if len(f.headers) > 0 {
+		req.Header = map[string]string{}
+		for _, h := range f.headers {
+			k, v, ok := strings.Cut(h, ":")
+			if !ok {
+				return "", nil, usageErrorf("load: --header %q: want 'Name: value'", h)
+			}
+			req.Header[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	return base, []loadgen.Weighted{{Scenario: loadgen.Scenario{Name: *f.method + " " + path, Requests: []loadgen.Request{req}}, Weight: 1}}, nil
+}
+
+// rampRates reads --ramp R1,R2,...
+func (f *loadFlags) rampRates(cfg loadgen.Config) ([]float64, error) {
+	if cfg.Open == nil {
+		return nil, usageErrorf("load: --ramp needs the open model (--rate, any value)")
+	}
+	var rates []float64
+	for _, r := range strings.Split(*f.ramp, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(r), 64)
+		if err != nil || v <= 0 {
+			return nil, usageErrorf("load: --ramp %q: %q is not a positive rate", *f.ramp, r)
+		}
+		rates = append(rates, v)
+	}
+	return rates, nil
+}
+
+func (f *loadFlags) writeSearch(w io.Writer, sr *loadgen.SearchResult, err error) error {
+	if err != nil {
+		return err
+	}
+	if *f.asJSON {
+		return loadgen.WriteSearchJSON(w, sr)
+	}
+	return loadgen.WriteSearchText(w, sr)
 }
 
 // splitURL splits http://host[:port]/path?query into the base and the path

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -44,24 +47,68 @@ func buildLab(t *testing.T) string {
 
 // waitForUnixVariant waits until a running `lab run` of killExperiment has
 // put its second variant (unix, db-pool 3) in place and finished a trial,
-// then lets half a second of the next trial's load pass. It kills cmd and
+// and then until the next trial's load is running: the lab process holds
+// established connections to the target's server-port. It kills cmd and
 // fails the test when that does not happen within limit.
 func waitForUnixVariant(t *testing.T, cmd *exec.Cmd, out *lockedBuffer, conf string, limit time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
+	port := 0
 	for {
 		b, _ := os.ReadFile(conf)
 		if bytes.Contains(b, []byte("db-pool = 3")) && strings.Contains(out.String(), "[1/4]") {
-			break
+			port = serverPort(t, b)
+			if loadConnections(cmd.Process.Pid, port) >= 2 {
+				return
+			}
 		}
 		if time.Now().After(deadline) {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
-			t.Fatalf("the run never applied the unix variant:\n%s", out.String())
+			t.Fatalf("the run never applied the unix variant and loaded it (port %d):\n%s", port, out.String())
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
-	time.Sleep(500 * time.Millisecond) // inside the trial's load
+}
+
+// serverPort reads server-port from a PostgREST config.
+func serverPort(t *testing.T, conf []byte) int {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^server-port\s*=\s*"?(\d+)`).FindSubmatch(conf)
+	if m == nil {
+		t.Fatalf("no server-port in the config:\n%s", conf)
+	}
+	n, _ := strconv.Atoi(string(m[1]))
+	return n
+}
+
+// loadConnections counts the established TCP connections that process pid
+// holds to port (from its fds and /proc/<pid>/net/tcp and tcp6).
+func loadConnections(pid, port int) int {
+	inodes := map[string]bool{}
+	fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	for _, fd := range fds {
+		l, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name()))
+		if err == nil && strings.HasPrefix(l, "socket:[") {
+			inodes[strings.TrimSuffix(strings.TrimPrefix(l, "socket:["), "]")] = true
+		}
+	}
+	n := 0
+	for _, table := range []string{"tcp", "tcp6"} {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/net/%s", pid, table))
+		for _, line := range strings.Split(string(b), "\n")[1:] {
+			f := strings.Fields(line)
+			// sl local rem st ... inode (field 9)
+			if len(f) < 10 || f[3] != "01" {
+				continue
+			}
+			_, rport, _ := strings.Cut(f[2], ":")
+			if p, err := strconv.ParseInt(rport, 16, 32); err == nil && int(p) == port && inodes[f[9]] {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // labTarget is a server the command tests run the lab against, given to

@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -189,19 +188,7 @@ func medians(r *lab.Run, variant, scenario string) (rate, p99 float64, n int) {
 			rates, p99s = append(rates, t.Load.Rate), append(p99s, t.Load.LatencyMs.P99)
 		}
 	}
-	return median(rates), median(p99s), len(rates)
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	return stats.Median(rates), stats.Median(p99s), len(rates)
 }
 
 func trunc(s string, n int) string {

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/pgbin"
 )
 
 // Cluster is a running throwaway PostgreSQL cluster, listening on
@@ -63,24 +65,8 @@ func Main(m interface{ Run() int }) {
 	os.Exit(code)
 }
 
-// BinDir finds PostgreSQL's server programs: $LAB_PG_BINDIR, `pg_config
-// --bindir` when it has initdb, else the newest /usr/lib/postgresql/*/bin.
-func BinDir() (string, error) {
-	if d := os.Getenv("LAB_PG_BINDIR"); d != "" {
-		return d, nil
-	}
-	if out, err := exec.Command("pg_config", "--bindir").Output(); err == nil {
-		d := string(bytes.TrimSpace(out))
-		if _, err := os.Stat(filepath.Join(d, "initdb")); err == nil {
-			return d, nil
-		}
-	}
-	m, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
-	if len(m) == 0 {
-		return "", fmt.Errorf("no PostgreSQL server found (no initdb via pg_config or /usr/lib/postgresql/*/bin)")
-	}
-	return filepath.Dir(m[len(m)-1]), nil
-}
+// BinDir finds PostgreSQL's server programs (see package pgbin).
+func BinDir() (string, error) { return pgbin.Find("") }
 
 // Postgres returns the test binary's shared cluster, starting it on first use.
 func Postgres(t testing.TB) *Cluster {

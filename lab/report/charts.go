@@ -169,7 +169,7 @@ func latencyChart(run *lab.Run, v *stats.Verdicts, sc string) (*plot.Plot, bool)
 				}
 			}
 			if len(vals) > 0 {
-				xy = append(xy, plotter.XY{X: nines(q.pct), Y: median(vals)})
+				xy = append(xy, plotter.XY{X: nines(q.pct), Y: stats.Median(vals)})
 			}
 		}
 		if len(xy) == 0 {

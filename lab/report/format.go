@@ -175,12 +175,3 @@ func groupWarnings(rows []stats.Row) []string {
 	}
 	return out
 }
-
-// median of values (0 for none).
-func median(vs []float64) float64 {
-	s, _ := stats.Summarize(vs)
-	if s.N == 0 {
-		return 0
-	}
-	return s.Median
-}

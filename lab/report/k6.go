@@ -15,7 +15,7 @@ type K6Row struct {
 	Trials            int
 	Rate              float64 // http_reqs rate, req/s
 	Count             float64 // http_reqs count per trial
-	AvgMs             float64 // http_req_duration avg, ms
+	AvgMs             float64 // http_req_duration avg, ms: service time, as k6 and `lab load --k6`
 	Received, Sent    float64 // data_received, data_sent per trial, bytes
 	Seconds           float64 // measured seconds per trial
 	VUs               float64 // connections (closed) or max in flight (open)
@@ -35,7 +35,7 @@ func K6Rows(run *lab.Run) []K6Row {
 				l := t.Load
 				rate = append(rate, l.Rate)
 				count = append(count, float64(l.Requests))
-				avg = append(avg, l.LatencyMs.Mean)
+				avg = append(avg, k6Duration(l))
 				in = append(in, float64(l.BytesIn))
 				sent = append(sent, float64(l.BytesOut))
 				secs = append(secs, l.Seconds)
@@ -49,11 +49,22 @@ func K6Rows(run *lab.Run) []K6Row {
 			if len(rate) == 0 {
 				continue
 			}
-			out = append(out, K6Row{Scenario: sc, Variant: name, Trials: len(rate), Rate: median(rate), Count: median(count),
-				AvgMs: median(avg), Received: median(in), Sent: median(sent), Seconds: median(secs), VUs: median(vus), FailedPct: median(failed)})
+			out = append(out, K6Row{Scenario: sc, Variant: name, Trials: len(rate), Rate: stats.Median(rate), Count: stats.Median(count),
+				AvgMs: stats.Median(avg), Received: stats.Median(in), Sent: stats.Median(sent), Seconds: stats.Median(secs), VUs: stats.Median(vus), FailedPct: stats.Median(failed)})
 		}
 	}
 	return out
+}
+
+// k6Duration is k6's http_req_duration: the service time, from when the
+// request was sent (in the open model, latency also counts the time a
+// request waited for its send slot). Records written before service means
+// were kept have none: for them the latency mean is the closest figure.
+func k6Duration(l lab.LoadStats) float64 {
+	if l.ServiceMs.Mean > 0 {
+		return l.ServiceMs.Mean
+	}
+	return l.LatencyMs.Mean
 }
 
 func mdK6(b *bufio.Writer, run *lab.Run) {

@@ -146,11 +146,18 @@ func (c *collector) cgroupCPU() (float64, bool) {
 	return v, true
 }
 
-// collectCheap is a tick without per-process reads.
+// collectCheap is a tick without the expensive per-process reads (status,
+// fds). It keeps CPU fresh: from the cgroup's counter, or, for a process
+// tree without a cgroup, from /proc/<pid>/stat of the processes the last
+// detailed tick found (carrying the last value over made the per-sample CPU
+// of a tree alternate between 0 and twice the real figure).
 func (c *collector) collectCheap(now time.Time) (Sample, error) {
 	s := c.last
 	s.T, s.Detail = now, false
 	if c.src.ControlGroup == "" {
+		if cpu, ok := c.procCPU(); ok {
+			s.CPUSeconds = cpu
+		}
 		return s, nil
 	}
 	if err := c.listProcs(); err != nil {
@@ -178,4 +185,22 @@ func (c *collector) cgroupMem() uint64 {
 	}
 	v, _ := atou(b)
 	return v
+}
+
+// procCPU sums the CPU time (with reaped children) of the processes the
+// last listing found; false when none could be read.
+func (c *collector) procCPU() (float64, bool) {
+	var sum float64
+	read := false
+	for _, pid := range c.pids {
+		b, err := readFile(c.fs.proc(strconv.Itoa(pid), "stat"), c.buf)
+		if err != nil {
+			continue // exited since the listing
+		}
+		if ps, ok := parseStat(b); ok {
+			sum += ps.cpuSeconds()
+			read = true
+		}
+	}
+	return sum, read
 }

@@ -35,12 +35,10 @@ func (e Event) String() string {
 		s += " cgroup=" + e.Cgroup
 	}
 	s += ": " + e.Detail
-	for _, k := range sortedKeys(e.Context) {
+	for _, k := range slices.Sorted(maps.Keys(e.Context)) {
 		s += fmt.Sprintf(" %s=%s", k, e.Context[k])
 	}
 	return s
 }
-
-func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
 
 func sortedStrings(s []string) []string { slices.Sort(s); return s }

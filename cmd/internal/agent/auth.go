@@ -8,21 +8,16 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"syscall"
 )
 
 // ReadToken reads a bearer token from a file that only its owner may read
-// or write (mode 0600 or stricter): the token is the key to a service that
+// or write (mode 0600 or stricter) and that belongs to the user reading it
+// (as OpenSSH's StrictModes): the token is the key to a service that
 // rewrites configs as root. Surrounding white space is ignored.
 func ReadToken(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("token file: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("token file %s: not a regular file", path)
-	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		return nil, fmt.Errorf("token file %s: mode %04o lets others read it; run `chmod 600 %s`", path, perm, path)
+	if err := privateFile("token file", path); err != nil {
+		return nil, err
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -33,6 +28,25 @@ func ReadToken(path string) ([]byte, error) {
 		return nil, fmt.Errorf("token file %s: token has %d characters, want at least 16 (e.g. `openssl rand -hex 32 > %s`)", path, len(tok), path)
 	}
 	return tok, nil
+}
+
+// privateFile refuses a file that is not regular, that others may read or
+// write, or that another user owns (who could then replace it).
+func privateFile(what, path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s %s: not a regular file", what, path)
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return fmt.Errorf("%s %s: mode %04o lets others read it; run `chmod 600 %s`", what, path, perm, path)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
+		return fmt.Errorf("%s %s: owned by uid %d, not by the agent's uid %d; run `chown %d %s`", what, path, st.Uid, os.Geteuid(), os.Geteuid(), path)
+	}
+	return nil
 }
 
 var errNoToken = errors.New("missing bearer token (Authorization: Bearer TOKEN)")

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
 // Config is the agent's own config (AGENT.toml): where it listens and,
@@ -128,12 +131,54 @@ func (c *Config) validate(src []byte) error {
 	if c.TLS.ClientCA != "" && !c.TLS.Enabled() {
 		errs = append(errs, fmt.Errorf("%s: client_ca needs cert and key", at("tls", "client_ca")))
 	}
+	errs = append(errs, c.Allow.validate(func(k string) string { return at("allow", k) })...)
 	for _, b := range c.Allow.Binaries {
 		if !filepath.IsAbs(b) {
 			errs = append(errs, fmt.Errorf("%s: binary %q: give an absolute path", at("allow", "binaries"), b))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// validate refuses allow-list entries no variant could ever use, so a
+// config that means more than it gets says so: wildcards ("PGRST_*": names
+// are exact), variables and keys the capability table never allows
+// (LD_PRELOAD, PGRST_SERVER_HOST, server-unix-socket), unknown drop-in keys.
+func (p Policy) validate(at func(key string) string) []error {
+	var errs []error
+	for _, n := range p.Env {
+		if strings.Contains(n, "*") {
+			errs = append(errs, fmt.Errorf("%s: env %q: variables are allowed by exact name; list each one (e.g. PGRST_DB_POOL)", at("env"), n))
+			continue
+		}
+		if err := capability.EnvName(n); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %v", at("env"), err))
+		} else if _, _, err := capability.Env(n, ""); err != nil && !isValueError(err) {
+			errs = append(errs, fmt.Errorf("%s: %v", at("env"), err))
+		}
+	}
+	for _, k := range p.PostgRESTKeys {
+		if class, err := capability.PostgRESTKey(k, ""); err != nil || class == capability.Fixed {
+			errs = append(errs, fmt.Errorf("%s: %v", at("postgrest_keys"), err))
+		}
+	}
+	for _, k := range p.DropIn {
+		if !slices.Contains(capability.DropInKeys(), k) {
+			errs = append(errs, fmt.Errorf("%s: dropin %q: not a drop-in setting the lab can set (known: %s)", at("dropin"), k, strings.Join(capability.DropInKeys(), ", ")))
+		}
+	}
+	for _, k := range p.PostgreSQL {
+		if err := capability.PostgreSQL(k, ""); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %v", at("postgresql_settings"), err))
+		}
+	}
+	return errs
+}
+
+// isValueError reports a refusal about the (empty) value, not the name.
+func isValueError(err error) bool {
+	var ce *capability.Error
+	return errors.As(err, &ce) && ce.Code == capability.Invalid
 }
 
 // keyLine finds the line a key is written on: a table header or

@@ -38,7 +38,7 @@ postgresql_settings = ["synchronous_commit"]
 	if c.Lease != 4*time.Second || c.Stack.Dir != filepath.Join(filepath.Dir(p), "stack") || c.TLS.Cert != filepath.Join(filepath.Dir(p), "agent.pem") {
 		t.Fatalf("config: %+v", c)
 	}
-	if !slices.Equal(c.Allow.PostgreSQL, []string{"synchronous_commit"}) || !slices.Contains(c.Allow.Env, "PGRST_*") {
+	if !slices.Equal(c.Allow.PostgreSQL, []string{"synchronous_commit"}) || !slices.Contains(c.Allow.Env, "PGRST_DB_POOL") {
 		t.Fatalf("allow: %+v (lists given replace the default, others keep it)", c.Allow)
 	}
 }
@@ -53,6 +53,11 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"[stack]\ndir = \"x\"\n[target]\nunit = \"u\"\nconfig = \"c\"\nurl = \"http://x\"\n", `not both`},
 		{"lease = \"100ms\"\n[stack]\ndir = \"x\"\n", `:1: lease 100ms`},
 		{"[stack]\ndir = \"x\"\n[allow]\nbinaries = [\"postgrest\"]\n", `:4: binary "postgrest": give an absolute path`},
+		{"[stack]\ndir = \"x\"\n[allow]\nenv = [\"PGRST_*\"]\n", `:4: env "PGRST_*": variables are allowed by exact name`},
+		{"[stack]\ndir = \"x\"\n[allow]\nenv = [\"LD_PRELOAD\"]\n", `:4: env.LD_PRELOAD: the lab sets only`},
+		{"[stack]\ndir = \"x\"\n[allow]\nenv = [\"PGRST_SERVER_HOST\"]\n", `names the address`},
+		{"[stack]\ndir = \"x\"\n[allow]\npostgrest_keys = [\"server-unix-socket\"]\n", `:4: postgrest.server-unix-socket`},
+		{"[stack]\ndir = \"x\"\n[allow]\ndropin = [\"ExecStart\"]\n", `:4: dropin "ExecStart"`},
 	} {
 		p := writeConfig(t, tc.src)
 		_, err := LoadConfig(p)

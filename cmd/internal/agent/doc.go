@@ -10,8 +10,9 @@
 // at most MaxBody bytes, and unknown fields are refused, so a request can
 // never name a file, unit or URI: what the agent touches is fixed by its
 // own config. Mutating calls carry the session (Lab-Session) and a request
-// ID (Lab-Request-Id); a repeated ID gets the first answer again, so the
-// client retries safely after a dropped connection.
+// ID (Lab-Request-Id); a repeated ID with the same body (compared by its
+// SHA-256) gets the first answer again, so the client retries safely after
+// a dropped connection; the same ID with another body is 409.
 //
 //	GET    /v1/health                 agent alive; version; no session needed
 //	GET    /v1/clock                  receive/send times, for the clock offset
@@ -31,17 +32,46 @@
 // A session holds a lease (Options.Lease, 10 s by default) that the client
 // renews every Lease/5. When it expires (the driver was killed, or the
 // network is gone) the agent restores the original configuration, if a
-// variant was applied, and ends the session.
+// variant was applied, and ends the session. The restore is retried (1 s,
+// doubling up to 30 s, each failure logged) until it succeeds, and no new
+// session starts before. Apply and restore are serialised, and apply checks
+// the lease again once its body is read: a body trickled in past the lease
+// is refused with 410, and a restore cannot mark a concurrent apply clean.
+// When PostgreSQL cannot start (a variant set shared_buffers = 200GB), the
+// server side restores postgresql.auto.conf from the journal's copy of its
+// original bytes and restarts it, with no connection needed.
+//
+// # Limits
+//
+// A session has at most Options.MaxWindows (8) windows recording (429
+// beyond); Serve keeps at most Options.MaxConnections (64) connections
+// (Accept waits), and a 401 closes its connection. Headers are limited to
+// 16 KiB, bodies to MaxBody, a request's headers must arrive in 10 s.
 //
 // # Policy
 //
-// Variants come from the driver, so they are checked against the agent's
-// Policy before anything is touched: PostgreSQL settings, environment
-// names, drop-in settings and binaries outside its allow-lists, PostgREST
-// keys that name addresses or paths, a db-uri other than "tcp"/"unix",
-// @file values (403) and control characters in values (422) are refused.
-// Package configs is the second line of defence: it renders every value
-// escaped, so no value can add a line to a config file.
+// Variants come from the driver, so they are checked before anything is
+// touched: first against package capability (the one table lab validate
+// and both supervisors use), then against the agent's Policy. Refused with
+// 403: PostgreSQL settings, environment variables (by exact name),
+// drop-in settings and binaries outside the allow-lists; PostgREST keys
+// that name addresses or paths (also when set as PGRST_* variables);
+// privileged keys (roles, schemas, functions, jwt-secret, a db-uri other
+// than "tcp"/"unix") unless the config lists them; @file values; GHCRTS
+// options that write files. Refused with 422: unknown or misspelled keys
+// (with a suggestion) and non-printing characters in values (controls,
+// U+2028/U+2029, bidi overrides). Environment variables reach the target
+// as a list (never a line that is parsed again), and package configs
+// renders every value escaped, so no value can add a line to a file.
+//
+// # Replies and logs
+//
+// Replies never carry secrets (jwt-secret is "<redacted>", db-uri
+// passwords are replaced) nor the log lines of a failed unit (they stay in
+// the agent's log, with passwords hidden). Log entries quote what a client
+// sent (%q), so no request can forge a log line. The token file and the TLS
+// key must be mode 0600 and owned by the agent's user. SECURITY.md states
+// the threat model.
 //
 // # Clock and telemetry
 //

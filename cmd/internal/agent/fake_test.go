@@ -19,6 +19,8 @@ type fakeServer struct {
 	stops    atomic.Int32
 	applyFor time.Duration // Apply takes this long
 	failNext string
+	// restoreFails is how many Restore calls fail before one succeeds.
+	restoreFails atomic.Int32
 }
 
 func (f *fakeServer) Describe(ctx context.Context) (lab.Host, lab.TargetInfo, error) {
@@ -53,6 +55,9 @@ func (f *fakeServer) Watch(ctx context.Context) (lab.Window, error) {
 
 func (f *fakeServer) Restore(ctx context.Context) error {
 	f.restores.Add(1)
+	if f.restoreFails.Add(-1) >= 0 {
+		return errors.New("restart lab-postgres.service: failed\nlast lines of its log:\n    FATAL: could not map anonymous shared memory")
+	}
 	return nil
 }
 

@@ -27,7 +27,16 @@ type Options struct {
 	ApplyTimeout, CallTimeout time.Duration
 	// WindowMax bounds a telemetry window's life (default 1 h).
 	WindowMax time.Duration
-	Logf      func(format string, args ...any)
+	// MaxWindows bounds the telemetry windows a session has recording at
+	// once (default 8): each holds a PostgreSQL connection and a sampler.
+	MaxWindows int
+	// MaxConnections bounds the connections Serve keeps open at once
+	// (default 64), like Prometheus' --web.max-connections.
+	MaxConnections int
+	// RestoreRetry is the first wait between restore attempts after the
+	// driver is gone (default 1 s; doubled up to 30 s, until it succeeds).
+	RestoreRetry time.Duration
+	Logf         func(format string, args ...any)
 }
 
 // Handler serves a lab.Server over the API. It is safe for concurrent use.
@@ -39,6 +48,11 @@ type Handler struct {
 
 	mu    sync.Mutex
 	dirty bool // a variant may be in place: restore when the driver goes
+
+	// op serialises apply and restore (also the restore after a lost
+	// driver): a restore that finishes cannot mark a concurrent apply's
+	// variant clean.
+	op sync.Mutex
 
 	now func() time.Time // the agent's clock (tests skew it)
 }
@@ -59,6 +73,15 @@ func NewHandler(srv lab.Server, opt Options) (*Handler, error) {
 	}
 	if opt.WindowMax <= 0 {
 		opt.WindowMax = time.Hour
+	}
+	if opt.MaxWindows <= 0 {
+		opt.MaxWindows = 8
+	}
+	if opt.MaxConnections <= 0 {
+		opt.MaxConnections = 64
+	}
+	if opt.RestoreRetry <= 0 {
+		opt.RestoreRetry = time.Second
 	}
 	if opt.Logf == nil {
 		opt.Logf = func(string, ...any) {}
@@ -84,8 +107,10 @@ func NewHandler(srv lab.Server, opt Options) (*Handler, error) {
 // ServeHTTP checks the token, limits the body and routes.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := checkToken(r, h.opt.Token); err != nil {
-		h.opt.Logf("refused %s %s from %s: %v", r.Method, r.URL.Path, r.RemoteAddr, err)
+		// %q: a path with %0a in it must not start a line of its own.
+		h.opt.Logf("refused %s %q from %s: %v", r.Method, r.URL.Path, r.RemoteAddr, err)
 		w.Header().Set("WWW-Authenticate", `Bearer realm="lab-agent"`)
+		w.Header().Set("Connection", "close") // no idle connection for a client without the token
 		writeError(w, http.StatusUnauthorized, err)
 		return
 	}
@@ -94,33 +119,37 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // Shutdown ends a live session as if the driver had gone: the original
-// configuration is restored when a variant is in place.
+// configuration is restored when a variant is in place, retrying until it
+// succeeds or ctx ends.
 func (h *Handler) Shutdown(ctx context.Context) error {
 	h.ss.mu.Lock()
 	cur := h.ss.cur
 	h.ss.mu.Unlock()
 	if cur == nil {
-		return h.restoreIfDirty(ctx, "agent shutting down")
+		return h.restoreRetrying(ctx, "agent shutting down")
 	}
 	if s, ok := h.ss.close(cur.id); ok {
 		defer h.ss.cleaned()
-		return h.cleanup(ctx, s, "agent shutting down")
+		h.stopWindows(ctx, s)
+		return h.restoreRetrying(ctx, "agent shutting down")
 	}
 	return nil
 }
 
 // expired is the dead-man switch: the driver stopped renewing its lease.
+// The restore is retried until it succeeds; no new session starts before.
 func (h *Handler) expired(s *session) {
-	h.opt.Logf("lease of session %s (%s) expired after %v without renewal", s.id, s.driver, s.lease)
-	ctx, cancel := context.WithTimeout(context.Background(), h.opt.ApplyTimeout)
-	defer cancel()
-	if err := h.cleanup(ctx, s, "driver lost"); err != nil {
-		h.opt.Logf("restore after lost driver: %v", err)
-	}
+	h.opt.Logf("lease of session %s (%q) expired after %v without renewal", s.id, s.driver, s.lease)
+	ctx := context.Background()
+	h.stopWindows(ctx, s)
+	_ = h.restoreRetrying(ctx, "driver lost")
 }
 
-// cleanup stops a session's running windows and restores when needed.
-func (h *Handler) cleanup(ctx context.Context, s *session, why string) error {
+// stopWindows stops a session's running windows (each holds a PostgreSQL
+// connection and a sampler).
+func (h *Handler) stopWindows(ctx context.Context, s *session) {
+	ctx, cancel := context.WithTimeout(ctx, h.opt.CallTimeout)
+	defer cancel()
 	for _, w := range s.windows.drain() {
 		w.mu.Lock()
 		if !w.stopped {
@@ -130,10 +159,12 @@ func (h *Handler) cleanup(ctx context.Context, s *session, why string) error {
 		}
 		w.mu.Unlock()
 	}
-	return h.restoreIfDirty(ctx, why)
 }
 
+// restoreIfDirty restores once when a variant may be in place; op is held.
 func (h *Handler) restoreIfDirty(ctx context.Context, why string) error {
+	h.op.Lock()
+	defer h.op.Unlock()
 	h.mu.Lock()
 	dirty := h.dirty
 	h.mu.Unlock()
@@ -142,12 +173,34 @@ func (h *Handler) restoreIfDirty(ctx context.Context, why string) error {
 	}
 	h.opt.Logf("%s: restoring the original configuration", why)
 	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, h.opt.ApplyTimeout)
+	defer cancel()
 	if err := h.srv.Restore(ctx); err != nil {
 		return fmt.Errorf("restore (%s): %w", why, err)
 	}
 	h.setDirty(false)
 	h.opt.Logf("original configuration restored in %v", time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// restoreRetrying calls restoreIfDirty until it succeeds or ctx ends,
+// waiting RestoreRetry, doubled after each failure up to 30 s, and logging
+// every failure (without log lines or secrets).
+func (h *Handler) restoreRetrying(ctx context.Context, why string) error {
+	wait := h.opt.RestoreRetry
+	for attempt := 1; ; attempt++ {
+		err := h.restoreIfDirty(ctx, why)
+		if err == nil {
+			return nil
+		}
+		h.opt.Logf("restore attempt %d failed, next in %v: %s", attempt, wait, logSafe(err))
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (gave up: %v)", err, ctx.Err())
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 30*time.Second)
+	}
 }
 
 func (h *Handler) setDirty(d bool) {

@@ -21,14 +21,21 @@ func (h *Handler) apply(ctx context.Context, s *session, r *http.Request, body [
 		}
 		return http.StatusBadRequest, err
 	}
+	h.op.Lock()
+	defer h.op.Unlock()
+	// The lease is checked again now that the body is read and no restore
+	// runs: a body trickled in past the lease is not applied.
+	if !h.ss.holds(s) {
+		return http.StatusGone, fmt.Errorf("session %s is not live: its lease ended while the request was read; nothing was applied", s.id)
+	}
 	h.setDirty(true)
 	ctx, cancel := detached(ctx, h.opt.ApplyTimeout)
 	defer cancel()
 	start := time.Now()
 	applied, err := h.srv.Apply(ctx, req.Variant)
 	if err != nil {
-		h.opt.Logf("apply %s: %v", req.Variant.Name, err)
-		return http.StatusInternalServerError, ErrorBody{Error: err.Error(), Applied: &applied}
+		h.opt.Logf("apply %q: %s", req.Variant.Name, logSafe(err))
+		return http.StatusInternalServerError, ErrorBody{Error: publicError(err), Applied: &applied}
 	}
 	h.opt.Logf("applied %s in %v (ready after %v)", req.Variant.Name, time.Since(start).Round(time.Millisecond), applied.ReadyAfter.Round(time.Millisecond))
 	return http.StatusOK, applied
@@ -38,10 +45,16 @@ func (h *Handler) restore(ctx context.Context, s *session, r *http.Request, body
 	if err := decode(body, &struct{}{}); err != nil {
 		return http.StatusBadRequest, err
 	}
+	h.op.Lock()
+	defer h.op.Unlock()
+	if !h.ss.holds(s) {
+		return http.StatusGone, fmt.Errorf("session %s is not live: its lease ended; the agent restores by itself", s.id)
+	}
 	ctx, cancel := detached(ctx, h.opt.ApplyTimeout)
 	defer cancel()
 	if err := h.srv.Restore(ctx); err != nil {
-		return http.StatusInternalServerError, fmt.Errorf("restore: %w", err)
+		h.opt.Logf("restore: %s", logSafe(err))
+		return http.StatusInternalServerError, fmt.Errorf("restore: %s", publicError(err))
 	}
 	h.setDirty(false)
 	return http.StatusOK, struct{}{}
@@ -51,13 +64,24 @@ func (h *Handler) watch(ctx context.Context, s *session, r *http.Request, body [
 	if err := decode(body, &struct{}{}); err != nil {
 		return http.StatusBadRequest, err
 	}
+	// Each window holds a PostgreSQL connection and a sampler: a session
+	// gets at most MaxWindows recording at once.
+	if !s.windows.reserve(h.opt.MaxWindows) {
+		return http.StatusTooManyRequests, fmt.Errorf("this session already has %d telemetry windows recording; stop one first", h.opt.MaxWindows)
+	}
+	if !h.ss.holds(s) {
+		s.windows.release()
+		return http.StatusGone, fmt.Errorf("session %s is not live", s.id)
+	}
 	// The recording lives on after this call, until stop (or the end of
 	// the session): its context must not end with the request.
 	wctx, cancel := detached(ctx, h.opt.WindowMax)
 	lw, err := h.srv.Watch(wctx)
 	if err != nil {
 		cancel()
-		return http.StatusInternalServerError, fmt.Errorf("watch: %w", err)
+		s.windows.release()
+		h.opt.Logf("watch: %s", logSafe(err))
+		return http.StatusInternalServerError, fmt.Errorf("watch: %s", publicError(err))
 	}
 	win := s.windows.add(lw, h.now().UnixNano(), cancel)
 	return http.StatusCreated, WindowStarted{ID: win.id, Started: win.started}
@@ -82,8 +106,9 @@ func (h *Handler) stop(ctx context.Context, s *session, r *http.Request, body []
 		tel, err := win.w.Stop(ctx, req.Requests)
 		win.cancel()
 		win.stopped, win.tel = true, tel
+		s.windows.release()
 		if err != nil {
-			win.err = err.Error()
+			win.err = publicError(err)
 		}
 	}
 	return windowAnswer(win)
@@ -116,6 +141,18 @@ func (h *Handler) fetch(w http.ResponseWriter, r *http.Request, s *session) {
 }
 
 func (h *Handler) forget(w http.ResponseWriter, r *http.Request, s *session) {
+	if win, ok := s.windows.get(r.PathValue("id")); ok {
+		if !win.mu.TryLock() {
+			writeError(w, http.StatusConflict, fmt.Errorf("window %s is being stopped", win.id))
+			return
+		}
+		stopped := win.stopped
+		win.mu.Unlock()
+		if !stopped {
+			writeError(w, http.StatusConflict, fmt.Errorf("window %s is still recording: stop it first", win.id))
+			return
+		}
+	}
 	if !s.windows.remove(r.PathValue("id")) {
 		writeError(w, http.StatusNotFound, fmt.Errorf("no window %q in this session", r.PathValue("id")))
 		return

@@ -54,10 +54,10 @@ func (h *Handler) openSession(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusConflict, fmt.Errorf("agent busy: restoring after the previous driver; try again in a few seconds"))
 			return
 		}
-		writeError(w, http.StatusConflict, fmt.Errorf("agent busy: driven by %s since %s", holder.driver, holder.started.UTC().Format(time.RFC3339)))
+		writeError(w, http.StatusConflict, fmt.Errorf("agent busy: driven by %q since %s", holder.driver, holder.started.UTC().Format(time.RFC3339)))
 		return
 	}
-	h.opt.Logf("session %s opened by %s (lease %v)", s.id, s.driver, s.lease)
+	h.opt.Logf("session %s opened by %q (lease %v)", s.id, s.driver, s.lease)
 	writeJSON(w, http.StatusCreated, Session{ID: s.id, LeaseMs: s.lease.Milliseconds()})
 }
 
@@ -80,13 +80,19 @@ func (h *Handler) closeSession(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusGone, fmt.Errorf("session %q is not live", id))
 		return
 	}
-	defer h.ss.cleaned()
-	ctx, cancel := detached(r.Context(), h.opt.ApplyTimeout)
-	defer cancel()
-	if err := h.cleanup(ctx, s, "session closed"); err != nil {
-		writeError(w, http.StatusInternalServerError, err)
+	ctx := context.WithoutCancel(r.Context())
+	h.stopWindows(ctx, s)
+	if err := h.restoreIfDirty(ctx, "session closed"); err != nil {
+		// Keep trying after the answer; no new session starts before.
+		h.opt.Logf("session %s closed, restore failed: %s", s.id, logSafe(err))
+		go func() {
+			defer h.ss.cleaned()
+			_ = h.restoreRetrying(context.Background(), "session closed")
+		}()
+		writeError(w, http.StatusInternalServerError, fmt.Errorf("session closed; restore failed, the agent keeps retrying: %s", publicError(err)))
 		return
 	}
+	h.ss.cleaned()
 	h.opt.Logf("session %s closed", s.id)
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -23,17 +23,34 @@ import (
 // systemd) and the real server side over it; both are stopped at the end.
 func realStack(t testing.TB) (*wire.Local, stack.Status) {
 	t.Helper()
+	s, st := upStack(t, stack.SupervisorDirect, "")
+	l, err := wire.NewLocal(context.Background(), localConfig(t, s, st))
+	if err != nil {
+		t.Fatalf("wire.NewLocal: %v", err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l, st
+}
+
+// upStack brings up a local stack under supervisor with the target binary
+// postgrest ("" = the default); it is taken down at the end.
+func upStack(t testing.TB, supervisor, postgrest string) (*stack.Stack, stack.Status) {
+	t.Helper()
 	if _, err := labtest.BinDir(); err != nil {
 		labtest.Need(t, "PostgreSQL: %v", err)
+	}
+	if supervisor == stack.SupervisorSystemd {
+		labtest.RequireSystemd(t)
 	}
 	dir := labtest.StateDir(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	s, err := stack.Up(ctx, stack.Options{Dir: dir, Supervisor: stack.SupervisorDirect})
+	s, err := stack.Up(ctx, stack.Options{Dir: dir, Supervisor: supervisor, Postgrest: postgrest})
 	if err != nil {
 		t.Fatalf("stack up: %v", err)
 	}
 	t.Cleanup(func() {
+		s.Close()
 		if s, err := stack.Open(dir); err == nil {
 			_ = s.Down(context.Background(), true)
 			s.Close()
@@ -43,15 +60,15 @@ func realStack(t testing.TB) (*wire.Local, stack.Status) {
 	if err != nil || st.Target == nil {
 		t.Fatalf("status: %+v %v", st, err)
 	}
+	return s, st
+}
+
+// localConfig is what the real server side may touch in the stack.
+func localConfig(t testing.TB, s *stack.Stack, st stack.Status) wire.LocalConfig {
 	spec := s.TargetSpec()
-	l, err := wire.NewLocal(ctx, wire.LocalConfig{Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name,
+	return wire.LocalConfig{Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name,
 		TargetSpec: &spec, PGUnit: st.Postgres.Name, PG: configs.PGAddr{Host: st.PGHost, Port: st.PGPort, SocketDir: st.PGSocketDir},
-		AdminURI: st.AdminURI, URL: st.URL, AdminURL: st.AdminURL, Binary: st.Binary, Reference: st.Reference, Logf: t.Logf})
-	if err != nil {
-		t.Fatalf("wire.NewLocal: %v", err)
-	}
-	t.Cleanup(func() { l.Close(); s.Close() })
-	return l, st
+		AdminURI: st.AdminURI, URL: st.URL, AdminURL: st.AdminURL, Binary: st.Binary, Reference: st.Reference, Logf: t.Logf}
 }
 
 // TestRealServerOverAgent serves the real wire.Local over a real stack

@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,7 +31,12 @@ func (h *Handler) mutating(fn op) http.HandlerFunc {
 			return
 		}
 		key := r.Method + " " + r.URL.Path + " " + id
-		rep, first := s.replies.claim(key)
+		sum := sha256.Sum256(body)
+		rep, first := s.replies.claim(key, sum)
+		if rep == nil {
+			writeError(w, http.StatusConflict, fmt.Errorf("request ID %q was used before with another body; use a new ID for a new request", id))
+			return
+		}
 		if first {
 			status, v := fn(r.Context(), s, r, body)
 			b, _ := marshal(v)

@@ -1,24 +1,31 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
-	"sort"
 	"strings"
 
+	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
 // Policy is what a variant may change on this agent's host. It comes from
-// the agent's config, never from a request. The zero value allows
-// PostgREST keys only (the configs catalogue still validates them).
+// the agent's config, never from a request. Every setting is first checked
+// against package capability (the one table lab validate and both
+// supervisors use); the policy then narrows what the table allows.
 type Policy struct {
 	// PostgRESTKeys, when not empty, are the only PostgREST keys allowed.
+	// Privileged keys (roles, schemas, jwt-secret, a full db-uri; see
+	// package capability) are allowed only when listed here.
 	PostgRESTKeys []string `toml:"postgrest_keys"`
 	// PostgreSQL settings variants may change (ALTER SYSTEM).
 	PostgreSQL []string `toml:"postgresql_settings"`
-	// Env are the allowed environment names; a trailing * matches a prefix.
+	// Env are the allowed environment variables, by exact name; a PGRST_*
+	// variable also gets every rule of the key it sets.
 	Env []string `toml:"env"`
 	// DropIn are the allowed unit settings (e.g. CPUAffinity, MemoryMax).
 	DropIn []string `toml:"dropin"`
@@ -26,22 +33,20 @@ type Policy struct {
 	Binaries []string `toml:"binaries"`
 	// Args allows extra command-line arguments for the target.
 	Args bool `toml:"args"`
+	// AllowUnknownKeys lets PostgREST keys the catalogue does not know through.
+	AllowUnknownKeys bool `toml:"-"`
 }
 
 // DefaultPolicy is the policy of an agent whose config says nothing:
-// settings that tune performance, nothing that names a file or runs code.
+// settings that tune performance, nothing that names a file, changes a
+// role or runs code.
 func DefaultPolicy() Policy {
 	return Policy{
-		PostgreSQL: []string{"synchronous_commit", "shared_buffers", "work_mem", "effective_cache_size", "max_connections",
-			"jit", "random_page_cost", "plan_cache_mode", "max_parallel_workers_per_gather", "wal_buffers", "commit_delay",
-			"huge_pages", "effective_io_concurrency"},
-		Env:    []string{"PGRST_*", "GHCRTS"},
-		DropIn: []string{"CPUAffinity", "AllowedCPUs", "CPUQuota", "CPUWeight", "MemoryMax", "MemoryHigh", "Nice", "TasksMax", "LimitNOFILE"},
+		PostgreSQL: slices.Clone(capability.DefaultPostgreSQL),
+		Env:        slices.Clone(capability.DefaultEnv),
+		DropIn:     capability.DefaultDropIn(),
 	}
 }
-
-// pathKeys are PostgREST keys whose value names a file or socket path.
-var pathKeys = []string{"server-unix-socket", "server-unix-socket-mode", "db-config", "admin-server-host", "server-host", "server-port", "admin-server-port"}
 
 // PolicyError is a variant the policy refuses; Status is the HTTP status.
 type PolicyError struct {
@@ -59,105 +64,113 @@ func invalid(format string, args ...any) *PolicyError {
 	return &PolicyError{Status: http.StatusUnprocessableEntity, Msg: fmt.Sprintf(format, args...)}
 }
 
+// fromCapability turns a capability refusal into a PolicyError: never ->
+// 403, malformed or unknown -> 422.
+func fromCapability(err error) error {
+	var ce *capability.Error
+	if !errors.As(err, &ce) {
+		return err
+	}
+	if ce.Code == capability.Never {
+		return forbidden("%s", ce.Error())
+	}
+	return invalid("%s", ce.Error())
+}
+
 // Check refuses a variant that goes beyond the policy. It reports the
 // first problem, naming the table and key.
 func (p Policy) Check(v lab.Variant) error {
 	if err := cleanText("name", v.Name); err != nil {
 		return err
 	}
-	for _, k := range keys(v.PostgREST) {
-		if err := p.checkPostgREST(k, v.PostgREST[k]); err != nil {
+	for _, k := range slices.Sorted(maps.Keys(v.PostgREST)) {
+		if err := p.checkPostgREST("postgrest."+k, k, v.PostgREST[k]); err != nil {
 			return err
 		}
 	}
-	for _, k := range keys(v.PostgreSQL) {
+	for _, k := range slices.Sorted(maps.Keys(v.PostgreSQL)) {
+		if err := capability.PostgreSQL(k, v.PostgreSQL[k]); err != nil {
+			return fromCapability(err)
+		}
 		if !slices.Contains(p.PostgreSQL, k) {
 			return forbidden("postgresql.%s: not allowed on this agent (allowed: %s)", k, list(p.PostgreSQL))
 		}
-		if err := cleanText("postgresql."+k, v.PostgreSQL[k]); err != nil {
-			return err
+	}
+	for _, k := range slices.Sorted(maps.Keys(v.Env)) {
+		if err := capability.EnvName(k); err != nil {
+			return fromCapability(err)
+		}
+		if !slices.Contains(p.Env, k) {
+			return forbidden("env.%s: not allowed on this agent (allowed, by exact name: %s)", k, list(p.Env))
+		}
+		key, _, err := capability.Env(k, v.Env[k])
+		if err != nil {
+			return fromCapability(err)
+		}
+		if key != "" {
+			if err := p.checkPostgREST("env."+k+" (sets "+key+")", key, v.Env[k]); err != nil {
+				return err
+			}
 		}
 	}
-	for _, k := range keys(v.Env) {
-		if !matchAny(p.Env, k) {
-			return forbidden("env.%s: not allowed on this agent (allowed: %s)", k, list(p.Env))
+	for _, k := range slices.Sorted(maps.Keys(v.DropIn)) {
+		if err := capability.DropIn(k, v.DropIn[k]); err != nil {
+			return fromCapability(err)
 		}
-		if err := cleanText("env."+k, v.Env[k]); err != nil {
-			return err
-		}
-	}
-	for _, k := range keys(v.DropIn) {
 		if !slices.Contains(p.DropIn, k) {
 			return forbidden("dropin.%s: not allowed on this agent (allowed: %s)", k, list(p.DropIn))
 		}
-		if err := cleanText("dropin."+k, v.DropIn[k]); err != nil {
-			return err
-		}
 	}
-	if v.Binary != "" && !slices.Contains(p.Binaries, v.Binary) {
-		return forbidden("binary %q: not in this agent's allowed binaries (%s)", v.Binary, list(p.Binaries))
+	if v.Binary != "" {
+		if err := capability.Binary(v.Binary); err != nil {
+			return fromCapability(err)
+		}
+		if !slices.Contains(p.Binaries, v.Binary) {
+			return forbidden("binary %q: not in this agent's allowed binaries (%s)", v.Binary, list(p.Binaries))
+		}
 	}
 	if len(v.Args) > 0 && !p.Args {
 		return forbidden("args: extra arguments are not allowed on this agent (set allow.args = true in its config)")
 	}
 	for i, a := range v.Args {
-		if err := cleanText(fmt.Sprintf("args[%d]", i), a); err != nil {
-			return err
+		if err := capability.Arg(i, a); err != nil {
+			return fromCapability(err)
 		}
 	}
 	return nil
 }
 
-func (p Policy) checkPostgREST(k, val string) error {
-	if err := cleanText("postgrest key", k); err != nil {
-		return err
+// checkPostgREST applies the capability table, the catalogue (unknown and
+// misspelled keys are 422 with a suggestion) and the agent's list.
+func (p Policy) checkPostgREST(where, k, val string) error {
+	class, err := capability.PostgRESTKey(k, val)
+	if err != nil {
+		return fromCapability(err)
 	}
-	if slices.Contains(pathKeys, k) {
-		return forbidden("postgrest.%s: names an address or path; fixed by the agent's host, not by variants", k)
+	if err := configs.ValidateSetting(k, val, p.AllowUnknownKeys); err != nil {
+		return invalid("%s: %v", where, err)
 	}
-	if len(p.PostgRESTKeys) > 0 && !slices.Contains(p.PostgRESTKeys, k) {
-		return forbidden("postgrest.%s: not allowed on this agent (allowed: %s)", k, list(p.PostgRESTKeys))
+	listed := slices.Contains(p.PostgRESTKeys, k)
+	if len(p.PostgRESTKeys) > 0 && !listed {
+		return forbidden("%s: not allowed on this agent (allowed: %s)", where, list(p.PostgRESTKeys))
 	}
-	if k == "db-uri" && val != "tcp" && val != "unix" && !slices.Contains(p.PostgRESTKeys, k) {
-		return forbidden("postgrest.db-uri: only \"tcp\" or \"unix\" (derived from the agent's own PostgreSQL); a full URI needs db-uri in allow.postgrest_keys")
+	if class == capability.Privileged && !listed {
+		if k == "db-uri" {
+			return forbidden("%s: only \"tcp\" or \"unix\" (derived from the agent's own PostgreSQL); a full URI needs db-uri in allow.postgrest_keys", where)
+		}
+		return forbidden("%s: %s; allowed only when the agent's config lists it in allow.postgrest_keys", where, capability.PrivilegeReason(k))
 	}
-	if strings.HasPrefix(val, "@") {
-		return forbidden("postgrest.%s: @file values read files on the agent's host and are refused", k)
-	}
-	return cleanText("postgrest."+k, val)
+	return nil
 }
 
-// cleanText refuses control characters: a line break in a value could
-// otherwise start a new line in a config file or unit.
+// cleanText refuses control and other non-printing characters: a line
+// break in a value could otherwise start a new line in a config file or
+// unit.
 func cleanText(where, s string) error {
-	for i, r := range s {
-		if r < 0x20 || r == 0x7f {
-			return invalid("%s: control character %q at byte %d (values are single-line text)", where, r, i)
-		}
+	if err := capability.Text(where, s); err != nil {
+		return invalid("%s", err.Error())
 	}
 	return nil
-}
-
-func matchAny(patterns []string, name string) bool {
-	for _, p := range patterns {
-		if pre, ok := strings.CutSuffix(p, "*"); ok {
-			if strings.HasPrefix(name, pre) && len(name) > len(pre) {
-				return true
-			}
-		} else if p == name {
-			return true
-		}
-	}
-	return false
-}
-
-func keys(m map[string]string) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 func list(xs []string) string {

@@ -221,7 +221,7 @@ func TestOneDriverAtATime(t *testing.T) {
 	}
 	defer c1.Close(context.Background())
 	err := c2.Open(context.Background())
-	if se, ok := asStatus(err); !ok || se.Status != http.StatusConflict || !strings.Contains(err.Error(), "driven by test") {
+	if se, ok := asStatus(err); !ok || se.Status != http.StatusConflict || !strings.Contains(err.Error(), `driven by "test"`) {
 		t.Fatalf("second driver: %v, want 409 naming the first", err)
 	}
 }

@@ -4,6 +4,7 @@ import "sync"
 
 // reply is a finished (or running) answer to a request ID.
 type reply struct {
+	sum    [32]byte // SHA-256 of the request body
 	done   chan struct{}
 	status int
 	body   []byte
@@ -22,14 +23,18 @@ type replies struct {
 func newReplies(n int) *replies { return &replies{n: n, m: map[string]*reply{}} }
 
 // claim returns the reply for id and whether the caller must produce it
-// (first time) or wait for it (a repeat).
-func (rs *replies) claim(id string) (r *reply, first bool) {
+// (first time) or wait for it (a repeat). A repeat whose body hash differs
+// from the first one's gets nil: the ID was reused for another request.
+func (rs *replies) claim(id string, sum [32]byte) (r *reply, first bool) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if r, ok := rs.m[id]; ok {
+		if r.sum != sum {
+			return nil, false
+		}
 		return r, false
 	}
-	r = &reply{done: make(chan struct{})}
+	r = &reply{sum: sum, done: make(chan struct{})}
 	rs.m[id] = r
 	rs.order = append(rs.order, id)
 	if len(rs.order) > rs.n {

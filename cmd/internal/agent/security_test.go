@@ -46,8 +46,8 @@ func refusals() []refusal {
 		{"socket path", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"server-unix-socket":"/etc/passwd"}}}`, "-", false, 403, "server-unix-socket"},
 		{"foreign db-uri", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"db-uri":"postgres://x@10.9.9.9/db"}}}`, "-", false, 403, "only \"tcp\" or \"unix\""},
 		{"@file value", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"jwt-secret":"@/etc/shadow"}}}`, "-", false, 403, "@file"},
-		{"injected config line", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"db-schemas":"public\"\ndb-uri = \"postgres://evil@10.9.9.9/x"}}}`, "-", false, 422, "control character"},
-		{"injected key", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"db-pool\ndb-uri":"3"}}}`, "-", false, 422, "control character"},
+		{"injected config line", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"db-schemas":"public\"\ndb-uri = \"postgres://evil@10.9.9.9/x"}}}`, "-", false, 422, "non-printing character"},
+		{"injected key", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"db-pool\ndb-uri":"3"}}}`, "-", false, 422, "non-printing character"},
 		{"oversized body", "POST", "/apply", big, "-", false, 413, "larger than"},
 		{"two JSON values", "POST", "/apply", `{"variant":{"name":"v"}} {"variant":{"name":"w"}}`, "-", false, 400, "more than one"},
 	}
@@ -213,17 +213,22 @@ func TestTokenFilePermissions(t *testing.T) {
 	}
 }
 
-// TestListenRefusesPlaintextOnNetwork: only loopback without TLS.
+// TestListenRefusesPlaintextOnNetwork: only loopback without TLS, and the
+// default address is loopback (checked without binding DefaultListen's
+// fixed port, which anything else on the machine may hold).
 func TestListenRefusesPlaintextOnNetwork(t *testing.T) {
 	if _, err := Listen(context.Background(), "0.0.0.0:0", false, false); err == nil || !strings.Contains(err.Error(), "not loopback") {
 		t.Fatalf("plaintext on 0.0.0.0: %v", err)
 	}
-	ln, err := Listen(context.Background(), "", false, false)
+	if addr, err := listenAddr("", false, false); err != nil || addr != DefaultListen || !strings.HasPrefix(addr, "127.0.0.1:") {
+		t.Fatalf("default listen %q (%v), want 127.0.0.1:<port>", addr, err)
+	}
+	if addr, err := listenAddr("0.0.0.0:7171", true, false); err != nil || addr != "0.0.0.0:7171" {
+		t.Fatalf("TLS on the network refused: %q %v", addr, err)
+	}
+	ln, err := Listen(context.Background(), "127.0.0.1:0", false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	if !strings.HasPrefix(ln.Addr().String(), "127.0.0.1:") {
-		t.Fatalf("default listen %s, want 127.0.0.1", ln.Addr())
-	}
+	ln.Close()
 }

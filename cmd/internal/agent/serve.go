@@ -32,6 +32,9 @@ func ServerTLS(f TLSFiles) (*tls.Config, error) {
 	if f.Cert == "" || f.Key == "" {
 		return nil, errors.New("tls: both cert and key are needed")
 	}
+	if err := privateFile("tls key", f.Key); err != nil {
+		return nil, err
+	}
 	cert, err := tls.LoadX509KeyPair(f.Cert, f.Key)
 	if err != nil {
 		return nil, fmt.Errorf("tls: load %s and %s: %w", f.Cert, f.Key, err)
@@ -84,15 +87,9 @@ func loadPool(file string) (*x509.CertPool, error) {
 // is refused unless plaintext is allowed explicitly: the token would cross
 // the network in clear.
 func Listen(ctx context.Context, addr string, tlsOn, allowPlaintext bool) (net.Listener, error) {
-	if addr == "" {
-		addr = DefaultListen
-	}
-	host, _, err := net.SplitHostPort(addr)
+	addr, err := listenAddr(addr, tlsOn, allowPlaintext)
 	if err != nil {
-		return nil, fmt.Errorf("listen address %q: %w (want HOST:PORT, e.g. %s)", addr, err, DefaultListen)
-	}
-	if !tlsOn && !allowPlaintext && !loopback(host) {
-		return nil, fmt.Errorf("listen address %s is not loopback and no TLS is configured: give a certificate (--cert/--key) or --allow-plaintext", addr)
+		return nil, err
 	}
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
@@ -100,6 +97,23 @@ func Listen(ctx context.Context, addr string, tlsOn, allowPlaintext bool) (net.L
 		return nil, fmt.Errorf("listen on %s: %w", addr, err)
 	}
 	return ln, nil
+}
+
+// listenAddr is the address Listen opens: addr, or DefaultListen when it is
+// empty, refused when it is not loopback and neither TLS nor plaintext is
+// allowed.
+func listenAddr(addr string, tlsOn, allowPlaintext bool) (string, error) {
+	if addr == "" {
+		addr = DefaultListen
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("listen address %q: %w (want HOST:PORT, e.g. %s)", addr, err, DefaultListen)
+	}
+	if !tlsOn && !allowPlaintext && !loopback(host) {
+		return "", fmt.Errorf("listen address %s is not loopback and no TLS is configured: give a certificate (--cert/--key) or --allow-plaintext", addr)
+	}
+	return addr, nil
 }
 
 func loopback(host string) bool {
@@ -117,6 +131,7 @@ func Serve(ctx context.Context, ln net.Listener, h *Handler, cfg *tls.Config) er
 	srv := &http.Server{Handler: h, TLSConfig: cfg, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: h.opt.ApplyTimeout + time.Minute, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 16 << 10,
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
+	ln = limitListener(ln, h.opt.MaxConnections)
 	errc := make(chan error, 1)
 	go func() {
 		if cfg != nil {

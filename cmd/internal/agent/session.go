@@ -104,6 +104,14 @@ func (ss *sessions) expire(s *session) {
 	ss.expired(s)
 }
 
+// holds reports whether s is still the live session (its lease did not
+// run out and it was not closed).
+func (ss *sessions) holds(s *session) bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.cur == s
+}
+
 func (ss *sessions) live() bool {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()

@@ -23,9 +23,28 @@ type window struct {
 }
 
 type windows struct {
-	mu   sync.Mutex
-	seq  int
-	byID map[string]*window
+	mu        sync.Mutex
+	seq       int
+	byID      map[string]*window
+	recording int // windows reserved and not stopped yet
+}
+
+// reserve counts a window about to record; false when max already are.
+func (ws *windows) reserve(max int) bool {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if ws.recording >= max {
+		return false
+	}
+	ws.recording++
+	return true
+}
+
+// release says a reserved window stopped (or never started).
+func (ws *windows) release() {
+	ws.mu.Lock()
+	ws.recording--
+	ws.mu.Unlock()
 }
 
 func newWindows() *windows { return &windows{byID: map[string]*window{}} }

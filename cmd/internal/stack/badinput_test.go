@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/pgbin"
 )
 
 // nothingLeft checks that a failed Up left no state dir and no units behind.
@@ -85,7 +87,7 @@ func TestUnusableStateDir(t *testing.T) {
 
 func TestNoTargetAvailableBringsUpPostgresOnly(t *testing.T) {
 	needPostgres(t)
-	bin, err := findPGBinDir("")
+	bin, err := pgbin.Find("")
 	if err != nil {
 		t.Fatal(err)
 	}

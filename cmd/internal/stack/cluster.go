@@ -59,7 +59,40 @@ func initCluster(ctx context.Context, f Facts, u pgUser, progress func(string, .
 	} else if err != nil {
 		return fmt.Errorf("cluster %s: %w", f.dataDir(), err)
 	}
+	if err := writeHBA(f, u); err != nil {
+		return err
+	}
 	return writeLabConf(f, u)
+}
+
+// hbaConf trusts only what the lab needs: the unix socket, whose directory
+// only PostgreSQL's user (and root) may enter, for the lab's admin
+// connection and the target; TCP on loopback for the authenticator role
+// only (the target's db-uri "tcp"). initdb --auth=trust let every local
+// user connect over TCP as any role, the superuser included.
+const hbaConf = `# Written by pgrst-lab (lab stack up); changes are overwritten.
+# TYPE  DATABASE  USER           ADDRESS        METHOD
+local   all       all                           trust
+host    all       authenticator  127.0.0.1/32   trust
+host    all       authenticator  ::1/128        trust
+`
+
+// writeHBA replaces pg_hba.conf with hbaConf (the server reads it at start).
+func writeHBA(f Facts, u pgUser) error {
+	return u.writePrivate(filepath.Join(f.dataDir(), "pg_hba.conf"), hbaConf)
+}
+
+// writePrivate writes a file of mode 0600 that belongs to u.
+func (u pgUser) writePrivate(path, text string) error {
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if u.name != "" {
+		if err := os.Chown(path, u.uid, u.gid); err != nil {
+			return fmt.Errorf("give %s to %s: %w", path, u.name, err)
+		}
+	}
+	return nil
 }
 
 func writeLabConf(f Facts, u pgUser) error {
@@ -72,16 +105,7 @@ func writeLabConf(f Facts, u pgUser) error {
 		"max_connections = 200",
 		"",
 	}, "\n")
-	path := filepath.Join(f.dataDir(), labConfName)
-	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if u.name != "" {
-		if err := os.Chown(path, u.uid, u.gid); err != nil {
-			return fmt.Errorf("give %s to %s: %w", path, u.name, err)
-		}
-	}
-	return nil
+	return u.writePrivate(filepath.Join(f.dataDir(), labConfName), conf)
 }
 
 func appendFile(path, text string) error {

@@ -35,8 +35,11 @@ func (s *Stack) Down(ctx context.Context, purge bool) error {
 	}
 	// journal: the config journal `lab run` keeps in the stack's dir
 	// (configs.OpenJournal); what it could restore is purged with it.
+	// lab.lock: the lock a lab agent or lab run holds on the stack
+	// (wire.LockFile).
 	for _, p := range []string{f.dataDir(), f.socketDir(), f.logDir(), f.configPath(), filepath.Join(f.Dir, "bin"),
-		filepath.Join(f.Dir, "supervisor"), filepath.Join(f.Dir, "journal"), filepath.Join(f.Dir, FactsFile)} {
+		filepath.Join(f.Dir, "supervisor"), filepath.Join(f.Dir, "journal"), filepath.Join(f.Dir, "lab.lock"),
+		filepath.Join(f.Dir, FactsFile)} {
 		if err := os.RemoveAll(p); err != nil {
 			errs = append(errs, fmt.Errorf("purge: %w", err))
 		}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/atomicfile"
 )
 
 // FactsFile is the name of the file in the state directory that records the stack.
@@ -91,13 +93,5 @@ func writeFacts(f Facts) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(f.Dir, FactsFile)
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.Write(filepath.Join(f.Dir, FactsFile), append(b, '\n'), atomicfile.Options{Mode: 0o644})
 }

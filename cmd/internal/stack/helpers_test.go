@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+	"github.com/pgrst-lab/pgrst-lab/lab/pgbin"
 )
 
 // stateDir is a fresh state dir PostgreSQL can enter.
@@ -19,7 +20,7 @@ func stateDir(t *testing.T) string { return labtest.StateDir(t) }
 
 func needPostgres(t *testing.T) {
 	t.Helper()
-	if _, err := findPGBinDir(""); err != nil {
+	if _, err := pgbin.Find(""); err != nil {
 		labtest.Need(t, "%v", err)
 	}
 }

@@ -21,14 +21,42 @@ func TestDyingTargetRollsBack(t *testing.T) {
 	nothingLeft(t, dir)
 }
 
-// Ctrl-C during Up (a cancelled context) leaves nothing half-started.
+// Ctrl-C during Up (a cancelled context) leaves nothing half-started: the
+// context is cancelled as soon as initdb has begun to fill pg-data.
 func TestCancelledUpLeavesNothing(t *testing.T) {
 	needPostgres(t)
 	dir := stateDir(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if _, err := Up(ctx, Options{Dir: dir, Supervisor: SupervisorDirect}); err == nil {
-		t.Skip("up finished within 300ms; nothing to interrupt")
+	done := make(chan error, 1)
+	go func() {
+		_, err := Up(ctx, Options{Dir: dir, Supervisor: SupervisorDirect})
+		done <- err
+	}()
+	started := filepath.Join(Facts{Dir: dir}.dataDir(), "PG_VERSION")
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if _, err := os.Stat(started); err == nil {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("Up returned (%v) before initdb wrote %s", err, started)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("initdb never wrote %s", started)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("Up succeeded although it was cancelled during initdb")
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("Up did not return after the cancel")
 	}
 	nothingLeft(t, dir)
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/lab/pgbin"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
@@ -66,7 +67,7 @@ func Up(ctx context.Context, o Options) (st *Stack, err error) {
 	if o.PGBinDir != "" || f.PGBinDir == "" {
 		f.PGBinDir = o.PGBinDir
 	}
-	if f.PGBinDir, err = findPGBinDir(f.PGBinDir); err != nil {
+	if f.PGBinDir, err = pgbin.Find(f.PGBinDir); err != nil {
 		return nil, err
 	}
 	u, err := lookupPGUser()

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
 // dropIn is the name of the drop-in that carries a variant's unit settings.
@@ -54,19 +56,23 @@ func (l *Local) applyConfig(v lab.Variant) ([]lab.Change, error) {
 	}
 	var changes []lab.Change
 	var errs []error
-	for _, key := range sortedKeys(v.PostgREST) {
+	for _, key := range slices.Sorted(maps.Keys(v.PostgREST)) {
 		raw := v.PostgREST[key]
+		if _, err := capability.PostgRESTKey(key, raw); err != nil { // second line behind lab validate and the agent
+			errs = append(errs, err)
+			continue
+		}
 		old, _ := f.Get(key)
 		if key == "db-uri" && (raw == "tcp" || raw == "unix") {
 			uri, err := configs.DeriveDBURI(old.String(), raw, l.cfg.PG)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("db-uri = %q: %w", raw, err))
+				errs = append(errs, fmt.Errorf("db-uri = %q: %w", raw, redactErr(err, old.String())))
 				continue
 			}
 			raw = uri
 		} else if key == "db-uri" {
 			if _, err := configs.Transport(raw); err != nil {
-				errs = append(errs, fmt.Errorf("db-uri = %q: %w (allowed: tcp, unix, or a connection URI)", raw, err))
+				errs = append(errs, fmt.Errorf("db-uri = %q: %w (allowed: tcp, unix, or a connection URI)", capability.RedactURI(raw), redactErr(err, raw)))
 				continue
 			}
 		}
@@ -84,7 +90,7 @@ func (l *Local) applyConfig(v lab.Variant) ([]lab.Change, error) {
 			continue
 		}
 		if old.String() != val.String() {
-			changes = append(changes, lab.Change{Where: "postgrest", Key: key, From: old.String(), To: val.String()})
+			changes = append(changes, lab.Change{Where: "postgrest", Key: key, From: capability.Redact(key, old.String()), To: capability.Redact(key, val.String())})
 		}
 	}
 	if len(errs) > 0 {
@@ -112,7 +118,7 @@ func (l *Local) applyPG(ctx context.Context, v lab.Variant) ([]lab.Change, error
 	}
 	var changes []lab.Change
 	if len(v.PostgreSQL) > 0 {
-		names := sortedKeys(v.PostgreSQL)
+		names := slices.Sorted(maps.Keys(v.PostgreSQL))
 		before, err := configs.PGSettings(ctx, conn, names)
 		if err != nil {
 			return nil, err
@@ -137,23 +143,22 @@ func (l *Local) applyPG(ctx context.Context, v lab.Variant) ([]lab.Change, error
 }
 
 // applyUnit sets the variant's environment, drop-in settings and binary.
+// The environment goes to the controller as a list of assignments, never
+// joined into a line that is parsed again.
 func (l *Local) applyUnit(ctx context.Context, v lab.Variant) ([]lab.Change, error) {
 	var changes []lab.Change
 	settings := map[string]string{}
-	for _, k := range sortedKeys(v.DropIn) {
+	for _, k := range slices.Sorted(maps.Keys(v.DropIn)) {
 		settings[k] = v.DropIn[k]
 		changes = append(changes, lab.Change{Where: "dropin", Key: k, To: v.DropIn[k]})
 	}
-	if len(v.Env) > 0 {
-		var env []string
-		for _, k := range sortedKeys(v.Env) {
-			env = append(env, quoteEnv(k+"="+v.Env[k]))
-			changes = append(changes, lab.Change{Where: "env", Key: k, To: v.Env[k]})
+	var env []string
+	for _, k := range slices.Sorted(maps.Keys(v.Env)) {
+		if _, _, err := capability.Env(k, v.Env[k]); err != nil {
+			return nil, err
 		}
-		if prev := settings["Environment"]; prev != "" {
-			env = append([]string{prev}, env...)
-		}
-		settings["Environment"] = strings.Join(env, " ")
+		env = append(env, k+"="+v.Env[k])
+		changes = append(changes, lab.Change{Where: "env", Key: k, To: capability.RedactEnv(k, v.Env[k])})
 	}
 	switch {
 	case len(settings) > 0:
@@ -166,6 +171,13 @@ func (l *Local) applyUnit(ctx context.Context, v lab.Variant) ([]lab.Change, err
 			return nil, err
 		}
 		l.dropinSet = false
+		l.envSet = false // RemoveDropIn removes the environment too
+	}
+	if len(env) > 0 || l.envSet {
+		if err := l.cfg.Ctl.SetEnvironment(ctx, l.cfg.TargetUnit, dropIn, env); err != nil {
+			return nil, err
+		}
+		l.envSet = len(env) > 0
 	}
 	if v.Binary != "" || len(v.Args) > 0 || l.specDirty {
 		if l.cfg.TargetSpec == nil {
@@ -190,21 +202,12 @@ func (l *Local) applyUnit(ctx context.Context, v lab.Variant) ([]lab.Change, err
 	return changes, nil
 }
 
-// quoteEnv quotes one assignment for systemd's Environment=.
-func quoteEnv(s string) string {
-	if !strings.ContainsAny(s, " \t\"\\") {
-		return s
+// redactErr is err with a secret it may quote replaced.
+func redactErr(err error, secret string) error {
+	if secret == "" || !strings.Contains(err.Error(), secret) {
+		return err
 	}
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
-}
-
-func sortedKeys(m map[string]string) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
+	return errors.New(strings.ReplaceAll(err.Error(), secret, capability.RedactURI(secret)))
 }
 
 var _ lab.Server = (*Local)(nil)

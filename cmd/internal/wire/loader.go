@@ -35,7 +35,7 @@ func (l *Loader) Load(ctx context.Context, spec lab.LoadSpec) (lab.LoadOutcome, 
 	}
 	if spec.Load.Model == lab.ModelSearch {
 		sr, err := loadgen.Search(ctx, cfg, loadgen.Limit{P99: spec.Load.Limit.P99, MaxErrorRate: spec.Load.Limit.MaxErrors,
-			MaxDroppedRate: spec.Load.Limit.MaxDropped}, progress)
+			MaxDroppedRate: spec.Load.Limit.MaxDropped, MaxRate: spec.Load.Limit.MaxRate}, progress)
 		if err != nil {
 			return lab.LoadOutcome{}, fmt.Errorf("search: %w", err)
 		}
@@ -114,7 +114,8 @@ func stats(s loadgen.Summary) lab.LoadStats {
 		ErrorKinds: s.ErrorKinds, MaxInFlight: s.MaxInFlight,
 		LatencyMs: lab.Percentiles{Min: ms(s.Min), Mean: ms(s.Mean), P50: ms(s.P50), P90: ms(s.P90), P95: ms(s.P95),
 			P99: ms(s.P99), P999: ms(s.P999), Max: ms(s.Max)},
-		ServiceMs: lab.Percentiles{P50: ms(s.ServiceP50), P99: ms(s.ServiceP99)}}
+		ServiceMs: lab.Percentiles{Min: ms(s.ServiceMin), Mean: ms(s.ServiceMean), P50: ms(s.ServiceP50), P90: ms(s.ServiceP90),
+			P95: ms(s.ServiceP95), P99: ms(s.ServiceP99), P999: ms(s.ServiceP999), Max: ms(s.ServiceMax)}}
 	if len(s.Status) > 0 {
 		st.Status = map[string]int64{}
 		for code, n := range s.Status {

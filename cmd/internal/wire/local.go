@@ -44,6 +44,7 @@ type Local struct {
 	journal  *configs.Journal
 	original []byte // the PostgREST config as found, before any variant
 	watcher  *telemetry.Watcher
+	lock     *stateLock // held from NewLocal to Close
 
 	mu      sync.Mutex
 	running []byte // the PostgREST config the target last started or reloaded with
@@ -52,22 +53,33 @@ type Local struct {
 	pgDirty       bool // PostgreSQL settings changed by a variant
 	specDirty     bool // target unit reinstalled with another binary/args
 	dropinSet     bool
+	envSet        bool // the variant's environment is in place
 }
 
-// NewLocal opens the journal, restores what an interrupted run left behind
-// (and says so), and starts watching for OOM kills and crashes.
-func NewLocal(ctx context.Context, cfg LocalConfig) (*Local, error) {
+// NewLocal locks the state directory (one agent or run at a time), opens
+// the journal, restores what an interrupted run left behind (and says so),
+// and starts watching for OOM kills and crashes.
+func NewLocal(ctx context.Context, cfg LocalConfig) (l *Local, err error) {
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
 	if cfg.ReadyTimeout == 0 {
 		cfg.ReadyTimeout = 60 * time.Second
 	}
+	lock, err := lockState(cfg.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			lock.release()
+		}
+	}()
 	j, err := configs.OpenJournal(cfg.StateDir)
 	if err != nil {
 		return nil, err
 	}
-	l := &Local{cfg: cfg, journal: j}
+	l = &Local{cfg: cfg, journal: j, lock: lock}
 	l.watcher = telemetry.NewWatcher(l.watchTargets()...)
 	if err := l.Recover(ctx); err != nil {
 		return nil, err
@@ -82,8 +94,11 @@ func NewLocal(ctx context.Context, cfg LocalConfig) (*Local, error) {
 	return l, nil
 }
 
-// Close stops the crash/OOM watcher.
-func (l *Local) Close() { l.watcher.Stop() }
+// Close stops the crash/OOM watcher and releases the state directory.
+func (l *Local) Close() {
+	l.watcher.Stop()
+	l.lock.release()
+}
 
 func (l *Local) watchTargets() []telemetry.Target {
 	state := func(unit string) func(ctx context.Context) (int, int, error) {

@@ -129,7 +129,7 @@ func TestLocalApplyWatchRestore(t *testing.T) {
 		t.Fatalf("copy binary: %v", err)
 	}
 	v := lab.Variant{Name: "all", PostgREST: map[string]string{"db-uri": "unix", "db-pool": "3"},
-		PostgreSQL: map[string]string{"synchronous_commit": "off"}, Env: map[string]string{"LAB_TEST_ENV": "x y"},
+		PostgreSQL: map[string]string{"synchronous_commit": "off"}, Env: map[string]string{"PGRST_APP_SETTINGS_LAB_TEST": "x y"},
 		DropIn: map[string]string{"LimitNOFILE": "4096"}, Binary: copyBin}
 	applied, err := l.Apply(ctx, v)
 	if err != nil {
@@ -149,8 +149,8 @@ func TestLocalApplyWatchRestore(t *testing.T) {
 	env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
 	exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
 	limits, _ := os.ReadFile(fmt.Sprintf("/proc/%d/limits", pid))
-	if !bytes.Contains(env, []byte("LAB_TEST_ENV=x y\x00")) || exe != copyBin || !strings.Contains(string(limits), "4096") {
-		t.Fatalf("unit not as the variant asked: exe %s, env has var %v, limits:\n%s", exe, bytes.Contains(env, []byte("LAB_TEST_ENV")), limits)
+	if !bytes.Contains(env, []byte("PGRST_APP_SETTINGS_LAB_TEST=x y\x00")) || exe != copyBin || !strings.Contains(string(limits), "4096") {
+		t.Fatalf("unit not as the variant asked: exe %s, env has var %v, limits:\n%s", exe, bytes.Contains(env, []byte("PGRST_APP_SETTINGS_LAB_TEST")), limits)
 	}
 
 	w, err := l.Watch(ctx)
@@ -187,7 +187,7 @@ func TestLocalApplyWatchRestore(t *testing.T) {
 	pid = mainPID(t, l)
 	env, _ = os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
 	exe, _ = os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
-	if bytes.Contains(env, []byte("LAB_TEST_ENV")) || exe != st.Binary {
+	if bytes.Contains(env, []byte("PGRST_APP_SETTINGS_LAB_TEST")) || exe != st.Binary {
 		t.Fatalf("baseline still has the variant's unit: exe %s", exe)
 	}
 

@@ -54,7 +54,9 @@ func (l *Local) Recover(ctx context.Context) error {
 }
 
 // restore puts back PostgreSQL settings (through a connection, so the
-// server re-reads them), then every journaled file, then the unit.
+// server re-reads them; when PostgreSQL does not answer, from the
+// journal's copy of postgresql.auto.conf, then restarting it), then every
+// journaled file, then the unit.
 func (l *Local) restore(ctx context.Context, dropins bool) error {
 	var errs []error
 	pgRestart := false
@@ -63,20 +65,29 @@ func (l *Local) restore(ctx context.Context, dropins bool) error {
 		if err == nil {
 			pgRestart, err = configs.RestorePGSettings(ctx, conn, l.journal)
 			conn.Close(ctx)
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("restore PostgreSQL settings: %w", err))
+			if err != nil {
+				errs = append(errs, fmt.Errorf("restore PostgreSQL settings: %w", err))
+			}
+		} else {
+			// A variant may keep PostgreSQL from starting (shared_buffers
+			// = 200GB): no ALTER SYSTEM then, but the original bytes.
+			l.cfg.Logf("PostgreSQL does not answer (%v); restoring postgresql.auto.conf from the journal's copy", err)
+			if _, err := configs.RestorePGSettingsOffline(l.journal); err != nil {
+				errs = append(errs, fmt.Errorf("restore PostgreSQL settings offline: %w", err))
+			} else {
+				pgRestart = true
+			}
 		}
 	}
 	l.pgDirty = false
 	if _, err := l.journal.Restore(); err != nil {
 		errs = append(errs, fmt.Errorf("restore config files: %w", err))
 	}
-	if dropins && l.dropinSet {
+	if dropins && (l.dropinSet || l.envSet) {
 		if err := l.cfg.Ctl.RemoveDropIn(ctx, l.cfg.TargetUnit, dropIn); err != nil {
 			errs = append(errs, err)
 		}
-		l.dropinSet = false
+		l.dropinSet, l.envSet = false, false
 	}
 	if l.cfg.TargetSpec != nil && (l.specDirty || !dropins) {
 		if err := l.cfg.Ctl.Install(ctx, *l.cfg.TargetSpec); err != nil {

@@ -104,7 +104,7 @@ func (w *window) Stop(ctx context.Context, requests int64) (lab.Telemetry, error
 		if e.Source == "" {
 			continue // another cgroup's OOM kill: not ours
 		}
-		tel.Events = append(tel.Events, lab.Event{T: e.T, Kind: e.Kind, Source: e.Source, Detail: e.Detail, PID: e.PID})
+		tel.Events = append(tel.Events, lab.Event{T: e.T, Kind: eventKinds[e.Kind], Source: e.Source, Detail: e.Detail, PID: e.PID})
 	}
 	return tel, nil
 }
@@ -130,4 +130,11 @@ func usage(rec telemetry.Recording, name string, u telemetry.Usage, requests int
 		prev = s
 	}
 	return out
+}
+
+// eventKinds maps the telemetry adapter's event kinds to the record's.
+var eventKinds = map[string]string{
+	telemetry.KindOOMKill: lab.EventOOMKill,
+	telemetry.KindCrash:   lab.EventCrash,
+	telemetry.KindRestart: lab.EventRestart,
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -69,7 +70,7 @@ func patchBody(raw []byte, columns []string, t *schema.Table) (string, []string,
 	}
 	cols := columns
 	if cols == nil {
-		cols = sortedKeys(obj)
+		cols = slices.Sorted(maps.Keys(obj))
 	}
 	for _, c := range cols {
 		if _, ok := t.Column(c); !ok {
@@ -83,22 +84,13 @@ func sameKeys(rows []map[string]json.RawMessage) ([]string, *apierr.Error) {
 	if len(rows) == 0 {
 		return []string{}, nil
 	}
-	keys := sortedKeys(rows[0])
+	keys := slices.Sorted(maps.Keys(rows[0]))
 	for _, r := range rows[1:] {
-		if !slices.Equal(keys, sortedKeys(r)) {
+		if !slices.Equal(keys, slices.Sorted(maps.Keys(r))) {
 			return nil, apierr.InvalidBody("All object keys must match")
 		}
 	}
 	return keys, nil
-}
-
-func sortedKeys(m map[string]json.RawMessage) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
 }
 
 // containsToken reports whether a comma-separated header holds tok.

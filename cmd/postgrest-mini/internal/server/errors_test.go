@@ -102,8 +102,7 @@ func TestNotReady(t *testing.T) {
 	go func() { done <- s.Serve(ctx) }()
 	ts := &testServer{Server: s, base: "http://" + s.Addr().String(), admin: "http://" + s.AdminAddr().String()}
 	ts.client = newClient()
-	time.Sleep(100 * time.Millisecond)
-	st, b := ts.get(t, "/artist")
+	st, b := ts.get(t, "/artist") // the listeners are open: no wait needed
 	wantErr(t, "GET before schema cache", st, b, 503, "PGRST002")
 	if st := ts.adminStatus(t, "/ready"); st != 503 {
 		t.Errorf("/ready = %d, want 503", st)
@@ -135,7 +134,15 @@ func TestPoolTimeout(t *testing.T) {
 			t.Errorf("sleep: %d %s", st, b)
 		}
 	}()
-	time.Sleep(300 * time.Millisecond)
+	// Wait until the sleep holds the only connection (the pool reports none
+	// available), so that the next request has to queue behind it.
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(ts.adminBody(t, "/metrics"), "pgrst_db_pool_available 0\n") {
+		if time.Now().After(deadline) {
+			t.Fatal("the sleeping request never took the pool's connection")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	st, b := ts.get(t, "/artist?artist_id=eq.1")
 	wantErr(t, "GET with a busy pool", st, b, 504, "PGRST003")
 	wg.Wait()

@@ -1,0 +1,114 @@
+package capability
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func code(err error) (Code, bool) {
+	var ce *Error
+	if errors.As(err, &ce) {
+		return ce.Code, true
+	}
+	return 0, false
+}
+
+func TestPostgRESTKey(t *testing.T) {
+	for _, c := range []struct {
+		key, val string
+		class    Class
+		refused  Code
+		ok       bool
+	}{
+		{"db-pool", "3", Tune, 0, true},
+		{"db-uri", "tcp", Tune, 0, true},
+		{"db-uri", "postgres://postgres@/x", Privileged, 0, true},
+		{"db-anon-role", "postgres", Privileged, 0, true},
+		{"jwt-secret", "x", Privileged, 0, true},
+		{"server-unix-socket", "/etc/passwd", Fixed, Never, false},
+		{"admin-server-port", "1", Fixed, Never, false},
+		{"jwt-secret", "@/etc/shadow", Fixed, Never, false},
+		{"db-schemas", "a\u2028b", Fixed, Invalid, false},
+		{"db-schemas", "a\nb", Fixed, Invalid, false},
+		{"db-schemas", "a\u202eb", Fixed, Invalid, false},
+	} {
+		class, err := PostgRESTKey(c.key, c.val)
+		if c.ok != (err == nil) || class != c.class {
+			t.Errorf("%s = %q: %v %v, want %v ok=%v", c.key, c.val, class, err, c.class, c.ok)
+		}
+		if !c.ok {
+			if got, _ := code(err); got != c.refused {
+				t.Errorf("%s = %q: code %v, want %v", c.key, c.val, got, c.refused)
+			}
+		}
+	}
+}
+
+// TestEnvSameRulesAsKey: a PGRST_* variable gets the rules of its key.
+func TestEnvSameRulesAsKey(t *testing.T) {
+	for name, val := range map[string]string{
+		"PGRST_DB_URI":             "@/etc/shadow",
+		"PGRST_SERVER_UNIX_SOCKET": "/etc/passwd",
+		"PGRST_SERVER_HOST":        "0.0.0.0",
+		"PGRST_SERVER_PORT":        "1",
+		"LD_PRELOAD":               "/tmp/x.so",
+		"PATH":                     "/tmp",
+		"GHCRTS":                   "-S/etc/passwd",
+		"PGRST_DB_POOL":            "4\u2028X=1",
+	} {
+		if _, _, err := Env(name, val); err == nil {
+			t.Errorf("%s=%q accepted", name, val)
+		}
+	}
+	if key, class, err := Env("PGRST_DB_URI", "postgres://postgres@/x"); err != nil || key != "db-uri" || class != Privileged {
+		t.Errorf("PGRST_DB_URI full URI: %s %v %v, want db-uri privileged", key, class, err)
+	}
+	if key, class, err := Env("PGRST_DB_ANON_ROLE", "postgres"); err != nil || key != "db-anon-role" || class != Privileged {
+		t.Errorf("PGRST_DB_ANON_ROLE: %s %v %v", key, class, err)
+	}
+	if key, class, err := Env("PGRST_APP_SETTINGS_x", "1"); err != nil || key != "app.settings.x" || class != Tune {
+		t.Errorf("PGRST_APP_SETTINGS_x: %s %v %v", key, class, err)
+	}
+	if _, _, err := Env("GHCRTS", "-N2 -A64m -qg -I0"); err != nil {
+		t.Errorf("GHCRTS tuning flags: %v", err)
+	}
+}
+
+func TestDropIn(t *testing.T) {
+	if err := DropIn("CPUAffinity", "0 1"); err != nil {
+		t.Error(err)
+	}
+	for k, v := range map[string]string{"ExecStart": "/bin/sh", "Environment": "A=1", "CPUAffinity": "x", "Nice": "20"} {
+		if err := DropIn(k, v); err == nil {
+			t.Errorf("%s=%s accepted", k, v)
+		}
+	}
+	if c, _ := code(DropIn("ExecStart", "/bin/sh")); c != Never {
+		t.Errorf("ExecStart: code %v, want Never", c)
+	}
+	if got := strings.Join(DirectDropInKeys(), ","); got != "CPUAffinity,LimitNOFILE" {
+		t.Errorf("direct keys %s", got)
+	}
+}
+
+func TestRedact(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgres://u:s3cret@h:5432/db":          "postgres://u:redacted@h:5432/db",
+		"postgres://u@h/db?password=s3cret":      "postgres://u@h/db?password=redacted",
+		"host=h user=u password=s3cret dbname=x": "host=h user=u password=redacted dbname=x",
+		"tcp":                                    "tcp",
+		"postgres://u@h/db":                      "postgres://u@h/db",
+	} {
+		if got := Redact("db-uri", in); got != want {
+			t.Errorf("Redact(db-uri, %q) = %q, want %q", in, got, want)
+		}
+	}
+	if Redact("jwt-secret", "abc") != "<redacted>" || Redact("db-pool", "3") != "3" {
+		t.Error("Redact of jwt-secret/db-pool")
+	}
+	txt := `connect "postgres://authenticator:Pw0rd@127.0.0.1/x" failed; password=Pw0rd`
+	if got := RedactText(txt); strings.Contains(got, "Pw0rd") {
+		t.Errorf("RedactText left the password: %s", got)
+	}
+}

@@ -1,0 +1,18 @@
+// Package capability is the one table of what a variant may change, per
+// kind of setting: PostgREST config keys, environment variables,
+// PostgreSQL settings, unit drop-in keys, and the binary and its
+// arguments. `lab validate`, the agent's policy and both supervisors
+// (systemd and direct) all ask this package, so they cannot disagree.
+//
+// It sits below everything else: it imports only the standard library, so
+// the domain (package lab), the adapters (configs, systemd, ...) and the
+// wiring in cmd/ may all import it without breaking the layering (lab does
+// not import adapters, adapters do not import each other). It holds rules,
+// not policy: which of the allowed names an agent actually permits comes
+// from that agent's config (see cmd/internal/agent.Policy).
+//
+// Every rule treats its input as hostile: values are single-line printable
+// text, @file values (PostgREST reads the named file) are refused, keys that
+// name an address or a path are never variant settings, and an environment
+// variable is checked with the rules of the PostgREST key it sets.
+package capability

@@ -1,0 +1,46 @@
+package capability
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+)
+
+var pgIdentRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$`)
+
+// DefaultPostgreSQL are the PostgreSQL settings an agent allows when its
+// config says nothing: settings that tune performance, none that names a
+// file, runs a command or loads a library.
+var DefaultPostgreSQL = []string{"synchronous_commit", "shared_buffers", "work_mem", "effective_cache_size", "max_connections",
+	"jit", "random_page_cost", "plan_cache_mode", "max_parallel_workers_per_gather", "wal_buffers", "commit_delay",
+	"huge_pages", "effective_io_concurrency"}
+
+// PostgreSQL checks a PostgreSQL setting's name and value for a variant.
+// A value that stops the server from starting (shared_buffers = 200GB) is
+// not caught here: the server side restores from the journal's bytes.
+func PostgreSQL(name, val string) error {
+	if !pgIdentRe.MatchString(name) {
+		return &Error{Code: Invalid, Where: "postgresql." + name, Msg: "is not a PostgreSQL setting name (an identifier like shared_buffers or auto_explain.log_min_duration)"}
+	}
+	return Text("postgresql."+name, val)
+}
+
+// Binary checks a binary a variant runs instead of the target's: an
+// absolute, clean path. Which binaries are allowed is the agent's config.
+func Binary(path string) error {
+	if err := Text("binary", path); err != nil {
+		return err
+	}
+	if !filepath.IsAbs(path) || filepath.Clean(path) != path {
+		return fail(Invalid, "binary", "%q: give an absolute, clean path", path)
+	}
+	return nil
+}
+
+// Arg checks one extra argument of the target: non-empty printable text.
+func Arg(i int, a string) error {
+	if a == "" {
+		return fail(Invalid, fmt.Sprintf("args[%d]", i), "empty argument")
+	}
+	return Text(fmt.Sprintf("args[%d]", i), a)
+}

@@ -1,0 +1,6 @@
+//go:build !race
+
+package telemetry
+
+// raceSlowdown scales CPU budgets checked by tests (1 without -race).
+const raceSlowdown = 1
