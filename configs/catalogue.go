@@ -2,6 +2,7 @@ package configs
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -26,6 +27,7 @@ type Key struct {
 	Since      string   // first PostgREST version with this key
 	Until      string   // first version without it ("" if still present)
 	Reloadable bool     // applied by a config reload (SIGUSR2 / NOTIFY pgrst)
+	DefaultOf  string   // the key whose value is the default, when not a constant (Default is then "")
 	Values     []string // allowed values of an enum
 	AliasOf    string   // the current name, for an old alias
 	Doc        string
@@ -43,12 +45,14 @@ var catalogue = func() map[string]Key {
 }()
 
 // keys is PostgREST's config reference (docs/references/configuration.rst
-// and Config.hs), current as of v12/v13.
+// and Config.hs), current as of v12/v13. The keys and defaults present in a
+// release are checked against `postgrest --dump-config` of the real binary
+// (configs/real_test.go, PostgREST 13.0.8).
 var keys = []Key{
-	{Name: "admin-server-host", Type: TypeString, Default: "", Since: "12.2", Doc: "host of the admin server (defaults to server-host)"},
+	{Name: "admin-server-host", Type: TypeString, DefaultOf: "server-host", Since: "12.2", Doc: "host of the admin server (defaults to server-host)"},
 	{Name: "admin-server-port", Type: TypeInt, Since: "10.0", Doc: "port of the admin server (/live, /ready; /metrics since 12.2)"},
 	{Name: "app.settings.*", Type: TypeString, Since: "5.0", Reloadable: true, Doc: "arbitrary settings available to SQL as current_setting('app.settings.x')"},
-	{Name: "client-error-verbosity", Type: TypeEnum, Default: "verbose", Since: "13.0", Reloadable: true, Values: []string{"minimal", "verbose"}, Doc: "detail in error responses"},
+	{Name: "client-error-verbosity", Type: TypeEnum, Default: "verbose", Since: "14.0", Reloadable: true, Values: []string{"minimal", "verbose"}, Doc: "detail in error responses"},
 	{Name: "db-aggregates-enabled", Type: TypeBool, Default: "false", Since: "12.0", Reloadable: true, Doc: "allow aggregate functions in select"},
 	{Name: "db-anon-role", Type: TypeString, Since: "0.3", Reloadable: true, Doc: "role for unauthenticated requests"},
 	{Name: "db-channel", Type: TypeString, Default: "pgrst", Since: "8.0", Reloadable: true, Doc: "LISTEN channel for reload notifications"},
@@ -79,7 +83,7 @@ var keys = []Key{
 	{Name: "jwt-secret", Type: TypeString, Since: "0.3", Reloadable: true, Doc: "JWT secret, JWK or JWKS (@file reads it from a file)"},
 	{Name: "jwt-secret-is-base64", Type: TypeBool, Default: "false", Since: "0.3", Reloadable: true, Doc: "decode jwt-secret from base64"},
 	{Name: "log-level", Type: TypeEnum, Default: "error", Since: "9.0", Values: []string{"crit", "error", "warn", "info", "debug"}, Doc: "logging level; minimal logging increases throughput (reloadable since 16)"},
-	{Name: "log-query", Type: TypeBool, Default: "false", Since: "13.0", Reloadable: true, Doc: "log the SQL of each request"},
+	{Name: "log-query", Type: TypeEnum, Default: "disabled", Since: "13.0", Reloadable: true, Values: []string{"disabled", "main-query"}, Doc: "log the SQL of each request at the current log-level"},
 	{Name: "max-rows", Type: TypeInt, Since: "0.3", AliasOf: "db-max-rows", Doc: "old name of db-max-rows"},
 	{Name: "openapi-mode", Type: TypeEnum, Default: "follow-privileges", Since: "8.0", Reloadable: true, Values: []string{"follow-privileges", "ignore-privileges", "disabled"}, Doc: "how GET / describes the API"},
 	{Name: "openapi-security-active", Type: TypeBool, Default: "false", Since: "9.0", Reloadable: true, Doc: "include security in the OpenAPI output"},
@@ -91,7 +95,7 @@ var keys = []Key{
 	{Name: "server-cors-allowed-origins", Type: TypeList, Since: "12.0", Reloadable: true, Doc: "allowed CORS origins (comma-separated)"},
 	{Name: "server-host", Type: TypeString, Default: "!4", Since: "0.3", Doc: "address to listen on"},
 	{Name: "server-port", Type: TypeInt, Default: "3000", Since: "0.3", Doc: "TCP port to listen on"},
-	{Name: "server-reuseport", Type: TypeBool, Default: "false", Since: "13.0", Doc: "SO_REUSEPORT on the listening socket"},
+	{Name: "server-reuseport", Type: TypeBool, Default: "false", Since: "14.0", Doc: "SO_REUSEPORT on the listening socket"},
 	{Name: "server-trace-header", Type: TypeString, Since: "10.0", Reloadable: true, Doc: "request header echoed in the response"},
 	{Name: "server-timing-enabled", Type: TypeBool, Default: "false", Since: "12.0", Reloadable: true, Doc: "Server-Timing response header"},
 	{Name: "server-unix-socket", Type: TypeString, Since: "7.0", Doc: "serve HTTP on this Unix socket"},
@@ -99,6 +103,34 @@ var keys = []Key{
 	{Name: "admin-server-unix-socket", Type: TypeString, Since: "14.0", Doc: "serve the admin API on this Unix socket"},
 	{Name: "admin-server-unix-socket-mode", Type: TypeOctal, Default: "660", Since: "14.0", Doc: "file mode of admin-server-unix-socket (600..777)"},
 	{Name: "url-use-legacy-target-names", Type: TypeBool, Default: "true", Since: "14.0", Reloadable: true, Doc: "accept legacy target names in URLs"},
+}
+
+// In reports whether the key exists in PostgREST version v ("13.0.8"):
+// Since <= v < Until.
+func (k Key) In(v string) bool {
+	return compareVersions(k.Since, v) <= 0 && (k.Until == "" || compareVersions(v, k.Until) < 0)
+}
+
+// compareVersions compares dotted version numbers ("12.2" < "13.0.8");
+// missing parts count as 0, non-numeric parts as 0.
+func compareVersions(a, b string) int {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < max(len(pa), len(pb)); i++ {
+		var x, y int
+		if i < len(pa) {
+			x, _ = strconv.Atoi(pa[i])
+		}
+		if i < len(pb) {
+			y, _ = strconv.Atoi(pb[i])
+		}
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
 }
 
 // Lookup finds a key in the catalogue. Keys under app.settings. match the

@@ -174,3 +174,15 @@ func TestValueConstructors(t *testing.T) {
 		t.Fatalf("imports = %v", imps)
 	}
 }
+
+func TestKeyIn(t *testing.T) {
+	k := Key{Since: "12.0", Until: "14.0"}
+	for v, want := range map[string]bool{"11.2.2": false, "12": true, "12.0.0": true, "13.0.8": true, "14.0": false, "14.0.1": false} {
+		if got := k.In(v); got != want {
+			t.Errorf("Since 12.0 Until 14.0: In(%s) = %v", v, got)
+		}
+	}
+	if k, _ := Lookup("log-query"); k.Type != TypeEnum || k.Default != "disabled" {
+		t.Errorf("log-query = %+v (PostgREST 13 refuses a boolean)", k)
+	}
+}

@@ -128,7 +128,7 @@
 // # Bundled experiments
 //
 // socket-vs-tcp, log-level, pool-size, prepared-statements,
-// pg-synchronous-commit, binaries and aa; each file's comments give the
+// pg-synchronous-commit, rts (GHC runtime options), binaries and aa; each file's comments give the
 // question, the original finding with its numbers, and how to read the
 // result. Names lists them; Source returns a file to copy and edit.
 //

@@ -29,12 +29,10 @@ var Metrics = []Metric{
 	{"peak_rss", "server peak RSS", "MB", -1, func(t Trial) (float64, bool) {
 		return float64(t.Server.PeakRSS) / 1e6, t.Server.PeakRSS > 0
 	}},
-	{"pool_waiting", "waiting for a pool connection, max", "requests", -1, func(t Trial) (float64, bool) {
-		if t.DB.Pool == nil {
-			return 0, false
-		}
-		return float64(t.DB.Pool.MaxWaiting), true
-	}},
+	{"pool_size", "pool size (db-pool)", "connections", 0, poolMetric(func(p *PoolStats) float64 { return float64(p.Size) })},
+	{"pool_in_use", "pool connections in use, max", "connections", 0, poolMetric(func(p *PoolStats) float64 { return float64(p.MaxInUse) })},
+	{"pool_waiting", "waiting for a pool connection, max", "requests", -1, poolMetric(func(p *PoolStats) float64 { return float64(p.MaxWaiting) })},
+	{"pool_timeouts", "pool acquisition timeouts", "requests", -1, poolMetric(func(p *PoolStats) float64 { return float64(p.Timeouts) })},
 	// errors counts failed answers and requests the generator had to drop
 	// (open model, in-flight bound reached), as a share of all requests it
 	// was asked to send: an all-dropped trial is 100 %, not NaN.
@@ -65,4 +63,15 @@ func PrimaryMetric(e *Experiment) Metric {
 		return m
 	}
 	return Metrics[0]
+}
+
+// poolMetric reads a figure of the trial's pool statistics, known when the
+// target's /metrics was scraped.
+func poolMetric(f func(*PoolStats) float64) func(Trial) (float64, bool) {
+	return func(t Trial) (float64, bool) {
+		if t.DB.Pool == nil {
+			return 0, false
+		}
+		return f(t.DB.Pool), true
+	}
 }

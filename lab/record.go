@@ -96,7 +96,7 @@ type VariantInfo struct {
 
 // Change is one setting a variant changed, as applied.
 type Change struct {
-	Where string `json:"where"` // postgrest, postgresql, env, dropin, binary
+	Where string `json:"where"` // postgrest, postgresql, env, dropin, binary; note: what the target made of it
 	Key   string `json:"key"`
 	From  string `json:"from"`
 	To    string `json:"to"`
@@ -206,11 +206,16 @@ type DBStats struct {
 	Pool *PoolStats `json:"pool,omitempty"`
 }
 
-// PoolStats summarises PostgREST's pool metrics (pgrst_db_pool_*) over a trial.
+// PoolStats summarises PostgREST's pool metrics (pgrst_db_pool_*) over a
+// trial. PostgREST 13's waiting gauge counts requests waiting for or using
+// a connection; MaxInUse and MaxWaiting split it (postgrest-mini's gauge
+// has the same semantics, so the figures mean the same on both servers).
 type PoolStats struct {
 	Size         int   `json:"size"`          // pgrst_db_pool_max
 	MinAvailable int   `json:"min_available"` // fewest idle connections seen
-	MaxWaiting   int   `json:"max_waiting"`   // most requests seen waiting for a connection
+	MaxInUse     int   `json:"max_in_use"`    // most connections seen held by requests
+	MaxWaiting   int   `json:"max_waiting"`   // most requests seen really waiting: waiting - (max - available), at least 0
+	MaxGauge     int   `json:"max_gauge"`     // highest raw pgrst_db_pool_waiting (waiting or using)
 	Timeouts     int64 `json:"timeouts"`      // acquisitions that timed out (504 PGRST003)
 	Scrapes      int   `json:"scrapes"`
 }

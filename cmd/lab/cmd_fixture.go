@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/fixture"
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
@@ -20,13 +21,18 @@ const fixtureUsage = `fixture chinook|load [flags] [FILE.sql...]
   load     load SQL files instead, in order (e.g. chinook.sql bench.sql)
 
 The database is rebuilt under a temporary name and swapped in only when
-everything loaded; a running target is told to reload its schema cache.`
+everything loaded; a running target is told to reload its schema cache, and
+the command returns only when the target serves the new database: its admin
+/ready answers 200 and a table of the fixture answers (chinook: artist;
+load: the table given with --probe), within --wait.`
 
 func cmdFixture(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("fixture", fixtureUsage, stdout)
 	dir := fs.String("dir", stack.DefaultDir, "state directory of the stack")
 	db := fs.String("db", stack.Database, "database to fill (replaced)")
 	seed := fs.Uint64("seed", fixture.DefaultSeed, "chinook: seed of the generator")
+	wait := fs.Duration("wait", stack.DefaultServesTimeout, "how long to wait until the target serves the new database")
+	probe := fs.String("probe", "", "load: a table of the loaded SQL to probe on the target (default: only /ready)")
 	sub, rest := splitSub(args)
 	if help, err := parseFlags(fs, rest); help || err != nil {
 		return err
@@ -50,7 +56,7 @@ func cmdFixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return fmt.Errorf("fixture chinook: %w", err)
 		}
 		fmt.Fprintf(stdout, "generated Chinook (seed %d): %d rows in database %s, %v\n", *seed, res.Rows, res.DB, res.Duration.Round(1e6))
-		return nil
+		return waitServes(ctx, s, *db, "artist", *wait, stdout)
 	case "load":
 		if fs.NArg() == 0 {
 			return usageErrorf("fixture load: give one or more SQL files")
@@ -60,7 +66,23 @@ func cmdFixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return fmt.Errorf("fixture load: %w", err)
 		}
 		fmt.Fprintf(stdout, "loaded %d file(s) into database %s, %v\n", fs.NArg(), res.DB, res.Duration.Round(1e6))
-		return nil
+		return waitServes(ctx, s, *db, *probe, *wait, stdout)
 	}
 	return usageErrorf("fixture %q: allowed: chinook, load", sub)
+}
+
+// waitServes returns when the stack's target serves the database just
+// filled (only the stack's own database is served).
+func waitServes(ctx context.Context, s *stack.Stack, db, table string, wait time.Duration, stdout io.Writer) error {
+	if db != stack.Database {
+		return nil
+	}
+	took, err := s.WaitServes(ctx, table, wait)
+	if err != nil {
+		return fmt.Errorf("fixture: %w", err)
+	}
+	if took > 0 {
+		fmt.Fprintf(stdout, "the target serves the new database (after %v)\n", took.Round(time.Millisecond))
+	}
+	return nil
 }

@@ -20,8 +20,9 @@ import (
 func labDir(t *testing.T) string { return labtest.StateDir(t) }
 
 // directStack brings up a local stack under the direct supervisor in a
-// fresh state directory (needs PostgreSQL), torn down after the test.
-func directStack(t *testing.T) string {
+// fresh state directory (needs PostgreSQL), with targetArgs given to
+// `stack up` (e.g. --postgrest PATH), torn down after the test.
+func directStack(t *testing.T, targetArgs ...string) string {
 	t.Helper()
 	if _, err := os.Stat("/usr/lib/postgresql"); err != nil && os.Getenv("LAB_PG_BINDIR") == "" {
 		labtest.Need(t, "PostgreSQL: %v", err)
@@ -33,7 +34,7 @@ func directStack(t *testing.T) string {
 			s.Close()
 		}
 	})
-	if out, err := runLab(t, "stack", "up", "--dir", dir, "--supervisor", "direct"); err != nil {
+	if out, err := runLab(t, append([]string{"stack", "up", "--dir", dir, "--supervisor", "direct"}, targetArgs...)...); err != nil {
 		t.Fatalf("stack up: %v\n%s", err, out)
 	}
 	return dir
@@ -48,10 +49,18 @@ func runLab(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
-// The whole path a user takes: up, status --json, fixture chinook, a GET
-// through the target, a broken fixture file, down --purge.
+// The whole path a user takes, on the real PostgREST and on the reference
+// server: up, status --json, fixture chinook, a GET through the target the
+// moment fixture returns (it returns only when the target serves the new
+// schema), a broken fixture file, down --purge.
 func TestStackAndFixtureCommands(t *testing.T) {
-	dir := directStack(t)
+	for _, tg := range labTargets("") {
+		t.Run(tg.name, func(t *testing.T) { stackAndFixture(t, tg.flags(t), tg.reference) })
+	}
+}
+
+func stackAndFixture(t *testing.T, targetArgs []string, reference bool) {
+	dir := directStack(t, targetArgs...)
 	out, err := runLab(t, "stack", "status", "--dir", dir, "--json")
 	if err != nil {
 		t.Fatal(err)
@@ -65,31 +74,26 @@ func TestStackAndFixtureCommands(t *testing.T) {
 			t.Errorf("status --json has no %q", k)
 		}
 	}
-	if st["supervisor"] != "direct" || st["reference"] != true {
-		t.Errorf("status: supervisor %v reference %v", st["supervisor"], st["reference"])
+	if st["supervisor"] != "direct" || st["reference"] != reference {
+		t.Errorf("status: supervisor %v reference %v, want %v", st["supervisor"], st["reference"], reference)
 	}
-	if out, err := runLab(t, "stack", "status", "--dir", dir); err != nil || !strings.Contains(out, "reference server") {
-		t.Errorf("status: %v\n%s", err, out)
+	if out, err := runLab(t, "stack", "status", "--dir", dir); err != nil || strings.Contains(out, "reference server") != reference {
+		t.Errorf("status (reference %v): %v\n%s", reference, err, out)
 	}
 
-	if out, err := runLab(t, "fixture", "chinook", "--dir", dir); err != nil || !strings.Contains(out, "15607 rows") {
+	if out, err := runLab(t, "fixture", "chinook", "--dir", dir); err != nil || !strings.Contains(out, "15607 rows") || !strings.Contains(out, "serves the new database") {
 		t.Fatalf("fixture chinook: %v %s", err, out)
 	}
+	// No polling: fixture returned, so the target serves the new schema.
 	url := st["url"].(string) + "/artist?select=*&artist_id=eq.3"
-	var body []byte
-	for deadline := time.Now().Add(10 * time.Second); ; { // the target reloads its schema cache
-		resp, err := http.Get(url)
-		if err == nil {
-			body, _ = io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("GET %s: %v %s", url, err, body)
-		}
-		time.Sleep(100 * time.Millisecond)
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s right after fixture: %v", url, err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET %s right after fixture: %s %s", url, resp.Status, body)
 	}
 	var rows []map[string]any
 	if err := json.Unmarshal(body, &rows); err != nil || len(rows) != 1 || rows[0]["artist_id"] != float64(3) {

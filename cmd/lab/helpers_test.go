@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 )
 
 // lockedBuffer is a bytes.Buffer a child process writes while the test reads.
@@ -107,4 +109,27 @@ func loadConnections(pid, port int) int {
 		}
 	}
 	return n
+}
+
+// labTarget is a server the command tests run the lab against, given to
+// `lab stack up` as flags.
+type labTarget struct {
+	name      string // short: it ends up in the stack's socket path (at most 107 bytes)
+	reference bool
+	flags     func(t *testing.T) []string
+}
+
+// labTargets are the real PostgREST ($LAB_POSTGREST; CI=true fails
+// without it) and postgrest-mini: the one built next to lab by buildLab,
+// or, with lab == "", the one `stack up` finds or builds itself.
+func labTargets(lab string) []labTarget {
+	return []labTarget{
+		{"real", false, func(t *testing.T) []string { return []string{"--postgrest", labtest.PostgREST(t)} }},
+		{"mini", true, func(t *testing.T) []string {
+			if lab == "" {
+				return nil
+			}
+			return []string{"--postgrest", filepath.Join(filepath.Dir(lab), "postgrest-mini")}
+		}},
+	}
 }

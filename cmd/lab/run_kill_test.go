@@ -43,16 +43,29 @@ db-pool = 3
 `
 
 // TestRunInterruptedOrKilledLeavesOriginalConfig runs the real lab binary
-// against a real stack, stops it in the middle of a trial with SIGINT and
-// with SIGKILL, and checks that the target's config is byte-identical to the
+// against a real stack, with the real PostgREST and with postgrest-mini as
+// its target, as systemd units and under the direct supervisor, stops it in the middle of a trial with SIGINT and with
+// SIGKILL, and checks that the target's config is byte-identical to the
 // original and the target serves: at once after SIGINT, and after the next
 // start of the lab (here `lab restore`) after SIGKILL.
 func TestRunInterruptedOrKilledLeavesOriginalConfig(t *testing.T) {
 	if _, err := os.Stat("/usr/lib/postgresql"); err != nil && os.Getenv("LAB_PG_BINDIR") == "" {
 		labtest.Need(t, "PostgreSQL: %v", err)
 	}
-	labtest.RequireSystemd(t)
 	lab := buildLab(t)
+	for _, tg := range labTargets(lab) {
+		for _, sup := range []string{stack.SupervisorSystemd, stack.SupervisorDirect} {
+			t.Run(tg.name+"/"+sup, func(t *testing.T) {
+				if sup == stack.SupervisorSystemd {
+					labtest.RequireSystemd(t)
+				}
+				interruptedOrKilled(t, lab, append([]string{"--supervisor", sup}, tg.flags(t)...))
+			})
+		}
+	}
+}
+
+func interruptedOrKilled(t *testing.T, lab string, targetArgs []string) {
 	dir := labDir(t)
 	t.Cleanup(func() {
 		if s, err := stack.Open(dir); err == nil {
@@ -60,7 +73,7 @@ func TestRunInterruptedOrKilledLeavesOriginalConfig(t *testing.T) {
 			s.Close()
 		}
 	})
-	if out, err := exec.Command(lab, "stack", "up", "--dir", dir).CombinedOutput(); err != nil {
+	if out, err := exec.Command(lab, append([]string{"stack", "up", "--dir", dir}, targetArgs...)...).CombinedOutput(); err != nil {
 		t.Fatalf("stack up: %v\n%s", err, out)
 	}
 	if out, err := exec.Command(lab, "fixture", "chinook", "--dir", dir).CombinedOutput(); err != nil {

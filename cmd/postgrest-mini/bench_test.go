@@ -193,7 +193,8 @@ func (m *cpuMeter) since() (srv, pg time.Duration) {
 }
 
 // samplePool polls /metrics; the returned stop gives the peaks of
-// connections in use (max - available) and of waiting requests.
+// connections in use (max - available) and of waiting requests
+// (waiting - in use).
 func samplePool(p *proc) func() (int, int) {
 	done := make(chan struct{})
 	var inUse, waiting int
@@ -214,8 +215,11 @@ func samplePool(p *proc) func() (int, int) {
 				continue
 			}
 			m := parseMetrics(body)
-			inUse = max(inUse, m["pgrst_db_pool_max"]-m["pgrst_db_pool_available"])
-			waiting = max(waiting, m["pgrst_db_pool_waiting"])
+			// the waiting gauge counts requests waiting for or using a
+			// connection, as PostgREST 13's does
+			used := m["pgrst_db_pool_max"] - m["pgrst_db_pool_available"]
+			inUse = max(inUse, used)
+			waiting = max(waiting, m["pgrst_db_pool_waiting"]-used)
 		}
 	}()
 	return func() (int, int) { close(done); wg.Wait(); return inUse, waiting }

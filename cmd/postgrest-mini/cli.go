@@ -16,13 +16,63 @@ import (
 //	postgrest-mini [--help|--version|--dump-config] [+RTS ... -RTS] [FILENAME]
 //
 // GHC runtime options are accepted so the lab can pass the same command
-// line as to postgrest; -N<n> sets GOMAXPROCS, the others are ignored.
+// line as to postgrest; -N<n> sets GOMAXPROCS, the others are ignored (and
+// listed in ignoredRTS, which the server logs: there is no GHC runtime).
 type cli struct {
 	path       string // "" = configure from the environment only
 	help       bool
 	version    bool
 	dumpConfig bool
-	procs      int // from +RTS -N<n>, 0 = unset
+	procs      int      // from +RTS -N<n>, 0 = unset
+	ignoredRTS []string // RTS options without an effect here
+}
+
+// rtsOption takes one GHC runtime option: -N<n> sets procs, anything else
+// is recorded as ignored.
+func (c *cli) rtsOption(a, from string) error {
+	if n, ok := strings.CutPrefix(a, "-N"); ok && n != "" {
+		p, err := strconv.Atoi(n)
+		if err != nil || p < 1 {
+			return fmt.Errorf("%s %s: expecting -N<processors>", from, a)
+		}
+		c.procs = p
+		return nil
+	}
+	c.ignoredRTS = append(c.ignoredRTS, a)
+	return nil
+}
+
+// rtsFromEnv reads GHCRTS (as GHC does: before the command line, which
+// wins); -N<n> sets GOMAXPROCS unless +RTS -N<n> did.
+func (c *cli) rtsFromEnv(ghcrts string) error {
+	var env cli
+	for _, a := range strings.Fields(ghcrts) {
+		if err := env.rtsOption(a, "GHCRTS"); err != nil {
+			return err
+		}
+	}
+	c.ignoredRTS = append(env.ignoredRTS, c.ignoredRTS...)
+	if c.procs == 0 && env.procs > 0 {
+		c.procs = env.procs
+		runtime.GOMAXPROCS(c.procs)
+	}
+	return nil
+}
+
+// rtsNote says what became of GHC runtime options, for the log ("" when
+// none were given).
+func (c cli) rtsNote() string {
+	var parts []string
+	if c.procs > 0 {
+		parts = append(parts, fmt.Sprintf("-N%d sets GOMAXPROCS=%d", c.procs, c.procs))
+	}
+	if len(c.ignoredRTS) > 0 {
+		parts = append(parts, "ignored (no GHC runtime in this Go program): "+strings.Join(c.ignoredRTS, " "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "GHC RTS options: " + strings.Join(parts, "; ")
 }
 
 func parseCLI(args []string) (cli, error) {
@@ -35,12 +85,8 @@ func parseCLI(args []string) (cli, error) {
 		case a == "-RTS":
 			inRTS = false
 		case inRTS:
-			if n, ok := strings.CutPrefix(a, "-N"); ok && n != "" {
-				p, err := strconv.Atoi(n)
-				if err != nil || p < 1 {
-					return c, fmt.Errorf("+RTS %s: expecting -N<processors>", a)
-				}
-				c.procs = p
+			if err := c.rtsOption(a, "+RTS"); err != nil {
+				return c, err
 			}
 		case a == "-h" || a == "--help":
 			c.help = true

@@ -7,8 +7,9 @@
 //	postgrest-mini [--help|--version|--dump-config] [+RTS -N<n> -RTS] [/path/to/config]
 //
 // Without a file the configuration comes from PGRST_* variables. GHC RTS
-// options are accepted so the lab can start both servers the same way; -N<n>
-// sets GOMAXPROCS.
+// options (+RTS ... -RTS, and GHCRTS before them, as GHC reads it) are
+// accepted so the lab can start both servers the same way; -N<n> sets
+// GOMAXPROCS, the others have no effect and are logged as ignored.
 //
 // The config file uses PostgREST's syntax and is read with the lab's own
 // parser (configs.Load), PGRST_* environment overrides, $(VAR) and @file

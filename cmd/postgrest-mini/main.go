@@ -27,6 +27,10 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "postgrest-mini: %v\n%s", err, usage)
 		return 2
 	}
+	if err := c.rtsFromEnv(os.Getenv("GHCRTS")); err != nil {
+		fmt.Fprintf(os.Stderr, "postgrest-mini: %v\n", err)
+		return 2
+	}
 	switch {
 	case c.help:
 		fmt.Print(usage)
@@ -55,6 +59,9 @@ func run(args []string) int {
 	}
 	if opts.InjectCPU > 0 {
 		fmt.Fprintf(os.Stderr, "postgrest-mini: adding %v of CPU work to every request (%s; lab calibration only)\n", opts.InjectCPU, injectEnv)
+	}
+	if note := c.rtsNote(); note != "" {
+		fmt.Fprintf(os.Stderr, "postgrest-mini: %s\n", note)
 	}
 	// Type=notify units: READY=1 once the schema cache is loaded (a no-op
 	// without NOTIFY_SOCKET)

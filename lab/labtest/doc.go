@@ -1,6 +1,7 @@
 // Package labtest gives tests the real parts they need: a throwaway
-// PostgreSQL cluster (with the real Chinook data set loaded on demand) and a
-// check that a systemd user manager is reachable.
+// PostgreSQL cluster (with the real Chinook data set loaded on demand), a
+// check that a systemd user manager is reachable, and the real PostgREST
+// binary ($LAB_POSTGREST).
 //
 // A part that is missing fails the test when CI=true and skips it, saying
 // why, on a developer's machine. Packages that call Postgres or Chinook must

@@ -1,6 +1,10 @@
 package labtest
 
-import "testing"
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
 
 func TestMain(m *testing.M) { Main(m) }
 
@@ -11,5 +15,13 @@ func TestChinookLoaded(t *testing.T) {
 	}
 	if err := db.Psql(db.Name, "SELECT 1 FROM pg_roles WHERE rolname='web_anon'"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestPostgRESTBinary(t *testing.T) {
+	p := PostgREST(t)
+	out, err := exec.Command(p, "--version").Output()
+	if err != nil || !strings.HasPrefix(string(out), "PostgREST ") {
+		t.Errorf("%s --version: %q %v", p, out, err)
 	}
 }

@@ -2,21 +2,27 @@ package labtest
 
 import (
 	"os"
+	"os/exec"
 	"testing"
 )
 
-// PostgREST returns the path of the real PostgREST binary, $LAB_POSTGREST
-// (e.g. /work/shared/postgrest/postgrest). Without it the test fails in CI
-// and is skipped elsewhere (Need).
+// PostgREST returns the path of the real PostgREST binary the tests run
+// against: $LAB_POSTGREST (.ci/run sets it to ../shared/postgrest/postgrest).
+// When it is unset or not runnable the test fails under CI=true and skips
+// elsewhere, saying why.
 func PostgREST(t testing.TB) string {
 	t.Helper()
 	p := os.Getenv("LAB_POSTGREST")
 	if p == "" {
-		Need(t, "LAB_POSTGREST is not set (the path of a real PostgREST binary)")
+		Need(t, "real PostgREST: LAB_POSTGREST is not set (point it at a postgrest binary, e.g. ../shared/postgrest/postgrest)")
 		return ""
 	}
-	if fi, err := os.Stat(p); err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
-		Need(t, "LAB_POSTGREST=%s is not an executable file (%v)", p, err)
+	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		Need(t, "real PostgREST: LAB_POSTGREST=%s is not an executable file (%v)", p, err)
+		return ""
+	}
+	if out, err := exec.Command(p, "--version").CombinedOutput(); err != nil {
+		Need(t, "real PostgREST: %s --version: %v: %s (missing runtime libraries? see ldd)", p, err, out)
 		return ""
 	}
 	return p

@@ -17,13 +17,18 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 )
 
-// postgrestBinary is $LAB_POSTGREST_BIN (a real postgrest) or
-// postgrest-mini built from this module.
-func postgrestBinary(t *testing.T) string {
+// targets are the servers the end-to-end trial runs against: the real
+// PostgREST ($LAB_POSTGREST) and postgrest-mini built from this module.
+var targets = []struct {
+	name string
+	bin  func(t *testing.T) string
+}{
+	{"postgrest", func(t *testing.T) string { return labtest.PostgREST(t) }},
+	{"postgrest-mini", buildMini},
+}
+
+func buildMini(t *testing.T) string {
 	t.Helper()
-	if p := os.Getenv("LAB_POSTGREST_BIN"); p != "" {
-		return p
-	}
 	bin := filepath.Join(t.TempDir(), "postgrest-mini")
 	out, err := exec.Command("go", "build", "-o", bin, "github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini").CombinedOutput()
 	if err != nil {
@@ -57,8 +62,8 @@ func postmasterPID(t *testing.T, c *labtest.Cluster) int {
 	return pid
 }
 
-// TestTrialWindow is the whole of one trial as the lab runs it: PostgREST
-// (postgrest-mini) as a systemd user unit and PostgreSQL as a process
+// TestTrialWindow is the whole of one trial as the lab runs it, on the real
+// PostgREST and on postgrest-mini: the server as a systemd user unit and PostgreSQL as a process
 // tree, sampled at 10 Hz, a bounded burst of requests on loopback in a
 // marked window, database counters and pool metrics around it, and the
 // per-request figures derived from them.
@@ -66,9 +71,14 @@ func TestTrialWindow(t *testing.T) {
 	if testing.Short() && !labtest.InCI() {
 		t.Skip("-short: skipping the 20 s end-to-end trial (Chinook load, 10 s PostgreSQL stats flush)")
 	}
+	for _, tg := range targets {
+		t.Run(tg.name, func(t *testing.T) { trialWindow(t, tg.bin(t)) })
+	}
+}
+
+func trialWindow(t *testing.T, bin string) {
 	labtest.RequireSystemd(t)
 	db := labtest.Chinook(t)
-	bin := postgrestBinary(t)
 	ctx := context.Background()
 
 	api, admin := freeLoopbackPort(t), freeLoopbackPort(t)

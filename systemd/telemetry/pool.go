@@ -9,13 +9,20 @@ import (
 )
 
 // PoolMetrics is PostgREST's connection pool as its admin server reports
-// it on /metrics (PostgREST 12.2+).
+// it on /metrics (PostgREST 12.2+). The gauges are raw: use InUse and
+// ReallyWaiting for what they mean.
 type PoolMetrics struct {
-	T         time.Time
-	Available float64 // pgrst_db_pool_available: idle connections
-	Waiting   float64 // pgrst_db_pool_waiting: requests waiting for a connection
-	Max       float64 // pgrst_db_pool_max: pool size
-	Timeouts  float64 // pgrst_db_pool_timeouts_total: acquisitions that timed out (counter)
+	T time.Time
+	// Available is pgrst_db_pool_available: connections established and idle
+	// (PostgREST opens them lazily, so an idle pool may show fewer than Max).
+	Available float64
+	// Waiting is pgrst_db_pool_waiting. PostgREST 13 raises it before a
+	// request asks the pool for a connection and lowers it only when the
+	// request's session ends: it counts requests waiting for OR using a
+	// connection (postgrest-mini follows the same semantics).
+	Waiting  float64
+	Max      float64 // pgrst_db_pool_max: pool size
+	Timeouts float64 // pgrst_db_pool_timeouts_total: acquisitions that timed out (counter)
 	// All holds every metric of the scrape by name (summed over labels).
 	All map[string]float64
 }
@@ -67,4 +74,17 @@ func poolFrom(all map[string]float64, where string) (PoolMetrics, error) {
 		return p, fmt.Errorf("%s: no %s (PostgREST 12.2+ with admin-server-port exposes them)", where, strings.Join(sortedStrings(missing), ", "))
 	}
 	return p, nil
+}
+
+// InUse is the number of connections held by requests: the requests the
+// waiting gauge counts, at most the connections that are not idle.
+func (p PoolMetrics) InUse() float64 {
+	return max(0, min(p.Waiting, p.Max-p.Available))
+}
+
+// ReallyWaiting is the number of requests waiting for a connection, those
+// the waiting gauge counts beyond the connections in use:
+// waiting - (max - available), at least 0.
+func (p PoolMetrics) ReallyWaiting() float64 {
+	return max(0, p.Waiting-(p.Max-p.Available))
 }

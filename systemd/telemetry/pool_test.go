@@ -63,3 +63,28 @@ func TestScrapePool(t *testing.T) {
 		t.Errorf("404: %v", err)
 	}
 }
+
+// TestPoolInUseAndReallyWaiting: the waiting gauge of PostgREST 13 counts
+// requests waiting for or using a connection; the derived figures split it.
+func TestPoolInUseAndReallyWaiting(t *testing.T) {
+	for _, c := range []struct {
+		name                         string
+		available, waiting, max      float64
+		wantInUse, wantReallyWaiting float64
+	}{
+		{"idle, connections not yet opened", 1, 0, 3, 0, 0},
+		{"10 busy clients, pool of 10", 0, 10, 10, 10, 0},
+		{"10 clients, pool of 1", 0, 10, 1, 1, 9},
+		{"3 busy, 2 idle, 5 not opened", 2, 3, 10, 3, 0},
+		{"pool of 2 full, 3 queued", 0, 5, 2, 2, 3},
+		{"gauges read between updates", 3, 0, 3, 0, 0},
+	} {
+		p := PoolMetrics{Available: c.available, Waiting: c.waiting, Max: c.max}
+		if got := p.InUse(); got != c.wantInUse {
+			t.Errorf("%s: in use %v, want %v", c.name, got, c.wantInUse)
+		}
+		if got := p.ReallyWaiting(); got != c.wantReallyWaiting {
+			t.Errorf("%s: really waiting %v, want %v", c.name, got, c.wantReallyWaiting)
+		}
+	}
+}

@@ -38,6 +38,13 @@ func newClient(t *testing.T, url string, tc *tls.Config) *Client {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Stop the lease renewals with the test: a renewal that logs through
+	// t.Logf after the test has ended panics the whole package.
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = c.Close(ctx)
+	})
 	return c
 }
 

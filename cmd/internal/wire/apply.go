@@ -19,7 +19,8 @@ const dropIn = "50-lab-variant"
 // Apply implements lab.Server: it rewrites the PostgREST config from the
 // original (never from the previous variant), applies PostgreSQL settings,
 // the unit's environment and drop-in settings and binary, restarts what
-// needs it and waits until the target is ready.
+// needs it (or reloads the config, when every changed key allows it: see
+// reloadKeys) and waits until the target is ready.
 func (l *Local) Apply(ctx context.Context, v lab.Variant) (lab.Applied, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -39,11 +40,12 @@ func (l *Local) Apply(ctx context.Context, v lab.Variant) (lab.Applied, error) {
 		return lab.Applied{Changes: changes}, fmt.Errorf("variant %s: %w", v.Name, err)
 	}
 	changes = append(changes, uc...)
-	ready, err := l.restartTarget(ctx)
+	changes = append(changes, rtsNote(l.cfg.Reference, v)...)
+	ready, note, err := l.activate(ctx, v)
 	if err != nil {
 		return lab.Applied{Changes: changes}, fmt.Errorf("variant %s: %w", v.Name, err)
 	}
-	return lab.Applied{Changes: changes, ReadyAfter: ready}, nil
+	return lab.Applied{Changes: append(changes, note...), ReadyAfter: ready}, nil
 }
 
 // applyConfig writes original+variant keys through the journal.

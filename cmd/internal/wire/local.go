@@ -46,11 +46,14 @@ type Local struct {
 	watcher  *telemetry.Watcher
 	lock     *stateLock // held from NewLocal to Close
 
-	mu        sync.Mutex
-	pgDirty   bool // PostgreSQL settings changed by a variant
-	specDirty bool // target unit reinstalled with another binary/args
-	dropinSet bool
-	envSet    bool // the variant's environment is in place
+	mu      sync.Mutex
+	running []byte // the PostgREST config the target last started or reloaded with
+	// restartNeeded: a restart failed, so what runs is unknown
+	restartNeeded bool
+	pgDirty       bool // PostgreSQL settings changed by a variant
+	specDirty     bool // target unit reinstalled with another binary/args
+	dropinSet     bool
+	envSet        bool // the variant's environment is in place
 }
 
 // NewLocal locks the state directory (one agent or run at a time), opens
@@ -84,6 +87,7 @@ func NewLocal(ctx context.Context, cfg LocalConfig) (l *Local, err error) {
 	if l.original, err = os.ReadFile(cfg.Config); err != nil {
 		return nil, fmt.Errorf("read target config: %w", err)
 	}
+	l.running = l.original
 	if err := l.watcher.Start(ctx); err != nil {
 		return nil, err
 	}

@@ -26,14 +26,24 @@ import (
 // systemd user units) and returns the server side over it.
 func localOnStack(t *testing.T) (*Local, stack.Status) {
 	t.Helper()
+	return localOn(t, stack.Options{Supervisor: stack.SupervisorSystemd})
+}
+
+// localOn brings up a real stack with o (Dir is set here), loads the
+// generated Chinook, waits until the target serves it and returns the
+// server side over the stack.
+func localOn(t *testing.T, o stack.Options) (*Local, stack.Status) {
+	t.Helper()
 	if _, err := labtest.BinDir(); err != nil {
 		labtest.Need(t, "PostgreSQL: %v", err)
 	}
-	labtest.RequireSystemd(t)
-	dir := labtest.StateDir(t)
+	if o.Supervisor == stack.SupervisorSystemd {
+		labtest.RequireSystemd(t)
+	}
+	o.Dir = labtest.StateDir(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	s, err := stack.Up(ctx, stack.Options{Dir: dir, Supervisor: stack.SupervisorSystemd})
+	s, err := stack.Up(ctx, o)
 	if err != nil {
 		t.Fatalf("stack up: %v", err)
 	}
@@ -43,6 +53,9 @@ func localOnStack(t *testing.T) (*Local, stack.Status) {
 		t.Fatalf("status: %v (target %v)", err, st.Target)
 	}
 	if _, err := fixture.Chinook(ctx, s.AdminURI("postgres"), stack.Database, fixture.DefaultSeed); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.WaitServes(ctx, "artist", 0); err != nil {
 		t.Fatal(err)
 	}
 	spec := s.TargetSpec()

@@ -59,7 +59,9 @@ func (p *poolWatch) scrape(ctx context.Context, client *http.Client, adminURL st
 	p.stats.Scrapes++
 	p.stats.Size = int(m.Max)
 	p.stats.MinAvailable = min(p.stats.MinAvailable, int(m.Available))
-	p.stats.MaxWaiting = max(p.stats.MaxWaiting, int(m.Waiting))
+	p.stats.MaxInUse = max(p.stats.MaxInUse, int(m.InUse()))
+	p.stats.MaxWaiting = max(p.stats.MaxWaiting, int(m.ReallyWaiting()))
+	p.stats.MaxGauge = max(p.stats.MaxGauge, int(m.Waiting))
 }
 
 // stop ends the scraping with a last scrape and returns the summary, or nil

@@ -15,7 +15,10 @@ func (l *Local) Restore(ctx context.Context) error {
 	defer l.mu.Unlock()
 	err := l.restore(ctx, true)
 	if _, rerr := l.restartTarget(ctx); rerr != nil {
+		l.restartNeeded = true
 		err = errors.Join(err, fmt.Errorf("restart after restore: %w", rerr))
+	} else {
+		l.running, l.restartNeeded = l.original, false
 	}
 	return err
 }

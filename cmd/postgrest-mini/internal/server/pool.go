@@ -13,13 +13,16 @@ import (
 
 // pool wraps pgxpool with PostgREST's acquisition timeout and the gauges of
 // its /metrics. A slot semaphore of db-pool entries sits in front of
-// pgxpool so that "waiting" counts exactly the requests that found every
-// connection busy, and "available" the free slots.
+// pgxpool; "available" is the free slots. "waiting" follows PostgREST 13's
+// pgrst_db_pool_waiting: raised before a request asks for a connection,
+// lowered when it gives the connection back, so it counts requests waiting
+// for or using one (the lab derives the really waiting ones as
+// waiting - (max - available) on both servers).
 type pool struct {
 	*pgxpool.Pool
 	opts     *Options
 	slots    chan struct{}
-	waiting  atomic.Int64
+	waiting  atomic.Int64 // requests between acquire and release (or failure)
 	timeouts atomic.Int64
 }
 
@@ -58,27 +61,23 @@ func newPool(o *Options) (*pool, error) {
 func (p *pool) acquire(ctx context.Context) (*pgxpool.Conn, *apierr.Error) {
 	actx, cancel := context.WithTimeout(ctx, p.opts.AcquireTimeout)
 	defer cancel()
+	p.waiting.Add(1)
 	select {
 	case p.slots <- struct{}{}:
-	default: // every slot busy: wait
-		p.waiting.Add(1)
-		select {
-		case p.slots <- struct{}{}:
-			p.waiting.Add(-1)
-		case <-actx.Done():
-			p.waiting.Add(-1)
-			if ctx.Err() == nil {
-				p.timeouts.Add(1)
-				return nil, apierr.PoolTimeout()
-			}
-			return nil, apierr.DBConnection(ctx.Err())
+	case <-actx.Done():
+		p.waiting.Add(-1)
+		if ctx.Err() == nil {
+			p.timeouts.Add(1)
+			return nil, apierr.PoolTimeout()
 		}
+		return nil, apierr.DBConnection(ctx.Err())
 	}
 	c, err := p.Acquire(actx)
 	if err == nil {
 		return c, nil
 	}
 	<-p.slots
+	p.waiting.Add(-1)
 	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 		p.timeouts.Add(1)
 		return nil, apierr.PoolTimeout()
@@ -90,6 +89,7 @@ func (p *pool) acquire(ctx context.Context) (*pgxpool.Conn, *apierr.Error) {
 func (p *pool) release(c *pgxpool.Conn) {
 	c.Release()
 	<-p.slots
+	p.waiting.Add(-1)
 }
 
 // available is the number of free slots: requests that would not wait.
