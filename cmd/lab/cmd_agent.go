@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/agent"
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/wire"
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/local"
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
@@ -110,7 +110,7 @@ func cmdAgent(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // agentServer is the server side the agent's config names: a local stack
 // (brought up when it does not run) or an existing server.
-func agentServer(ctx context.Context, cfg *agent.Config, out io.Writer) (*wire.Local, string, func(), error) {
+func agentServer(ctx context.Context, cfg *agent.Config, out io.Writer) (*local.Server, string, func(), error) {
 	e := &lab.Experiment{Source: cfg.File}
 	if cfg.Stack.Dir != "" {
 		return stackServer(ctx, cfg.Stack.Dir, "", e, out)
@@ -130,18 +130,18 @@ func agentServer(ctx context.Context, cfg *agent.Config, out io.Writer) (*wire.L
 	return targetServer(ctx, state, e, out)
 }
 
-// advertised is the target URL drivers use: advertise_url, or the local
+// advertised is the target URL drivers use: advertise_url, or the target
 // URL with advertise_host as its host.
-func advertised(cfg *agent.Config, local string) (string, error) {
+func advertised(cfg *agent.Config, targetURL string) (string, error) {
 	if cfg.AdvertiseURL != "" {
 		return cfg.AdvertiseURL, nil
 	}
 	if cfg.AdvertiseHost == "" {
-		return local, nil
+		return targetURL, nil
 	}
-	u, err := url.Parse(local)
+	u, err := url.Parse(targetURL)
 	if err != nil {
-		return "", fmt.Errorf("target URL %q: %w", local, err)
+		return "", fmt.Errorf("target URL %q: %w", targetURL, err)
 	}
 	port := u.Port()
 	if port == "" {
@@ -153,9 +153,9 @@ func advertised(cfg *agent.Config, local string) (string, error) {
 
 // reachable warns when drivers are told a non-loopback URL while the
 // target's config makes it listen on loopback only.
-func reachable(cfg *agent.Config, local, advertise string) string {
+func reachable(cfg *agent.Config, targetURL, advertise string) string {
 	au, err := url.Parse(advertise)
-	if err != nil || advertise == local || isLoopbackHost(au.Hostname()) {
+	if err != nil || advertise == targetURL || isLoopbackHost(au.Hostname()) {
 		return ""
 	}
 	conf := cfg.Target.Config

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/local"
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/wire"
 	"github.com/pgrst-lab/pgrst-lab/experiments"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
@@ -164,7 +164,7 @@ func (c *calibration) one(ctx context.Context, effect float64, us, i int) (*lab.
 		label = fmt.Sprintf("%g%% (%d µs)", effect, us)
 	}
 	e := calibrate.Derive(c.exp, us)
-	runner := &lab.Runner{Server: c.srv, Loader: &wire.Loader{Target: loadgen.Target{URL: c.url}},
+	runner := &lab.Runner{Server: c.srv, Loader: &local.Loader{Target: loadgen.Target{URL: c.url}},
 		Progress: &calibrationProgress{w: c.out, prefix: fmt.Sprintf("  [%d/%d] %s #%d", c.done, c.total(), label, i)},
 		Decided:  stats.DecidedFunc}
 	run, err := runner.Run(ctx, e)

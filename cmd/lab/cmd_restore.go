@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/local"
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/wire"
 	"github.com/pgrst-lab/pgrst-lab/configs"
 )
 
@@ -61,7 +61,7 @@ func recoverStack(ctx context.Context, s *stack.Stack, out io.Writer) (stack.Sta
 		}
 		return st, err
 	}
-	l, err := wire.NewLocal(ctx, stackLocalConfig(s, st, out))
+	l, err := local.New(ctx, stackLocalConfig(s, st, out))
 	if err != nil {
 		return st, err
 	}

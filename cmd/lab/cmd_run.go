@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/local"
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/wire"
 	"github.com/pgrst-lab/pgrst-lab/experiments"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
@@ -61,7 +61,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return runOnAgents(ctx, e, af, *results, stdout, stderr)
 	}
 
-	var srv *wire.Local
+	var srv *local.Server
 	var url string
 	var closeFn func()
 	if e.Target.Unit != "" || e.Target.Config != "" || e.Target.URL != "" {
@@ -85,7 +85,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 func runAndReport(ctx context.Context, e *lab.Experiment, srv lab.Server, url, results string, note func(*lab.Run), stdout io.Writer) (*lab.Run, string, error) {
 	fmt.Fprintf(stdout, "%s: %s\n  %s x %s, %d..%d rounds of %s load (%s warm-up)\n",
 		e.Name, e.Title, plural(len(e.Variants), "variant"), plural(len(e.Scenarios), "scenario"), e.Trials.Min, e.Trials.Max, e.Load.Duration, e.Load.Warmup)
-	runner := &lab.Runner{Server: srv, Loader: &wire.Loader{Target: loadgen.Target{URL: url}},
+	runner := &lab.Runner{Server: srv, Loader: &local.Loader{Target: loadgen.Target{URL: url}},
 		Progress: newRunProgress(stdout), Decided: stats.DecidedFunc}
 	run, runErr := runner.Run(ctx, e)
 	if run == nil {

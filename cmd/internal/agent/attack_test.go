@@ -20,8 +20,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/agent/agenttest"
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/local"
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/wire"
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 )
@@ -41,8 +41,8 @@ const attackSecret = "original-jwt-secret-0123456789abcdef0123456789"
 // one supervisor; each case serves it through its own agent.
 type rig struct {
 	st       stack.Status
-	local    *wire.Local
-	lcfg     wire.LocalConfig
+	local    *local.Server
+	lcfg     local.Config
 	original []byte // the target's config before any case
 }
 
@@ -68,9 +68,9 @@ func newRig(t *testing.T, supervisor, postgrest string) *rig {
 	r.lcfg.ReadyTimeout = 10 * time.Second
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	r.local, err = wire.NewLocal(ctx, r.lcfg)
+	r.local, err = local.New(ctx, r.lcfg)
 	if err != nil {
-		t.Fatalf("wire.NewLocal: %v", err)
+		t.Fatalf("local.New: %v", err)
 	}
 	t.Cleanup(r.local.Close)
 	return r
@@ -636,7 +636,7 @@ func attackSecondAgent(t *testing.T, r *rig) {
 	applied, _ := os.ReadFile(r.st.Config)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	second, err := wire.NewLocal(ctx, r.lcfg)
+	second, err := local.New(ctx, r.lcfg)
 	if err == nil {
 		second.Close()
 		t.Errorf("a second server side opened the same stack")

@@ -57,7 +57,7 @@ type Handler struct {
 	now func() time.Time // the agent's clock (tests skew it)
 }
 
-// NewHandler serves srv (wire.Local in production).
+// NewHandler serves srv (local.Server in production).
 func NewHandler(srv lab.Server, opt Options) (*Handler, error) {
 	if len(opt.Token) == 0 {
 		return nil, errors.New("agent: a bearer token is required")

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/agent/agenttest"
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/local"
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/wire"
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
@@ -21,12 +21,12 @@ import (
 
 // realStack brings up a local stack (supervised directly, so it needs no
 // systemd) and the real server side over it; both are stopped at the end.
-func realStack(t testing.TB) (*wire.Local, stack.Status) {
+func realStack(t testing.TB) (*local.Server, stack.Status) {
 	t.Helper()
 	s, st := upStack(t, stack.SupervisorDirect, "")
-	l, err := wire.NewLocal(context.Background(), localConfig(t, s, st))
+	l, err := local.New(context.Background(), localConfig(t, s, st))
 	if err != nil {
-		t.Fatalf("wire.NewLocal: %v", err)
+		t.Fatalf("local.New: %v", err)
 	}
 	t.Cleanup(func() { l.Close() })
 	return l, st
@@ -64,14 +64,14 @@ func upStack(t testing.TB, supervisor, postgrest string) (*stack.Stack, stack.St
 }
 
 // localConfig is what the real server side may touch in the stack.
-func localConfig(t testing.TB, s *stack.Stack, st stack.Status) wire.LocalConfig {
+func localConfig(t testing.TB, s *stack.Stack, st stack.Status) local.Config {
 	spec := s.TargetSpec()
-	return wire.LocalConfig{Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name,
+	return local.Config{Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name,
 		TargetSpec: &spec, PGUnit: st.Postgres.Name, PG: configs.PGAddr{Host: st.PGHost, Port: st.PGPort, SocketDir: st.PGSocketDir},
 		AdminURI: st.AdminURI, URL: st.URL, AdminURL: st.AdminURL, Binary: st.Binary, Reference: st.Reference, Logf: t.Logf}
 }
 
-// TestRealServerOverAgent serves the real wire.Local over a real stack
+// TestRealServerOverAgent serves the real local.Server over a real stack
 // through the agent over TLS: the run loop's calls change the real config,
 // restart the real target and return real telemetry; refused requests
 // leave the config byte-identical; Close restores the original.

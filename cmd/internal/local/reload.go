@@ -1,4 +1,4 @@
-package wire
+package local
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ import (
 // nothing but PostgREST keys, and every key that differs is reloadable per
 // the catalogue. Which keys PostgREST 13 really reloads is proven on the
 // binary by TestReloadableKeysOnRealPostgREST.
-func (l *Local) reloadKeys(v lab.Variant, written []byte) ([]string, bool) {
+func (l *Server) reloadKeys(v lab.Variant, written []byte) ([]string, bool) {
 	if l.cfg.Reference || l.cfg.TargetSpec == nil || l.cfg.TargetSpec.LogFile == "" || l.running == nil {
 		return nil, false
 	}
@@ -59,7 +59,7 @@ func (l *Local) reloadKeys(v lab.Variant, written []byte) ([]string, bool) {
 // activate makes the target run the config just written: a config reload
 // when reloadKeys allows it, else a restart; both gated on readiness. It
 // returns a note for the variant's changes when it reloaded.
-func (l *Local) activate(ctx context.Context, v lab.Variant) (time.Duration, []lab.Change, error) {
+func (l *Server) activate(ctx context.Context, v lab.Variant) (time.Duration, []lab.Change, error) {
 	written, err := os.ReadFile(l.cfg.Config)
 	if err != nil {
 		return 0, nil, fmt.Errorf("read target config: %w", err)
@@ -84,7 +84,7 @@ func (l *Local) activate(ctx context.Context, v lab.Variant) (time.Duration, []l
 // reloadTarget sends the unit's reload signal (SIGUSR2) and waits until
 // PostgREST logs "Config reloaded" (it does at every log-level) and is
 // ready; "Failed reloading config" is an error.
-func (l *Local) reloadTarget(ctx context.Context) (time.Duration, error) {
+func (l *Server) reloadTarget(ctx context.Context) (time.Duration, error) {
 	log := l.cfg.TargetSpec.LogFile
 	mark := fileSize(log)
 	start := time.Now()

@@ -1,4 +1,4 @@
-package wire
+package local
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 )
 
 // Describe implements lab.Server.
-func (l *Local) Describe(ctx context.Context) (lab.Host, lab.TargetInfo, error) {
+func (l *Server) Describe(ctx context.Context) (lab.Host, lab.TargetInfo, error) {
 	h := DescribeHost(ctx)
 	if conn, err := l.connect(ctx); err == nil {
 		_ = conn.QueryRow(ctx, "SHOW server_version").Scan(&h.PostgreSQL)

@@ -1,4 +1,4 @@
-package wire
+package local
 
 import (
 	"context"
@@ -21,7 +21,7 @@ const dropIn = "50-lab-variant"
 // the unit's environment and drop-in settings and binary, restarts what
 // needs it (or reloads the config, when every changed key allows it: see
 // reloadKeys) and waits until the target is ready.
-func (l *Local) Apply(ctx context.Context, v lab.Variant) (lab.Applied, error) {
+func (l *Server) Apply(ctx context.Context, v lab.Variant) (lab.Applied, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var changes []lab.Change
@@ -49,7 +49,7 @@ func (l *Local) Apply(ctx context.Context, v lab.Variant) (lab.Applied, error) {
 }
 
 // applyConfig writes original+variant keys through the journal.
-func (l *Local) applyConfig(v lab.Variant) ([]lab.Change, error) {
+func (l *Server) applyConfig(v lab.Variant) ([]lab.Change, error) {
 	f, err := configs.Parse(l.cfg.Config, l.original)
 	if err != nil {
 		return nil, err
@@ -100,7 +100,7 @@ func (l *Local) applyConfig(v lab.Variant) ([]lab.Change, error) {
 }
 
 // applyPG resets what a previous variant set and applies this variant's settings.
-func (l *Local) applyPG(ctx context.Context, v lab.Variant) ([]lab.Change, error) {
+func (l *Server) applyPG(ctx context.Context, v lab.Variant) ([]lab.Change, error) {
 	if len(v.PostgreSQL) == 0 && !l.pgDirty {
 		return nil, nil
 	}
@@ -145,7 +145,7 @@ func (l *Local) applyPG(ctx context.Context, v lab.Variant) ([]lab.Change, error
 // applyUnit sets the variant's environment, drop-in settings and binary.
 // The environment goes to the controller as a list of assignments, never
 // joined into a line that is parsed again.
-func (l *Local) applyUnit(ctx context.Context, v lab.Variant) ([]lab.Change, error) {
+func (l *Server) applyUnit(ctx context.Context, v lab.Variant) ([]lab.Change, error) {
 	var changes []lab.Change
 	settings := map[string]string{}
 	for _, k := range slices.Sorted(maps.Keys(v.DropIn)) {
@@ -210,5 +210,5 @@ func redactErr(err error, secret string) error {
 	return errors.New(strings.ReplaceAll(err.Error(), secret, capability.RedactURI(secret)))
 }
 
-var _ lab.Server = (*Local)(nil)
+var _ lab.Server = (*Server)(nil)
 var _ lab.Loader = (*Loader)(nil)

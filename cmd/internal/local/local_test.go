@@ -1,4 +1,4 @@
-package wire
+package local
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ import (
 
 // localOnStack brings up a real stack (PostgreSQL and postgrest-mini as
 // systemd user units) and returns the server side over it.
-func localOnStack(t *testing.T) (*Local, stack.Status) {
+func localOnStack(t *testing.T) (*Server, stack.Status) {
 	t.Helper()
 	return localOn(t, stack.Options{Supervisor: stack.SupervisorSystemd})
 }
@@ -32,7 +32,7 @@ func localOnStack(t *testing.T) (*Local, stack.Status) {
 // localOn brings up a real stack with o (Dir is set here), loads the
 // generated Chinook, waits until the target serves it and returns the
 // server side over the stack.
-func localOn(t *testing.T, o stack.Options) (*Local, stack.Status) {
+func localOn(t *testing.T, o stack.Options) (*Server, stack.Status) {
 	t.Helper()
 	if _, err := labtest.BinDir(); err != nil {
 		labtest.Need(t, "PostgreSQL: %v", err)
@@ -59,7 +59,7 @@ func localOn(t *testing.T, o stack.Options) (*Local, stack.Status) {
 		t.Fatal(err)
 	}
 	spec := s.TargetSpec()
-	l, err := NewLocal(ctx, LocalConfig{Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name,
+	l, err := New(ctx, Config{Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name,
 		TargetSpec: &spec, PGUnit: st.Postgres.Name, PG: configs.PGAddr{Host: st.PGHost, Port: st.PGPort, SocketDir: st.PGSocketDir},
 		AdminURI: st.AdminURI, URL: st.URL, AdminURL: st.AdminURL, Binary: st.Binary, Reference: st.Reference, Logf: t.Logf})
 	if err != nil {
@@ -84,7 +84,7 @@ func pgSetting(t *testing.T, uri, name string) string {
 	return v
 }
 
-func mainPID(t *testing.T, l *Local) int {
+func mainPID(t *testing.T, l *Server) int {
 	t.Helper()
 	p, err := l.cfg.Ctl.Properties(context.Background(), l.cfg.TargetUnit)
 	if err != nil || p.MainPID == 0 {

@@ -1,4 +1,4 @@
-package wire
+package local
 
 import (
 	"context"
@@ -14,10 +14,10 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/systemd/telemetry"
 )
 
-// LocalConfig says what the local server side may touch. It comes from the
+// Config says what the local server side may touch. It comes from the
 // local stack's status or, for an existing server, from the experiment's
 // [target] table; never from a request.
-type LocalConfig struct {
+type Config struct {
 	Ctl        systemd.Controller
 	StateDir   string            // where the journal lives
 	Config     string            // PostgREST config file
@@ -37,14 +37,14 @@ type LocalConfig struct {
 	Logf         func(format string, args ...any)
 }
 
-// Local is the server side on this machine: it implements lab.Server with
+// Server is the server side on this machine: it implements lab.Server with
 // the configs journal, a systemd.Controller and the telemetry sampler.
-type Local struct {
-	cfg      LocalConfig
+type Server struct {
+	cfg      Config
 	journal  *configs.Journal
 	original []byte // the PostgREST config as found, before any variant
 	watcher  *telemetry.Watcher
-	lock     *stateLock // held from NewLocal to Close
+	lock     *stateLock // held from New to Close
 
 	mu      sync.Mutex
 	running []byte // the PostgREST config the target last started or reloaded with
@@ -56,10 +56,10 @@ type Local struct {
 	envSet        bool // the variant's environment is in place
 }
 
-// NewLocal locks the state directory (one agent or run at a time), opens
+// New locks the state directory (one agent or run at a time), opens
 // the journal, restores what an interrupted run left behind (and says so),
 // and starts watching for OOM kills and crashes.
-func NewLocal(ctx context.Context, cfg LocalConfig) (l *Local, err error) {
+func New(ctx context.Context, cfg Config) (l *Server, err error) {
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
@@ -79,7 +79,7 @@ func NewLocal(ctx context.Context, cfg LocalConfig) (l *Local, err error) {
 	if err != nil {
 		return nil, err
 	}
-	l = &Local{cfg: cfg, journal: j, lock: lock}
+	l = &Server{cfg: cfg, journal: j, lock: lock}
 	l.watcher = telemetry.NewWatcher(l.watchTargets()...)
 	if err := l.Recover(ctx); err != nil {
 		return nil, err
@@ -95,12 +95,12 @@ func NewLocal(ctx context.Context, cfg LocalConfig) (l *Local, err error) {
 }
 
 // Close stops the crash/OOM watcher and releases the state directory.
-func (l *Local) Close() {
+func (l *Server) Close() {
 	l.watcher.Stop()
 	l.lock.release()
 }
 
-func (l *Local) watchTargets() []telemetry.Target {
+func (l *Server) watchTargets() []telemetry.Target {
 	state := func(unit string) func(ctx context.Context) (int, int, error) {
 		return func(ctx context.Context) (int, int, error) {
 			p, err := l.cfg.Ctl.Properties(ctx, unit)
@@ -114,7 +114,7 @@ func (l *Local) watchTargets() []telemetry.Target {
 	return ts
 }
 
-func (l *Local) cgroup(unit string) string {
+func (l *Server) cgroup(unit string) string {
 	p, err := l.cfg.Ctl.Properties(context.Background(), unit)
 	if err != nil {
 		return ""
@@ -123,7 +123,7 @@ func (l *Local) cgroup(unit string) string {
 }
 
 // connect opens a superuser connection to PostgreSQL.
-func (l *Local) connect(ctx context.Context) (*pgx.Conn, error) {
+func (l *Server) connect(ctx context.Context) (*pgx.Conn, error) {
 	conn, err := pgx.Connect(ctx, l.cfg.AdminURI)
 	if err != nil {
 		return nil, fmt.Errorf("connect to PostgreSQL as superuser: %w", err)
@@ -133,7 +133,7 @@ func (l *Local) connect(ctx context.Context) (*pgx.Conn, error) {
 
 // restartTarget restarts PostgREST and gates on readiness. The watcher is
 // told, so the restart is not reported as a crash.
-func (l *Local) restartTarget(ctx context.Context) (time.Duration, error) {
+func (l *Server) restartTarget(ctx context.Context) (time.Duration, error) {
 	done := l.watcher.Expect("postgrest")
 	defer done()
 	start := time.Now()
@@ -151,7 +151,7 @@ func (l *Local) restartTarget(ctx context.Context) (time.Duration, error) {
 }
 
 // restartPG restarts PostgreSQL and waits until it accepts connections.
-func (l *Local) restartPG(ctx context.Context) error {
+func (l *Server) restartPG(ctx context.Context) error {
 	if l.cfg.PGUnit == "" {
 		return fmt.Errorf("a PostgreSQL setting needs a restart, but no PostgreSQL unit is known (set target.pg_unit)")
 	}

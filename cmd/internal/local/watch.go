@@ -1,4 +1,4 @@
-package wire
+package local
 
 import (
 	"context"
@@ -22,7 +22,7 @@ const SampleInterval = 100 * time.Millisecond
 // busy backends flush their counts at most once a second and idle ones only
 // after 10 s (PostgreSQL 15), so up to a second of load per connection can
 // fall on the wrong side of a window's edge.
-func (l *Local) Watch(ctx context.Context) (lab.Window, error) {
+func (l *Server) Watch(ctx context.Context) (lab.Window, error) {
 	sources := []telemetry.Source{l.source(ctx, "postgrest", l.cfg.TargetUnit)}
 	if l.cfg.PGUnit != "" {
 		sources = append(sources, l.source(ctx, "postgresql", l.cfg.PGUnit))
@@ -52,7 +52,7 @@ func (l *Local) Watch(ctx context.Context) (lab.Window, error) {
 	return w, nil
 }
 
-func (l *Local) source(ctx context.Context, name, unit string) telemetry.Source {
+func (l *Server) source(ctx context.Context, name, unit string) telemetry.Source {
 	p, err := l.cfg.Ctl.Properties(ctx, unit)
 	if err != nil {
 		return telemetry.Source{Name: name}
@@ -61,7 +61,7 @@ func (l *Local) source(ctx context.Context, name, unit string) telemetry.Source 
 }
 
 type window struct {
-	l       *Local
+	l       *Server
 	sampler *telemetry.Sampler
 	conn    *pgx.Conn
 	db0     telemetry.DBCounters

@@ -1,4 +1,4 @@
-package wire
+package local
 
 import (
 	"context"
@@ -43,7 +43,7 @@ var targets = []target{
 	{name: "postgrest", binary: func(t *testing.T) string { return labtest.PostgREST(t) }},
 	{name: stack.ReferenceServer, reference: true, binary: func(t *testing.T) string {
 		miniOnce.Do(func() {
-			dir, err := os.MkdirTemp("", "wire-mini-")
+			dir, err := os.MkdirTemp("", "local-mini-")
 			if err != nil {
 				miniErr = err
 				return
@@ -193,7 +193,7 @@ func metric(t *testing.T, adminURL string) telemetry.PoolMetrics {
 // restartGated applies a variant that needs a restart (db-pool), checks
 // that the target serves the moment Apply returns and runs the new config,
 // then restores the original.
-func restartGated(t *testing.T, l *Local, st stack.Status) {
+func restartGated(t *testing.T, l *Server, st stack.Status) {
 	ctx := context.Background()
 	original, _ := os.ReadFile(st.Config)
 	pid := mainPID(t, l)
@@ -224,7 +224,7 @@ func restartGated(t *testing.T, l *Local, st stack.Status) {
 // poolWaiting: with db-pool = 1, 10 clients make requests really wait;
 // with db-pool = 10, 5 clients never wait, although PostgREST's raw
 // waiting gauge counts the requests using a connection too.
-func poolWaiting(t *testing.T, l *Local, st stack.Status) {
+func poolWaiting(t *testing.T, l *Server, st stack.Status) {
 	ctx := context.Background()
 	defer func() {
 		if err := l.Restore(ctx); err != nil {
@@ -269,7 +269,7 @@ func poolWaiting(t *testing.T, l *Local, st stack.Status) {
 // its memory (-A64m: a 64 MB allocation area, touched after a thousand
 // requests, where the default RSS is about 45 MB); on the reference server
 // a note that it has no GHC runtime.
-func rtsVariant(t *testing.T, l *Local, st stack.Status) {
+func rtsVariant(t *testing.T, l *Server, st stack.Status) {
 	ctx := context.Background()
 	defer func() {
 		if err := l.Restore(ctx); err != nil {

@@ -1,4 +1,4 @@
-package wire
+package local
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 // to the target, checks that the target runs what the variant asked for and
 // serves each of the experiment's scenarios under a short load, and puts
 // the original back. binaries gets two copies of the target's binary.
-func bundledExperimentsServe(t *testing.T, l *Local, st stack.Status) {
+func bundledExperimentsServe(t *testing.T, l *Server, st stack.Status) {
 	ctx := context.Background()
 	bin := t.TempDir()
 	env := map[string]string{}
@@ -64,7 +64,7 @@ func bundledExperimentsServe(t *testing.T, l *Local, st stack.Status) {
 
 // runsVariant checks that the target's process and config are the
 // variant's: binary, arguments, PostgREST keys, PostgreSQL settings.
-func runsVariant(t *testing.T, l *Local, st stack.Status, v lab.Variant) {
+func runsVariant(t *testing.T, l *Server, st stack.Status, v lab.Variant) {
 	t.Helper()
 	pid := mainPID(t, l)
 	exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))

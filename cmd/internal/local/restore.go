@@ -1,4 +1,4 @@
-package wire
+package local
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 // Restore implements lab.Server: the original config, PostgreSQL settings,
 // unit and drop-ins are put back and the target restarted and gated.
-func (l *Local) Restore(ctx context.Context) error {
+func (l *Server) Restore(ctx context.Context) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	err := l.restore(ctx, true)
@@ -26,7 +26,7 @@ func (l *Local) Restore(ctx context.Context) error {
 // Recover restores what a killed run left behind: a pending journal,
 // lab drop-ins, a swapped binary. It says what it did. The target is
 // restarted only when something was restored.
-func (l *Local) Recover(ctx context.Context) error {
+func (l *Server) Recover(ctx context.Context) error {
 	pending := l.journal.Pending()
 	if len(pending) > 0 {
 		l.cfg.Logf("found changes left by an interrupted run; restoring them:")
@@ -57,7 +57,7 @@ func (l *Local) Recover(ctx context.Context) error {
 // server re-reads them; when PostgreSQL does not answer, from the
 // journal's copy of postgresql.auto.conf, then restarting it), then every
 // journaled file, then the unit.
-func (l *Local) restore(ctx context.Context, dropins bool) error {
+func (l *Server) restore(ctx context.Context, dropins bool) error {
 	var errs []error
 	pgRestart := false
 	if l.hasPGEntries() {
@@ -103,7 +103,7 @@ func (l *Local) restore(ctx context.Context, dropins bool) error {
 	return errors.Join(errs...)
 }
 
-func (l *Local) hasPGEntries() bool {
+func (l *Server) hasPGEntries() bool {
 	for _, e := range l.journal.Pending() {
 		if e.Kind == configs.EntryPG {
 			return true
