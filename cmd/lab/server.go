@@ -4,15 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/url"
-	"strconv"
-	"strings"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/fixture"
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/local"
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/wire"
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
@@ -20,7 +15,7 @@ import (
 
 // stackServer opens (or brings up) the local stack, makes sure the fixture
 // is loaded, and returns the server side over it with its target URL.
-func stackServer(ctx context.Context, dir, postgrest string, e *lab.Experiment, out io.Writer) (*wire.Local, string, func(), error) {
+func stackServer(ctx context.Context, dir, postgrest string, e *lab.Experiment, out io.Writer) (*local.Server, string, func(), error) {
 	s, err := stack.Open(dir)
 	var st stack.Status
 	if err == nil {
@@ -49,7 +44,7 @@ func stackServer(ctx context.Context, dir, postgrest string, e *lab.Experiment, 
 	}
 	cfg := stackLocalConfig(s, st, out)
 	cfg.AllowUnknownKeys = e.AllowUnknownKeys
-	l, err := wire.NewLocal(ctx, cfg)
+	l, err := local.New(ctx, cfg)
 	if err != nil {
 		s.Close()
 		return nil, "", nil, err
@@ -58,9 +53,9 @@ func stackServer(ctx context.Context, dir, postgrest string, e *lab.Experiment, 
 }
 
 // stackLocalConfig is what the server side may touch in a local stack.
-func stackLocalConfig(s *stack.Stack, st stack.Status, out io.Writer) wire.LocalConfig {
+func stackLocalConfig(s *stack.Stack, st stack.Status, out io.Writer) local.Config {
 	spec := s.TargetSpec()
-	return wire.LocalConfig{
+	return local.Config{
 		Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name, TargetSpec: &spec,
 		PGUnit: st.Postgres.Name, PG: configs.PGAddr{Host: st.PGHost, Port: st.PGPort, SocketDir: st.PGSocketDir},
 		AdminURI: st.AdminURI, URL: st.URL, AdminURL: st.AdminURL, Binary: st.Binary, Reference: st.Reference,
@@ -71,36 +66,14 @@ func stackLocalConfig(s *stack.Stack, st stack.Status, out io.Writer) wire.Local
 // ensureFixture loads the generated Chinook when the stack's database has
 // no artist table yet.
 func ensureFixture(ctx context.Context, st stack.Status, out io.Writer) error {
-	conn, err := pgx.Connect(ctx, st.AdminURI)
-	if err != nil {
-		return fmt.Errorf("connect to the stack's PostgreSQL: %w", err)
-	}
-	var present bool
-	err = conn.QueryRow(ctx, "SELECT to_regclass('public.artist') IS NOT NULL").Scan(&present)
-	conn.Close(ctx)
-	if err != nil || present {
-		return err
-	}
-	fmt.Fprintln(out, "no fixture in the stack's database: generating Chinook (lab fixture chinook)")
-	u, err := url.Parse(st.AdminURI)
-	if err != nil {
-		return err
-	}
-	db := u.Path
-	if len(db) > 0 && db[0] == '/' {
-		db = db[1:]
-	}
-	u.Path = "/postgres"
-	if _, err := fixture.Chinook(ctx, u.String(), db, fixture.DefaultSeed); err != nil {
-		return fmt.Errorf("fixture chinook: %w", err)
-	}
-	return nil
+	_, err := fixture.EnsureChinook(ctx, st.AdminURI, func(msg string) { fmt.Fprintln(out, msg) })
+	return err
 }
 
 // targetServer is the server side for an existing server named in the
 // experiment's [target] table (unit, config, URL), e.g. a real PostgREST
 // managed by systemd on this machine.
-func targetServer(ctx context.Context, stateDir string, e *lab.Experiment, out io.Writer) (*wire.Local, string, func(), error) {
+func targetServer(ctx context.Context, stateDir string, e *lab.Experiment, out io.Writer) (*local.Server, string, func(), error) {
 	t := e.Target
 	if t.Unit == "" || t.Config == "" || t.URL == "" {
 		return nil, "", nil, fmt.Errorf("%s: [target] needs unit, config and url for an existing server (or none of them for the local stack)", e.Source)
@@ -111,39 +84,19 @@ func targetServer(ctx context.Context, stateDir string, e *lab.Experiment, out i
 	}
 	var pg configs.PGAddr
 	if t.PGURI != "" {
-		if pg, err = pgAddr(ctx, t.PGURI); err != nil {
+		if pg, err = configs.QueryPGAddr(ctx, t.PGURI); err != nil {
+			err = fmt.Errorf("target.pg_uri: %w", err)
 			ctl.Close()
 			return nil, "", nil, err
 		}
 	}
-	l, err := wire.NewLocal(ctx, wire.LocalConfig{Ctl: ctl, StateDir: stateDir, Config: t.Config, TargetUnit: t.Unit,
+	l, err := local.New(ctx, local.Config{Ctl: ctl, StateDir: stateDir, Config: t.Config, TargetUnit: t.Unit,
 		PGUnit: t.PGUnit, PG: pg, AdminURI: t.PGURI, URL: t.URL, AdminURL: t.AdminURL, AllowUnknownKeys: e.AllowUnknownKeys, Logf: logf(out)})
 	if err != nil {
 		ctl.Close()
 		return nil, "", nil, err
 	}
 	return l, t.URL, func() { l.Close(); ctl.Close() }, nil
-}
-
-// pgAddr asks PostgreSQL where it listens, for tcp/unix db-uri variants.
-func pgAddr(ctx context.Context, uri string) (configs.PGAddr, error) {
-	conn, err := pgx.Connect(ctx, uri)
-	if err != nil {
-		return configs.PGAddr{}, fmt.Errorf("target.pg_uri: %w", err)
-	}
-	defer conn.Close(ctx)
-	var port, dirs string
-	if err := conn.QueryRow(ctx, "SELECT current_setting('port'), current_setting('unix_socket_directories')").Scan(&port, &dirs); err != nil {
-		return configs.PGAddr{}, err
-	}
-	p, _ := strconv.Atoi(port)
-	cfg := conn.Config()
-	host := cfg.Host
-	if len(host) > 0 && host[0] == '/' {
-		host = "127.0.0.1"
-	}
-	dir, _, _ := strings.Cut(dirs, ",")
-	return configs.PGAddr{Host: host, Port: p, SocketDir: strings.TrimSpace(dir)}, nil
 }
 
 func logf(w io.Writer) func(string, ...any) {
