@@ -73,5 +73,5 @@ type StopRequest struct {
 type ErrorBody struct {
 	Error string `json:"error"`
 	// Applied is what a failed Apply had changed before it failed.
-	Applied *lab.Applied `json:"applied,omitempty"`
+	Applied *AppliedV1 `json:"applied,omitempty"`
 }

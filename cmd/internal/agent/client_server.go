@@ -20,12 +20,12 @@ func (c *Client) Describe(ctx context.Context) (lab.Host, lab.TargetInfo, error)
 
 // Apply implements lab.Server.
 func (c *Client) Apply(ctx context.Context, v lab.Variant) (lab.Applied, error) {
-	var a lab.Applied
+	var a AppliedV1
 	err := c.call(ctx, http.MethodPost, "/apply", ApplyRequest{Variant: v}, &a, 6*time.Minute)
 	if se, ok := asStatus(err); ok && se.Body.Applied != nil {
 		a = *se.Body.Applied
 	}
-	return a, err
+	return a.lab(), err
 }
 
 // Restore implements lab.Server.
@@ -57,11 +57,12 @@ type remoteWindow struct {
 // Stop implements lab.Window: the telemetry is fetched (a retry after a
 // lost answer gets the agent's kept copy), then the agent may forget it.
 func (w *remoteWindow) Stop(ctx context.Context, requests int64) (lab.Telemetry, error) {
-	var tel lab.Telemetry
-	err := w.c.call(ctx, http.MethodPost, "/windows/"+w.id+"/stop", StopRequest{Requests: requests}, &tel, 2*time.Minute)
+	var msg TelemetryV1
+	err := w.c.call(ctx, http.MethodPost, "/windows/"+w.id+"/stop", StopRequest{Requests: requests}, &msg, 2*time.Minute)
 	if err != nil {
-		return tel, err
+		return lab.Telemetry{}, err
 	}
+	tel := msg.lab()
 	if err := w.c.call(ctx, http.MethodDelete, "/windows/"+w.id, nil, nil, 30*time.Second); err != nil {
 		w.c.opt.Logf("agent %s: forget window %s: %v", w.c.URL(), w.id, err)
 	}

@@ -20,10 +20,10 @@
 //	POST   /v1/session                take the agent (409 while another driver holds it)
 //	POST   /v1/session/renew          renew the lease (the dead-man switch)
 //	DELETE /v1/session                end it (restores if a variant is in place)
-//	POST   /v1/apply                  {variant} -> lab.Applied; restart and readiness gate
+//	POST   /v1/apply                  {variant} -> AppliedV1; restart and readiness gate
 //	POST   /v1/restore                original config back, target restarted
 //	POST   /v1/windows                start telemetry -> {id, started}
-//	POST   /v1/windows/{id}/stop      {requests} -> lab.Telemetry (kept until deleted)
+//	POST   /v1/windows/{id}/stop      {requests} -> TelemetryV1 (kept until deleted)
 //	GET    /v1/windows/{id}           the kept telemetry of a stopped window
 //	DELETE /v1/windows/{id}           forget it
 //

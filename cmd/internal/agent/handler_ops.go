@@ -35,10 +35,11 @@ func (h *Handler) apply(ctx context.Context, s *session, r *http.Request, body [
 	applied, err := h.srv.Apply(ctx, req.Variant)
 	if err != nil {
 		h.opt.Logf("apply %q: %s", req.Variant.Name, logSafe(err))
-		return http.StatusInternalServerError, ErrorBody{Error: publicError(err), Applied: &applied}
+		a := appliedV1(applied)
+		return http.StatusInternalServerError, ErrorBody{Error: publicError(err), Applied: &a}
 	}
 	h.opt.Logf("applied %s in %v (ready after %v)", req.Variant.Name, time.Since(start).Round(time.Millisecond), applied.ReadyAfter.Round(time.Millisecond))
-	return http.StatusOK, applied
+	return http.StatusOK, appliedV1(applied)
 }
 
 func (h *Handler) restore(ctx context.Context, s *session, r *http.Request, body []byte) (int, any) {
@@ -118,7 +119,7 @@ func windowAnswer(win *window) (int, any) {
 	if win.err != "" {
 		return http.StatusInternalServerError, fmt.Errorf("telemetry: %s", win.err)
 	}
-	return http.StatusOK, win.tel
+	return http.StatusOK, telemetryV1(win.tel)
 }
 
 func (h *Handler) fetch(w http.ResponseWriter, r *http.Request, s *session) {
