@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
 )
 
@@ -139,8 +140,10 @@ func (f *loadFlags) config() (loadgen.Config, error) {
 		return cfg, usageErrorf("load: one of --rate N or --connections N is required")
 	}
 	var err error
-	if cfg.CPUs, err = parseCPUs(*f.cpus); err != nil {
-		return cfg, err
+	if *f.cpus != "" {
+		if cfg.CPUs, err = lab.ParseCPUList(*f.cpus); err != nil {
+			return cfg, usageErrorf("load: --cpus: %v", err)
+		}
 	}
 	if *f.scen != "" {
 		cfg.Mix, err = f.builtinMix()
@@ -160,22 +163,6 @@ func (f *loadFlags) config() (loadgen.Config, error) {
 		return cfg, usageErrorf("load: invalid settings:%s", b.String())
 	}
 	return cfg, nil
-}
-
-// parseCPUs reads --cpus ("0" or "0,1").
-func parseCPUs(list string) ([]int, error) {
-	if list == "" {
-		return nil, nil
-	}
-	var cpus []int
-	for _, f := range strings.Split(list, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
-			return nil, usageErrorf("load: --cpus %q: want CPU numbers like 0,1", list)
-		}
-		cpus = append(cpus, n)
-	}
-	return cpus, nil
 }
 
 // builtinMix reads --scenario NAME[:WEIGHT],... (and refuses the flags of a
