@@ -186,6 +186,8 @@ func (c *calibration) one(ctx context.Context, effect float64, us, i int) (*lab.
 	return run, o, err
 }
 
+// writeRunJSON writes run.json into dir (made if missing), for lab run
+// and for each of lab calibrate's runs.
 func writeRunJSON(dir string, run *lab.Run) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("results: %w", err)
@@ -194,7 +196,10 @@ func writeRunJSON(dir string, run *lab.Run) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "run.json"), b, 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "run.json"), b, 0o644); err != nil {
+		return fmt.Errorf("results: %w", err)
+	}
+	return nil
 }
 
 // calibrationProgress prints one short line per finished trial.

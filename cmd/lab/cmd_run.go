@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -147,15 +146,8 @@ func override(e *lab.Experiment, min, max int, d, w time.Duration) error {
 // writeRun writes run.json and the reports to RESULTS/<name>/<timestamp>/.
 func writeRun(results string, run *lab.Run) (string, error) {
 	dir := filepath.Join(results, run.Experiment.Name, run.Started.UTC().Format("20060102-150405"))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("results: %w", err)
-	}
-	b, err := json.MarshalIndent(run, "", "  ")
-	if err != nil {
+	if err := writeRunJSON(dir, run); err != nil {
 		return "", err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "run.json"), b, 0o644); err != nil {
-		return "", fmt.Errorf("results: %w", err)
 	}
 	if err := report.WriteAll(dir, run, stats.Compare(run, 0)); err != nil {
 		return "", fmt.Errorf("reports: %w", err)
