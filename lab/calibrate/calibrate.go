@@ -97,20 +97,14 @@ func BaselineOf(run *lab.Run) (Baseline, bool) {
 	if len(rates) == 0 {
 		return Baseline{}, false
 	}
-	b := Baseline{Rate: median(rates), CPUs: max(run.Host.CPUs, 1), Efficiency: run.Experiment.Load.Model == lab.ModelEfficiency}
+	b := Baseline{Rate: stats.Median(rates), CPUs: max(run.Host.CPUs, 1), Efficiency: run.Experiment.Load.Model == lab.ModelEfficiency}
 	if len(cpus) > 0 {
-		b.CPUPerReq = median(cpus)
+		b.CPUPerReq = stats.Median(cpus)
 	}
 	if b.Efficiency && b.CPUPerReq <= 0 {
 		return b, false
 	}
 	return b, true
-}
-
-func median(xs []float64) float64 {
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	return s[len(s)/2]
 }
 
 func firstScenario(run *lab.Run) string {
