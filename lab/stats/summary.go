@@ -43,6 +43,10 @@ func (s Summary) Bounded() bool {
 	return !math.IsInf(s.Lo, 0) && !math.IsInf(s.Hi, 0) && !math.IsNaN(s.Median)
 }
 
+// Noisy reports whether the median's interval is wider than ±NoiseLimit
+// of the median (reports mark such cells and fold the warning into them).
+func (s Summary) Noisy() bool { return s.Bounded() && s.SpreadPct() > 100*NoiseLimit }
+
 // SpreadPct is the half-width of the confidence interval as a percentage
 // of the median (like benchstat's "± x%"): the larger distance from the
 // median to either bound. It is +Inf when the interval is unbounded and

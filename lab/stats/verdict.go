@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"golang.org/x/perf/benchmath"
 
@@ -102,6 +103,20 @@ type Row struct {
 	Significant bool
 	Outcome     Outcome
 	Warnings    []string
+	// Noise are the warnings of Warnings that say a median's interval is
+	// wider than ±NoiseLimit: reports mark the cell instead of listing them.
+	Noise []string
+}
+
+// OtherWarnings are Warnings without Noise.
+func (r Row) OtherWarnings() []string {
+	var out []string
+	for _, w := range r.Warnings {
+		if !slices.Contains(r.Noise, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // Delta formats the change like benchstat: "~" when not significant,
@@ -304,8 +319,10 @@ func compareMetric(scenario string, m lab.Metric, isPrimary bool, bname string, 
 		name string
 		sum  Summary
 	}{{bname, r.Baseline}, {vname, r.Variant}} {
-		if sp := s.sum.SpreadPct(); s.sum.Bounded() && sp > 100*NoiseLimit {
-			ws = append(ws, fmt.Sprintf("%s: %s is noisy (CI ±%.0f%% of the median, limit ±%.0f%%)", s.name, m.Label, sp, 100*NoiseLimit))
+		if s.sum.Noisy() {
+			w := fmt.Sprintf("%s: %s is noisy (CI ±%.0f%% of the median, limit ±%.0f%%)", s.name, m.Label, s.sum.SpreadPct(), 100*NoiseLimit)
+			ws = append(ws, w)
+			r.Noise = append(r.Noise, w)
 		}
 	}
 	r.Warnings = dedupe(append(ws, common...))

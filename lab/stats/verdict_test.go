@@ -145,6 +145,14 @@ func TestHighNoiseWarns(t *testing.T) {
 	if !hasWarning(r, "throughput is noisy") {
 		t.Errorf("30%% noise: warnings %q, want a noise warning", r.Warnings)
 	}
+	if len(r.Noise) == 0 || !(r.Baseline.Noisy() || r.Variant.Noisy()) {
+		t.Errorf("30%% noise: Noise %q, want the noise warnings apart and a noisy summary", r.Noise)
+	}
+	for _, w := range r.OtherWarnings() {
+		if strings.Contains(w, "noisy") {
+			t.Errorf("OtherWarnings keeps a noise warning: %q", w)
+		}
+	}
 	r = row(t, stats.Compare(tcpUnix(2400, 10, 0.01, 7), 0.05), "GETSingle", "unix", "rate")
 	if hasWarning(r, "noisy") {
 		t.Errorf("1%% noise: unexpected noise warning in %q", r.Warnings)
