@@ -1,0 +1,146 @@
+package gate
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/didyoumean"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+)
+
+// Rule is one threshold: it fires when a significant change of Metric is
+// below (Op '<') or above (Op '>') Pct percent.
+type Rule struct {
+	Metric lab.Metric
+	Op     byte    // '<' or '>'
+	Pct    float64 // signed threshold in percent, e.g. -3 or +10
+	// Text is the rule as written, e.g. "throughput<-3%".
+	Text string
+}
+
+// aliases are the names a rule may use besides the metrics' own names.
+var aliases = map[string]string{"throughput": "rate"}
+
+// Names lists the metric names a rule accepts, in report order.
+func Names() []string {
+	out := []string{"throughput"}
+	for _, m := range lab.Metrics {
+		if m.Name != "rate" {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+// Parse reads a comma-separated list of rules, each METRIC<PCT% or
+// METRIC>PCT% (e.g. "throughput<-3%,p99>+10%"). Every bad rule is
+// reported, naming it and what is allowed.
+func Parse(s string) ([]Rule, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, errors.New("--gate: empty; want rules like 'throughput<-3%,p99>+10%'")
+	}
+	var rules []Rule
+	var errs []error
+	for i, part := range strings.Split(s, ",") {
+		r, err := parseRule(strings.TrimSpace(part))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--gate rule %d %q: %w", i+1, strings.TrimSpace(part), err))
+			continue
+		}
+		rules = append(rules, r)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return rules, nil
+}
+
+func parseRule(s string) (Rule, error) {
+	i := strings.IndexAny(s, "<>")
+	if i < 0 {
+		return Rule{}, errors.New("no comparison: want METRIC<PCT% or METRIC>PCT%, e.g. throughput<-3% or p99>+10%")
+	}
+	name, op, num := strings.TrimSpace(s[:i]), s[i], strings.TrimSpace(s[i+1:])
+	if name == "" {
+		return Rule{}, fmt.Errorf("no metric before %q (allowed: %s)", op, strings.Join(Names(), ", "))
+	}
+	m, ok := lab.MetricByName(canonical(name))
+	if !ok {
+		hint := ""
+		if d := didyoumean.Suggest(name, Names()); d != "" {
+			hint = fmt.Sprintf(" (did you mean %q?)", d)
+		}
+		return Rule{}, fmt.Errorf("unknown metric %q%s; allowed: %s", name, hint, strings.Join(Names(), ", "))
+	}
+	if strings.HasPrefix(num, "=") || strings.ContainsAny(num, "<>") {
+		return Rule{}, errors.New("one comparison, < or >, followed by a percentage")
+	}
+	if !strings.HasSuffix(num, "%") {
+		return Rule{}, fmt.Errorf("threshold %q: want a percentage such as -3%% or +10%%", num)
+	}
+	pct, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(num, "%")), 64)
+	if err != nil || math.IsNaN(pct) || math.IsInf(pct, 0) || math.Abs(pct) > 1000 {
+		return Rule{}, fmt.Errorf("threshold %q: want a percentage between -1000%% and +1000%%", num)
+	}
+	if op == '<' && pct >= 0 || op == '>' && pct <= 0 {
+		return Rule{}, fmt.Errorf("threshold %q: '%c' needs a %s percentage (a change %s than it)", num, op,
+			map[byte]string{'<': "negative", '>': "positive"}[op], map[byte]string{'<': "lower", '>': "higher"}[op])
+	}
+	return Rule{Metric: m, Op: op, Pct: pct, Text: fmt.Sprintf("%s%c%+g%%", name, op, pct)}, nil
+}
+
+func canonical(name string) string {
+	if c, ok := aliases[strings.ToLower(name)]; ok {
+		return c
+	}
+	return strings.ToLower(name)
+}
+
+// String is the rules as one flag value.
+func String(rules []Rule) string {
+	var parts []string
+	for _, r := range rules {
+		parts = append(parts, r.Text)
+	}
+	return strings.Join(parts, ",")
+}
+
+// Firing is a rule that fired on one verdict row.
+type Firing struct {
+	Rule Rule
+	Row  stats.Row
+}
+
+// String says what fired, e.g. "GETSingle: pr vs base: throughput -5.20%
+// (p=0.008 n=8) beyond throughput<-3%".
+func (f Firing) String() string {
+	r := f.Row
+	return fmt.Sprintf("%s: %s vs %s: %s %+.2f%% (%s) beyond %s", r.Scenario, r.VariantName, r.BaselineName,
+		r.Metric.Label, r.DeltaPct, r.PString(), f.Rule.Text)
+}
+
+// Evaluate returns the rows on which a rule fires: the metric's change is
+// significant (the verdict's test, at this look's threshold) and beyond
+// the rule's percentage. A row whose change is unknown never fires; one
+// from a baseline of 0 (±Inf, e.g. errors appearing) fires in its direction.
+func Evaluate(rules []Rule, v *stats.Verdicts) []Firing {
+	var out []Firing
+	for _, r := range v.Rows {
+		if !r.Significant || r.Baseline.N == 0 || r.Variant.N == 0 || math.IsNaN(r.DeltaPct) {
+			continue
+		}
+		for _, rule := range rules {
+			if rule.Metric.Name != r.Metric.Name {
+				continue
+			}
+			if rule.Op == '<' && r.DeltaPct < rule.Pct || rule.Op == '>' && r.DeltaPct > rule.Pct {
+				out = append(out, Firing{Rule: rule, Row: r})
+			}
+		}
+	}
+	return out
+}

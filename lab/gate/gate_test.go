@@ -1,0 +1,121 @@
+package gate_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/gate"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
+)
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string // rules as String(), or "" when an error is expected
+		err  []string
+	}{
+		{in: "throughput<-3%,p99>+10%", want: "throughput<-3%,p99>+10%"},
+		{in: " throughput < -3 % , p99>10% ", want: "throughput<-3%,p99>+10%"},
+		{in: "rate<-2.5%", want: "rate<-2.5%"},
+		{in: "cpu>+5%,peak_rss>+20%,errors>+1%", want: "cpu>+5%,peak_rss>+20%,errors>+1%"},
+		{in: "THROUGHPUT<-3%", want: "THROUGHPUT<-3%"},
+		{in: "", err: []string{"empty"}},
+		{in: "throughpt<-3%", err: []string{`rule 1 "throughpt<-3%"`, `unknown metric "throughpt"`, `did you mean "throughput"`, "allowed: throughput, p50, p99"}},
+		{in: "latency>+10%", err: []string{`unknown metric "latency"`, "allowed:"}},
+		{in: "throughput-3%", err: []string{"no comparison"}},
+		{in: "<-3%", err: []string{"no metric"}},
+		{in: "p99>10", err: []string{`threshold "10"`, "percentage"}},
+		{in: "p99>=10%", err: []string{"one comparison"}},
+		{in: "p99>abc%", err: []string{`threshold "abc%"`}},
+		{in: "throughput<+3%", err: []string{"'<' needs a negative percentage"}},
+		{in: "p99>-10%", err: []string{"'>' needs a positive percentage"}},
+		{in: "p99>0%", err: []string{"positive"}},
+		{in: "p99>+5000%", err: []string{"between -1000% and +1000%"}},
+		{in: "throughput<-3%,,p99>1%", err: []string{"rule 2", "no comparison"}},
+		{in: "bogus<-1%,p99>x%", err: []string{"rule 1", "rule 2"}},
+	} {
+		rules, err := gate.Parse(tc.in)
+		if tc.want != "" {
+			if err != nil {
+				t.Errorf("Parse(%q): %v", tc.in, err)
+			} else if got := gate.String(rules); got != tc.want {
+				t.Errorf("Parse(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+			continue
+		}
+		if err == nil {
+			t.Errorf("Parse(%q) = %q, want an error", tc.in, gate.String(rules))
+			continue
+		}
+		for _, w := range tc.err {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("Parse(%q): error %q lacks %q", tc.in, err, w)
+			}
+		}
+	}
+}
+
+// abRun is a synthetic A/B run: pr's throughput and CPU per request are
+// factor times base's (latency the inverse).
+func abRun(rateFactor float64, noise float64, seed uint64) *lab.Run {
+	return statstest.Run(statstest.Spec{
+		Experiment: "ab", Scenarios: []string{"GETSingle"}, Trials: 8, Noise: noise, Drift: 0.02, Seed: seed,
+		Variants: []statstest.Variant{
+			{Name: "base", Baseline: true, Rate: 2000, P50Ms: 4, ServerUs: 400, DBUs: 300, RSSMB: 50},
+			{Name: "pr", Rate: 2000 * rateFactor, P50Ms: 4 / rateFactor, ServerUs: 400 / rateFactor, DBUs: 300, RSSMB: 50},
+		},
+	})
+}
+
+func TestEvaluate(t *testing.T) {
+	rules, err := gate.Parse("throughput<-3%,p50>+10%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		run    *lab.Run
+		firing []string // metric names that must fire
+	}{
+		{"15% slower fires throughput and p50", abRun(0.85, 0.01, 1), []string{"rate", "p50"}},
+		{"5% slower fires throughput only (p50 +5% is within +10%)", abRun(0.95, 0.01, 2), []string{"rate"}},
+		{"2% slower is within the threshold", abRun(0.98, 0.005, 3), nil},
+		{"20% faster fires nothing", abRun(1.2, 0.01, 4), nil},
+		{"10% slower but too noisy to be significant", abRun(0.90, 0.6, 5), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := stats.Compare(tc.run, 0.05)
+			fired := gate.Evaluate(rules, v)
+			got := map[string]bool{}
+			for _, f := range fired {
+				got[f.Row.Metric.Name] = true
+				if !f.Row.Significant {
+					t.Errorf("fired on a non-significant row: %s", f)
+				}
+				if !strings.Contains(f.String(), f.Rule.Text) || !strings.Contains(f.String(), "GETSingle: pr vs base") {
+					t.Errorf("firing says %q", f)
+				}
+			}
+			if len(got) != len(tc.firing) {
+				t.Errorf("fired %v, want %v", fired, tc.firing)
+			}
+			for _, m := range tc.firing {
+				if !got[m] {
+					t.Errorf("%s did not fire; rows: %v", m, rowsOf(v, m))
+				}
+			}
+		})
+	}
+}
+
+func rowsOf(v *stats.Verdicts, metric string) []string {
+	var out []string
+	for _, r := range v.Rows {
+		if r.Metric.Name == metric {
+			out = append(out, r.Delta()+" "+r.PString())
+		}
+	}
+	return out
+}
