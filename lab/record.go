@@ -92,6 +92,10 @@ type VariantInfo struct {
 	Description string   `json:"description,omitempty"`
 	Baseline    bool     `json:"baseline,omitempty"`
 	Changes     []Change `json:"changes,omitempty"`
+	// Binary is the executable the variant ran instead of the target's,
+	// and Version its `--version` (asked before the run), when it set one.
+	Binary  string `json:"binary,omitempty"`
+	Version string `json:"version,omitempty"`
 }
 
 // Change is one setting a variant changed, as applied.

@@ -66,6 +66,10 @@ var (
 	pgrstKeyRe = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 )
 
+// ValidName reports whether s may name an experiment, a variant or a
+// scenario: letters, digits, '.', '_' and '-', not starting with a symbol.
+func ValidName(s string) bool { return nameRe.MatchString(s) }
+
 // FormatPath renders a field path as FieldError.Path does.
 func FormatPath(field []string) string {
 	parts := make([]string, len(field))

@@ -73,16 +73,21 @@ func mdK6(b *bufio.Writer, run *lab.Run) {
 		return
 	}
 	fmt.Fprintf(b, "## k6-style summary\n\nIn the columns of the 2020 PostgREST benchmark (k6), medians per trial.\n\n")
-	fmt.Fprintf(b, "| scenario | variant | http_reqs rate | http_reqs count | http_req_duration avg | data_received | data_sent | vus | failed_requests |\n")
-	fmt.Fprintf(b, "|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
-	for _, r := range rows {
+	for i, r := range rows {
+		if i == 0 || rows[i-1].Scenario != r.Scenario {
+			if i > 0 {
+				fmt.Fprintln(b)
+			}
+			fmt.Fprintf(b, "%s:\n\n| variant | http_reqs | http_req_duration avg | data_received | data_sent | vus | failed_requests |\n", r.Scenario)
+			fmt.Fprintf(b, "|---|---:|---:|---:|---:|---:|---:|\n")
+		}
 		per := func(bytes float64) string {
 			if r.Seconds <= 0 {
 				return bytesStr(bytes)
 			}
 			return fmt.Sprintf("%s (%s/s)", bytesStr(bytes), bytesStr(bytes/r.Seconds))
 		}
-		fmt.Fprintf(b, "| %s | %s | %s/s | %.0f | %sms | %s | %s | %.0f | %.2f%% |\n", r.Scenario, r.Variant, num(r.Rate), r.Count,
+		fmt.Fprintf(b, "| %s | %.0f (%s/s) | %sms | %s | %s | %.0f | %.2f%% |\n", r.Variant, r.Count, num(r.Rate),
 			num(r.AvgMs), per(r.Received), per(r.Sent), r.VUs, r.FailedPct)
 	}
 	fmt.Fprintln(b)

@@ -33,13 +33,11 @@ func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	}
 
 	fmt.Fprintf(b, "## Verdict\n\n")
-	for _, line := range headlines(v) {
-		fmt.Fprintf(b, "- %s\n", mdEscape(line))
-	}
-	fmt.Fprintf(b, "\nMedians of %s trials per variant and scenario, ± the half-width of the %.0f%% confidence interval;\n"+
-		"delta is the change of the median against the baseline, \"~\" when the test finds no significant\n"+
-		"difference; mde is the smallest change the run would have detected with %.0f%% power.\nTest: %s.\n\n",
-		trialCounts(run), 100*v.Confidence, 100*stats.Power, mdEscape(v.Method()))
+	mdVerdictTable(b, v, nil)
+	fmt.Fprint(b, mdPara(fmt.Sprintf("Medians of %s trials per variant and scenario, ± the half-width of the %.0f%% confidence interval; "+
+		"delta is the change of the median against the baseline, \"~\" when the test finds no significant "+
+		"difference; mde is the smallest change the run would have detected with %.0f%% power. Test: %s.",
+		trialCounts(run), 100*v.Confidence, 100*stats.Power, mdEscape(v.Method()))))
 
 	mdSetup(b, run)
 	mdVariants(b, run)
@@ -77,10 +75,12 @@ func mdSetup(b *bufio.Writer, run *lab.Run) {
 		rows = append(rows, [2]string{"Agent", fmt.Sprintf("`%s`; load from a separate driver; clock offset %v ± %v",
 			a.URL, a.ClockOffset.Round(time.Microsecond), a.ClockError.Round(time.Microsecond))})
 	}
-	fmt.Fprintf(b, "| | |\n|---|---|\n")
+	if bins := binariesDesc(run, "`"); bins != "" {
+		rows = append(rows, [2]string{"Binaries", bins})
+	}
 	for _, r := range rows {
 		if r[1] != "" {
-			fmt.Fprintf(b, "| %s | %s |\n", r[0], r[1])
+			fmt.Fprint(b, mdItem(fmt.Sprintf("**%s**: %s", r[0], r[1])))
 		}
 	}
 	fmt.Fprintln(b)
@@ -102,22 +102,23 @@ func unitOf(t lab.TargetInfo, q string) string {
 }
 
 func mdVariants(b *bufio.Writer, run *lab.Run) {
-	fmt.Fprintf(b, "## Variants\n\n| variant | description | changes |\n|---|---|---|\n")
+	fmt.Fprintf(b, "## Variants\n\n")
 	base := stats.BaselineName(run)
 	for _, vi := range variantInfos(run) {
 		name := "`" + vi.Name + "`"
 		if vi.Name == base {
 			name += " (baseline)"
 		}
-		var ch []string
+		if vi.Description != "" {
+			name += ": " + mdEscape(vi.Description)
+		}
+		if len(vi.Changes) == 0 {
+			name += "; changes nothing"
+		}
+		fmt.Fprint(b, mdItem(name))
 		for _, c := range vi.Changes {
-			ch = append(ch, fmt.Sprintf("%s `%s`: `%s` → `%s`", c.Where, c.Key, orNone(c.From), orNone(c.To)))
+			fmt.Fprint(b, wrap(fmt.Sprintf("%s `%s`: `%s` → `%s`", c.Where, c.Key, orNone(c.From), orNone(c.To)), MarkdownWidth, "  - ", "    "))
 		}
-		changes := strings.Join(ch, "<br>")
-		if changes == "" {
-			changes = "none"
-		}
-		fmt.Fprintf(b, "| %s | %s | %s |\n", name, mdEscape(vi.Description), changes)
 	}
 	fmt.Fprintln(b)
 }
@@ -147,8 +148,10 @@ func variantInfos(run *lab.Run) []lab.VariantInfo {
 	return out
 }
 
-// mdScenario writes one table per scenario: the baseline column, then
-// per variant its value, delta and p.
+// mdScenario writes one table per scenario: the baseline column, then per
+// variant its value, delta, p and mde; when the variants do not fit in
+// MarkdownWidth, they are split over several tables. Noisy medians are
+// marked in their cells; the other warnings follow the tables.
 func mdScenario(b *bufio.Writer, v *stats.Verdicts, sc string) {
 	fmt.Fprintf(b, "### %s\n\n", sc)
 	var cols [][]stats.Row
@@ -161,18 +164,53 @@ func mdScenario(b *bufio.Writer, v *stats.Verdicts, sc string) {
 		fmt.Fprintf(b, "No comparison.\n\n")
 		return
 	}
-	fmt.Fprintf(b, "| metric | %s (baseline) |", cols[0][0].BaselineName)
+	var all []stats.Row
+	for _, c := range cols {
+		all = append(all, c...)
+	}
+	for len(cols) > 0 {
+		n := len(cols)
+		table := mdTable(cols[:n])
+		for n > 1 && runeWidth(table) > MarkdownWidth {
+			n--
+			table = mdTable(cols[:n])
+		}
+		fmt.Fprintf(b, "%s\n", table)
+		cols = cols[n:]
+	}
+	ws := otherWarnings(all)
+	if len(ws) == 0 {
+		return
+	}
+	if len(ws) > 5 {
+		fmt.Fprintf(b, "<details><summary>%d warnings</summary>\n\n", len(ws))
+	} else {
+		fmt.Fprintf(b, "Warnings:\n\n")
+	}
+	for _, w := range ws {
+		fmt.Fprint(b, mdItem(mdEscape(w)))
+	}
+	if len(ws) > 5 {
+		fmt.Fprintf(b, "\n</details>\n")
+	}
+	fmt.Fprintln(b)
+}
+
+// mdTable is the results table of some variants (cols, one per variant).
+func mdTable(cols [][]stats.Row) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "| metric | %s (baseline) |", cols[0][0].BaselineName)
 	sep := "|---|---:|"
 	for _, c := range cols {
-		fmt.Fprintf(b, " %s | delta | p | mde |", c[0].VariantName)
+		fmt.Fprintf(&b, " %s | delta | p | mde |", c[0].VariantName)
 		sep += "---:|---:|---|---:|"
 	}
-	fmt.Fprintf(b, "\n%s\n", sep)
+	fmt.Fprintf(&b, "\n%s\n", sep)
 	for i, r0 := range cols[0] {
-		fmt.Fprintf(b, "| %s | %s |", metricTitle(r0.Metric), summary(r0.Baseline))
+		fmt.Fprintf(&b, "| %s | %s |", metricTitle(r0.Metric), cell(r0.Baseline))
 		for _, c := range cols {
 			if i >= len(c) || c[i].Metric.Name != r0.Metric.Name {
-				fmt.Fprintf(b, " | | | |")
+				fmt.Fprintf(&b, " | | | |")
 				continue
 			}
 			r := c[i]
@@ -180,21 +218,11 @@ func mdScenario(b *bufio.Writer, v *stats.Verdicts, sc string) {
 			if r.Outcome == stats.Better || r.Outcome == stats.Worse {
 				d = fmt.Sprintf("**%s** %s", d, r.Outcome)
 			}
-			fmt.Fprintf(b, " %s | %s | %s | %s |", summary(r.Variant), d, r.PString(), r.MDEString())
+			fmt.Fprintf(&b, " %s | %s | %s | %s |", cell(r.Variant), d, r.PString(), r.MDEString())
 		}
-		fmt.Fprintln(b)
+		fmt.Fprintln(&b)
 	}
-	var all []stats.Row
-	for _, c := range cols {
-		all = append(all, c...)
-	}
-	if ws := groupWarnings(all); len(ws) > 0 {
-		fmt.Fprintf(b, "\nWarnings:\n\n")
-		for _, w := range ws {
-			fmt.Fprintf(b, "- %s\n", mdEscape(w))
-		}
-	}
-	fmt.Fprintln(b)
+	return b.String()
 }
 
 func mdEvents(b *bufio.Writer, run *lab.Run) {
@@ -232,18 +260,23 @@ func mdEvents(b *bufio.Writer, run *lab.Run) {
 		return
 	}
 	sort.SliceStable(evs, func(i, j int) bool { return evs[i].T.Before(evs[j].T) })
-	fmt.Fprintf(b, "## Events\n\n| time | kind | source | variant | trial | rate | detail |\n|---|---|---|---|---:|---:|---|\n")
+	fmt.Fprintf(b, "## Events\n\n")
 	for _, e := range evs {
-		rate := ""
-		if e.Rate > 0 {
-			rate = num(e.Rate) + " req/s"
+		at := []string{e.Source}
+		if e.Variant != "" {
+			at = append(at, "variant "+e.Variant)
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", e.T.UTC().Format("15:04:05"), e.Kind, e.Source, e.Variant,
-			seqStr(e.seq), rate, mdEscape(e.Detail))
+		if e.seq > 0 {
+			at = append(at, fmt.Sprintf("trial %d", e.seq))
+		}
+		if e.Rate > 0 {
+			at = append(at, "at "+num(e.Rate)+" req/s")
+		}
+		fmt.Fprint(b, mdItem(fmt.Sprintf("%s **%s** (%s): %s", e.T.UTC().Format("15:04:05"), e.Kind, strings.Join(at, ", "), mdEscape(e.Detail))))
 	}
 	for _, t := range failed {
-		fmt.Fprintf(b, "| %s | failed trial | lab | %s | %d | | %s (%s; left out of the verdicts) |\n",
-			t.Start.UTC().Format("15:04:05"), t.Variant, t.Seq, mdEscape(t.Error), t.Scenario)
+		fmt.Fprint(b, mdItem(fmt.Sprintf("%s **failed trial** (variant %s, trial %d, %s): %s; left out of the verdicts",
+			t.Start.UTC().Format("15:04:05"), t.Variant, t.Seq, t.Scenario, mdEscape(t.Error))))
 	}
 	fmt.Fprintln(b)
 }

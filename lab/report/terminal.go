@@ -37,6 +37,7 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 	if run.Interrupted != "" {
 		fmt.Fprintf(w, "!        run interrupted: %s\n", run.Interrupted)
 	}
+	noisy := false
 	for _, sc := range v.Scenarios {
 		for _, name := range v.Variants {
 			rows := v.For(sc, name)
@@ -45,7 +46,14 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 			}
 			fmt.Fprintf(w, "\n%s: %s vs %s\n", sc, name, rows[0].BaselineName)
 			terminalTable(w, rows)
+			noisy = noisy || anyNoisy(rows)
 		}
+	}
+	if noisy {
+		fmt.Fprintf(w, "\n%s\n", noiseLegend())
+	}
+	if bins := binariesDesc(run, ""); bins != "" {
+		fmt.Fprintf(w, "\nbinaries %s\n", bins)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Verdict (%s):\n", primaryLabel(v))
@@ -62,11 +70,11 @@ func terminalTable(w io.Writer, rows []stats.Row) {
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "  metric\t%s\t%s\tdelta\tp\tmde\t\n", rows[0].BaselineName, rows[0].VariantName)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", metricTitle(r.Metric), summary(r.Baseline), summary(r.Variant), r.Delta(), r.PString(), r.MDEString(), outcomeWord(r))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", metricTitle(r.Metric), cell(r.Baseline), cell(r.Variant), r.Delta(), r.PString(), r.MDEString(), outcomeWord(r))
 	}
 	tw.Flush()
 	writeTrimmed(w, buf.String())
-	for _, ws := range groupWarnings(rows) {
+	for _, ws := range otherWarnings(rows) {
 		fmt.Fprintf(w, "  ! %s\n", ws)
 	}
 }

@@ -2,6 +2,8 @@ package local
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
@@ -57,16 +59,32 @@ func cgroupMode() string {
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
-// binaryVersion asks the target for its version (`postgrest --version`).
+// binaryVersion asks the target for its version (`postgrest --version`),
+// "" when it cannot say.
 func binaryVersion(ctx context.Context, bin string) string {
 	if bin == "" {
 		return ""
 	}
+	v, _ := BinaryVersion(ctx, bin)
+	return v
+}
+
+// BinaryVersion runs `bin --version` (3 s at most) and returns the first
+// line of its output.
+func BinaryVersion(ctx context.Context, bin string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, bin, "--version").Output()
 	if err != nil {
-		return ""
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
+			err = fmt.Errorf("%w: %s", err, strings.TrimSpace(string(ee.Stderr)))
+		}
+		return "", fmt.Errorf("%s --version: %w", bin, err)
 	}
-	return strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
+	v := strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
+	if v == "" {
+		return "", fmt.Errorf("%s --version printed nothing", bin)
+	}
+	return v, nil
 }

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/local"
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// namedBinary is one --binary NAME=PATH.
+type namedBinary struct {
+	name, path string
+}
+
+// parseBinary reads NAME=PATH; the path must be an executable file (made
+// absolute here, as variants need).
+func parseBinary(s string) (namedBinary, error) {
+	name, path, ok := strings.Cut(s, "=")
+	if !ok || name == "" || path == "" {
+		return namedBinary{}, fmt.Errorf("%q: want NAME=PATH, e.g. base=/usr/local/bin/postgrest", s)
+	}
+	if !lab.ValidName(name) {
+		return namedBinary{}, fmt.Errorf("%q: name %q: use letters, digits, '.', '_' and '-' (it names the variant)", s, name)
+	}
+	p, err := executable(path)
+	if err != nil {
+		return namedBinary{}, fmt.Errorf("%q: %w", s, err)
+	}
+	return namedBinary{name, p}, nil
+}
+
+// executable returns path made absolute, or an error unless it is an
+// executable regular file.
+func executable(path string) (string, error) {
+	p, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("%s: %w", path, err)
+	case !fi.Mode().IsRegular():
+		return "", fmt.Errorf("%s is not a regular file", path)
+	case fi.Mode().Perm()&0o111 == 0:
+		return "", fmt.Errorf("%s is not executable (chmod +x?)", path)
+	}
+	return p, nil
+}
+
+// binaryVariants replaces e's variants with one per binary, the first the
+// baseline; everything else (scenarios, load, trials) stays the file's.
+// Each binary is asked its --version first, so that a path that is not a
+// PostgREST build fails before any trial.
+func binaryVariants(ctx context.Context, e *lab.Experiment, bins []namedBinary) error {
+	if len(bins) < 2 {
+		return usageErrorf("--binary: give at least two (the first is the baseline), e.g. --binary base=PATH --binary pr=PATH")
+	}
+	seen := map[string]bool{}
+	var vs []lab.Variant
+	for i, b := range bins {
+		if seen[b.name] {
+			return usageErrorf("--binary %s=%s: the name %q is given twice", b.name, b.path, b.name)
+		}
+		seen[b.name] = true
+		if _, err := local.BinaryVersion(ctx, b.path); err != nil {
+			return usageErrorf("--binary %s=%s: %v (is it a PostgREST build?)", b.name, b.path, err)
+		}
+		vs = append(vs, lab.Variant{Name: b.name, Baseline: i == 0, Binary: b.path, Description: "--binary " + b.path})
+	}
+	e.Variants = vs
+	return nil
+}
+
+// binaryVersions asks every variant's binary that exists on this machine
+// for its --version, by variant name ("" when it cannot say).
+func binaryVersions(ctx context.Context, e *lab.Experiment) map[string]string {
+	out := map[string]string{}
+	for _, v := range e.Variants {
+		if v.Binary == "" {
+			continue
+		}
+		ver, err := local.BinaryVersion(ctx, v.Binary)
+		if err != nil {
+			ver = ""
+		}
+		out[v.Name] = ver
+	}
+	return out
+}
+
+// noteVersions records each variant's binary and its version in the run.
+func noteVersions(e *lab.Experiment, versions map[string]string) func(*lab.Run) {
+	return func(run *lab.Run) {
+		for _, v := range e.Variants {
+			if v.Binary == "" {
+				continue
+			}
+			for i := range run.Variants {
+				if run.Variants[i].Name == v.Name {
+					run.Variants[i].Binary, run.Variants[i].Version = v.Binary, versions[v.Name]
+				}
+			}
+		}
+	}
+}
