@@ -23,4 +23,3 @@ func binariesDesc(run *lab.Run, q string) string {
 	}
 	return strings.Join(parts, "; ")
 }
-

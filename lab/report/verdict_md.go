@@ -68,4 +68,3 @@ func deltaCell(r stats.Row) string {
 	}
 	return d
 }
-
