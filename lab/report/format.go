@@ -162,18 +162,3 @@ func outcomeWord(r stats.Row) string {
 	}
 	return string(r.Outcome)
 }
-
-// groupWarnings collects the distinct warnings of rows.
-func groupWarnings(rows []stats.Row) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, r := range rows {
-		for _, w := range r.Warnings {
-			if !seen[w] {
-				seen[w] = true
-				out = append(out, w)
-			}
-		}
-	}
-	return out
-}

@@ -24,10 +24,18 @@ type htmlRow struct {
 type htmlScenario struct {
 	Name     string
 	Baseline string
+	// Tables split the variants so that a table fits a page.
+	Tables   []htmlTable
+	Warnings []string
+	// Noise are the noise warnings behind the cells' marks, folded.
+	Noise  []string
+	Charts []Chart
+}
+
+// htmlTable is a results table of some of the variants.
+type htmlTable struct {
 	Variants []string
 	Rows     []htmlRow
-	Warnings []string
-	Charts   []Chart
 }
 
 type htmlData struct {
@@ -35,6 +43,8 @@ type htmlData struct {
 	Reference          bool
 	Interrupted        string
 	Headlines          []htmlHeadline
+	PrimaryLabel       string
+	NoiseLegend        string
 	Method             string
 	Setup              [][2]string
 	Variants           []htmlVariant
@@ -44,7 +54,10 @@ type htmlData struct {
 	Events             []string
 }
 
-type htmlHeadline struct{ Text, Class string }
+// htmlHeadline is a row of the verdict table.
+type htmlHeadline struct {
+	Scenario, Variant, Delta, P, MDE, Notes, Class string
+}
 
 type htmlVariant struct {
 	Name, Description string
@@ -69,12 +82,21 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	if d.Title == "" {
 		d.Title = run.Experiment.Name
 	}
-	for i, line := range headlines(v) {
-		cls := ""
-		if hs := v.Headlines(); i < len(hs) {
-			cls = string(hs[i].Outcome)
+	d.PrimaryLabel = primaryLabel(v)
+	for _, h := range v.Headlines() {
+		d.PrimaryLabel = primaryLabel(v) + " vs " + h.BaselineName
+		hh := htmlHeadline{Scenario: h.Scenario, Variant: h.VariantName, Delta: h.Delta(), P: h.PString(), MDE: h.MDEString(), Class: string(h.Outcome)}
+		if h.Outcome == stats.Better || h.Outcome == stats.Worse {
+			hh.Delta += " " + string(h.Outcome)
 		}
-		d.Headlines = append(d.Headlines, htmlHeadline{line, cls})
+		if anyNoisy([]stats.Row{h}) {
+			hh.Delta += noiseMark
+			d.NoiseLegend = noiseLegend()
+		}
+		if n := len(otherWarnings(v.For(h.Scenario, h.VariantName))); n > 0 {
+			hh.Notes = fmt.Sprintf("%d warning(s)", n)
+		}
+		d.Headlines = append(d.Headlines, hh)
 	}
 	d.Setup = [][2]string{
 		{"Experiment", run.Experiment.Name + sourceOf(run)},
@@ -89,6 +111,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		{"Capacity", capacityDesc(run)},
 		{"Interference", interferenceDesc(run)},
 		{"Versions", fmt.Sprintf("lab %s, %s", run.Host.LabVersion, run.Host.GoVersion)},
+		{"Binaries", binariesDesc(run, "")},
 	}
 	base := stats.BaselineName(run)
 	for _, vi := range variantInfos(run) {
@@ -99,7 +122,11 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		d.Variants = append(d.Variants, hv)
 	}
 	for _, sc := range v.Scenarios {
-		d.Scenarios = append(d.Scenarios, htmlScenarioOf(v, sc, perScenario[sc]))
+		hs := htmlScenarioOf(v, sc, perScenario[sc])
+		if len(hs.Noise) > 0 {
+			d.NoiseLegend = noiseLegend()
+		}
+		d.Scenarios = append(d.Scenarios, hs)
 	}
 	d.Events = eventLines(run)
 	if err := page.Execute(w, d); err != nil {
@@ -108,13 +135,16 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	return nil
 }
 
+// htmlVariantsPerTable is how many variants a results table shows (with
+// the metric and baseline columns it then fits a page).
+const htmlVariantsPerTable = 2
+
 func htmlScenarioOf(v *stats.Verdicts, sc string, charts []Chart) htmlScenario {
 	hs := htmlScenario{Name: sc, Baseline: v.Baseline, Charts: charts}
 	var cols [][]stats.Row
 	for _, name := range v.Variants {
 		if rows := v.For(sc, name); len(rows) > 0 {
 			cols = append(cols, rows)
-			hs.Variants = append(hs.Variants, name)
 		}
 	}
 	if len(cols) == 0 {
@@ -122,23 +152,39 @@ func htmlScenarioOf(v *stats.Verdicts, sc string, charts []Chart) htmlScenario {
 	}
 	hs.Baseline = cols[0][0].BaselineName
 	var all []stats.Row
+	for _, c := range cols {
+		all = append(all, c...)
+	}
+	for start := 0; start < len(cols); start += htmlVariantsPerTable {
+		hs.Tables = append(hs.Tables, htmlTableOf(cols[start:min(start+htmlVariantsPerTable, len(cols))]))
+	}
+	hs.Warnings = otherWarnings(all)
+	for _, r := range all {
+		hs.Noise = append(hs.Noise, r.Noise...)
+	}
+	hs.Noise = distinct(hs.Noise)
+	return hs
+}
+
+// htmlTableOf is the results table of some variants (cols, one per variant).
+func htmlTableOf(cols [][]stats.Row) htmlTable {
+	var t htmlTable
+	for _, c := range cols {
+		t.Variants = append(t.Variants, c[0].VariantName)
+	}
 	for i, r0 := range cols[0] {
-		hr := htmlRow{Metric: metricTitle(r0.Metric), Base: summary(r0.Baseline)}
+		hr := htmlRow{Metric: metricTitle(r0.Metric), Base: cell(r0.Baseline)}
 		for _, c := range cols {
 			if i >= len(c) || c[i].Metric.Name != r0.Metric.Name {
 				hr.Cells = append(hr.Cells, htmlCell{})
 				continue
 			}
 			r := c[i]
-			hr.Cells = append(hr.Cells, htmlCell{Value: summary(r.Variant), Delta: r.Delta(), P: r.PString(), MDE: r.MDEString(), Class: string(r.Outcome)})
+			hr.Cells = append(hr.Cells, htmlCell{Value: cell(r.Variant), Delta: r.Delta(), P: r.PString(), MDE: r.MDEString(), Class: string(r.Outcome)})
 		}
-		hs.Rows = append(hs.Rows, hr)
+		t.Rows = append(t.Rows, hr)
 	}
-	for _, c := range cols {
-		all = append(all, c...)
-	}
-	hs.Warnings = groupWarnings(all)
-	return hs
+	return t
 }
 
 // eventLines lists the run's events and failed trials, one line each.
@@ -207,7 +253,10 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 {{with .Interrupted}}<p class="note bad"><b>Interrupted run:</b> {{.}}. The tables hold what was measured until then.</p>{{end}}
 
 <h2>Verdict</h2>
-<ul>{{range .Headlines}}<li class="{{.Class}}">{{.Text}}</li>{{end}}</ul>
+{{if .Headlines}}<table class="verdict"><tr><th class="l">scenario</th><th class="l">variant</th><th>{{.PrimaryLabel}}</th><th>p</th><th>mde</th><th class="l">notes</th></tr>
+{{range .Headlines}}<tr><td class="l">{{.Scenario}}</td><td class="l">{{.Variant}}</td><td class="{{.Class}}">{{.Delta}}</td><td>{{.P}}</td><td>{{.MDE}}</td><td class="l warn">{{.Notes}}</td></tr>
+{{end}}</table>{{else}}<p>Nothing to compare (one variant, or no valid trials).</p>{{end}}
+{{with .NoiseLegend}}<p class="muted">{{.}}.</p>{{end}}
 <p class="muted">{{.Method}}</p>
 
 <h2>Setup</h2>
@@ -221,11 +270,12 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 <h2>Results</h2>
 {{range .Scenarios}}
 <h3>{{.Name}}</h3>
-{{if .Rows}}<table>
-<tr><th class="l">metric</th><th>{{.Baseline}} (baseline)</th>{{range .Variants}}<th>{{.}}</th><th>delta</th>{{end}}</tr>
+{{$base := .Baseline}}{{range .Tables}}<table>
+<tr><th class="l">metric</th><th>{{$base}} (baseline)</th>{{range .Variants}}<th>{{.}}</th><th>delta</th>{{end}}</tr>
 {{range .Rows}}<tr><td class="l">{{.Metric}}</td><td>{{.Base}}</td>{{range .Cells}}<td>{{.Value}}</td><td class="{{.Class}}">{{.Delta}}<br><span class="p">{{.P}}{{with .MDE}} · mde {{.}}{{end}}</span></td>{{end}}</tr>
 {{end}}</table>{{else}}<p>No comparison.</p>{{end}}
-{{with .Warnings}}<ul class="warn">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{with .Warnings}}{{if gt (len .) 5}}<details><summary class="warn">{{len .}} warnings</summary>{{end}}<ul class="warn">{{range .}}<li>{{.}}</li>{{end}}</ul>{{if gt (len .) 5}}</details>{{end}}{{end}}
+{{with .Noise}}<details class="noise"><summary class="muted">{{len .}} noisy medians (marked !)</summary><ul class="muted">{{range .}}<li>{{.}}</li>{{end}}</ul></details>{{end}}
 <div class="charts">{{range .Charts}}<figure>{{.SVG}}{{with .Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>{{end}}</div>
 {{end}}
 

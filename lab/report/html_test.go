@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image/png"
 	"os"
 	"os/exec"
@@ -51,13 +52,52 @@ func TestHTMLIsSelfContainedWithCharts(t *testing.T) {
 // TestHTMLRendersInChromium loads the report in headless Chromium and
 // checks the screenshot shows something (charts and tables), not a blank page.
 func TestHTMLRendersInChromium(t *testing.T) {
+	checkScreenshot(t, renderHTML(t, "search"), 3000)
+}
+
+// #16: the pool-size-like report (six variants, many noisy medians)
+// renders, and shows no standalone list of per-metric warnings longer than
+// five lines: noise is a mark in the cells, its details are folded.
+func TestHTMLManyVariantsFoldsWarnings(t *testing.T) {
+	run := poolSizeRun()
+	var b bytes.Buffer
+	if err := report.HTML(&b, run, stats.Compare(run, 0.05)); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	outside := regexp.MustCompile(`(?s)<details.*?</details>`).ReplaceAllString(html, "")
+	for _, ul := range regexp.MustCompile(`(?s)<ul[^>]*>.*?</ul>`).FindAllString(outside, -1) {
+		if n := strings.Count(ul, "<li"); n > 5 {
+			t.Errorf("a standalone list of %d items:\n%s", n, ul)
+		}
+	}
+	if strings.Contains(outside, "is noisy") {
+		t.Error("noise warnings outside <details>")
+	}
+	if !strings.Contains(html, "is noisy") || !strings.Contains(html, "%!") || !strings.Contains(html, "noisy medians (marked !)") {
+		t.Error("noise details missing: want marked cells and the warnings folded in <details>")
+	}
+	if v, s := strings.Index(html, "<h2>Verdict</h2>"), strings.Index(html, "<h2>Setup</h2>"); v < 0 || s < v {
+		t.Errorf("verdict at %d, setup at %d: the verdict must come first", v, s)
+	}
+	// Five variants: tables of at most two variants each (3 per scenario).
+	if n := strings.Count(html, "(baseline)</th>"); n != 6 {
+		t.Errorf("%d results tables, want 6 (three per scenario)", n)
+	}
+	checkScreenshot(t, b.Bytes(), 6000) // its charts follow long tables
+}
+
+// checkScreenshot renders page in headless Chromium (1200 pixels wide,
+// height high) and checks the screenshot is neither blank nor colourless.
+func checkScreenshot(t *testing.T, html []byte, height int) {
+	t.Helper()
 	bin, err := exec.LookPath("chromium")
 	if err != nil {
 		labtest.Need(t, "chromium is not installed (apt-get install -y chromium)")
 	}
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
-	if err := os.WriteFile(page, renderHTML(t, "search"), 0o644); err != nil {
+	if err := os.WriteFile(page, html, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	shot := filepath.Join(dir, "shot.png")
@@ -65,7 +105,7 @@ func TestHTMLRendersInChromium(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-		"--user-data-dir="+filepath.Join(dir, "profile"), "--screenshot="+shot, "--window-size=1200,3000", "file://"+page)
+		"--user-data-dir="+filepath.Join(dir, "profile"), "--screenshot="+shot, fmt.Sprintf("--window-size=1200,%d", height), "file://"+page)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("chromium: %v\n%s", err, out)
@@ -103,6 +143,6 @@ func TestHTMLRendersInChromium(t *testing.T) {
 	}
 	if keep := os.Getenv("REPORT_SCREENSHOT"); keep != "" {
 		b, _ := os.ReadFile(shot)
-		os.WriteFile(keep, b, 0o644)
+		os.WriteFile(keep+"-"+t.Name()+".png", b, 0o644)
 	}
 }

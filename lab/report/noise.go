@@ -38,14 +38,21 @@ func anyNoisy(rows []stats.Row) bool {
 // otherWarnings collects the distinct warnings of rows that are not noise
 // warnings (those are marks in the cells).
 func otherWarnings(rows []stats.Row) []string {
+	var ws []string
+	for _, r := range rows {
+		ws = append(ws, r.OtherWarnings()...)
+	}
+	return distinct(ws)
+}
+
+// distinct is ss without repeats, in first-seen order.
+func distinct(ss []string) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, r := range rows {
-		for _, w := range r.OtherWarnings() {
-			if !seen[w] {
-				seen[w] = true
-				out = append(out, w)
-			}
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
 		}
 	}
 	return out

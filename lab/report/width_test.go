@@ -28,7 +28,7 @@ func poolSizeRun() *lab.Run {
 			Changes: []lab.Change{{Where: "postgrest", Key: "db-pool", From: "10", To: fmt.Sprint(p)}}})
 	}
 	run := statstest.Run(statstest.Spec{Experiment: "pool-size", Scenarios: []string{"GETSingle", "GETAllEmbed"}, Trials: 8,
-		Noise: 0.12, Drift: 0.05, Seed: 7, Variants: vs})
+		Noise: 0.12, Drift: 0.05, Seed: 7, Variants: vs, Detail: true})
 	run.Experiment.Title = "db-pool sweep: 1, 2, 5, 10, 20, 50"
 	run.Target = lab.TargetInfo{Binary: "/work/shared/postgrest/postgrest", Version: "PostgREST 13.0.8", Supervisor: "direct",
 		URL: "http://127.0.0.1:3000"}
