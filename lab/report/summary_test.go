@@ -1,0 +1,87 @@
+package report_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+)
+
+func summaryOf(t *testing.T, run *lab.Run, o report.SummaryOptions) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := report.Summary(&b, run, stats.Compare(run, 0.05), o); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// The PR comment: the gate and the verdict table first, details folded.
+func TestSummaryVerdictFirst(t *testing.T) {
+	run := fixtureRun("closed")
+	run.Variants[0].Binary, run.Variants[0].Version = "/opt/base/postgrest", "PostgREST 13.0.8"
+	run.Variants[1].Binary, run.Variants[1].Version = "/opt/pr/postgrest", "PostgREST 13.0.9 (abc123)"
+	p99, _ := lab.MetricByName("p99")
+	md := summaryOf(t, run, report.SummaryOptions{Dir: "results/socket-vs-tcp/20261130-090000",
+		Gate: &report.Gate{Rules: "p99>+5%", Fired: []string{"GETSingle: unix vs tcp: latency p99 +8.00% (p=0.008 n=8) beyond p99>+5%"}, Metrics: []lab.Metric{p99}}})
+	gate, table, details := strings.Index(md, "**Gate `p99>+5%`: FAILED**"), strings.Index(md, "| scenario | variant | throughput vs tcp |"), strings.Index(md, "<details>")
+	if gate < 0 || table < gate || details < table {
+		t.Fatalf("want gate, verdict table, then details (at %d, %d, %d):\n%s", gate, table, details, md)
+	}
+	for _, want := range []string{"| latency p99 |", "beyond p99>+5%", "`tcp`: PostgREST 13.0.8 (`/opt/base/postgrest`)",
+		"`unix`: PostgREST 13.0.9 (abc123)", "results/socket-vs-tcp/20261130-090000/report.md", "### GETSingleEmbed", "</details>"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("summary lacks %q:\n%s", want, md)
+		}
+	}
+	if o, c := strings.Count(md, "<details>"), strings.Count(md, "</details>"); o != c || o < 2 {
+		t.Errorf("<details> %d, </details> %d", o, c)
+	}
+	passed := summaryOf(t, run, report.SummaryOptions{Gate: &report.Gate{Rules: "throughput<-3%"}})
+	if !strings.Contains(passed, "**Gate `throughput<-3%`: passed**") {
+		t.Errorf("a gate that did not fire:\n%s", passed[:300])
+	}
+}
+
+// A run with many scenarios and variants still fits a GitHub comment
+// (65,536 characters): the per-scenario tables that do not fit are left
+// out, saying so, and the folds stay balanced.
+func TestSummaryFitsGitHubComment(t *testing.T) {
+	run := poolSizeRun()
+	// Eight scenarios: copy the two synthetic ones under other names.
+	var more []lab.Trial
+	for _, name := range []string{"GETSingleEmbed", "POSTSingle", "POSTBulk", "RPCSimple", "RPCGETSingle", "RPCGETSingleEmbed"} {
+		for _, tr := range run.Trials {
+			if tr.Scenario == "GETSingle" {
+				tr.Scenario = name
+				tr.Error = strings.Repeat("a long failure message that repeats ", 3*len(name)) + tr.Error
+				more = append(more, tr)
+			}
+		}
+	}
+	run.Trials = append(run.Trials, more...)
+	run.Experiment.Scenarios = append(run.Experiment.Scenarios, "GETSingleEmbed", "POSTSingle", "POSTBulk", "RPCSimple", "RPCGETSingle", "RPCGETSingleEmbed")
+	var full bytes.Buffer
+	if err := report.Markdown(&full, run, stats.Compare(run, 0.05)); err != nil {
+		t.Fatal(err)
+	}
+	if full.Len() <= report.CommentLimit {
+		t.Fatalf("the full report has %d bytes: the test needs one longer than a comment", full.Len())
+	}
+	md := summaryOf(t, run, report.SummaryOptions{})
+	if len(md) > report.CommentLimit {
+		t.Errorf("summary has %d bytes, GitHub's limit is %d", len(md), report.CommentLimit)
+	}
+	if !strings.Contains(md, "left out to fit a GitHub comment") {
+		t.Error("summary does not say that scenarios were left out")
+	}
+	if o, c := strings.Count(md, "<details>"), strings.Count(md, "</details>"); o != c {
+		t.Errorf("<details> %d, </details> %d", o, c)
+	}
+	if n := strings.Count(md, "| RPCGETSingleEmbed | pool-"); n != 5 {
+		t.Errorf("verdict table has %d rows of the last scenario, want 5", n)
+	}
+}
