@@ -32,10 +32,30 @@ restored. Writes RESULTS/<experiment>/<timestamp>/ and prints the verdicts.
 
 With --agent URL the server side is a 'lab agent' on another host and the
 load is generated here; repeat --agent to run the experiment on several
-hosts (RESULTS/<host>/<experiment>/<timestamp>/ each, then a comparison).`
+hosts (RESULTS/<host>/<experiment>/<timestamp>/ each, then a comparison).
+
+To compare PostgREST builds without writing TOML, --binary NAME=PATH
+(twice or more; the first is the baseline) replaces the experiment's
+variants, e.g. 'lab run binaries --binary base=PATH --binary pr=PATH'
+(see also 'lab ab'). For CI, --markdown FILE writes a summary sized for a
+GitHub comment (also appended to $GITHUB_STEP_SUMMARY when that is set) and
+--gate 'throughput<-3%,p99>+10%' exits with code 3 when a significant
+change beyond a threshold is found.`
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("run", runUsage, stdout)
+	return runWith(ctx, "run", runUsage, args, stdout, stderr, func(pos []string, _ *prFlags) (string, error) {
+		if len(pos) != 1 {
+			return "", usageErrorf("run: give one experiment name or file (bundled: %v)", experiments.Names())
+		}
+		return pos[0], nil
+	})
+}
+
+// runWith is `lab run` and `lab ab`: experiment turns the positional
+// arguments into the experiment to load (and may set --binary and
+// --scenarios, as `lab ab` does).
+func runWith(ctx context.Context, name, usage string, args []string, stdout, stderr io.Writer, experiment func([]string, *prFlags) (string, error)) error {
+	fs := newFlags(name, usage, stdout)
 	dir := fs.String("dir", stack.DefaultDir, "state directory of the local stack")
 	results := fs.String("results", "results", "where result directories are written")
 	postgrest := fs.String("postgrest", "", "PostgREST binary, when this run brings the stack up")
@@ -45,18 +65,24 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	warmup := fs.Duration("warmup", -1, "override load.warmup")
 	var af agentFlags
 	af.add(fs)
+	var pf prFlags
+	pf.add(fs)
 	help, pos, err := parseInterspersed(fs, args)
 	if help || err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usageErrorf("run: give one experiment name or file (bundled: %v)", experiments.Names())
+	expName, err := experiment(pos, &pf)
+	if err != nil {
+		return err
 	}
-	e, err := loadExperiment(pos[0], *minTrials, *maxTrials, *duration, *warmup)
+	e, err := loadExperiment(expName, *minTrials, *maxTrials, *duration, *warmup, pf.edit(ctx))
 	if err != nil {
 		return err
 	}
 	if len(af.urls) > 0 {
+		if pf.ci() {
+			return usageErrorf("run --agent: --markdown and --gate work on a run on one host (without --agent)")
+		}
 		return runOnAgents(ctx, e, af, *results, stdout, stderr)
 	}
 
@@ -74,8 +100,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer closeFn()
 
-	_, _, err = runAndReport(ctx, e, srv, url, *results, nil, stdout)
-	return err
+	run, out, err := runAndReport(ctx, e, srv, url, *results, noteVersions(e, binaryVersions(ctx, e)), stdout)
+	return pf.finish(run, out, err, stdout)
 }
 
 // runAndReport runs the experiment against one server side, then writes the
@@ -105,11 +131,17 @@ func runAndReport(ctx context.Context, e *lab.Experiment, srv lab.Server, url, r
 }
 
 // loadExperiment loads an experiment to run (bundled name or file),
-// resolves its $(VAR)s and applies the command line's overrides.
-func loadExperiment(name string, min, max int, d, w time.Duration) (*lab.Experiment, error) {
+// applies edits (e.g. --binary), resolves its $(VAR)s and applies the
+// command line's overrides.
+func loadExperiment(name string, min, max int, d, w time.Duration, edits ...func(*lab.Experiment) error) (*lab.Experiment, error) {
 	e, err := experiments.LoadWith(name, postgrestKeys)
 	if err != nil {
 		return nil, err
+	}
+	for _, edit := range edits {
+		if err := edit(e); err != nil {
+			return nil, err
+		}
 	}
 	if err := experiments.Expand(e, os.LookupEnv); err != nil {
 		return nil, err

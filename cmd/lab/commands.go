@@ -30,8 +30,11 @@ func usageErrorf(format string, args ...any) error {
 }
 
 func exitCode(err error) int {
-	if errors.Is(err, errUsage) {
+	switch {
+	case errors.Is(err, errUsage):
 		return 2
+	case errors.Is(err, errGate):
+		return exitGate
 	}
 	return 1
 }

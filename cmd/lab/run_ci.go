@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/atomicfile"
+	"github.com/pgrst-lab/pgrst-lab/lab/gate"
+	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+)
+
+// errGate marks a run whose --gate fired (exit code 3).
+var errGate = errors.New("gate")
+
+// exitGate is the exit code of a run whose --gate fired: distinct from
+// failures (1) and usage errors (2), so that CI can tell a regression from
+// a broken run.
+const exitGate = 3
+
+// stepSummaryEnv names the file GitHub Actions shows as the job's summary.
+const stepSummaryEnv = "GITHUB_STEP_SUMMARY"
+
+// prFlags are `lab run`'s flags for comparing builds and for CI:
+// --binary, --scenarios, --markdown and --gate.
+type prFlags struct {
+	binaries  []namedBinary
+	scenarios []string
+	markdown  string
+	gateText  string
+	rules     []gate.Rule
+}
+
+func (p *prFlags) add(fs *flag.FlagSet) {
+	fs.Func("binary", "`NAME=PATH` of a PostgREST executable; twice or more replace the experiment's variants (the first is the baseline)", func(s string) error {
+		b, err := parseBinary(s)
+		if err != nil {
+			return err
+		}
+		p.binaries = append(p.binaries, b)
+		return nil
+	})
+	fs.Func("scenarios", "comma-separated `list` of scenarios instead of the experiment's", func(s string) error {
+		p.scenarios = nil
+		for _, sc := range strings.Split(s, ",") {
+			if sc = strings.TrimSpace(sc); sc != "" {
+				p.scenarios = append(p.scenarios, sc)
+			}
+		}
+		if len(p.scenarios) == 0 {
+			return errors.New("give at least one scenario")
+		}
+		return nil
+	})
+	fs.StringVar(&p.markdown, "markdown", "", "write a summary sized for a GitHub comment to `FILE` (verdict table first, details folded)")
+	fs.Func("gate", "exit with code 3 on a significant change beyond a threshold, e.g. `'throughput<-3%,p99>+10%'` (metrics: "+strings.Join(gate.Names(), ", ")+")", func(s string) error {
+		rules, err := gate.Parse(s)
+		if err != nil {
+			return err
+		}
+		p.rules, p.gateText = rules, s
+		return nil
+	})
+}
+
+// ci reports whether --markdown or --gate was given.
+func (p *prFlags) ci() bool { return p.markdown != "" || p.rules != nil }
+
+// edit applies --binary and --scenarios to the experiment, before its
+// $(VAR)s are resolved (so `lab run binaries --binary ...` needs no
+// PGRST_RELEASE).
+func (p *prFlags) edit(ctx context.Context) func(*lab.Experiment) error {
+	return func(e *lab.Experiment) error {
+		if len(p.binaries) > 0 {
+			if err := binaryVariants(ctx, e, p.binaries); err != nil {
+				return err
+			}
+		}
+		if p.scenarios != nil {
+			e.Scenarios = p.scenarios
+		}
+		return nil
+	}
+}
+
+// finish writes the summary (--markdown, $GITHUB_STEP_SUMMARY) and
+// evaluates the gate once the run is written (dir); runErr is the run's
+// own error, which wins over the gate's.
+func (p *prFlags) finish(run *lab.Run, dir string, runErr error, stdout io.Writer) error {
+	if run == nil || dir == "" {
+		return runErr
+	}
+	v := stats.Compare(run, 0)
+	var g *report.Gate
+	var fired []gate.Firing
+	if p.rules != nil {
+		fired = gate.Evaluate(p.rules, v)
+		g = &report.Gate{Rules: gate.String(p.rules)}
+		for _, r := range p.rules {
+			g.Metrics = append(g.Metrics, r.Metric)
+		}
+		for _, f := range fired {
+			g.Fired = append(g.Fired, f.String())
+		}
+	}
+	summaryPath, hasSummary := os.LookupEnv(stepSummaryEnv)
+	if p.markdown != "" || (hasSummary && summaryPath != "") {
+		var b bytes.Buffer
+		if err := report.Summary(&b, run, v, report.SummaryOptions{Gate: g, Dir: dir}); err != nil {
+			return errors.Join(runErr, err)
+		}
+		if p.markdown != "" {
+			if err := atomicfile.Write(p.markdown, b.Bytes(), atomicfile.Options{Mode: 0o644}); err != nil {
+				return errors.Join(runErr, fmt.Errorf("--markdown: %w", err))
+			}
+			fmt.Fprintf(stdout, "summary: %s (%d characters, GitHub's comment limit is %d)\n", p.markdown, b.Len(), report.CommentLimit)
+		}
+		if hasSummary && summaryPath != "" {
+			if err := appendFile(summaryPath, b.Bytes()); err != nil {
+				return errors.Join(runErr, fmt.Errorf("$%s: %w", stepSummaryEnv, err))
+			}
+		}
+	}
+	if runErr != nil || g == nil {
+		return runErr
+	}
+	if len(fired) == 0 {
+		fmt.Fprintf(stdout, "gate %s: passed (no significant change beyond it)\n", g.Rules)
+		return nil
+	}
+	fmt.Fprintf(stdout, "gate %s: FAILED\n", g.Rules)
+	for _, f := range g.Fired {
+		fmt.Fprintf(stdout, "  %s\n", f)
+	}
+	return fmt.Errorf("%w: %d significant change(s) beyond %s (exit code %d)", errGate, len(fired), g.Rules, exitGate)
+}
+
+// appendFile appends data to path (GitHub's step summary is appended to by
+// every step).
+func appendFile(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
