@@ -1,0 +1,130 @@
+package main
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+	"github.com/pgrst-lab/pgrst-lab/lab/report"
+)
+
+// buildMini builds postgrest-mini into a temporary directory.
+func buildMini(t *testing.T) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "postgrest-mini")
+	if b, err := exec.Command("go", "build", "-o", out, "../postgrest-mini").CombinedOutput(); err != nil {
+		t.Fatalf("build postgrest-mini: %v\n%s", err, b)
+	}
+	return out
+}
+
+// copyExecutable copies src to dir/name, mode 0755.
+func copyExecutable(t *testing.T, src, dir, name string) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	dst := filepath.Join(dir, name)
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// `lab ab` with two copies of the target's executable, on the real
+// PostgREST and on postgrest-mini: each copy is the one that served its
+// variant's trials, and its --version is in run.json, the terminal, both
+// reports, the --markdown summary and $GITHUB_STEP_SUMMARY (appended).
+func TestABTwoCopies(t *testing.T) {
+	for _, tg := range []struct {
+		name string
+		bin  func(t *testing.T) string
+	}{{"real", func(t *testing.T) string { return labtest.PostgREST(t) }}, {"mini", buildMini}} {
+		t.Run(tg.name, func(t *testing.T) {
+			src := tg.bin(t)
+			want, err := exec.Command(src, "--version").Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			version := strings.TrimSpace(strings.SplitN(string(want), "\n", 2)[0])
+			dir := directStack(t, "--postgrest", src)
+			tmp := t.TempDir()
+			a := copyExecutable(t, src, filepath.Join(tmp, "base"), "postgrest")
+			b := copyExecutable(t, src, filepath.Join(tmp, "pr"), "postgrest")
+			results, md := t.TempDir(), filepath.Join(tmp, "summary.md")
+			stepSummary := filepath.Join(tmp, "step-summary.md")
+			os.WriteFile(stepSummary, []byte("an earlier step's summary\n"), 0o644)
+			t.Setenv(stepSummaryEnv, stepSummary)
+			out, err := runLab(t, "ab", "base="+a, "pr="+b, "GETSingle", "--dir", dir, "--results", results,
+				"--min-trials", "2", "--max-trials", "2", "--duration", "1s", "--warmup", "0s", "--markdown", md)
+			if err != nil {
+				t.Fatalf("lab ab: %v\n%s", err, out)
+			}
+			binaries := "base: " + version + " (" + a + "); pr: " + version + " (" + b + ")"
+			if !strings.Contains(out, "binaries "+binaries) {
+				t.Errorf("terminal output lacks %q:\n%s", binaries, out)
+			}
+			dirs, _ := filepath.Glob(filepath.Join(results, "binaries", "*"))
+			if len(dirs) != 1 {
+				t.Fatalf("result dirs %v", dirs)
+			}
+			run, err := report.Load(dirs[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(run.Experiment.Scenarios, ","); got != "GETSingle" {
+				t.Errorf("scenarios %s, want GETSingle", got)
+			}
+			paths := map[string]string{"base": a, "pr": b}
+			for _, vi := range run.Variants {
+				if vi.Binary != paths[vi.Name] || vi.Version != version {
+					t.Errorf("variant %s: binary %q version %q, want %q %q", vi.Name, vi.Binary, vi.Version, paths[vi.Name], version)
+				}
+				swapped := false
+				for _, c := range vi.Changes {
+					swapped = swapped || (c.Where == "binary" && c.To == paths[vi.Name])
+				}
+				if !swapped {
+					t.Errorf("variant %s: changes %+v do not swap the executable to %s", vi.Name, vi.Changes, paths[vi.Name])
+				}
+			}
+			measured := map[string]int{}
+			for _, tr := range run.Trials {
+				if tr.Error == "" && tr.Load.Requests > 0 {
+					measured[tr.Variant]++
+				}
+			}
+			if measured["base"] != 2 || measured["pr"] != 2 {
+				t.Errorf("measured trials %v, want 2 per variant", measured)
+			}
+			for _, f := range []string{filepath.Join(dirs[0], "report.md"), filepath.Join(dirs[0], "report.html"), md, stepSummary} {
+				text, _ := os.ReadFile(f)
+				flat := strings.Join(strings.Fields(string(text)), " ")
+				for _, w := range []string{version, a, b} {
+					if !strings.Contains(flat, w) {
+						t.Errorf("%s lacks %q", filepath.Base(f), w)
+					}
+				}
+			}
+			if s, _ := os.ReadFile(stepSummary); !strings.HasPrefix(string(s), "an earlier step's summary\n### pgrst-lab:") {
+				t.Errorf("$GITHUB_STEP_SUMMARY was not appended to:\n%.300s", s)
+			}
+		})
+	}
+}
