@@ -113,7 +113,7 @@ func TestABTwoCopies(t *testing.T) {
 			if measured["base"] != 2 || measured["pr"] != 2 {
 				t.Errorf("measured trials %v, want 2 per variant", measured)
 			}
-			for _, f := range []string{filepath.Join(dirs[0], "report.md"), filepath.Join(dirs[0], "report.html"), md, stepSummary} {
+			for _, f := range []string{filepath.Join(dirs[0], "report.md"), filepath.Join(dirs[0], "report.html"), filepath.Join(dirs[0], "verdicts.json"), md, stepSummary} {
 				text, _ := os.ReadFile(f)
 				flat := strings.Join(strings.Fields(string(text)), " ")
 				for _, w := range []string{version, a, b} {

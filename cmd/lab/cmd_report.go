@@ -53,7 +53,7 @@ func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	case "html":
 		return report.HTML(stdout, run, v)
 	case "json":
-		return report.JSON(stdout, v)
+		return report.JSON(stdout, v, run)
 	case "bench":
 		return report.Bench(stdout, run)
 	}

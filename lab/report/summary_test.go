@@ -85,3 +85,26 @@ func TestSummaryFitsGitHubComment(t *testing.T) {
 		t.Errorf("verdict table has %d rows of the last scenario, want 5", n)
 	}
 }
+
+// verdicts.json names the executables and their versions when variants
+// set binaries, and only then.
+func TestJSONBinaries(t *testing.T) {
+	run := fixtureRun("closed")
+	var plain bytes.Buffer
+	if err := report.JSON(&plain, stats.Compare(run, 0.05), run); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plain.String(), `"binaries"`) {
+		t.Error("binaries without a variant that set one")
+	}
+	run.Variants[1].Binary, run.Variants[1].Version = "/opt/pr/postgrest", "PostgREST 13.0.9"
+	var b bytes.Buffer
+	if err := report.JSON(&b, stats.Compare(run, 0.05), run); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"binaries": [`, `"variant": "unix"`, `"binary": "/opt/pr/postgrest"`, `"version": "PostgREST 13.0.9"`, `"rows": [`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("verdicts.json lacks %s", want)
+		}
+	}
+}

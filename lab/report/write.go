@@ -22,7 +22,7 @@ func WriteAll(dir string, run *lab.Run, v *stats.Verdicts) error {
 	writers := map[string]func(io.Writer) error{
 		"report.md":     func(w io.Writer) error { return Markdown(w, run, v) },
 		"report.html":   func(w io.Writer) error { return HTML(w, run, v) },
-		"verdicts.json": func(w io.Writer) error { return JSON(w, v) },
+		"verdicts.json": func(w io.Writer) error { return JSON(w, v, run) },
 		"results.bench": func(w io.Writer) error { return Bench(w, run) },
 		"trials.csv":    func(w io.Writer) error { return TrialsCSV(w, run) },
 		"telemetry.csv": func(w io.Writer) error { return TelemetryCSV(w, run) },
