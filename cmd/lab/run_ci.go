@@ -60,7 +60,7 @@ func (p *prFlags) add(fs *flag.FlagSet) {
 		return nil
 	})
 	fs.StringVar(&p.markdown, "markdown", "", "write a summary sized for a GitHub comment to `FILE` (verdict table first, details folded)")
-	fs.Func("gate", "`RULES`: exit with code 3 on a significant change beyond a threshold, e.g. 'throughput<-3%,p99>+10%' (metrics: "+strings.Join(gate.Names(), ", ")+")", func(s string) error {
+	fs.Func("gate", "exit with code 3 when one of the `RULES` fires: a significant change beyond its threshold, e.g. 'throughput<-3%,p99>+10%' (metrics: "+strings.Join(gate.Names(), ", ")+")", func(s string) error {
 		rules, err := gate.Parse(s)
 		if err != nil {
 			return err
