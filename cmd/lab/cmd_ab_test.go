@@ -97,3 +97,23 @@ func TestGateExitCode(t *testing.T) {
 		t.Errorf("exit code %d, want 3", c)
 	}
 }
+
+// `lab run binaries` keeps taking its executables from $(PGRST_RELEASE)
+// and $(PGRST_BRANCH); --binary replaces those variants before the
+// placeholders are resolved, so it needs neither.
+func TestBinariesPlaceholdersAndBinaryFlag(t *testing.T) {
+	t.Setenv("PGRST_RELEASE", "")
+	t.Setenv("PGRST_BRANCH", "")
+	good := script(t, t.TempDir(), "postgrest", `echo "PostgREST 13.0.8"`)
+	stackDir := filepath.Join(t.TempDir(), "nostack")
+	_, err := runLab(t, "run", "binaries", "--dir", stackDir)
+	if err == nil || !strings.Contains(err.Error(), "PGRST_RELEASE is not set") || !strings.Contains(err.Error(), "PGRST_BRANCH is not set") {
+		t.Errorf("without --binary: %v, want the unset placeholders named", err)
+	}
+	// A bad scenario stops the run after the placeholders would have been
+	// resolved: the error is about the scenario only.
+	_, err = runLab(t, "run", "binaries", "--binary", "base="+good, "--binary", "pr="+good, "--scenarios", "NoSuch", "--dir", stackDir)
+	if err == nil || strings.Contains(err.Error(), "PGRST_") || !strings.Contains(err.Error(), `"NoSuch"`) {
+		t.Errorf("with --binary: %v, want only the unknown scenario", err)
+	}
+}
