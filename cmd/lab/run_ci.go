@@ -109,6 +109,9 @@ func (p *prFlags) finish(run *lab.Run, dir string, runErr error, stdout io.Write
 		for _, f := range fired {
 			g.Fired = append(g.Fired, f.String())
 		}
+		for _, f := range gate.Blind(p.rules, v) {
+			g.Blind = append(g.Blind, f.BlindString())
+		}
 	}
 	summaryPath, hasSummary := os.LookupEnv(stepSummaryEnv)
 	if p.markdown != "" || (hasSummary && summaryPath != "") {
@@ -133,6 +136,12 @@ func (p *prFlags) finish(run *lab.Run, dir string, runErr error, stdout io.Write
 	}
 	if len(fired) == 0 {
 		fmt.Fprintf(stdout, "gate %s: passed (no significant change beyond it)\n", g.Rules)
+		if len(g.Blind) > 0 {
+			fmt.Fprintf(stdout, "  but this run could not have detected a change of the gate's size on %d comparison(s):\n", len(g.Blind))
+			for _, l := range g.Blind {
+				fmt.Fprintf(stdout, "  %s\n", l)
+			}
+		}
 		return nil
 	}
 	fmt.Fprintf(stdout, "gate %s: FAILED\n", g.Rules)

@@ -144,3 +144,27 @@ func Evaluate(rules []Rule, v *stats.Verdicts) []Firing {
 	}
 	return out
 }
+
+// Blind returns, per rule, the rows on which the rule could not have fired
+// for a change of its own size: the run's minimum detectable effect (80 %
+// power) is larger than the threshold, or unknown. A gate that passed on
+// such rows says little; reports say so next to the decision.
+func Blind(rules []Rule, v *stats.Verdicts) []Firing {
+	var out []Firing
+	for _, r := range v.Rows {
+		for _, rule := range rules {
+			if rule.Metric.Name == r.Metric.Name && !(r.MDEPct <= math.Abs(rule.Pct)) {
+				out = append(out, Firing{Rule: rule, Row: r})
+			}
+		}
+	}
+	return out
+}
+
+// BlindString says what a blind row could not see, e.g. "GETSingle: pr
+// vs base: throughput: mde ±12.0% > 3% (throughput<-3%)".
+func (f Firing) BlindString() string {
+	r := f.Row
+	return fmt.Sprintf("%s: %s vs %s: %s: mde %s > %g%% (%s)", r.Scenario, r.VariantName, r.BaselineName, r.Metric.Label,
+		r.MDEString(), math.Abs(f.Rule.Pct), f.Rule.Text)
+}

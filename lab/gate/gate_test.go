@@ -119,3 +119,22 @@ func rowsOf(v *stats.Verdicts, metric string) []string {
 	}
 	return out
 }
+
+// A gate is blind where the run's MDE exceeds its threshold.
+func TestBlind(t *testing.T) {
+	rules, err := gate.Parse("throughput<-3%,p50>+50%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet := gate.Blind(rules, stats.Compare(abRun(1, 0.005, 6), 0.05))
+	if len(quiet) != 0 {
+		t.Errorf("a quiet run (noise 0.5%%) is blind on %v", quiet)
+	}
+	noisy := gate.Blind(rules, stats.Compare(abRun(1, 0.3, 7), 0.05))
+	if len(noisy) == 0 || noisy[0].Row.Metric.Name != "rate" {
+		t.Fatalf("a noisy run (30%%) is blind on %v, want throughput", noisy)
+	}
+	if s := noisy[0].BlindString(); !strings.Contains(s, "GETSingle: pr vs base: throughput: mde ±") || !strings.Contains(s, "> 3% (throughput<-3%)") {
+		t.Errorf("BlindString %q", s)
+	}
+}

@@ -21,7 +21,7 @@ func cell(s stats.Summary) string {
 
 // noiseLegend is the one line that explains the mark.
 func noiseLegend() string {
-	return fmt.Sprintf("%s marks a figure whose median (or the baseline's) has a %.0f%% interval wider than ±%.0f%% of it: noisy; more trials or a quieter machine would sharpen it",
+	return fmt.Sprintf("%s after a figure: its median (or the baseline's) has a %.0f%% interval wider than ±%.0f%% of it (noisy; more trials or a quieter machine would sharpen it)",
 		noiseMark, 100*stats.Confidence, 100*stats.NoiseLimit)
 }
 

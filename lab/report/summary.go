@@ -18,6 +18,9 @@ const CommentLimit = 65536
 type Gate struct {
 	Rules string   // as given, e.g. "throughput<-3%,p99>+10%"
 	Fired []string // one line per rule that fired on a verdict row
+	// Blind are the rows on which a rule could not have seen a change of
+	// its own size (the run's MDE is larger), one line each.
+	Blind []string
 	// Metrics are the gated metrics, shown as columns of the verdict table.
 	Metrics []lab.Metric
 }
@@ -51,6 +54,15 @@ func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) err
 	if g := o.Gate; g != nil {
 		if len(g.Fired) == 0 {
 			fmt.Fprintf(b, "**Gate `%s`: passed** — no significant change beyond it.\n\n", g.Rules)
+			if len(g.Blind) > 0 {
+				fmt.Fprint(b, mdPara(fmt.Sprintf("But this run could not have detected a change of the gate's size on %d comparison(s): "+
+					"its noise hides smaller changes (mde). More rounds (--max-trials) or a quieter machine would.", len(g.Blind))))
+				fmt.Fprintf(b, "<details><summary>Where the gate was blind</summary>\n\n")
+				for _, l := range g.Blind {
+					fmt.Fprint(b, mdItem(mdEscape(l)))
+				}
+				fmt.Fprintf(b, "\n</details>\n\n")
+			}
 		} else {
 			fmt.Fprintf(b, "**Gate `%s`: FAILED** — %d significant change(s) beyond it:\n\n", g.Rules, len(g.Fired))
 			for _, f := range g.Fired {
@@ -63,7 +75,7 @@ func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) err
 	if bins := binariesDesc(run, "`"); bins != "" {
 		fmt.Fprint(b, mdPara("Binaries: "+bins+"."))
 	}
-	fmt.Fprint(b, mdPara(fmt.Sprintf("%s; %s trials per variant and scenario. %s.", loadDesc(run.Experiment.Load), trialCounts(run), v.Method())))
+	fmt.Fprint(b, mdPara(fmt.Sprintf("Load: %s; %s trials per variant and scenario. Test: %s.", loadDesc(run.Experiment.Load), trialCounts(run), v.Method())))
 	b.Flush()
 
 	var setup bytes.Buffer

@@ -41,8 +41,14 @@ func TestSummaryVerdictFirst(t *testing.T) {
 		t.Errorf("<details> %d, </details> %d", o, c)
 	}
 	passed := summaryOf(t, run, report.SummaryOptions{Gate: &report.Gate{Rules: "throughput<-3%"}})
-	if !strings.Contains(passed, "**Gate `throughput<-3%`: passed**") {
+	if !strings.Contains(passed, "**Gate `throughput<-3%`: passed**") || strings.Contains(passed, "blind") {
 		t.Errorf("a gate that did not fire:\n%s", passed[:300])
+	}
+	blind := summaryOf(t, run, report.SummaryOptions{Gate: &report.Gate{Rules: "throughput<-1%",
+		Blind: []string{"GETSingle: unix vs tcp: throughput: mde ±3.8% > 1% (throughput<-1%)"}}})
+	if !strings.Contains(blind, "could not have detected a change of the gate's size on 1 comparison(s)") ||
+		!strings.Contains(blind, "- GETSingle: unix vs tcp: throughput: mde ±3.8% > 1%") {
+		t.Errorf("a blind gate is not called so:\n%s", blind[:600])
 	}
 }
 

@@ -77,7 +77,7 @@ func TestMarkdownFits120ColumnsWithManyVariants(t *testing.T) {
 	if strings.Contains(md, "is noisy") {
 		t.Errorf("report.md lists noise warnings instead of marking cells")
 	}
-	if n := strings.Count(md, "! marks a figure"); n != 1 {
+	if n := strings.Count(md, "! after a figure: its median"); n != 1 {
 		t.Errorf("noise legend %d times, want once", n)
 	}
 	if !strings.Contains(md, "±") || !strings.Contains(md, "%!") {
