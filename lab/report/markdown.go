@@ -23,13 +23,13 @@ func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	}
 	fmt.Fprintf(b, "# %s\n\n", mdEscape(title))
 	if d := strings.TrimSpace(run.Experiment.Description); d != "" {
-		fmt.Fprintf(b, "%s\n\n", d)
+		fmt.Fprint(b, mdPara(d))
 	}
 	if run.Target.Reference {
 		fmt.Fprintf(b, "> **Measured on the reference server (postgrest-mini), not PostgREST.** The figures show the lab's\n> method and the machine, not PostgREST's performance.\n\n")
 	}
 	if run.Interrupted != "" {
-		fmt.Fprintf(b, "> **Interrupted run:** %s. The tables hold what was measured until then.\n\n", mdEscape(run.Interrupted))
+		fmt.Fprint(b, wrap(fmt.Sprintf("**Interrupted run:** %s. The tables hold what was measured until then.", mdEscape(run.Interrupted)), MarkdownWidth, "> ", "> ")+"\n")
 	}
 
 	fmt.Fprintf(b, "## Verdict\n\n")

@@ -30,6 +30,9 @@ func poolSizeRun() *lab.Run {
 	run := statstest.Run(statstest.Spec{Experiment: "pool-size", Scenarios: []string{"GETSingle", "GETAllEmbed"}, Trials: 8,
 		Noise: 0.12, Drift: 0.05, Seed: 7, Variants: vs, Detail: true})
 	run.Experiment.Title = "db-pool sweep: 1, 2, 5, 10, 20, 50"
+	run.Experiment.Description = "Throughput and latency against PostgREST's connection pool size, under 50 concurrent connections: " +
+		"which pool size should I use on this machine, and what does each step buy?"
+	run.Interrupted = "interrupted (Ctrl-C) after round 8 of 8, while the pool-50 variant of GETAllEmbed was being restored to its original configuration"
 	run.Target = lab.TargetInfo{Binary: "/work/shared/postgrest/postgrest", Version: "PostgREST 13.0.8", Supervisor: "direct",
 		URL: "http://127.0.0.1:3000"}
 	for i := range run.Trials {
