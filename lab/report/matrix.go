@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -170,7 +171,7 @@ func ratioStr(r float64) string {
 	if math.IsNaN(r) {
 		return "–"
 	}
-	return "×" + num(r)
+	return fmt.Sprintf("×%.2f", r)
 }
 
 // valueStr is num, "–" when unknown.

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
@@ -76,6 +75,7 @@ func TestMatrixFormats(t *testing.T) {
 	if err := report.MatrixHTML(&html, m, "res/matrix/socket-vs-tcp/t"); err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("terminal:\n%s", term.String())
 	for name, out := range map[string]string{"terminal": term.String(), "markdown": md.String(), "html": html.String()} {
 		for _, want := range []string{"one after another: both agents report the same machine", "GETSingle", "GETAllEmbed",
 			"failed: connection refused", "×0.50", "×2.00", "Ratios (×) are against fast"} {
@@ -135,5 +135,4 @@ func TestWriteMatrix(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
-	_ = lab.Metrics
 }

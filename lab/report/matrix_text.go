@@ -51,17 +51,20 @@ func MatrixTerminal(w io.Writer, m *Matrix) {
 	fmt.Fprintf(w, "\n%s\n", m.referenceLine())
 	for _, sc := range tables {
 		fmt.Fprintf(w, "\n%s across hosts:\n", sc.Name)
-		b.Reset()
-		tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "  variant\thost\treq/s\t\tp99 ms\t\tCPU µs/req\t\ttrials\t\n")
+		vw, hw := len("variant"), len("host")
+		for _, r := range sc.Rows {
+			vw = max(vw, len([]rune(r.Variant)))
+			for _, c := range r.Cells {
+				hw = max(hw, len([]rune(c.Host)))
+			}
+		}
+		fmt.Fprintf(w, "  %-*s  %-*s  %7s %7s  %7s %7s  %10s %7s  %6s\n", vw, "variant", hw, "host", "req/s", "×", "p99 ms", "×", "CPU µs/req", "×", "trials")
 		for _, r := range sc.Rows {
 			for _, c := range r.Cells {
-				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t\n", r.Variant, c.Host, valueStr(c.Rate), ratioStr(c.RateRatio),
+				fmt.Fprintf(w, "  %-*s  %-*s  %7s %7s  %7s %7s  %10s %7s  %6d\n", vw, r.Variant, hw, c.Host, valueStr(c.Rate), ratioStr(c.RateRatio),
 					valueStr(c.P99), ratioStr(c.P99Ratio), valueStr(c.CPU), ratioStr(c.CPURatio), c.Trials)
 			}
 		}
-		tw.Flush()
-		writeTrimmed(w, b.String())
 	}
 	for _, h := range m.Hosts {
 		fmt.Fprintf(w, "\n%s verdict:\n", h.Label)
