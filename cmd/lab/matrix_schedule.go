@@ -37,7 +37,7 @@ func planMatrix(driver lab.Host, hosts []lab.Host, labels []string, e *lab.Exper
 			return seq("%s is this driver's own machine: its server would share cores with the load generators", labels[i])
 		}
 		if other, ok := seen[h.HostID]; ok {
-			return seq("%s and %s report the same machine (host id %s): their servers would share its cores", other, labels[i], h.HostID)
+			return seq("%s and %s report the same machine (host id %q): their servers would share its cores", other, labels[i], h.HostID)
 		}
 		seen[h.HostID] = labels[i]
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -39,9 +40,11 @@ postgrest = { db-uri = "unix" }
 // and `lab run --agent A --agent B --agent B'` in a third namespace joined
 // to each by a veth pair. B' is B's agent given a wrong token: it fails,
 // and the run still writes one matrix report with A and B side by side in
-// every scenario, B' named as failed with why. Both hosts are one machine,
-// so they run one after another, and the report says so. On the real
-// PostgREST and on postgrest-mini.
+// every scenario, B' named as failed with why. On the real PostgREST and
+// on postgrest-mini. Both hosts are this machine: on the real PostgREST
+// they say so and run one after another; on postgrest-mini their agents
+// claim distinct machines (host_id, as for cloned VMs) and, with a CPU of
+// the [partition] generator each, run at the same time.
 func TestMatrixNetns(t *testing.T) {
 	labBin := buildLab(t)
 	for _, tg := range labTargets(labBin) {
@@ -51,6 +54,7 @@ func TestMatrixNetns(t *testing.T) {
 
 func matrixAcrossNamespaces(t *testing.T, labBin string, tg labTarget) {
 	targetArgs := tg.flags(t)
+	concurrent := tg.reference && runtime.NumCPU() >= 2
 	ns := netnsStar(t, 2)
 	tmp := t.TempDir()
 	certs := agenttest.NewCerts(t, ns.ips...)
@@ -60,7 +64,11 @@ func matrixAcrossNamespaces(t *testing.T, labBin string, tg labTarget) {
 		dir := stackUp(t, in, labBin, targetArgs...)
 		serveAllAddresses(t, dir)
 		tok := writeFile(t, tmp, fmt.Sprintf("host%d.token", i), fmt.Sprintf("host-%d-token-0123456789abcdef", i), 0o600)
-		cfg := writeFile(t, tmp, fmt.Sprintf("agent%d.toml", i), fmt.Sprintf(`listen = "%s:0"
+		hostID := ""
+		if concurrent {
+			hostID = fmt.Sprintf("host_id = \"test-machine-%d\"\n", i)
+		}
+		cfg := writeFile(t, tmp, fmt.Sprintf("agent%d.toml", i), hostID+fmt.Sprintf(`listen = "%s:0"
 advertise_host = %q
 token_file = %q
 [stack]
@@ -75,7 +83,11 @@ key = %q
 	}
 	// B again, with A's token: B refuses it, and only B is sent it.
 	args = append(args, "--agent", urls[1], "--token-file", filepath.Join(tmp, "host0.token"))
-	exp := writeFile(t, tmp, "matrix.toml", matrixExperiment, 0o644)
+	src := matrixExperiment
+	if concurrent {
+		src += "[partition]\ngenerator = \"0-1\"\n"
+	}
+	exp := writeFile(t, tmp, "matrix.toml", src, 0o644)
 	results := t.TempDir()
 	argv := append([]string{"ip", "netns", "exec", ns.driver, labBin, "run", exp, "--ca", certs.CA, "--results", results}, args...)
 	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
@@ -92,7 +104,10 @@ key = %q
 		Concurrent bool
 		Schedule   string
 		Reference  string
-		Hosts      []struct{ Label, Agent, Dir, Error string }
+		Hosts      []struct {
+			Label, Agent, Dir, Error string
+			Generator                string `json:"generator_cpus"`
+		}
 		Scenarios  []struct {
 			Name  string
 			Cells []struct {
@@ -115,11 +130,17 @@ key = %q
 	if len(m.Hosts) != 3 || m.Hosts[0].Error != "" || m.Hosts[1].Error != "" || !strings.Contains(m.Hosts[2].Error, "401") {
 		t.Fatalf("hosts %+v: want A and B measured, B' failed with 401", m.Hosts)
 	}
-	// All three are this one machine: whichever reason comes first.
-	if m.Concurrent || !(strings.Contains(m.Schedule, "report the same machine") || strings.Contains(m.Schedule, "this driver's own machine")) {
+	a, bl, failed := m.Hosts[0].Label, m.Hosts[1].Label, m.Hosts[2].Label
+	if concurrent {
+		if !m.Concurrent || !strings.Contains(m.Schedule, "distinct machines") || m.Hosts[0].Generator != "0" || m.Hosts[1].Generator != "1" ||
+			!strings.Contains(string(out), "["+bl+"] [8/8]") {
+			t.Errorf("schedule: concurrent %v, %q, generators %q %q: want at the same time, one CPU each, output prefixed",
+				m.Concurrent, m.Schedule, m.Hosts[0].Generator, m.Hosts[1].Generator)
+		}
+	} else if m.Concurrent || !(strings.Contains(m.Schedule, "report the same machine") || strings.Contains(m.Schedule, "this driver's own machine")) {
+		// All three are this one machine: whichever reason comes first.
 		t.Errorf("schedule: concurrent %v, %q: want one after another, the hosts and the driver being one machine", m.Concurrent, m.Schedule)
 	}
-	a, bl, failed := m.Hosts[0].Label, m.Hosts[1].Label, m.Hosts[2].Label
 	if m.Reference != a || a == bl || bl == failed {
 		t.Errorf("labels %q %q %q, reference %q", a, bl, failed, m.Reference)
 	}
