@@ -108,7 +108,7 @@ key = %q
 			Label, Agent, Dir, Error string
 			Generator                string `json:"generator_cpus"`
 		}
-		Scenarios  []struct {
+		Scenarios []struct {
 			Name  string
 			Cells []struct {
 				Variant, Host string
