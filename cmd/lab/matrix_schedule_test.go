@@ -57,3 +57,19 @@ func TestAgentTokensPerAgent(t *testing.T) {
 		t.Errorf("tokens %q, %q: want each agent's own", opts[0].Token, opts[1].Token)
 	}
 }
+
+// A host's label is a directory name under RESULTS, whatever its agent says.
+func TestHostLabel(t *testing.T) {
+	for _, tc := range []struct{ hostname, url, want string }{
+		{"db1", "https://10.0.0.5:7171", "db1"},
+		{"", "https://10.0.0.5:7171", "10.0.0.5"},
+		{"..", "https://10.0.0.5:7171", "10.0.0.5"},
+		{"../../etc", "https://10.0.0.5:7171", ".._.._etc"},
+		{"a\x1b[2Jb", "https://x:1", "a_[2Jb"},
+		{strings.Repeat("x", 65), "https://[::1]:7171", "__1"},
+	} {
+		if got := hostLabel(lab.Host{Hostname: tc.hostname}, tc.url); got != tc.want {
+			t.Errorf("hostLabel(%q, %q) = %q, want %q", tc.hostname, tc.url, got, tc.want)
+		}
+	}
+}

@@ -120,16 +120,21 @@ func runOnAgent(ctx context.Context, e *lab.Experiment, u string, o agent.Client
 	return runAndReport(ctx, e, c, target.URL, results, note, stdout)
 }
 
-// hostLabel names a host's result directory: its hostname, else the agent's host.
+// hostLabel names a host's result directory: its hostname, else the
+// agent's host; never a path of its own (the agent's answer is not trusted).
 func hostLabel(h lab.Host, agentURL string) string {
 	name := h.Hostname
-	if name == "" {
+	if name == "" || name == "." || name == ".." || len(name) > 64 {
+		name = ""
 		if u, err := url.Parse(agentURL); err == nil {
 			name = u.Hostname()
 		}
 	}
+	if name == "" {
+		name = "host"
+	}
 	return strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ':' || r < 0x20 {
+		if r == '/' || r == '\\' || r == ':' || r < 0x20 || r == 0x7f {
 			return '_'
 		}
 		return r
