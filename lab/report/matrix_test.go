@@ -52,6 +52,13 @@ func TestMatrixTableRatiosAgainstTheReference(t *testing.T) {
 			}
 		}
 	}
+	// A host that failed after measuring keeps its cells and says it is partial.
+	m.Hosts[1].Error = "session lost"
+	var term bytes.Buffer
+	report.MatrixTerminal(&term, m)
+	if !strings.Contains(term.String(), "partial: session lost") || m.Table()[0].Rows[0].Cells[1].Trials != 3 {
+		t.Errorf("partial host:\n%s", term.String())
+	}
 	// Without the first host, the second is the reference.
 	m.Hosts[0] = report.MatrixHost{Label: "fast", Error: "agent busy"}
 	if ref := m.Reference(); ref != 1 {
