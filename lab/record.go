@@ -63,7 +63,10 @@ type AgentInfo struct {
 
 // Host describes the server machine.
 type Host struct {
-	Hostname    string `json:"hostname"`
+	Hostname string `json:"hostname"`
+	// HostID identifies the machine (its DMI product UUID or machine-id):
+	// hosts with the same HostID share their cores.
+	HostID      string `json:"host_id,omitempty"`
 	OS          string `json:"os"`
 	Kernel      string `json:"kernel"`
 	CPUModel    string `json:"cpu_model"`

@@ -32,7 +32,9 @@ restored. Writes RESULTS/<experiment>/<timestamp>/ and prints the verdicts.
 
 With --agent URL the server side is a 'lab agent' on another host and the
 load is generated here; repeat --agent to run the experiment on several
-hosts (RESULTS/<host>/<experiment>/<timestamp>/ each, then a comparison).`
+hosts (RESULTS/<host>/<experiment>/<timestamp>/ each, then one matrix
+report in RESULTS/matrix/<experiment>/<timestamp>/), with one --token-file
+per --agent in the same order.`
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", runUsage, stdout)
