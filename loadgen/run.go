@@ -81,7 +81,7 @@ func newRun(cfg Config) (*runner, error) {
 	for _, w := range cfg.Mix {
 		var ts []*tmpl
 		for i, q := range w.Scenario.Requests {
-			t, err := compile(q, host, base)
+			t, err := compileWith(q, host, base, []byte(cfg.JWTSecret))
 			if err != nil {
 				return nil, fmt.Errorf("loadgen: scenario %s request %d: %w", w.Scenario.Name, i, err)
 			}

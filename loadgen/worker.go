@@ -50,7 +50,7 @@ func (w *worker) one(intended time.Time, measured, closed bool) errKind {
 	lat, svc, lag := end.Sub(intended), end.Sub(start), start.Sub(intended)
 	if kind != errNone {
 		lat = -1
-	} else if (t.expect != 0 && status != t.expect) || (t.expect == 0 && (status < 200 || status > 299)) {
+	} else if !t.accepts(status) {
 		kind = errStatus
 	}
 	w.sh.record(measured, status, kind, lat, svc, lag, w.c.in-in0, out)
@@ -106,4 +106,15 @@ func (w *worker) closedLoop() {
 			}
 		}
 	}
+}
+
+// accepts reports whether status is the answer the request expects.
+func (t *tmpl) accepts(status int) bool {
+	switch t.expect {
+	case 0:
+		return status >= 200 && status <= 299
+	case ExpectNoServerError:
+		return status < 500
+	}
+	return status == t.expect
 }
