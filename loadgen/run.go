@@ -104,6 +104,9 @@ func newRun(cfg Config) (*runner, error) {
 	n := min(r.workers, 4*cfg.threads())
 	for range n {
 		sh := newShard()
+		if cfg.ServerTiming {
+			sh.phases = newPhaseHists()
+		}
 		sh.sameSvc = cfg.Closed != nil
 		if cfg.Open != nil {
 			sh.lag = newHist()

@@ -15,6 +15,8 @@ type worker struct {
 	rr  []int // round-robin position per scenario
 	buf []byte
 	bod []byte
+	// phases is the scratch for an answer's Server-Timing phases.
+	phases [NumPhases]int64
 }
 
 // next renders the next request of the mix.
@@ -54,6 +56,11 @@ func (w *worker) one(intended time.Time, measured, closed bool) errKind {
 		kind = errStatus
 	}
 	w.sh.record(measured, status, kind, lat, svc, lag, w.c.in-in0, out)
+	if measured && kind == errNone && w.sh.phases != nil {
+		if v := w.c.resp.Header.Peek("Server-Timing"); len(v) > 0 && parseServerTiming(v, &w.phases) {
+			w.sh.recordPhases(&w.phases)
+		}
+	}
 	return kind
 }
 
