@@ -61,6 +61,8 @@ type Cleaner interface {
 type LoadSpec struct {
 	Scenario string    // built-in name, or the name of Custom
 	Custom   *Scenario // set for user-defined scenarios
+	// JWTSecret signs {jwt ...} templates (the experiment's jwt_secret).
+	JWTSecret string
 	Load     Load
 	Seed     int64
 	// CPUs pins the generator's threads ([partition] generator); nil = any.

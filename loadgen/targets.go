@@ -88,6 +88,12 @@ func ParseTargets(name string, src []byte, body func(rel string) ([]byte, error)
 	if len(p.out) == 0 {
 		return nil, p.errorf("no targets (want lines like \"GET http://localhost/artist\")")
 	}
+	for i, r := range p.out { // templates: syntax only, the secret comes with the run
+		if _, err := compileWith(r, "", "", []byte("syntax check")); err != nil {
+			p.line = p.starts[i]
+			return nil, p.errorf("%v", err)
+		}
+	}
 	return p.out, nil
 }
 
@@ -99,6 +105,7 @@ type targetsParser struct {
 	hasBod bool
 	bytes  int
 	out    []Request
+	starts []int // line of each target's request line
 }
 
 func (p *targetsParser) errorf(format string, args ...any) error {
@@ -153,6 +160,7 @@ func (p *targetsParser) start(t string) error {
 	}
 	p.out = append(p.out, Request{Method: f[0], Path: path, Header: map[string]string{}, Expect: ExpectNoServerError})
 	p.cur, p.hasBod = &p.out[len(p.out)-1], false
+	p.starts = append(p.starts, p.line)
 	return nil
 }
 

@@ -83,3 +83,14 @@ func TestReadTargetsRefusesBadInput(t *testing.T) {
 		t.Errorf("oversized file: %v", err)
 	}
 }
+
+func TestReadTargetsChecksTemplates(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.http")
+	src := "GET http://localhost/a\nAuthorization: Bearer {jwt role=web_user exp=+1h}\n\nGET http://localhost/b\nAuthorization: Bearer {jwt role=x pool=0}\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadTargets(path); err == nil || !strings.Contains(err.Error(), "t.http:4: header \"Authorization\": field {jwt role=x pool=0}: pool=0") {
+		t.Errorf("error %v", err)
+	}
+}

@@ -111,6 +111,13 @@ func compileWith(r Request, host, base string, secret []byte) (*tmpl, error) {
 	return t, nil
 }
 
+// CheckRequest reports whether r can be sent: method, path, headers,
+// templates (a {jwt} field needs jwtSecret).
+func CheckRequest(r Request, jwtSecret string) error {
+	_, err := compileWith(r, "", "", []byte(jwtSecret))
+	return err
+}
+
 // checkRequest refuses what cannot go on the wire and returns the method
 // and host to use (GET and localhost by default).
 func checkRequest(r Request, host string) (method, hostOut string, err error) {
