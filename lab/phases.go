@@ -14,6 +14,7 @@ type ServerTiming struct {
 // PhaseStat is one phase's figures, in milliseconds.
 type PhaseStat struct {
 	Name   string  `json:"name"`
+	MinMs  float64 `json:"min_ms"`
 	MeanMs float64 `json:"mean_ms"`
 	P50Ms  float64 `json:"p50_ms"`
 	P99Ms  float64 `json:"p99_ms"`

@@ -23,8 +23,8 @@ const phaseHistHigh = 60_000_000
 // the header. PostgREST writes durations in ms with one decimal, so values
 // are multiples of 100 µs; Mean is the mean of those rounded values.
 type Phase struct {
-	Name           string
-	Mean, P50, P99 time.Duration
+	Name                string
+	Min, Mean, P50, P99 time.Duration
 }
 
 // phaseHists are a shard's per-phase histograms, in µs, and the per-request
@@ -63,7 +63,7 @@ func (p *phaseHists) merge(o *phaseHists) {
 
 func phaseOf(name string, h *hdrhistogram.Histogram) Phase {
 	us := func(v float64) time.Duration { return time.Duration(v * float64(time.Microsecond)) }
-	return Phase{Name: name, Mean: us(h.Mean()), P50: us(float64(h.ValueAtQuantile(50))), P99: us(float64(h.ValueAtQuantile(99)))}
+	return Phase{Name: name, Min: us(float64(h.Min())), Mean: us(h.Mean()), P50: us(float64(h.ValueAtQuantile(50))), P99: us(float64(h.ValueAtQuantile(99)))}
 }
 
 // parseServerTiming reads a Server-Timing value into µs per phase, without

@@ -189,5 +189,5 @@ func searchOutcome(sr *loadgen.SearchResult, warmup time.Duration) lab.LoadOutco
 }
 
 func phaseStat(p loadgen.Phase) lab.PhaseStat {
-	return lab.PhaseStat{Name: p.Name, MeanMs: ms(p.Mean), P50Ms: ms(p.P50), P99Ms: ms(p.P99)}
+	return lab.PhaseStat{Name: p.Name, MinMs: ms(p.Min), MeanMs: ms(p.Mean), P50Ms: ms(p.P50), P99Ms: ms(p.P99)}
 }
