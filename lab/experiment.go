@@ -18,10 +18,10 @@ type Experiment struct {
 	Targets string `toml:"targets" json:"targets,omitempty"`
 	// JWTSecret signs the {jwt ...} templates of the requests (HS256); it
 	// is never written to run.json or reports.
-	JWTSecret string `toml:"jwt_secret" json:"-"`
-	Load      Load       `toml:"load" json:"load"`
-	Trials    Trials     `toml:"trials" json:"trials"`
-	Variants  []Variant  `toml:"variant" json:"variants"`
+	JWTSecret string    `toml:"jwt_secret" json:"-"`
+	Load      Load      `toml:"load" json:"load"`
+	Trials    Trials    `toml:"trials" json:"trials"`
+	Variants  []Variant `toml:"variant" json:"variants"`
 	// Partition optionally gives the load generator and PostgREST their
 	// own CPUs.
 	Partition Partition `toml:"partition" json:"partition,omitempty"`

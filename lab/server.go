@@ -63,8 +63,8 @@ type LoadSpec struct {
 	Custom   *Scenario // set for user-defined scenarios
 	// JWTSecret signs {jwt ...} templates (the experiment's jwt_secret).
 	JWTSecret string
-	Load     Load
-	Seed     int64
+	Load      Load
+	Seed      int64
 	// CPUs pins the generator's threads ([partition] generator); nil = any.
 	CPUs []int
 	// Progress, when set, is called about once a second while measuring.
