@@ -35,8 +35,14 @@ func TestTargetsFileChecked(t *testing.T) {
 			t.Errorf("validate: %v\n%s\nwant %q", err, out.String(), c.want)
 		}
 	}
-	write("t.http", "GET http://localhost/artist\nPrefer: tx=commit\n")
+	write("t.http", "GET http://localhost/artist\nPrefer: tx=commit\n\nDELETE http://localhost/employee?employee_id=eq.8\nPrefer: tx=rollback\n")
 	var out, errb bytes.Buffer
+	want := `DELETE /employee?employee_id=eq.8 asks for Prefer: tx=rollback, but variant(s) a do not set db-tx-end = "commit-allow-override"`
+	if err := run(context.Background(), []string{"validate", exp}, &out, &errb); err == nil || !strings.Contains(out.String(), want) {
+		t.Errorf("tx=rollback without db-tx-end: %v\n%s", err, out.String())
+	}
+	write("x.toml", "name = \"x\"\ntitle = \"x\"\nscenarios = []\ntargets = \"t.http\"\n\n[[variant]]\nname = \"a\"\npostgrest = { db-tx-end = \"commit-allow-override\" }\n")
+	out.Reset()
 	if err := run(context.Background(), []string{"validate", exp}, &out, &errb); err != nil || !strings.Contains(out.String(), "x.toml: OK (1 variant x 1 scenario") {
 		t.Errorf("good targets: %v\n%s", err, out.String())
 	}

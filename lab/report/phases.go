@@ -152,9 +152,16 @@ func phaseChart(pt *PhaseTable, sc string) (*plot.Plot, bool) {
 		p.Add(bars)
 		p.Legend.Add(ph, bars)
 	}
+	top := 0.0
+	for _, r := range pt.Rows {
+		if !math.IsNaN(r.TotalMs) {
+			top = math.Max(top, r.TotalMs)
+		}
+	}
 	p.Legend.Top, p.Legend.Left = true, false
 	p.NominalX(names...)
-	p.Y.Min = 0
+	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4
+	p.Y.Min, p.Y.Max = 0, 1.6*top // headroom: the legend sits above the bars
 	return p, true
 }
 
