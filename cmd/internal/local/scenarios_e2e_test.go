@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -246,7 +247,21 @@ func jwtScenarios(t *testing.T, url string) {
 	}
 }
 
+// timingHeader is PostgREST 13's Server-Timing format.
+var timingHeader = regexp.MustCompile(`^jwt;dur=\d+\.\d, parse;dur=\d+\.\d, plan;dur=\d+\.\d, transaction;dur=\d+\.\d, response;dur=\d+\.\d$`)
+
 func serverTiming(t *testing.T, url string, pid int, reference bool) {
+	req, _ := http.NewRequest("POST", url+"/employee", strings.NewReader(`{"employee_id":901,"last_name":"Rollback","first_name":"Tx"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Prefer", "tx=rollback")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if h := resp.Header.Get("Server-Timing"); resp.StatusCode != 201 || !timingHeader.MatchString(h) || resp.Header.Get("Preference-Applied") != "tx=rollback" {
+		t.Errorf("POST with tx=rollback: %s, Server-Timing %q, Preference-Applied %q", resp.Status, h, resp.Header.Get("Preference-Applied"))
+	}
 	cpu0 := procCPU(t, pid)
 	sc := lab.Scenario{Name: "pause", Method: "GET", Path: "/rpc/pause", Expect: 200}
 	out := load(t, url, lab.LoadSpec{Scenario: sc.Name, Custom: &sc}, 30*time.Second, 30)
