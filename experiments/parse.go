@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -116,6 +117,11 @@ func Parse(filename string, src []byte, validate KeyValidator) (*lab.Experiment,
 	}
 	for i := range e.Custom {
 		e.Custom[i].Defaults()
+	}
+	if e.Targets != "" && !filepath.IsAbs(e.Targets) {
+		e.UseTargets(filepath.Join(filepath.Dir(filename), e.Targets), false) // relative to the experiment file
+	} else if e.Targets != "" {
+		e.UseTargets(e.Targets, false)
 	}
 
 	checked := map[string]bool{}

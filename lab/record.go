@@ -148,6 +148,9 @@ type LoadStats struct {
 	Status      map[string]int64 `json:"status,omitempty"`
 	ErrorKinds  map[string]int64 `json:"error_kinds,omitempty"`
 	MaxInFlight int              `json:"max_in_flight,omitempty"`
+	// ServerTiming is the target's Server-Timing breakdown, when it sent
+	// the header (PostgREST's server-timing-enabled).
+	ServerTiming *ServerTiming `json:"server_timing,omitempty"`
 }
 
 // Percentiles of a latency distribution, in milliseconds.

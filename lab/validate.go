@@ -147,6 +147,9 @@ func (e *Experiment) Validate() []error {
 	}
 	v.target(&e.Target)
 	v.scenarios(e)
+	if e.JWTSecret != "" && len(e.JWTSecret) < 32 {
+		v.add("must be at least 32 characters (PostgREST refuses shorter HS256 secrets)", "jwt_secret")
+	}
 	v.load(&e.Load)
 	v.trials(&e.Trials)
 	v.partition(e)
@@ -205,7 +208,7 @@ func (v *validator) scenarios(e *Experiment) {
 		default:
 			v.add(fmt.Sprintf("%q is not an HTTP method (allowed: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS)", s.Method), el, "method")
 		}
-		if !strings.HasPrefix(s.Path, "/") {
+		if s.Targets == "" && !strings.HasPrefix(s.Path, "/") {
 			v.add(fmt.Sprintf("%q must start with / (it is appended to the target's URL)", s.Path), el, "path")
 		}
 		if s.Body != "" && s.BodyFile != "" {

@@ -45,6 +45,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	maxTrials := fs.Int("max-trials", 0, "override trials.max")
 	duration := fs.Duration("duration", 0, "override load.duration")
 	warmup := fs.Duration("warmup", -1, "override load.warmup")
+	targets := fs.String("targets", "", "replay this targets file (vegeta's format, e.g. PostgREST's test/load/targets.http) as the only scenario")
 	var af agentFlags
 	af.add(fs)
 	help, pos, err := parseInterspersed(fs, args)
@@ -56,6 +57,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	e, err := loadExperiment(pos[0], *minTrials, *maxTrials, *duration, *warmup)
 	if err != nil {
+		return err
+	}
+	if err := useTargets(e, *targets); err != nil {
 		return err
 	}
 	if len(af.urls) > 0 {
@@ -155,4 +159,20 @@ func writeRun(results string, run *lab.Run) (string, error) {
 		return "", fmt.Errorf("reports: %w", err)
 	}
 	return dir, nil
+}
+
+// useTargets applies --targets: the file's requests replace the
+// experiment's scenarios. Every experiment's requests are checked here.
+func useTargets(e *lab.Experiment, file string) error {
+	if file != "" {
+		abs, err := filepath.Abs(file)
+		if err != nil {
+			return err
+		}
+		e.UseTargets(abs, true)
+		if errs := e.Validate(); len(errs) > 0 {
+			return usageErrorf("with --targets: %v", errors.Join(errs...))
+		}
+	}
+	return checkRequests(e)
 }

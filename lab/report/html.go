@@ -28,6 +28,7 @@ type htmlScenario struct {
 	Rows     []htmlRow
 	Warnings []string
 	Charts   []Chart
+	Phases   *PhaseTable
 }
 
 type htmlData struct {
@@ -99,7 +100,9 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		d.Variants = append(d.Variants, hv)
 	}
 	for _, sc := range v.Scenarios {
-		d.Scenarios = append(d.Scenarios, htmlScenarioOf(v, sc, perScenario[sc]))
+		hs := htmlScenarioOf(v, sc, perScenario[sc])
+		hs.Phases = Phases(run, v, sc)
+		d.Scenarios = append(d.Scenarios, hs)
 	}
 	d.Events = eventLines(run)
 	if err := page.Execute(w, d); err != nil {
@@ -170,7 +173,7 @@ func eventLines(run *lab.Run) []string {
 }
 
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
-	"join": strings.Join, "num": num, "bytes": bytesStr,
+	"join": strings.Join, "num": num, "bytes": bytesStr, "ms": msCell,
 }).Parse(pageTemplate))
 
 const pageTemplate = `<!DOCTYPE html>
@@ -226,6 +229,10 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 {{range .Rows}}<tr><td class="l">{{.Metric}}</td><td>{{.Base}}</td>{{range .Cells}}<td>{{.Value}}</td><td class="{{.Class}}">{{.Delta}}<br><span class="p">{{.P}}{{with .MDE}} · mde {{.}}{{end}}</span></td>{{end}}</tr>
 {{end}}</table>{{else}}<p>No comparison.</p>{{end}}
 {{with .Warnings}}<ul class="warn">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{with .Phases}}<p>Where the server's time goes (Server-Timing, ms per request, median over trials of the mean):</p>
+<table class="phases"><tr><th class="l">variant</th>{{range .Phases}}<th>{{.}}</th>{{end}}<th>sum</th><th class="l">phases that moved</th></tr>
+{{range .Rows}}<tr><td class="l">{{.Variant}}{{if .Baseline}} (baseline){{end}}</td>{{range .Ms}}<td>{{ms .}}</td>{{end}}<td>{{ms .TotalMs}}</td><td class="l">{{.Moved}}</td></tr>
+{{end}}</table><p class="muted">{{.Clock}}</p>{{end}}
 <div class="charts">{{range .Charts}}<figure>{{.SVG}}{{with .Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>{{end}}</div>
 {{end}}
 

@@ -3,6 +3,8 @@ package report_test
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"image"
 	"image/png"
 	"os"
 	"os/exec"
@@ -51,34 +53,7 @@ func TestHTMLIsSelfContainedWithCharts(t *testing.T) {
 // TestHTMLRendersInChromium loads the report in headless Chromium and
 // checks the screenshot shows something (charts and tables), not a blank page.
 func TestHTMLRendersInChromium(t *testing.T) {
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		labtest.Need(t, "chromium is not installed (apt-get install -y chromium)")
-	}
-	dir := t.TempDir()
-	page := filepath.Join(dir, "report.html")
-	if err := os.WriteFile(page, renderHTML(t, "search"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	shot := filepath.Join(dir, "shot.png")
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-		"--user-data-dir="+filepath.Join(dir, "profile"), "--screenshot="+shot, "--window-size=1200,3000", "file://"+page)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("chromium: %v\n%s", err, out)
-	}
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatalf("no screenshot: %v\nchromium said:\n%s", err, out)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
+	img, shot := screenshot(t, renderHTML(t, "search"), 3000)
 	bounds := img.Bounds()
 	total, ink, colored := 0, 0, 0
 	for y := bounds.Min.Y; y < bounds.Max.Y; y += 2 {
@@ -105,4 +80,39 @@ func TestHTMLRendersInChromium(t *testing.T) {
 		b, _ := os.ReadFile(shot)
 		os.WriteFile(keep, b, 0o644)
 	}
+}
+
+// screenshot renders html in headless Chromium, in a window 1200 px wide
+// and height px tall, and returns the image and the PNG's path.
+func screenshot(t *testing.T, html []byte, height int) (image.Image, string) {
+	t.Helper()
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		labtest.Need(t, "chromium is not installed (apt-get install -y chromium)")
+	}
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(page, html, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(dir, "shot.png")
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+		"--user-data-dir="+filepath.Join(dir, "profile"), "--screenshot="+shot, fmt.Sprintf("--window-size=1200,%d", height), "file://"+page)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v\nchromium said:\n%s", err, out)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	return img, shot
 }

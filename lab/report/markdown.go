@@ -47,6 +47,7 @@ func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	fmt.Fprintf(b, "## Results\n\n")
 	for _, sc := range v.Scenarios {
 		mdScenario(b, v, sc)
+		mdPhases(b, Phases(run, v, sc))
 	}
 	mdK6(b, run)
 	mdEvents(b, run)

@@ -50,7 +50,13 @@ func bundledExperimentsServe(t *testing.T, l *Server, st stack.Status) {
 				runsVariant(t, l, st, v)
 				var served []string
 				for _, sc := range e.Scenarios {
-					out := shortLoad(t, st.URL, sc, 2, 300*time.Millisecond, 100)
+					spec := lab.LoadSpec{Scenario: sc, JWTSecret: e.JWTSecret}
+					for i := range e.Custom {
+						if e.Custom[i].Name == sc {
+							spec.Custom = &e.Custom[i]
+						}
+					}
+					out := shortLoadSpec(t, st.URL, spec, 2, 300*time.Millisecond, 100)
 					served = append(served, fmt.Sprintf("%s %d", sc, out.Stats.Requests))
 				}
 				t.Logf("%s: ready after %v; %s", v.Name, a.ReadyAfter.Round(time.Millisecond), strings.Join(served, ", "))
@@ -83,7 +89,7 @@ func runsVariant(t *testing.T, l *Server, st stack.Status, v lab.Variant) {
 			}
 			continue
 		}
-		if !strings.Contains(string(conf), k+" = ") || !strings.Contains(string(conf), val) {
+		if !strings.Contains(string(conf), k+" = ") || !strings.Contains(string(conf), val) || (k == "jwt-secret" && strings.Contains(string(conf), "<redacted>")) {
 			t.Errorf("variant %s: %s = %s not in the config:\n%s", v.Name, k, val, conf)
 		}
 	}

@@ -158,8 +158,15 @@ func scenarioBodies(t *testing.T, url string) map[string]any {
 // most max requests.
 func shortLoad(t *testing.T, url, scenario string, conns int, d time.Duration, max int64) lab.LoadOutcome {
 	t.Helper()
+	return shortLoadSpec(t, url, lab.LoadSpec{Scenario: scenario}, conns, d, max)
+}
+
+// shortLoadSpec is shortLoad of spec's scenario (built-in or custom).
+func shortLoadSpec(t *testing.T, url string, spec lab.LoadSpec, conns int, d time.Duration, max int64) lab.LoadOutcome {
+	t.Helper()
+	scenario := spec.Scenario
 	ld := &Loader{Target: loadgen.Target{URL: url}, MaxRequests: max}
-	spec := lab.LoadSpec{Scenario: scenario, Seed: 1, Load: lab.Load{Model: lab.ModelClosed, Connections: conns, Duration: d, Timeout: 10 * time.Second}}
+	spec.Seed, spec.Load = 1, lab.Load{Model: lab.ModelClosed, Connections: conns, Duration: d, Timeout: 10 * time.Second}
 	out, err := ld.Load(context.Background(), spec)
 	if err != nil {
 		t.Fatalf("%s: %v", scenario, err)
