@@ -61,9 +61,11 @@ func (e *FieldError) Error() string {
 }
 
 var (
-	bareKey    = regexp.MustCompile(`^[A-Za-z0-9_-]+(\[[0-9]+\])?$`)
-	nameRe     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-	pgrstKeyRe = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+	bareKey = regexp.MustCompile(`^[A-Za-z0-9_-]+(\[[0-9]+\])?$`)
+	nameRe  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	// variantNameRe also allows the '=' and '+' of sweep names (db-pool=5+work_mem=4MB).
+	variantNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._=+-]*$`)
+	pgrstKeyRe    = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 )
 
 // FormatPath renders a field path as FieldError.Path does.
@@ -150,7 +152,10 @@ func (e *Experiment) Validate() []error {
 	v.load(&e.Load)
 	v.trials(&e.Trials)
 	v.partition(e)
-	v.variants(e.Variants)
+	v.sweep(e)
+	if e.Sweep == nil || len(e.Variants) > 0 { // an invalid sweep generates none
+		v.variants(e.Variants)
+	}
 	return v.errs
 }
 
@@ -358,8 +363,8 @@ func (v *validator) variants(vs []Variant) {
 		switch {
 		case va.Name == "":
 			v.add("is required", el, "name")
-		case !nameRe.MatchString(va.Name):
-			v.add(fmt.Sprintf("%q: use letters, digits, '.', '_' and '-'", va.Name), el, "name")
+		case !variantNameRe.MatchString(va.Name):
+			v.add(fmt.Sprintf("%q: use letters, digits, '.', '_', '-', '=' and '+'", va.Name), el, "name")
 		default:
 			if j, dup := names[va.Name]; dup {
 				v.add(fmt.Sprintf("%q is already the name of variant[%d]", va.Name, j), el, "name")
