@@ -51,13 +51,28 @@ func TestHTMLIsSelfContainedWithCharts(t *testing.T) {
 // TestHTMLRendersInChromium loads the report in headless Chromium and
 // checks the screenshot shows something (charts and tables), not a blank page.
 func TestHTMLRendersInChromium(t *testing.T) {
+	checkScreenshot(t, renderHTML(t, "search"), "REPORT_SCREENSHOT")
+}
+
+// TestSweepHTMLRendersInChromium does the same for a sweep's report, with
+// its curves and recommendation.
+func TestSweepHTMLRendersInChromium(t *testing.T) {
+	html, _, _ := sweepReports(t)
+	checkScreenshot(t, []byte(html), "SWEEP_SCREENSHOT")
+}
+
+// checkScreenshot renders html in headless Chromium and checks the
+// screenshot is neither blank nor colourless; env names a variable that,
+// when set, keeps the screenshot at that path.
+func checkScreenshot(t *testing.T, html []byte, env string) {
+	t.Helper()
 	bin, err := exec.LookPath("chromium")
 	if err != nil {
 		labtest.Need(t, "chromium is not installed (apt-get install -y chromium)")
 	}
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
-	if err := os.WriteFile(page, renderHTML(t, "search"), 0o644); err != nil {
+	if err := os.WriteFile(page, html, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	shot := filepath.Join(dir, "shot.png")
@@ -101,7 +116,7 @@ func TestHTMLRendersInChromium(t *testing.T) {
 	if colored < total/500 {
 		t.Errorf("screenshot has almost no colour (charts missing?): %d of %d", colored, total)
 	}
-	if keep := os.Getenv("REPORT_SCREENSHOT"); keep != "" {
+	if keep := os.Getenv(env); keep != "" {
 		b, _ := os.ReadFile(shot)
 		os.WriteFile(keep, b, 0o644)
 	}

@@ -11,20 +11,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
 )
 
-// poolSweep is a synthetic db-pool sweep (1, 2, 5, 10, 20, 50; baseline
-// 10) with the given throughput per pool size.
-func poolSweep(rates []float64, noise float64, seed uint64, cheapest string) *lab.Run {
-	pools := []lab.Scalar{"1", "2", "5", "10", "20", "50"}
-	var vs []statstest.Variant
-	for i, p := range pools {
-		r := rates[i]
-		vs = append(vs, statstest.Variant{Name: "db-pool=" + string(p), Baseline: p == "10", Rate: r,
-			P50Ms: 4 * 2400 / r, ServerUs: 450, DBUs: 330, RSSMB: 60 + float64(i)})
-	}
-	run := statstest.Run(statstest.Spec{Experiment: "pool-size", Scenarios: []string{"GETSingle"}, Trials: 10, Noise: noise, Seed: seed, Variants: vs})
-	run.Experiment.Sweep = &lab.Sweep{SweepAxis: lab.SweepAxis{Key: "postgrest.db-pool", Values: pools, Baseline: "10"}, Cheapest: cheapest}
-	return run
-}
+var poolSweep = statstest.PoolSweep
 
 func recommend(t *testing.T, run *lab.Run) stats.Recommendation {
 	t.Helper()
