@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -149,5 +150,29 @@ baseline = 1
 		if got := err.Error(); got != tc.want {
 			t.Errorf("error\n%s\nwant\n%s", got, tc.want)
 		}
+	}
+}
+
+// The sweep example in the package doc is a valid grid.
+func TestDocSweepParses(t *testing.T) {
+	b, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ref, _ := strings.Cut(string(b), "// # Sweeps\n")
+	var src strings.Builder
+	for _, line := range strings.Split(ref, "\n") {
+		if l, ok := strings.CutPrefix(line, "//\t"); ok {
+			src.WriteString(l + "\n")
+		} else if src.Len() > 0 && line != "//" {
+			break
+		}
+	}
+	e, err := Parse("doc.go", []byte(sweepHead+src.String()), fakeKeys)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src.String())
+	}
+	if len(e.Variants) != 12 || e.BaselineVariant().Name != "db-pool=10+work_mem=4MB" {
+		t.Errorf("%d variants, baseline %s", len(e.Variants), e.BaselineVariant().Name)
 	}
 }

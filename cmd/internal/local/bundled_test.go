@@ -28,7 +28,7 @@ func bundledExperimentsServe(t *testing.T, l *Server, st stack.Status) {
 		copyFile(t, st.Binary, env[v])
 	}
 	names := experiments.Names()
-	for _, want := range []string{"aa", "binaries", "log-level", "pg-synchronous-commit", "pool-size", "prepared-statements", "rts", "socket-vs-tcp"} {
+	for _, want := range []string{"aa", "binaries", "log-level", "pg-settings", "pg-synchronous-commit", "pool-size", "prepared-statements", "rts", "socket-vs-tcp"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("bundled experiment %s missing from %v", want, names)
 		}
