@@ -153,15 +153,29 @@ func Recommend(points []SweepPointResult, m lab.Metric, axes []lab.SweepAxis, ba
 	// each value against the baseline: against the best (picked for its
 	// median) noise alone would often seem to differ.
 	differs := false
+	var vsBase []*Row
+	var weak *Row // significant against the baseline, but below the MDE
 	for _, p := range points {
 		if _, ok := p.Metrics[m.Name]; ok && p.Variant != baseline {
-			differs = differs || Differs(compare(baseline, p.Variant))
+			r := compare(baseline, p.Variant)
+			vsBase = append(vsBase, &r)
+			differs = differs || Differs(r)
+			if r.Significant && (weak == nil || math.Abs(r.DeltaPct) > math.Abs(weak.DeltaPct)) {
+				weak = &r
+			}
 		}
 	}
 	if !differs {
 		rec.CannotTell = true
-		rec.Sentence = fmt.Sprintf("cannot tell: no %s value differs from the best (%s) on %s beyond the noise%s; keep what you have",
-			axisNames(axes), bestLabel, m.Label, mdeClause(rows))
+		var b strings.Builder
+		fmt.Fprintf(&b, "cannot tell: no %s value differs from the baseline (%s) on %s beyond the noise%s",
+			axisNames(axes), pointLabel(pointValues(points, baseline)), m.Label, mdeClause(vsBase))
+		if weak != nil {
+			fmt.Fprintf(&b, "; %s %s changed it %+.0f %% (p = %.2g), less than the %s this run could detect",
+				axisNames(axes), pointLabel(pointValues(points, weak.VariantName)), weak.DeltaPct, weak.P, weak.MDEString())
+		}
+		b.WriteString("; keep what you have, or measure more rounds")
+		rec.Sentence = b.String()
 		return rec
 	}
 	rec.Cheapest = points[cheapest].Variant
@@ -211,6 +225,16 @@ func better(m lab.Metric, a, b float64) bool {
 	return a > b
 }
 
+// pointValues returns the values of the point of variant name.
+func pointValues(points []SweepPointResult, name string) []string {
+	for _, p := range points {
+		if p.Variant == name {
+			return p.Values
+		}
+	}
+	return []string{name}
+}
+
 // previousMeasured is the index of the measured point just cheaper than i.
 func previousMeasured(points []SweepPointResult, i int, m lab.Metric) int {
 	for j := i - 1; j >= 0; j-- {
@@ -232,7 +256,7 @@ func mdeClause(rows []*Row) string {
 	if math.IsInf(worst, 0) {
 		return ""
 	}
-	return fmt.Sprintf(" (changes under ±%.1f%% could not be detected)", worst)
+	return fmt.Sprintf(" (changes under ±%s could not be detected)", pct(worst))
 }
 
 func pct(x float64) string {

@@ -90,7 +90,7 @@ func TestRecommendCliff(t *testing.T) {
 func TestRecommendNoiseOnly(t *testing.T) {
 	for seed := uint64(1); seed <= 8; seed++ {
 		r := recommend(t, poolSweep([]float64{2400, 2400, 2400, 2400, 2400, 2400}, 0.03, seed, ""))
-		if !r.CannotTell || r.Cheapest != "" || !strings.HasPrefix(r.Sentence, "cannot tell: no db-pool value differs from the best") ||
+		if !r.CannotTell || r.Cheapest != "" || !strings.HasPrefix(r.Sentence, "cannot tell: no db-pool value differs from the baseline (10)") ||
 			!strings.Contains(r.Sentence, "could not be detected") {
 			t.Errorf("seed %d: %+v", seed, r)
 		}
@@ -131,5 +131,43 @@ func TestSweepJSON(t *testing.T) {
 	}
 	if s.Scenarios[0].Recommendation.Cheapest != "db-pool=5" || s.Scenarios[0].Recommendation.Sentence == "" {
 		t.Errorf("recommendation %+v", s.Scenarios[0].Recommendation)
+	}
+}
+
+// A change the test calls significant but smaller than the run's MDE (a
+// very noisy machine) does not make a recommendation; the sentence says
+// what was seen, so that it does not contradict the verdicts.
+func TestRecommendSignificantBelowMDE(t *testing.T) {
+	rate, _ := lab.MetricByName("rate")
+	axes := []lab.SweepAxis{{Key: "postgrest.db-pool"}}
+	var points []stats.SweepPointResult
+	for i, v := range []string{"1", "10", "50"} {
+		points = append(points, stats.SweepPointResult{Variant: "db-pool=" + v, Values: []string{v},
+			Metrics: map[string]stats.Summary{"rate": {Median: []float64{60, 240, 290}[i], N: 6}}})
+	}
+	compare := func(base, other string) stats.Row {
+		r := stats.Row{BaselineName: base, VariantName: other, P: 0.4, MDEPct: 130, DeltaPct: 10}
+		if other == "db-pool=1" || base == "db-pool=1" {
+			r.Significant, r.P, r.DeltaPct = true, 0.031, -74
+		}
+		return r
+	}
+	r := stats.Recommend(points, rate, axes, "db-pool=10", compare)
+	want := "cannot tell: no db-pool value differs from the baseline (10) on throughput beyond the noise " +
+		"(changes under ±130 % could not be detected); db-pool 1 changed it -74 % (p = 0.031), less than the ±130.0% this run could detect; " +
+		"keep what you have, or measure more rounds"
+	if !r.CannotTell || r.Sentence != want || r.Best != "db-pool=50" {
+		t.Errorf("got %+v\nwant sentence %q", r, want)
+	}
+	// The same change above the MDE is a difference: the recommendation
+	// is then the cheapest value as good as the best.
+	compare2 := func(base, other string) stats.Row {
+		r := compare(base, other)
+		r.MDEPct = 20
+		return r
+	}
+	r = stats.Recommend(points, rate, axes, "db-pool=10", compare2)
+	if r.CannotTell || r.Cheapest != "db-pool=10" || r.Below == nil || r.Below.VariantName != "db-pool=1" {
+		t.Errorf("above the MDE: %+v", r)
 	}
 }
