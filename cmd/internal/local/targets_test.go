@@ -158,19 +158,29 @@ func scenarioBodies(t *testing.T, url string) map[string]any {
 // most max requests.
 func shortLoad(t *testing.T, url, scenario string, conns int, d time.Duration, max int64) lab.LoadOutcome {
 	t.Helper()
+	out, err := tryLoad(url, scenario, conns, d, max)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// tryLoad is shortLoad returning its failure: no request answered, an
+// error, or a failed cleanup.
+func tryLoad(url, scenario string, conns int, d time.Duration, max int64) (lab.LoadOutcome, error) {
 	ld := &Loader{Target: loadgen.Target{URL: url}, MaxRequests: max}
 	spec := lab.LoadSpec{Scenario: scenario, Seed: 1, Load: lab.Load{Model: lab.ModelClosed, Connections: conns, Duration: d, Timeout: 10 * time.Second}}
 	out, err := ld.Load(context.Background(), spec)
 	if err != nil {
-		t.Fatalf("%s: %v", scenario, err)
+		return out, fmt.Errorf("%s: %w", scenario, err)
 	}
 	if out.Stats.Requests == 0 || out.Stats.Errors != 0 {
-		t.Fatalf("%s: %d requests, %d errors %v", scenario, out.Stats.Requests, out.Stats.Errors, out.Stats.ErrorKinds)
+		return out, fmt.Errorf("%s: %d requests, %d errors %v", scenario, out.Stats.Requests, out.Stats.Errors, out.Stats.ErrorKinds)
 	}
 	if err := ld.Cleanup(context.Background(), spec); err != nil {
-		t.Fatalf("%s: cleanup: %v", scenario, err)
+		return out, fmt.Errorf("%s: cleanup: %w", scenario, err)
 	}
-	return out
+	return out, nil
 }
 
 // loadScenarios drives each of the eight scenarios through loadgen briefly.
