@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
@@ -57,5 +58,35 @@ func TestSweepReports(t *testing.T) {
 		if len([]rune(line)) > 120 {
 			t.Errorf("sweep section line %d is %d columns: %s", i+1, len([]rune(line)), line)
 		}
+	}
+}
+
+// A grid draws one line per value of the second key (a legend entry each)
+// and its table has a column per key.
+func TestSweepGridChart(t *testing.T) {
+	var vs []statstest.Variant
+	for _, p := range []string{"1", "5"} {
+		for _, w := range []string{"4MB", "16MB"} {
+			vs = append(vs, statstest.Variant{Name: "db-pool=" + p + "+work_mem=" + w, Baseline: p == "5" && w == "4MB",
+				Rate: 1000 + 200*float64(len(p)+len(w)), P50Ms: 4, ServerUs: 450, DBUs: 330, RSSMB: 60})
+		}
+	}
+	run := statstest.Run(statstest.Spec{Experiment: "grid", Scenarios: []string{"GETAllEmbed"}, Trials: 4, Noise: 0.02, Seed: 5, Variants: vs})
+	run.Experiment.Sweep = &lab.Sweep{SweepAxis: lab.SweepAxis{Key: "postgrest.db-pool", Values: []lab.Scalar{"1", "5"}, Baseline: "5"},
+		Cross: &lab.SweepAxis{Key: "postgresql.work_mem", Values: []lab.Scalar{"4MB", "16MB"}, Baseline: "4MB"}}
+	v := stats.Compare(run, 0)
+	var b bytes.Buffer
+	if err := report.HTML(&b, run, v); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	for _, want := range []string{"Sweep: postgrest.db-pool × postgresql.work_mem", "work_mem 4MB", "work_mem 16MB",
+		`aria-label="GETAllEmbed: throughput vs db-pool"`, "<th>work_mem</th>"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("grid HTML lacks %q", want)
+		}
+	}
+	if sc := v.Sweep.Scenarios[0]; len(sc.Points) != 4 || sc.Recommendation.Sentence == "" {
+		t.Errorf("grid sweep %+v", sc)
 	}
 }
