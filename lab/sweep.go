@@ -252,6 +252,10 @@ func costOrdered(a SweepAxis, cheapest string) []string {
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._=+-]+`)
 
+// variantNameRe is what a variant may be named: nameRe and the '=' and '+'
+// of sweep names (db-pool=5+work_mem=4MB).
+var variantNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._=+-]*$`)
+
 // sweepName names the variant of one point: "db-pool=5",
 // "db-pool=5+work_mem=4MB"; an empty value is "default".
 func sweepName(axes []SweepAxis, vals []string) string {

@@ -61,11 +61,9 @@ func (e *FieldError) Error() string {
 }
 
 var (
-	bareKey = regexp.MustCompile(`^[A-Za-z0-9_-]+(\[[0-9]+\])?$`)
-	nameRe  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-	// variantNameRe also allows the '=' and '+' of sweep names (db-pool=5+work_mem=4MB).
-	variantNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._=+-]*$`)
-	pgrstKeyRe    = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+	bareKey    = regexp.MustCompile(`^[A-Za-z0-9_-]+(\[[0-9]+\])?$`)
+	nameRe     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	pgrstKeyRe = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 )
 
 // FormatPath renders a field path as FieldError.Path does.

@@ -88,18 +88,18 @@ func (v *Verdicts) MarshalJSON() ([]byte, error) {
 	if rows == nil {
 		rows = []Row{}
 	}
-	return json.Marshal(struct {
-		Alpha      float64      `json:"alpha"`
-		Confidence float64      `json:"confidence"`
-		Baseline   string       `json:"baseline"`
-		Scenarios  []string     `json:"scenarios"`
-		Variants   []string     `json:"variants"`
-		Rows       []Row        `json:"rows"`
-		Method     string       `json:"method"`
-		Sequential bool         `json:"sequential"`
-		Min        int          `json:"min_rounds"`
-		Max        int          `json:"max_rounds"`
-		Rounds     int          `json:"rounds"`
-		Sweep      *SweepResult `json:"sweep,omitempty"`
-	}{v.Alpha, v.Confidence, v.Baseline, v.Scenarios, v.Variants, rows, v.Method(), v.Design.Sequential, v.Design.Min, v.Design.Max, v.Rounds, v.Sweep})
+	b, err := json.Marshal(struct {
+		Alpha      float64  `json:"alpha"`
+		Confidence float64  `json:"confidence"`
+		Baseline   string   `json:"baseline"`
+		Scenarios  []string `json:"scenarios"`
+		Variants   []string `json:"variants"`
+		Rows       []Row    `json:"rows"`
+		Method     string   `json:"method"`
+		Sequential bool     `json:"sequential"`
+		Min        int      `json:"min_rounds"`
+		Max        int      `json:"max_rounds"`
+		Rounds     int      `json:"rounds"`
+	}{v.Alpha, v.Confidence, v.Baseline, v.Scenarios, v.Variants, rows, v.Method(), v.Design.Sequential, v.Design.Min, v.Design.Max, v.Rounds})
+	return withSweep(b, err, v.Sweep)
 }

@@ -300,3 +300,16 @@ func (p SweepPointResult) MarshalJSON() ([]byte, error) {
 		Metrics map[string]jsonSummary `json:"metrics"`
 	}{p.Variant, p.Values, ms})
 }
+
+// withSweep adds "sweep" to the verdicts' JSON object b (as is without a
+// sweep or on an error).
+func withSweep(b []byte, err error, s *SweepResult) ([]byte, error) {
+	if err != nil || s == nil {
+		return b, err
+	}
+	sw, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(append(b[:len(b)-1:len(b)-1], `,"sweep":`...), sw...), '}'), nil
+}
