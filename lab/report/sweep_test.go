@@ -90,3 +90,18 @@ func TestSweepGridChart(t *testing.T) {
 		t.Errorf("grid sweep %+v", sc)
 	}
 }
+
+// With the search model, the throughput curve is the highest rate that met
+// the latency limit at each value.
+func TestSweepSearchModelTitle(t *testing.T) {
+	run := statstest.PoolSweep([]float64{1000, 1500, 2400, 2410, 2405, 2400}, 0.02, 2, "")
+	run.Experiment.Load.Model = lab.ModelSearch
+	var b bytes.Buffer
+	if err := report.HTML(&b, run, stats.Compare(run, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if html := b.String(); !strings.Contains(html, `aria-label="GETSingle: highest rate within the limit vs db-pool"`) ||
+		!strings.Contains(html, "<th>highest rate within the limit (req/s)</th>") {
+		t.Error("search sweep: no curve or column of the highest rate within the limit")
+	}
+}
