@@ -30,24 +30,11 @@ baseline = 2
 func TestSweepRunTiny(t *testing.T) {
 	for _, tg := range labTargets("") {
 		t.Run(tg.name, func(t *testing.T) {
-			dir := directStack(t, tg.flags(t)...)
-			exp := filepath.Join(t.TempDir(), "sweep.toml")
-			if err := os.WriteFile(exp, []byte(sweepExperiment), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			results := t.TempDir()
-			out, err := runLab(t, "run", exp, "--dir", dir, "--results", results)
-			if err != nil {
-				t.Fatalf("run: %v\n%s", err, out)
-			}
+			out, resultDir := runExperiment(t, directStack(t, tg.flags(t)...), "sweep-tiny", sweepExperiment)
 			if !strings.Contains(out, "Sweep postgrest.db-pool, GETSingle:") || !strings.Contains(out, "Recommendation: ") {
 				t.Errorf("output lacks the sweep and its recommendation:\n%s", out)
 			}
-			dirs, _ := filepath.Glob(filepath.Join(results, "sweep-tiny", "*"))
-			if len(dirs) != 1 {
-				t.Fatalf("result dirs %v", dirs)
-			}
-			html, _ := os.ReadFile(filepath.Join(dirs[0], "report.html"))
+			html, _ := os.ReadFile(filepath.Join(resultDir, "report.html"))
 			for _, m := range []string{"throughput", "latency p99", "server + database CPU", "server peak RSS"} {
 				if want := `aria-label="GETSingle: ` + m + ` vs db-pool"`; !strings.Contains(string(html), want) {
 					t.Errorf("report.html lacks the curve %s", want)
@@ -68,7 +55,7 @@ func TestSweepRunTiny(t *testing.T) {
 					}
 				}
 			}
-			b, _ := os.ReadFile(filepath.Join(dirs[0], "verdicts.json"))
+			b, _ := os.ReadFile(filepath.Join(resultDir, "verdicts.json"))
 			if err := json.Unmarshal(b, &v); err != nil {
 				t.Fatal(err)
 			}
@@ -84,4 +71,24 @@ func TestSweepRunTiny(t *testing.T) {
 			t.Logf("%s: %s", tg.name, sc[0].Recommendation.Sentence)
 		})
 	}
+}
+
+// runExperiment runs the experiment src (named name) on the stack in dir
+// and returns the output and the run's result directory.
+func runExperiment(t *testing.T, dir, name, src string) (out, resultDir string) {
+	t.Helper()
+	exp := filepath.Join(t.TempDir(), name+".toml")
+	if err := os.WriteFile(exp, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results := t.TempDir()
+	out, err := runLab(t, "run", exp, "--dir", dir, "--results", results)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(results, name, "*"))
+	if len(dirs) != 1 {
+		t.Fatalf("result dirs %v", dirs)
+	}
+	return out, dirs[0]
 }
