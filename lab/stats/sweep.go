@@ -256,7 +256,7 @@ func mdeClause(rows []*Row) string {
 	if math.IsInf(worst, 0) {
 		return ""
 	}
-	return fmt.Sprintf(" (changes under ±%s could not be detected)", pct(worst))
+	return fmt.Sprintf(" (changes under ±%.1f%% could not be detected)", worst)
 }
 
 func pct(x float64) string {
