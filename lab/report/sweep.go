@@ -346,8 +346,11 @@ func sweepCharts(run *lab.Run, sw *stats.SweepResult, sc stats.SweepScenario) ([
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Chart{Title: title, SVG: svg,
-			Caption: "Median of the trials at each value; the band is its 95% confidence interval; the ring marks the recommended value."})
+		caption := "Median of the trials at each value; the band is its 95% confidence interval"
+		if sc.Recommendation.Cheapest != "" {
+			caption += "; the ring marks the recommended value"
+		}
+		out = append(out, Chart{Title: title, SVG: svg, Caption: caption + "."})
 	}
 	return out, nil
 }
