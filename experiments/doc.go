@@ -96,6 +96,34 @@
 //	expect = 200                    # 0 = any 2xx, -1 = any below 500
 //	weight = 1.0                    # default 1
 //
+// # Sweeps
+//
+// Instead of [[variant]] tables, a [sweep] generates the variants: one key
+// at a list or a range of values, optionally crossed with a second key (a
+// grid), each variant named key=value (db-pool=5; db-pool=5+work_mem=4MB):
+//
+//	[sweep]
+//	key = "postgrest.db-pool"       # postgrest.<key> | postgresql.<setting> | env.<NAME>
+//	                                #   | dropin.<Setting> | rts (+RTS options; "" = none)
+//	values = [1, 2, 5, 10, 20, 50]  # strings, numbers, booleans; or a range:
+//	# from = 1, to = 64             #   from..to (inclusive) by step (arithmetic)
+//	# factor = 2, unit = "MB"       #   or factor > 1 (geometric: a log axis); unit appended
+//	baseline = 10                   # required, one of the values
+//	cheapest = "ascending"          # ascending (numbers' default) | descending | listed (text's default)
+//	[sweep.cross]                   # optional second key: key, values or range, baseline
+//	key = "postgresql.work_mem"
+//	values = ["4MB", "16MB"]
+//	baseline = "4MB"
+//
+// At most one [[variant]], without name and baseline, may accompany a
+// sweep: what every value shares (rts.toml's log-level). Each value is
+// checked like a variant's value, and a problem is reported at the value's
+// line (sweep.values[1]: postgrest.db-pool (db-pool=many): "many" is not
+// an integer); a problem of the shared settings at the [[variant]]. At most
+// lab.MaxSweepValues variants. The report draws each metric against the
+// value and recommends the cheapest value statistically indistinguishable
+// from the best (package lab/stats, Sweep and Recommend).
+//
 // # Design: efficiency mode, paired and sequential verdicts
 //
 // model = "efficiency" first searches the baseline's capacity on each
@@ -160,9 +188,10 @@
 //
 // # Bundled experiments
 //
-// socket-vs-tcp, log-level, pool-size, prepared-statements,
-// pg-synchronous-commit, rts (GHC runtime options), binaries, jwt-cache
-// (JWT cache off vs on, best and worst case) and aa; each file's comments give the
+// socket-vs-tcp, log-level, pool-size (a db-pool sweep), prepared-statements,
+// pg-synchronous-commit, pg-settings (a work_mem sweep), rts (a sweep of
+// GHC runtime options), binaries, jwt-cache (JWT cache off vs on, best and
+// worst case) and aa; each file's comments give the
 // question, the original finding with its numbers, and how to read the
 // result. Names lists them; Source returns a file to copy and edit.
 //

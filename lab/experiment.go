@@ -22,6 +22,9 @@ type Experiment struct {
 	Load      Load      `toml:"load" json:"load"`
 	Trials    Trials    `toml:"trials" json:"trials"`
 	Variants  []Variant `toml:"variant" json:"variants"`
+	// Sweep optionally generates the variants: one key (or a grid of two)
+	// at a list or range of values; see Sweep.
+	Sweep *Sweep `toml:"sweep" json:"sweep,omitempty"`
 	// Partition optionally gives the load generator and PostgREST their
 	// own CPUs.
 	Partition Partition `toml:"partition" json:"partition,omitempty"`

@@ -153,7 +153,10 @@ func (e *Experiment) Validate() []error {
 	v.load(&e.Load)
 	v.trials(&e.Trials)
 	v.partition(e)
-	v.variants(e.Variants)
+	v.sweep(e)
+	if e.Sweep == nil || len(e.Variants) > 0 { // an invalid sweep generates none
+		v.variants(e.Variants)
+	}
 	return v.errs
 }
 
@@ -361,8 +364,8 @@ func (v *validator) variants(vs []Variant) {
 		switch {
 		case va.Name == "":
 			v.add("is required", el, "name")
-		case !nameRe.MatchString(va.Name):
-			v.add(fmt.Sprintf("%q: use letters, digits, '.', '_' and '-'", va.Name), el, "name")
+		case !variantNameRe.MatchString(va.Name):
+			v.add(fmt.Sprintf("%q: use letters, digits, '.', '_', '-', '=' and '+'", va.Name), el, "name")
 		default:
 			if j, dup := names[va.Name]; dup {
 				v.add(fmt.Sprintf("%q is already the name of variant[%d]", va.Name, j), el, "name")

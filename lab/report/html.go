@@ -43,6 +43,7 @@ type htmlData struct {
 	K6                 []K6Row
 	Timeline           []Chart
 	Events             []string
+	Sweep              *htmlSweep
 }
 
 type htmlHeadline struct{ Text, Class string }
@@ -105,6 +106,9 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		d.Scenarios = append(d.Scenarios, hs)
 	}
 	d.Events = eventLines(run)
+	if d.Sweep, err = htmlSweepOf(run, v); err != nil {
+		return err
+	}
 	if err := page.Execute(w, d); err != nil {
 		return fmt.Errorf("html report: %w", err)
 	}
@@ -212,6 +216,7 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 <h2>Verdict</h2>
 <ul>{{range .Headlines}}<li class="{{.Class}}">{{.Text}}</li>{{end}}</ul>
 <p class="muted">{{.Method}}</p>
+{{with .Sweep}}{{template "sweep" .}}{{end}}
 
 <h2>Setup</h2>
 <table>{{range .Setup}}{{if index . 1}}<tr><th class="l">{{index . 0}}</th><td class="l">{{index . 1}}</td></tr>{{end}}{{end}}</table>

@@ -53,7 +53,22 @@ func TestHTMLIsSelfContainedWithCharts(t *testing.T) {
 // TestHTMLRendersInChromium loads the report in headless Chromium and
 // checks the screenshot shows something (charts and tables), not a blank page.
 func TestHTMLRendersInChromium(t *testing.T) {
-	img, shot := screenshot(t, renderHTML(t, "search"), 3000)
+	checkScreenshot(t, renderHTML(t, "search"), "REPORT_SCREENSHOT")
+}
+
+// TestSweepHTMLRendersInChromium does the same for a sweep's report, with
+// its curves and recommendation.
+func TestSweepHTMLRendersInChromium(t *testing.T) {
+	html, _, _ := sweepReports(t)
+	checkScreenshot(t, []byte(html), "SWEEP_SCREENSHOT")
+}
+
+// checkScreenshot renders html in headless Chromium and checks the
+// screenshot is neither blank nor colourless; env names a variable that,
+// when set, keeps the screenshot at that path.
+func checkScreenshot(t *testing.T, html []byte, env string) {
+	t.Helper()
+	img, shot := screenshot(t, html, 3000)
 	bounds := img.Bounds()
 	total, ink, colored := 0, 0, 0
 	for y := bounds.Min.Y; y < bounds.Max.Y; y += 2 {
@@ -76,7 +91,7 @@ func TestHTMLRendersInChromium(t *testing.T) {
 	if colored < total/500 {
 		t.Errorf("screenshot has almost no colour (charts missing?): %d of %d", colored, total)
 	}
-	if keep := os.Getenv("REPORT_SCREENSHOT"); keep != "" {
+	if keep := os.Getenv(env); keep != "" {
 		b, _ := os.ReadFile(shot)
 		os.WriteFile(keep, b, 0o644)
 	}

@@ -40,6 +40,7 @@ func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		"delta is the change of the median against the baseline, \"~\" when the test finds no significant\n"+
 		"difference; mde is the smallest change the run would have detected with %.0f%% power.\nTest: %s.\n\n",
 		trialCounts(run), 100*v.Confidence, 100*stats.Power, mdEscape(v.Method()))
+	mdSweep(b, run, v)
 
 	mdSetup(b, run)
 	mdVariants(b, run)

@@ -47,6 +47,7 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 			terminalTable(w, rows)
 		}
 	}
+	terminalSweep(w, run, v)
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Verdict (%s):\n", primaryLabel(v))
 	for _, line := range headlines(v) {

@@ -41,6 +41,8 @@ type Verdicts struct {
 	// Primary is the headline metric (throughput, or CPU per request in
 	// efficiency mode).
 	Primary lab.Metric
+	// Sweep is the sweep's curves and recommendation (nil without a sweep).
+	Sweep *SweepResult
 }
 
 // Method describes, in a sentence, how the verdicts were reached: the
