@@ -29,7 +29,10 @@ type checker struct {
 	removed [][]string // keys deleted from the document because of a problem
 }
 
-var durationType = reflect.TypeOf(time.Duration(0))
+var (
+	durationType = reflect.TypeOf(time.Duration(0))
+	scalarType   = reflect.TypeOf(lab.Scalar(""))
+)
 
 func (c *checker) add(at, shown []string, format string, args ...any) {
 	c.probs = append(c.probs, problem{at: clone(at), shown: clone(shown), err: fmt.Errorf(format, args...)})
@@ -51,6 +54,10 @@ func tomlFields(t reflect.Type) map[string]reflect.StructField {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct { // promoted, as the decoder does
+			maps.Copy(out, tomlFields(f.Type))
+			continue
+		}
 		if name == "-" || !f.IsExported() {
 			continue
 		}
@@ -116,6 +123,13 @@ func (c *checker) value(path []string, v any, t reflect.Type) bool {
 		}
 		if _, err := time.ParseDuration(s); err != nil {
 			c.add(path, path, "%q is not a duration (use a number with a unit: ns, us, ms, s, m, h; e.g. \"10s\")", s)
+			return false
+		}
+		return true
+	}
+	if t == scalarType {
+		if _, err := scalarText(v); err != nil {
+			c.add(path, path, "%v", err)
 			return false
 		}
 		return true
@@ -213,15 +227,9 @@ var errNotScalar = errors.New("must be a string, number or boolean")
 // scalarText renders a scalar as the text a config file or environment
 // would hold: strings as they are, numbers and booleans as TOML writes them.
 func scalarText(v any) (string, error) {
-	switch x := v.(type) {
-	case string:
-		return x, nil
-	case int64:
-		return strconv.FormatInt(x, 10), nil
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64), nil
-	case bool:
-		return strconv.FormatBool(x), nil
+	t, err := lab.ScalarText(v)
+	if err != nil {
+		return "", fmt.Errorf("%w, not %s", errNotScalar, describe(v))
 	}
-	return "", fmt.Errorf("%w, not %s", errNotScalar, describe(v))
+	return t, nil
 }

@@ -27,6 +27,9 @@
 //	description = "..."
 //	scenarios = ["GETSingle", "ArtistsByName"]  # built-in names and/or [[scenario]] names
 //	allow_unknown_keys = false      # let variants set PostgREST keys the catalogue lacks
+//	targets = "load/targets.http"   # a targets file (vegeta's format), relative to this file:
+//	                                #   its requests, round-robin, are the scenario "targets"
+//	jwt_secret = "a secret of at least 32 characters"  # signs {jwt ...} templates (HS256); never reported
 //
 //	[target]                        # leave out for the local stack (lab stack up)
 //	stack = ""                      # state dir of a local stack
@@ -88,10 +91,38 @@
 //	name = "ArtistsByName"
 //	method = "GET"                  # default GET
 //	path = "/artist?name=like.A*&id=eq.{rand 1 275}"
-//	header = { Prefer = "count=exact" }
+//	header = { Prefer = "count=exact", Authorization = "Bearer {jwt role=web_anon exp=+1h}" }
 //	body = ""                       # or body_file = "path.json" (not both)
-//	expect = 200                    # 0 = any 2xx
+//	expect = 200                    # 0 = any 2xx, -1 = any below 500
 //	weight = 1.0                    # default 1
+//
+// # Sweeps
+//
+// Instead of [[variant]] tables, a [sweep] generates the variants: one key
+// at a list or a range of values, optionally crossed with a second key (a
+// grid), each variant named key=value (db-pool=5; db-pool=5+work_mem=4MB):
+//
+//	[sweep]
+//	key = "postgrest.db-pool"       # postgrest.<key> | postgresql.<setting> | env.<NAME>
+//	                                #   | dropin.<Setting> | rts (+RTS options; "" = none)
+//	values = [1, 2, 5, 10, 20, 50]  # strings, numbers, booleans; or a range:
+//	# from = 1, to = 64             #   from..to (inclusive) by step (arithmetic)
+//	# factor = 2, unit = "MB"       #   or factor > 1 (geometric: a log axis); unit appended
+//	baseline = 10                   # required, one of the values
+//	cheapest = "ascending"          # ascending (numbers' default) | descending | listed (text's default)
+//	[sweep.cross]                   # optional second key: key, values or range, baseline
+//	key = "postgresql.work_mem"
+//	values = ["4MB", "16MB"]
+//	baseline = "4MB"
+//
+// At most one [[variant]], without name and baseline, may accompany a
+// sweep: what every value shares (rts.toml's log-level). Each value is
+// checked like a variant's value, and a problem is reported at the value's
+// line (sweep.values[1]: postgrest.db-pool (db-pool=many): "many" is not
+// an integer); a problem of the shared settings at the [[variant]]. At most
+// lab.MaxSweepValues variants. The report draws each metric against the
+// value and recommends the cheapest value statistically indistinguishable
+// from the best (package lab/stats, Sweep and Recommend).
 //
 // # Design: efficiency mode, paired and sequential verdicts
 //
@@ -121,14 +152,46 @@
 // change per run). `lab calibrate` with and without the table shows
 // whether partitioning helps on a given core count.
 //
+// # Requests: templates, JWTs, targets files
+//
+// Paths and bodies may hold {rand LO HI} and {seq START}; header values
+// also {jwt CLAIM=VALUE...}, an HS256 token signed with jwt_secret: exp,
+// iat and nbf take "+1h" (from the trial's start) or a Unix time, other
+// claims are strings; "pool=N" sends N tokens in turn (differing in jti:
+// a JWT cache's best case), "unique" a new token per request (its worst
+// case). Variants give PostgREST the same secret with jwt-secret (shown
+// as <redacted> in reports and run.json).
+//
+// targets names a file in vegeta's HTTP targets format, the one
+// PostgREST's test/load/targets.http uses: "METHOD URL" lines, "Name:
+// value" headers, an optional "@file" body (relative to the targets file
+// and inside its directory), blank lines between targets, # comments. The
+// URL's host must be loopback or a bare name ("postgrest"); only its path
+// and query are used: the requests go to the experiment's target. Every
+// answer below 500 counts as success (such mixes request missing tables on
+// purpose). `lab run NAME --targets FILE` replays a file instead of the
+// experiment's scenarios. Writes under "Prefer: tx=rollback" change
+// nothing when the variant sets db-tx-end = "commit-allow-override" (or
+// rollback-allow-override), as PostgREST's postgrest-loadtest does;
+// without it PostgREST ignores the preference and commits.
+//
+// With server-timing-enabled = true in a variant, the generator reads each
+// answer's Server-Timing header and the report breaks the server's time
+// down by phase (jwt, parse, plan, transaction, response): metrics st_jwt
+// ... st_response and st_total, a stacked bar chart and a table per
+// scenario. PostgREST before v16.0 reports CPU time of its process there,
+// not wall time (PostgREST#4522).
+//
 // Durations are strings with a unit ("10s", "500ms"); a bare number is an
 // error (BurntSushi/toml would read it as nanoseconds). Values left out get
 // lab.Experiment.Defaults; a value written, even 0, is kept and validated.
 //
 // # Bundled experiments
 //
-// socket-vs-tcp, log-level, pool-size, prepared-statements,
-// pg-synchronous-commit, rts (GHC runtime options), binaries and aa; each file's comments give the
+// socket-vs-tcp, log-level, pool-size (a db-pool sweep), prepared-statements,
+// pg-synchronous-commit, pg-settings (a work_mem sweep), rts (a sweep of
+// GHC runtime options), binaries, jwt-cache (JWT cache off vs on, best and
+// worst case) and aa; each file's comments give the
 // question, the original finding with its numbers, and how to read the
 // result. Names lists them; Source returns a file to copy and edit.
 //

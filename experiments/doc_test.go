@@ -30,7 +30,8 @@ func TestDocReferenceParses(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, src.String())
 	}
-	if len(e.Variants) != 1 || len(e.Custom) != 1 || e.Load.Limit.P99 == 0 {
+	// the [[scenario]] and the targets file's scenario
+	if len(e.Variants) != 1 || len(e.Custom) != 2 || e.Custom[1].Targets != "load/targets.http" || e.Load.Limit.P99 == 0 {
 		t.Errorf("reference decoded to %+v", e)
 	}
 }

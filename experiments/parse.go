@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -117,7 +118,13 @@ func Parse(filename string, src []byte, validate KeyValidator) (*lab.Experiment,
 	for i := range e.Custom {
 		e.Custom[i].Defaults()
 	}
+	if e.Targets != "" && !filepath.IsAbs(e.Targets) {
+		e.UseTargets(filepath.Join(filepath.Dir(filename), e.Targets), false) // relative to the experiment file
+	} else if e.Targets != "" {
+		e.UseTargets(e.Targets, false)
+	}
 
+	p.sweep(e)
 	checked := map[string]bool{}
 	if validate != nil {
 		for i, v := range e.Variants {
@@ -125,13 +132,13 @@ func Parse(filename string, src []byte, validate KeyValidator) (*lab.Experiment,
 			for _, k := range slices.Sorted(maps.Keys(v.PostgREST)) {
 				at := []string{el, "postgrest", k}
 				if err := validate(k, v.PostgREST[k], e.AllowUnknownKeys); err != nil {
-					shown := at
-					var uk *UnknownKey
-					if errors.As(err, &uk) {
-						shown = at[:2]
-					}
-					p.add(at, shown, err)
 					checked[pathKey(at)] = true
+					var uk *UnknownKey
+					if errors.As(err, &uk) && e.Sweep == nil {
+						p.add(at, at[:2], err)
+						continue
+					}
+					p.addField(e, at, err)
 				}
 			}
 		}
@@ -145,7 +152,7 @@ func Parse(filename string, src []byte, validate KeyValidator) (*lab.Experiment,
 		if checked[pathKey(fe.Field)] || under(fe.Field, c.removed) {
 			continue // already reported: the catalogue or the checker said what is wrong here
 		}
-		p.add(fe.Field, fe.Field, errors.New(fe.Msg))
+		p.addField(e, fe.Field, errors.New(fe.Msg))
 	}
 	p.placeholders(e)
 	if len(p.errs) > 0 {
@@ -190,6 +197,55 @@ type parse struct {
 
 func (p *parse) add(at, shown []string, err error) {
 	p.errs = append(p.errs, &Error{File: p.file, Line: p.lines.line(at), Path: lab.FormatPath(shown), Err: err})
+}
+
+// sweep takes a sweep's single [[variant]] as the template every value
+// shares and, if the sweep itself is sound, generates its variants, so
+// that each value is validated like a variant's value.
+func (p *parse) sweep(e *lab.Experiment) {
+	if e.Sweep == nil {
+		return
+	}
+	if len(e.Variants) > 1 {
+		p.add([]string{"variant[1]"}, []string{"variant[1]"},
+			errors.New("a sweep generates its variants: write at most one [[variant]], without name, holding what every value shares"))
+	}
+	if len(e.Variants) > 0 {
+		t := e.Variants[0]
+		e.Sweep.Template = &t
+	}
+	e.Variants = nil
+	for _, err := range e.ValidateSweep() {
+		var fe *lab.FieldError
+		if !errors.As(err, &fe) || len(fe.Field) == 0 || fe.Field[0] == "sweep" {
+			return // the values are not known: Validate reports why
+		}
+	}
+	e.ExpandSweep()
+}
+
+// addField reports a problem at a field of the experiment. A field of a
+// variant a sweep generated is reported where the file writes it: at the
+// sweep value for the swept setting, else at the [[variant]] every value
+// shares; the same problem of every value is reported once.
+func (p *parse) addField(e *lab.Experiment, field []string, err error) {
+	var i int
+	if e.Sweep != nil && len(field) > 0 {
+		if _, scanErr := fmt.Sscanf(field[0], "variant[%d]", &i); scanErr == nil {
+			if at := e.Sweep.Origin(i, field[1:]); at != nil {
+				val := e.Variants[i].Name
+				field, err = at, fmt.Errorf("%s (%s): %w", lab.FormatPath(field[1:]), val, err)
+			} else {
+				field = append([]string{"variant[0]"}, field[1:]...)
+			}
+		}
+	}
+	for _, prev := range p.errs {
+		if prev.Path == lab.FormatPath(field) && prev.Err.Error() == err.Error() {
+			return
+		}
+	}
+	p.add(field, field, err)
 }
 
 func (p *parse) result() Errors {

@@ -36,7 +36,7 @@ func (s *session) findCapacity(ctx context.Context) error {
 		ld.Model, ld.Limit = ModelSearch, lim
 		ld.Duration, ld.Warmup = min(ld.Duration, capacityStep), min(ld.Warmup, capacityWarmup)
 		pos := Position{Variant: base.Name, Scenario: sc, Elapsed: s.Now().Sub(s.start)}
-		out, err := s.Loader.Load(ctx, LoadSpec{Scenario: sc, Custom: s.custom(sc), Load: ld, Seed: trialSeed(s.exp, sc, 0), CPUs: generatorCPUs(s.exp),
+		out, err := s.Loader.Load(ctx, LoadSpec{Scenario: sc, Custom: s.custom(sc), JWTSecret: s.exp.JWTSecret, Load: ld, Seed: trialSeed(s.exp, sc, 0), CPUs: generatorCPUs(s.exp),
 			Progress: func(lp LoadProgress) { s.Progress.Load(pos, lp) }})
 		if ctx.Err() != nil {
 			return ctx.Err()

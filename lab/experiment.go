@@ -12,9 +12,19 @@ type Experiment struct {
 	Target    Target     `toml:"target" json:"target"`
 	Scenarios []string   `toml:"scenarios" json:"scenarios"` // built-in or custom scenario names
 	Custom    []Scenario `toml:"scenario" json:"custom,omitempty"`
-	Load      Load       `toml:"load" json:"load"`
-	Trials    Trials     `toml:"trials" json:"trials"`
-	Variants  []Variant  `toml:"variant" json:"variants"`
+	// Targets is a targets file (vegeta's format, like PostgREST's
+	// test/load/targets.http), relative to the experiment file: its
+	// requests, round-robin, become the scenario "targets" (see UseTargets).
+	Targets string `toml:"targets" json:"targets,omitempty"`
+	// JWTSecret signs the {jwt ...} templates of the requests (HS256); it
+	// is never written to run.json or reports.
+	JWTSecret string    `toml:"jwt_secret" json:"-"`
+	Load      Load      `toml:"load" json:"load"`
+	Trials    Trials    `toml:"trials" json:"trials"`
+	Variants  []Variant `toml:"variant" json:"variants"`
+	// Sweep optionally generates the variants: one key (or a grid of two)
+	// at a list or range of values; see Sweep.
+	Sweep *Sweep `toml:"sweep" json:"sweep,omitempty"`
 	// Partition optionally gives the load generator and PostgREST their
 	// own CPUs.
 	Partition Partition `toml:"partition" json:"partition,omitempty"`
@@ -57,6 +67,9 @@ type Scenario struct {
 	BodyFile string            `toml:"body_file" json:"body_file,omitempty"`
 	Expect   int               `toml:"expect" json:"expect,omitempty"` // expected status; 0 = any 2xx
 	Weight   float64           `toml:"weight" json:"weight,omitempty"`
+	// Targets is the targets file this scenario replays (set by
+	// UseTargets; then Method, Path, Header and Body are unused).
+	Targets string `toml:"-" json:"targets,omitempty"`
 }
 
 // Load models.

@@ -63,7 +63,10 @@ type AgentInfo struct {
 
 // Host describes the server machine.
 type Host struct {
-	Hostname    string `json:"hostname"`
+	Hostname string `json:"hostname"`
+	// HostID identifies the machine (its DMI product UUID or machine-id):
+	// hosts with the same HostID share their cores.
+	HostID      string `json:"host_id,omitempty"`
 	OS          string `json:"os"`
 	Kernel      string `json:"kernel"`
 	CPUModel    string `json:"cpu_model"`
@@ -149,6 +152,9 @@ type LoadStats struct {
 	Status      map[string]int64 `json:"status,omitempty"`
 	ErrorKinds  map[string]int64 `json:"error_kinds,omitempty"`
 	MaxInFlight int              `json:"max_in_flight,omitempty"`
+	// ServerTiming is the target's Server-Timing breakdown, when it sent
+	// the header (PostgREST's server-timing-enabled).
+	ServerTiming *ServerTiming `json:"server_timing,omitempty"`
 }
 
 // Percentiles of a latency distribution, in milliseconds.

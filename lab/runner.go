@@ -36,7 +36,7 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 	if r.Now == nil {
 		r.Now = time.Now
 	}
-	run = &Run{Schema: RecordSchema, Experiment: *e, Started: r.Now()}
+	run = &Run{Schema: RecordSchema, Experiment: e.Redacted(), Started: r.Now()}
 	host, target, err := r.Server.Describe(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("describe server: %w", err)
@@ -145,7 +145,7 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 		s.Progress.TrialDone(pos, t)
 		return t, nil
 	}
-	spec := LoadSpec{Scenario: scenario, Custom: s.custom(scenario), Load: s.exp.Load, Seed: trialSeed(s.exp, scenario, rep), CPUs: generatorCPUs(s.exp),
+	spec := LoadSpec{Scenario: scenario, Custom: s.custom(scenario), JWTSecret: s.exp.JWTSecret, Load: s.exp.Load, Seed: trialSeed(s.exp, scenario, rep), CPUs: generatorCPUs(s.exp),
 		Progress: func(lp LoadProgress) { s.Progress.Load(pos, lp) }}
 	if rate, ok := s.rates[scenario]; ok {
 		spec.Load.Model, spec.Load.Rate = ModelOpen, rate

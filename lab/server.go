@@ -61,8 +61,10 @@ type Cleaner interface {
 type LoadSpec struct {
 	Scenario string    // built-in name, or the name of Custom
 	Custom   *Scenario // set for user-defined scenarios
-	Load     Load
-	Seed     int64
+	// JWTSecret signs {jwt ...} templates (the experiment's jwt_secret).
+	JWTSecret string
+	Load      Load
+	Seed      int64
 	// CPUs pins the generator's threads ([partition] generator); nil = any.
 	CPUs []int
 	// Progress, when set, is called about once a second while measuring.

@@ -151,10 +151,16 @@ func (e *Experiment) Validate() []error {
 	}
 	v.target(&e.Target)
 	v.scenarios(e)
+	if e.JWTSecret != "" && len(e.JWTSecret) < 32 {
+		v.add("must be at least 32 characters (PostgREST refuses shorter HS256 secrets)", "jwt_secret")
+	}
 	v.load(&e.Load)
 	v.trials(&e.Trials)
 	v.partition(e)
-	v.variants(e.Variants)
+	v.sweep(e)
+	if e.Sweep == nil || len(e.Variants) > 0 { // an invalid sweep generates none
+		v.variants(e.Variants)
+	}
 	return v.errs
 }
 
@@ -209,7 +215,7 @@ func (v *validator) scenarios(e *Experiment) {
 		default:
 			v.add(fmt.Sprintf("%q is not an HTTP method (allowed: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS)", s.Method), el, "method")
 		}
-		if !strings.HasPrefix(s.Path, "/") {
+		if s.Targets == "" && !strings.HasPrefix(s.Path, "/") {
 			v.add(fmt.Sprintf("%q must start with / (it is appended to the target's URL)", s.Path), el, "path")
 		}
 		if s.Body != "" && s.BodyFile != "" {
@@ -362,8 +368,8 @@ func (v *validator) variants(vs []Variant) {
 		switch {
 		case va.Name == "":
 			v.add("is required", el, "name")
-		case !nameRe.MatchString(va.Name):
-			v.add(fmt.Sprintf("%q: use letters, digits, '.', '_' and '-'", va.Name), el, "name")
+		case !variantNameRe.MatchString(va.Name):
+			v.add(fmt.Sprintf("%q: use letters, digits, '.', '_', '-', '=' and '+'", va.Name), el, "name")
 		default:
 			if j, dup := names[va.Name]; dup {
 				v.add(fmt.Sprintf("%q is already the name of variant[%d]", va.Name, j), el, "name")

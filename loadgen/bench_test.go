@@ -22,7 +22,11 @@ func fastServer(tb testing.TB) string {
 		tb.Fatal(err)
 	}
 	body := []byte(strings.Repeat("x", 200))
-	srv := &fasthttp.Server{Handler: func(ctx *fasthttp.RequestCtx) { ctx.SetBody(body) }}
+	timing := []byte("jwt;dur=0.0, parse;dur=0.1, plan;dur=0.1, transaction;dur=0.8, response;dur=0.0")
+	srv := &fasthttp.Server{Handler: func(ctx *fasthttp.RequestCtx) {
+		ctx.Response.Header.SetBytesV("Server-Timing", timing) // as PostgREST with server-timing-enabled
+		ctx.SetBody(body)
+	}}
 	go srv.Serve(ln)
 	tb.Cleanup(func() { srv.Shutdown() })
 	return "http://" + ln.Addr().String()

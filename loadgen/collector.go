@@ -112,6 +112,10 @@ func (c *collector) snapshot(now time.Time, measured, final bool) {
 // result merges the shards into the run's Result.
 func (r *runner) result(c *collector, measured time.Duration) *Result {
 	lat, svc, lag := newHist(), newHist(), newHist()
+	var phases *phaseHists
+	if r.cfg.ServerTiming {
+		phases = newPhaseHists()
+	}
 	s := Summary{Status: map[int]int64{}, ErrorKinds: map[string]int64{}, Duration: measured,
 		Dropped: r.dropped.Load(), Scenario: r.mix.names, Connections: r.workers}
 	for _, sh := range r.shards {
@@ -124,6 +128,9 @@ func (r *runner) result(c *collector, measured time.Duration) *Result {
 		}
 		if sh.lag != nil {
 			lag.Merge(sh.lag)
+		}
+		if sh.phases != nil {
+			phases.merge(sh.phases)
 		}
 		s.Requests += sh.n
 		s.Errors += sh.errs
@@ -158,6 +165,13 @@ func (r *runner) result(c *collector, measured time.Duration) *Result {
 		s.SendDelayP50 = time.Duration(lag.ValueAtQuantile(50))
 		s.SendDelayP99 = time.Duration(lag.ValueAtQuantile(99))
 		s.SendDelayMax = time.Duration(lag.Max())
+	}
+	if phases != nil && phases.n > 0 {
+		s.Timed = phases.n
+		for i, h := range phases.ph {
+			s.Phases = append(s.Phases, phaseOf(PhaseNames[i], h))
+		}
+		s.ServerTotal = phaseOf("total", phases.total)
 	}
 	if r.cfg.Open != nil {
 		s.Model, s.TargetRate = "open", r.cfg.Open.Rate

@@ -19,8 +19,10 @@ type Target struct {
 // Request is one HTTP request of a scenario. Path and Body may hold
 // templates rendered per request: `{rand LO HI}` (uniform integer in
 // [LO,HI], from the run's seeded source) and `{seq START}` (a run-wide
-// counter starting at START, unique per request). Expect is the expected
-// status (0 means any 2xx).
+// counter starting at START, unique per request); header values also
+// `{jwt CLAIM=VALUE... [unique|pool=N]}` (an HS256 token signed with
+// Config.JWTSecret, see jwtField). Expect is the expected status (0 means
+// any 2xx, ExpectNoServerError any below 500).
 type Request struct {
 	Method string
 	Path   string
@@ -67,6 +69,10 @@ type Config struct {
 	Seed        int64         // for the random template values and the mix
 	Threads     int           // GOMAXPROCS and number of metric shards (0: leave GOMAXPROCS)
 	CPUs        []int         // pin the process's threads to these CPUs during the run (nil: no pinning)
+	JWTSecret   string        // HS256 secret of {jwt} template fields
+	// ServerTiming parses each answer's Server-Timing header (PostgREST's
+	// server-timing-enabled) into per-phase histograms (Summary.Phases).
+	ServerTiming bool
 }
 
 // DefaultTimeout is the per-request timeout when Config.Timeout is 0.
@@ -150,7 +156,7 @@ func (c Config) Validate() []error {
 			add("%s.Requests: empty", where)
 		}
 		for j, r := range w.Scenario.Requests {
-			if _, err := compile(r, "", ""); err != nil {
+			if _, err := compileWith(r, "", "", []byte(c.JWTSecret)); err != nil {
 				add("%s.Requests[%d]: %v", where, j, err)
 			}
 		}

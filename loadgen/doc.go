@@ -58,6 +58,19 @@
 // it. A connection's deadline is refreshed only when less than 90% of the
 // timeout is left, so a request times out after 0.9 to 1.0 Timeout.
 //
+// PostgREST's own load tests: ReadTargets reads vegeta's HTTP targets
+// format (test/load/targets.http: "METHOD URL", headers, "@body" files,
+// blank lines between targets) into Requests, refusing non-loopback hosts,
+// oversized files and bodies outside the file's directory, with file:line
+// errors. A header value may hold `{jwt role=NAME exp=+1h [unique|pool=N]}`:
+// an HS256 token signed with Config.JWTSecret, pre-signed (one, or N in
+// turn) or signed per request without allocating (a sync.Pool of HMACs;
+// BenchmarkJWTUnique). With Config.ServerTiming each measured answer's
+// Server-Timing header (PostgREST's server-timing-enabled: jwt, parse,
+// plan, transaction, response) is parsed in place into one HdrHistogram per
+// phase and one for their sum (µs; Summary.Phases, ServerTotal, Timed);
+// TestRequestPathDoesNotAllocate covers that path.
+//
 // Every loop is bounded by the run's duration and, optionally,
 // Config.MaxRequests. When the target goes away the requests fail with
 // counted errors (connect, reset, timeout) and the run still ends on time.

@@ -26,6 +26,7 @@ type shard struct {
 	kinds    [numErrKinds]int64
 	n, errs  int64
 	in, out  int64
+	phases   *phaseHists // Server-Timing of measured answers (Config.ServerTiming), else nil
 
 	// interval (since the collector's last snapshot), measured or not
 	iv                     *hdrhistogram.Histogram
@@ -71,6 +72,13 @@ func (s *shard) record(measured bool, status int, kind errKind, lat, svc, lag ti
 			}
 		}
 	}
+	s.mu.Unlock()
+}
+
+// recordPhases adds a measured answer's Server-Timing phases.
+func (s *shard) recordPhases(us *[NumPhases]int64) {
+	s.mu.Lock()
+	s.phases.record(us)
 	s.mu.Unlock()
 }
 

@@ -25,6 +25,13 @@ func WriteText(w io.Writer, r *Result) error {
 		fmt.Fprintf(&b, "  service    p50 %s  p99 %s   (latency counts from the intended start)\n", fd(s.ServiceP50), fd(s.ServiceP99))
 		fmt.Fprintf(&b, "  send delay p50 %s  p99 %s  max %s   (the generator's own lateness)\n", fd(s.SendDelayP50), fd(s.SendDelayP99), fd(s.SendDelayMax))
 	}
+	if s.Timed > 0 {
+		fmt.Fprintf(&b, "  server     ")
+		for _, p := range s.Phases {
+			fmt.Fprintf(&b, " %s %s", p.Name, fd(p.Mean))
+		}
+		fmt.Fprintf(&b, "   sum %s   (Server-Timing means, %d answers)\n", fd(s.ServerTotal.Mean), s.Timed)
+	}
 	fmt.Fprintf(&b, "  data       received %s  sent %s   max in flight %d\n", fmtBytes(s.BytesIn), fmtBytes(s.BytesOut), s.MaxInFlight)
 	fmt.Fprintf(&b, "  status    ")
 	codes := make([]int, 0, len(s.Status))

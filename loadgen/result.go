@@ -42,6 +42,13 @@ type Summary struct {
 	TargetRate                               float64 // open model's asked rate
 	Connections                              int     // connections (closed) or the in-flight bound (open)
 	Scenario                                 string  // names of the mix
+	// Phases are the Server-Timing phases (PhaseNames order) of the Timed
+	// measured answers that carried a complete header (Config.ServerTiming;
+	// PostgREST sends it on successful answers only), ServerTotal their
+	// per-request sum. Empty when no answer had one.
+	Phases      []Phase
+	ServerTotal Phase
+	Timed       int64
 }
 
 // ErrorRate is Errors/Requests (0 without requests).

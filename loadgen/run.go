@@ -81,7 +81,7 @@ func newRun(cfg Config) (*runner, error) {
 	for _, w := range cfg.Mix {
 		var ts []*tmpl
 		for i, q := range w.Scenario.Requests {
-			t, err := compile(q, host, base)
+			t, err := compileWith(q, host, base, []byte(cfg.JWTSecret))
 			if err != nil {
 				return nil, fmt.Errorf("loadgen: scenario %s request %d: %w", w.Scenario.Name, i, err)
 			}
@@ -104,6 +104,9 @@ func newRun(cfg Config) (*runner, error) {
 	n := min(r.workers, 4*cfg.threads())
 	for range n {
 		sh := newShard()
+		if cfg.ServerTiming {
+			sh.phases = newPhaseHists()
+		}
 		sh.sameSvc = cfg.Closed != nil
 		if cfg.Open != nil {
 			sh.lag = newHist()

@@ -18,8 +18,9 @@ import (
 // per request.
 type seg struct {
 	lit    []byte
-	kind   byte // 0 literal, 'r' rand, 's' seq, 'l' length of the rendered body
+	kind   byte // 0 literal, 'r' rand, 's' seq, 'l' length of the rendered body, 'j' jwt
 	lo, hi int64
+	jwt    *jwtField
 }
 
 // tmpl is a request compiled to bytes by fasthttp. A static request (no
@@ -50,7 +51,10 @@ const (
 // Host, User-Agent, headers, Content-Length, body), with a marker where a
 // path field goes and, for a body with fields, a marker Content-Length; the
 // markers are then split out into fields rendered per request.
-func compile(r Request, host, base string) (*tmpl, error) {
+func compile(r Request, host, base string) (*tmpl, error) { return compileWith(r, host, base, nil) }
+
+// compileWith is compile with the secret {jwt} fields sign with.
+func compileWith(r Request, host, base string, secret []byte) (*tmpl, error) {
 	method, host, err := checkRequest(r, host)
 	if err != nil {
 		return nil, err
@@ -67,9 +71,11 @@ func compile(r Request, host, base string) (*tmpl, error) {
 		return nil, err
 	}
 	req.SetRequestURIBytes(uri)
-	if err := setHeaders(h, r.Header); err != nil {
+	hfields, err := setHeaders(h, r.Header)
+	if err != nil {
 		return nil, err
 	}
+	fields = append(fields, hfields...)
 	body, err := parseFields(string(r.Body))
 	if err != nil {
 		return nil, fmt.Errorf("body: %w", err)
@@ -93,7 +99,23 @@ func compile(r Request, host, base string) (*tmpl, error) {
 	if len(fields) == 0 && t.body == nil {
 		t.static = wire
 	}
+	for _, segs := range [][]seg{t.head, t.body} {
+		for _, sg := range segs {
+			if sg.kind == 'j' {
+				if err := sg.jwt.bind(secret); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
 	return t, nil
+}
+
+// CheckRequest reports whether r can be sent: method, path, headers,
+// templates (a {jwt} field needs jwtSecret).
+func CheckRequest(r Request, jwtSecret string) error {
+	_, err := compileWith(r, "", "", []byte(jwtSecret))
+	return err
 }
 
 // checkRequest refuses what cannot go on the wire and returns the method
@@ -109,8 +131,8 @@ func checkRequest(r Request, host string) (method, hostOut string, err error) {
 	if !strings.HasPrefix(r.Path, "/") {
 		return "", "", fmt.Errorf("path %q: must start with /", r.Path)
 	}
-	if r.Expect != 0 && (r.Expect < 100 || r.Expect > 599) {
-		return "", "", fmt.Errorf("expect %d: must be an HTTP status 100..599 (0: any 2xx)", r.Expect)
+	if r.Expect != 0 && r.Expect != ExpectNoServerError && (r.Expect < 100 || r.Expect > 599) {
+		return "", "", fmt.Errorf("expect %d: must be an HTTP status 100..599 (0: any 2xx, -1: any below 500)", r.Expect)
 	}
 	if host == "" {
 		host = "localhost" // as Target.hostAndBase; Validate compiles without a target
@@ -145,26 +167,49 @@ func uriWithMarks(path, base string) ([]byte, []seg, error) {
 }
 
 // setHeaders sets the request's headers in name order, refusing invalid
-// ones and those the generator owns; User-Agent defaults to the lab's.
-func setHeaders(h *fasthttp.RequestHeader, header map[string]string) error {
+// ones and those the generator owns; User-Agent defaults to the lab's. A
+// value's template fields become fieldMarks, returned in order (fasthttp
+// writes ordinary headers in the order set, after the request line).
+func setHeaders(h *fasthttp.RequestHeader, header map[string]string) ([]seg, error) {
 	hasUA := false
+	var fields []seg
 	for _, k := range slices.Sorted(maps.Keys(header)) {
 		v := header[k]
 		if k == "" || strings.ContainsAny(k, " :\r\n\x00") || strings.ContainsAny(v, "\r\n\x00") {
-			return fmt.Errorf("header %q: invalid name or value", k)
+			return nil, fmt.Errorf("header %q: invalid name or value", k)
 		}
-		switch textproto.CanonicalMIMEHeaderKey(k) {
+		canon := textproto.CanonicalMIMEHeaderKey(k)
+		switch canon {
 		case "Host", "Content-Length", "Connection", "Transfer-Encoding":
-			return fmt.Errorf("header %q: set by the generator", k)
+			return nil, fmt.Errorf("header %q: set by the generator", k)
 		case "User-Agent":
 			hasUA = true
+		}
+		segs, err := parseFields(v)
+		if err != nil {
+			return nil, fmt.Errorf("header %q: %w", k, err)
+		}
+		if hasFields(segs) {
+			if canon == "User-Agent" || canon == "Content-Type" || canon == "Cookie" {
+				return nil, fmt.Errorf("header %q: templates are not allowed in User-Agent, Content-Type or Cookie", k)
+			}
+			var b []byte
+			for _, sg := range segs {
+				if sg.kind == 0 {
+					b = append(b, sg.lit...)
+					continue
+				}
+				b = append(b, fieldMark...)
+				fields = append(fields, sg)
+			}
+			v = string(b)
 		}
 		h.Set(k, v)
 	}
 	if !hasUA {
 		h.SetUserAgent(userAgent)
 	}
-	return nil
+	return fields, nil
 }
 
 // splitMarks cuts the request fasthttp wrote at its markers: each
@@ -250,6 +295,8 @@ func (t *tmpl) renderSegs(d []byte, segs []seg, rng *rand.Rand, bodyLen int) []b
 			d = strconv.AppendInt(d, s.lo+t.seq.Add(1)-1, 10)
 		case 'l':
 			d = strconv.AppendInt(d, int64(bodyLen), 10)
+		case 'j':
+			d = s.jwt.render(d)
 		}
 	}
 	return d
@@ -277,6 +324,12 @@ func parseFields(s string) ([]seg, error) {
 		f := strings.Fields(s[i+1 : i+end])
 		s = s[i+end+1:]
 		switch {
+		case f[0] == "jwt":
+			j, err := parseJWT(f[1:])
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, seg{kind: 'j', jwt: j})
 		case f[0] == "rand" && len(f) == 3:
 			lo, err1 := strconv.ParseInt(f[1], 10, 64)
 			hi, err2 := strconv.ParseInt(f[2], 10, 64)
@@ -295,25 +348,24 @@ func parseFields(s string) ([]seg, error) {
 			}
 			out = append(out, seg{kind: 's', lo: start})
 		default:
-			return nil, fmt.Errorf("field {%s}: unknown (allowed: {rand LO HI}, {seq START})", strings.Join(f, " "))
+			return nil, fmt.Errorf("field {%s}: unknown (allowed: {rand LO HI}, {seq START}, {jwt CLAIM=VALUE...})", strings.Join(f, " "))
 		}
 	}
 }
 
-// indexField finds the next "{rand " or "{seq" field.
+// indexField finds the next "{rand ", "{seq" or "{jwt" field.
 func indexField(s string) int {
-	a := strings.Index(s, "{rand ")
-	b := strings.Index(s, "{seq")
-	if b >= 0 && len(s) > b+4 && s[b+4] != ' ' && s[b+4] != '}' {
-		b = -1
+	first := -1
+	for _, name := range []string{"{rand ", "{seq", "{jwt"} {
+		i := strings.Index(s, name)
+		if i >= 0 && name != "{rand " && len(s) > i+len(name) && s[i+len(name)] != ' ' && s[i+len(name)] != '}' {
+			i = -1
+		}
+		if i >= 0 && (first < 0 || i < first) {
+			first = i
+		}
 	}
-	switch {
-	case a < 0:
-		return b
-	case b < 0:
-		return a
-	}
-	return min(a, b)
+	return first
 }
 
 func mergeLits(in []seg) []seg {

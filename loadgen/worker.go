@@ -15,6 +15,8 @@ type worker struct {
 	rr  []int // round-robin position per scenario
 	buf []byte
 	bod []byte
+	// phases is the scratch for an answer's Server-Timing phases.
+	phases [NumPhases]int64
 }
 
 // next renders the next request of the mix.
@@ -50,10 +52,15 @@ func (w *worker) one(intended time.Time, measured, closed bool) errKind {
 	lat, svc, lag := end.Sub(intended), end.Sub(start), start.Sub(intended)
 	if kind != errNone {
 		lat = -1
-	} else if (t.expect != 0 && status != t.expect) || (t.expect == 0 && (status < 200 || status > 299)) {
+	} else if !t.accepts(status) {
 		kind = errStatus
 	}
 	w.sh.record(measured, status, kind, lat, svc, lag, w.c.in-in0, out)
+	if measured && kind == errNone && w.sh.phases != nil {
+		if v := w.c.resp.Header.Peek("Server-Timing"); len(v) > 0 && parseServerTiming(v, &w.phases) {
+			w.sh.recordPhases(&w.phases)
+		}
+	}
 	return kind
 }
 
@@ -106,4 +113,15 @@ func (w *worker) closedLoop() {
 			}
 		}
 	}
+}
+
+// accepts reports whether status is the answer the request expects.
+func (t *tmpl) accepts(status int) bool {
+	switch t.expect {
+	case 0:
+		return status >= 200 && status <= 299
+	case ExpectNoServerError:
+		return status < 500
+	}
+	return status == t.expect
 }

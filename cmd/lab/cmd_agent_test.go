@@ -61,8 +61,9 @@ func startAgent(t *testing.T, prefix []string, lab, cfg string) (addr string, ou
 }
 
 // stackUp brings up a directly supervised stack with the Chinook fixture
-// (prefix runs the commands, e.g. in a network namespace); Down at cleanup.
-func stackUp(t *testing.T, prefix []string, lab string) string {
+// (prefix runs the commands, e.g. in a network namespace; targetArgs go to
+// `stack up`, e.g. --postgrest PATH); Down at cleanup.
+func stackUp(t *testing.T, prefix []string, lab string, targetArgs ...string) string {
 	t.Helper()
 	if _, err := labtest.BinDir(); err != nil {
 		labtest.Need(t, "PostgreSQL: %v", err)
@@ -84,7 +85,7 @@ func stackUp(t *testing.T, prefix []string, lab string) string {
 			}
 		}
 	})
-	run("stack", "up", "--dir", dir, "--supervisor", "direct")
+	run(append([]string{"stack", "up", "--dir", dir, "--supervisor", "direct"}, targetArgs...)...)
 	run("fixture", "chinook", "--dir", dir)
 	return dir
 }

@@ -128,7 +128,7 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // config turns the flags into a validated generator config.
 func (f *loadFlags) config() (loadgen.Config, error) {
 	cfg := loadgen.Config{Duration: *f.dur, Warmup: *f.warm, MaxRequests: *f.maxReq, Timeout: *f.timeout,
-		Seed: *f.seed, Threads: *f.threads, Target: loadgen.Target{URL: *f.url, UnixSocket: *f.sock}}
+		Seed: *f.seed, Threads: *f.threads, Target: loadgen.Target{URL: *f.url, UnixSocket: *f.sock}, ServerTiming: true}
 	switch {
 	case *f.rate > 0 && *f.conns > 0:
 		return cfg, usageErrorf("load: --rate (open model) and --connections (closed model) exclude each other")

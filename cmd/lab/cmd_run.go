@@ -32,7 +32,9 @@ restored. Writes RESULTS/<experiment>/<timestamp>/ and prints the verdicts.
 
 With --agent URL the server side is a 'lab agent' on another host and the
 load is generated here; repeat --agent to run the experiment on several
-hosts (RESULTS/<host>/<experiment>/<timestamp>/ each, then a comparison).
+hosts (RESULTS/<host>/<experiment>/<timestamp>/ each, then one matrix
+report in RESULTS/matrix/<experiment>/<timestamp>/), with one --token-file
+per --agent in the same order.
 
 To compare PostgREST builds without writing TOML, --binary NAME=PATH
 (twice or more; the first is the baseline) replaces the experiment's
@@ -63,6 +65,7 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 	maxTrials := fs.Int("max-trials", 0, "override trials.max")
 	duration := fs.Duration("duration", 0, "override load.duration")
 	warmup := fs.Duration("warmup", -1, "override load.warmup")
+	targets := fs.String("targets", "", "replay this targets file (vegeta's format, e.g. PostgREST's test/load/targets.http) as the only scenario")
 	var af agentFlags
 	af.add(fs)
 	var pf prFlags
@@ -77,6 +80,9 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 	}
 	e, err := loadExperiment(expName, *minTrials, *maxTrials, *duration, *warmup, pf.edit(ctx))
 	if err != nil {
+		return err
+	}
+	if err := useTargets(e, *targets); err != nil {
 		return err
 	}
 	if len(af.urls) > 0 {
@@ -185,4 +191,20 @@ func writeRun(results string, run *lab.Run) (string, error) {
 		return "", fmt.Errorf("reports: %w", err)
 	}
 	return dir, nil
+}
+
+// useTargets applies --targets: the file's requests replace the
+// experiment's scenarios. Every experiment's requests are checked here.
+func useTargets(e *lab.Experiment, file string) error {
+	if file != "" {
+		abs, err := filepath.Abs(file)
+		if err != nil {
+			return err
+		}
+		e.UseTargets(abs, true)
+		if errs := e.Validate(); len(errs) > 0 {
+			return usageErrorf("with --targets: %v", errors.Join(errs...))
+		}
+	}
+	return checkRequests(e)
 }

@@ -29,6 +29,9 @@ func cmdValidate(_ context.Context, args []string, stdout, _ io.Writer) error {
 	bad := 0
 	for _, t := range targets {
 		e, err := experiments.LoadWith(t, postgrestKeys)
+		if err == nil {
+			err = checkRequests(e)
+		}
 		if err != nil {
 			bad++
 			fmt.Fprintln(stdout, err)

@@ -35,26 +35,13 @@ postgrest = { db-uri = "unix" }
 // baseline, then open-model trials at half of it, with machine CPU split
 // per trial and CPU per request as the headline.
 func TestEfficiencyRunTiny(t *testing.T) {
-	dir := directStack(t)
-	exp := filepath.Join(t.TempDir(), "eff.toml")
-	if err := os.WriteFile(exp, []byte(efficiencyExperiment), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	results := t.TempDir()
-	out, err := runLab(t, "run", exp, "--dir", dir, "--results", results)
-	if err != nil {
-		t.Fatalf("run: %v\n%s", err, out)
-	}
+	out, resultDir := runExperiment(t, directStack(t), "efficiency-tiny", efficiencyExperiment)
 	for _, want := range []string{"efficiency: GETSingle capacity", "capacity GETSingle: tcp found", "Verdict (server + database CPU):"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	dirs, _ := filepath.Glob(filepath.Join(results, "efficiency-tiny", "*"))
-	if len(dirs) != 1 {
-		t.Fatalf("result dirs %v", dirs)
-	}
-	run, err := report.Load(dirs[0])
+	run, err := report.Load(resultDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +62,7 @@ func TestEfficiencyRunTiny(t *testing.T) {
 			MDE          *float64 `json:"mde_pct"`
 		} `json:"rows"`
 	}
-	b, _ := os.ReadFile(filepath.Join(dirs[0], "verdicts.json"))
+	b, _ := os.ReadFile(filepath.Join(resultDir, "verdicts.json"))
 	if err := json.Unmarshal(b, &v); err != nil || len(v.Rows) == 0 {
 		t.Fatalf("verdicts.json: %v", err)
 	}

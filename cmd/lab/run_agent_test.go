@@ -25,43 +25,96 @@ import (
 // the server address and the driver's veth.
 func netnsPair(t *testing.T) (server, driver, serverIP, driverLink string) {
 	t.Helper()
+	n := netnsStar(t, 1)
+	return n.hosts[0], n.driver, n.ips[0], n.links[0]
+}
+
+// netns is a driver namespace joined to host namespaces, each by its own
+// veth pair: host i is 10.231.N.(4i+1)/30, the driver's end 4i+2.
+type netns struct {
+	driver string
+	hosts  []string // the hosts' namespaces
+	ips    []string // each host's address
+	links  []string // the driver's veth to each host
+}
+
+// netnsStar makes a driver namespace and n host namespaces, with loopback
+// up in each; all are deleted at cleanup, also when the test fails.
+func netnsStar(t *testing.T, n int) netns {
+	t.Helper()
 	if _, err := exec.LookPath("ip"); err != nil {
 		labtest.Need(t, "ip (iproute2) for network namespaces: %v", err)
 	}
 	var b [3]byte
 	_, _ = rand.Read(b[:])
 	id := hex.EncodeToString(b[:2])
-	server, driver = "lab-srv-"+id, "lab-drv-"+id
-	vs, vd := "lvs"+id, "lvd"+id
-	net := fmt.Sprintf("10.231.%d", b[2])
-	serverIP = net + ".1"
-	if out, err := exec.Command("ip", "netns", "add", server).CombinedOutput(); err != nil {
+	ns := netns{driver: "lab-drv-" + id}
+	if out, err := exec.Command("ip", "netns", "add", ns.driver).CombinedOutput(); err != nil {
 		labtest.Need(t, "ip netns add (root and CAP_SYS_ADMIN needed): %v: %s", err, out)
 	}
 	t.Cleanup(func() {
-		for _, ns := range []string{server, driver} {
-			if out, err := exec.Command("ip", "netns", "del", ns).CombinedOutput(); err != nil && !strings.Contains(string(out), "No such file") {
-				t.Errorf("ip netns del %s: %v: %s", ns, err, out)
+		for _, name := range append([]string{ns.driver}, ns.hosts...) {
+			if out, err := exec.Command("ip", "netns", "del", name).CombinedOutput(); err != nil && !strings.Contains(string(out), "No such file") {
+				t.Errorf("ip netns del %s: %v: %s", name, err, out)
 			}
 		}
 	})
-	for _, args := range [][]string{
-		{"netns", "add", driver},
-		{"link", "add", vs, "type", "veth", "peer", "name", vd},
-		{"link", "set", vs, "netns", server},
-		{"link", "set", vd, "netns", driver},
-		{"-n", server, "addr", "add", serverIP + "/30", "dev", vs},
-		{"-n", driver, "addr", "add", net + ".2/30", "dev", vd},
-		{"-n", server, "link", "set", "lo", "up"},
-		{"-n", driver, "link", "set", "lo", "up"},
-		{"-n", server, "link", "set", vs, "up"},
-		{"-n", driver, "link", "set", vd, "up"},
-	} {
+	cmds := [][]string{{"-n", ns.driver, "link", "set", "lo", "up"}}
+	for i := 0; i < n; i++ {
+		host := fmt.Sprintf("lab-srv-%s", id)
+		if i > 0 {
+			host = fmt.Sprintf("lab-srv%d-%s", i, id)
+		}
+		if out, err := exec.Command("ip", "netns", "add", host).CombinedOutput(); err != nil {
+			t.Fatalf("ip netns add %s: %v: %s", host, err, out)
+		}
+		ns.hosts = append(ns.hosts, host)
+		vs, vd := fmt.Sprintf("lvs%d%s", i, id), fmt.Sprintf("lvd%d%s", i, id)
+		if i == 0 {
+			vs, vd = "lvs"+id, "lvd"+id
+		}
+		ip, drv := fmt.Sprintf("10.231.%d.%d", b[2], 4*i+1), fmt.Sprintf("10.231.%d.%d", b[2], 4*i+2)
+		ns.ips, ns.links = append(ns.ips, ip), append(ns.links, vd)
+		cmds = append(cmds,
+			[]string{"link", "add", vs, "type", "veth", "peer", "name", vd},
+			[]string{"link", "set", vs, "netns", host},
+			[]string{"link", "set", vd, "netns", ns.driver},
+			[]string{"-n", host, "addr", "add", ip + "/30", "dev", vs},
+			[]string{"-n", ns.driver, "addr", "add", drv + "/30", "dev", vd},
+			[]string{"-n", host, "link", "set", "lo", "up"},
+			[]string{"-n", host, "link", "set", vs, "up"},
+			[]string{"-n", ns.driver, "link", "set", vd, "up"})
+	}
+	for _, args := range cmds {
 		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
 			t.Fatalf("ip %v: %v: %s", args, err, out)
 		}
 	}
-	return server, driver, serverIP, vd
+	return ns
+}
+
+// serveAllAddresses makes a stack's target listen where a driver in another
+// namespace can reach it: all IPv4 addresses of its namespace (loopback and
+// the veth), as a user sets server-host on a real server. It returns the
+// config file and its new content.
+func serveAllAddresses(t *testing.T, dir string) (string, []byte) {
+	t.Helper()
+	conf := filepath.Join(dir, "postgrest.conf")
+	src, err := os.ReadFile(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cf, err := configs.Parse(conf, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cf.Set("server-host", configs.String("*4")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(conf, cf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return conf, cf.Bytes()
 }
 
 // TestRunAcrossNetworkNamespaces is the two-host setup of the original
@@ -78,25 +131,7 @@ func TestRunAcrossNetworkNamespaces(t *testing.T) {
 	inSrv, inDrv := []string{"ip", "netns", "exec", srvNS}, []string{"ip", "netns", "exec", drvNS}
 	dir := stackUp(t, inSrv, labBin)
 
-	// The target must listen where the driver can reach it: all IPv4
-	// addresses of its namespace (loopback and the veth), as a user sets
-	// server-host on a real server.
-	conf := filepath.Join(dir, "postgrest.conf")
-	src, err := os.ReadFile(conf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cf, err := configs.Parse(conf, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cf.Set("server-host", configs.String("*4")); err != nil {
-		t.Fatal(err)
-	}
-	original := cf.Bytes()
-	if err := os.WriteFile(conf, original, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	conf, original := serveAllAddresses(t, dir)
 
 	tmp := t.TempDir()
 	certs := agenttest.NewCerts(t, ip)
@@ -196,8 +231,9 @@ key = %q
 }
 
 // TestRunOnTwoAgents: `lab run --agent A --agent B` runs the experiment on
-// each host's agent in turn, writes one result directory per host and
-// prints a comparison of the hosts.
+// each host's agent in turn (both are this machine), writes one result
+// directory per host, a statistical comparison of the hosts and one matrix
+// report.
 func TestRunOnTwoAgents(t *testing.T) {
 	labBin := buildLab(t)
 	tmp := t.TempDir()
@@ -210,7 +246,7 @@ func TestRunOnTwoAgents(t *testing.T) {
 		urls = append(urls, "http://"+addr)
 	}
 	results := t.TempDir()
-	out, err := exec.Command(labBin, "run", "socket-vs-tcp", "--agent", urls[0], "--agent", urls[1], "--token-file", tok,
+	out, err := exec.Command(labBin, "run", "socket-vs-tcp", "--agent", urls[0], "--token-file", tok, "--agent", urls[1], "--token-file", tok,
 		"--results", results, "--min-trials", "2", "--max-trials", "2", "--duration", "1s", "--warmup", "0s").CombinedOutput()
 	if err != nil {
 		t.Fatalf("lab run with two agents: %v\n%s", err, out)
@@ -220,11 +256,14 @@ func TestRunOnTwoAgents(t *testing.T) {
 	if len(runs) != 2 || filepath.Dir(filepath.Dir(filepath.Dir(runs[0]))) == filepath.Dir(filepath.Dir(filepath.Dir(runs[1]))) {
 		t.Fatalf("want one result dir per host, found %v", runs)
 	}
-	if !strings.Contains(string(out), "hosts compared") || strings.Count(string(out), "req/s p99") < 2 {
-		t.Errorf("no host comparison in the output:\n%s", out)
+	if !strings.Contains(string(out), "Matrix: ") || !strings.Contains(string(out), "one after another: ") {
+		t.Errorf("no matrix in the output:\n%s", out)
+	}
+	if m, _ := filepath.Glob(filepath.Join(results, "matrix", "socket-vs-tcp", "*", "matrix.json")); len(m) != 1 {
+		t.Errorf("want one matrix.json, found %v", m)
 	}
 	md, _ := filepath.Glob(filepath.Join(results, "hosts-*-vs-*.md"))
-	if len(md) != 1 || !strings.Contains(string(out), "Comparing runs") {
+	if len(md) != 1 {
 		t.Fatalf("want one statistical host comparison (hosts-*-vs-*.md), found %v", md)
 	}
 	if b, _ := os.ReadFile(md[0]); !strings.Contains(string(b), "throughput") {

@@ -48,6 +48,22 @@ func options(s configs.Settings) (server.Options, error) {
 	if o.ChannelEnabled, err = s.Bool("db-channel-enabled", true); err != nil {
 		return o, err
 	}
+	if o.ServerTiming, err = s.Bool("server-timing-enabled", false); err != nil {
+		return o, err
+	}
+	switch o.TxEnd = s.String("db-tx-end", server.TxCommit); o.TxEnd {
+	case server.TxCommit, server.TxCommitAllowOverride, server.TxRollback, server.TxRollbackAllowOverride:
+	default:
+		return o, fmt.Errorf("config key db-tx-end = %q: allowed values are commit, commit-allow-override, rollback, rollback-allow-override", o.TxEnd)
+	}
+	// jwt-cache-max-lifetime is accepted and checked; postgrest-mini has
+	// no JWT cache (it verifies every token).
+	if _, err = s.Int("jwt-cache-max-lifetime", 0); err != nil {
+		return o, err
+	}
+	if o.JWTSecret = s.String("jwt-secret", ""); o.JWTSecret != "" && len(o.JWTSecret) < 32 {
+		return o, fmt.Errorf("config key jwt-secret: the JWT secret must be at least 32 characters long")
+	}
 	if o.LogLevel, err = server.ParseLogLevel(s.String("log-level", "error")); err != nil {
 		return o, err
 	}

@@ -22,7 +22,16 @@
 // access-log line per request at info, per 4xx/5xx at warn, per 5xx at
 // error), server-host, server-port, server-unix-socket,
 // server-unix-socket-mode, admin-server-host, admin-server-port (/live,
-// /ready, /metrics). Other keys are ignored. A config error exits with
+// /ready, /metrics), db-tx-end (commit, rollback and their -allow-override
+// forms: then "Prefer: tx=rollback|commit" decides and is echoed in
+// Preference-Applied, as PostgREST 13), jwt-secret (HS256 only: a Bearer
+// token's role claim becomes the role, request.jwt.claims its claims; a bad
+// signature is 401 PGRST301, an expired token 401 PGRST303),
+// jwt-cache-max-lifetime (checked; there is no cache, every token is
+// verified), server-timing-enabled (a "Server-Timing: jwt;dur=0.0,
+// parse;dur=0.1, plan;dur=0.1, transaction;dur=0.8, response;dur=0.0" header
+// on answered requests; parse is the query string, plan the body and SQL
+// building). Other keys are ignored. A config error exits with
 // status 1, naming file:line or the key.
 //
 // Until the schema cache is loaded every API request gets 503 PGRST002 and
@@ -44,10 +53,10 @@
 // db-anon-role with PostgREST's request.* settings; the JSON is built by
 // PostgreSQL; values are bind parameters.
 //
-// Not implemented: JWT (every request is anonymous), PUT, upserts,
+// Not implemented: JWT algorithms other than HS256 and JWKS secrets, PUT, upserts,
 // spread and JSON-path selects,
 // Range headers, CSV responses, db-config and
-// config reload (SIGUSR2), server-timing.
+// config reload (SIGUSR2).
 //
 // Tests and benchmarks (real PostgreSQL through lab/labtest; fuzz targets:
 // FuzzParse for the query-string parser, FuzzRead for parser + SQL builder):

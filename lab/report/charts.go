@@ -302,6 +302,8 @@ func Charts(run *lab.Run, v *stats.Verdicts) (perScenario map[string][]Chart, ti
 		add(&list, p, ok, 5*vg.Inch, 3.4*vg.Inch, "Median over trials of each percentile, on a nines axis.")
 		p, ok = curveChart(run, names, sc)
 		add(&list, p, ok, 5*vg.Inch, 3.4*vg.Inch, "Each search step: achieved rate and p99; red crosses broke the limit.")
+		p, ok = phaseChart(Phases(run, v, sc), sc)
+		add(&list, p, ok, 5*vg.Inch, 3.4*vg.Inch, "Server-Timing: the median over trials of each phase's mean, stacked; see the table for what moved.")
 		perScenario[sc] = list
 	}
 	server := func(t lab.Trial) []lab.UsageSample { return t.Server.Samples }

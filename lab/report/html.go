@@ -30,6 +30,7 @@ type htmlScenario struct {
 	// Noise are the noise warnings behind the cells' marks, folded.
 	Noise  []string
 	Charts []Chart
+	Phases *PhaseTable
 }
 
 // htmlTable is a results table of some of the variants.
@@ -52,6 +53,7 @@ type htmlData struct {
 	K6                 []K6Row
 	Timeline           []Chart
 	Events             []string
+	Sweep              *htmlSweep
 }
 
 // htmlHeadline is a row of the verdict table.
@@ -126,9 +128,13 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		if len(hs.Noise) > 0 {
 			d.NoiseLegend = noiseLegend()
 		}
+		hs.Phases = Phases(run, v, sc)
 		d.Scenarios = append(d.Scenarios, hs)
 	}
 	d.Events = eventLines(run)
+	if d.Sweep, err = htmlSweepOf(run, v); err != nil {
+		return err
+	}
 	if err := page.Execute(w, d); err != nil {
 		return fmt.Errorf("html report: %w", err)
 	}
@@ -216,7 +222,7 @@ func eventLines(run *lab.Run) []string {
 }
 
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
-	"join": strings.Join, "num": num, "bytes": bytesStr,
+	"join": strings.Join, "num": num, "bytes": bytesStr, "ms": msCell,
 }).Parse(pageTemplate))
 
 const pageTemplate = `<!DOCTYPE html>
@@ -258,6 +264,7 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 {{end}}</table>{{else}}<p>Nothing to compare (one variant, or no valid trials).</p>{{end}}
 {{with .NoiseLegend}}<p class="muted">{{.}}.</p>{{end}}
 <p class="muted">{{.Method}}</p>
+{{with .Sweep}}{{template "sweep" .}}{{end}}
 
 <h2>Setup</h2>
 <table>{{range .Setup}}{{if index . 1}}<tr><th class="l">{{index . 0}}</th><td class="l">{{index . 1}}</td></tr>{{end}}{{end}}</table>
@@ -276,6 +283,10 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 {{end}}</table>{{else}}<p>No comparison.</p>{{end}}
 {{with .Warnings}}{{if gt (len .) 5}}<details><summary class="warn">{{len .}} warnings</summary>{{end}}<ul class="warn">{{range .}}<li>{{.}}</li>{{end}}</ul>{{if gt (len .) 5}}</details>{{end}}{{end}}
 {{with .Noise}}<details class="noise"><summary class="muted">{{len .}} noisy medians (marked !)</summary><ul class="muted">{{range .}}<li>{{.}}</li>{{end}}</ul></details>{{end}}
+{{with .Phases}}<p>Where the server's time goes (Server-Timing, ms per request, median over trials of the mean):</p>
+<table class="phases"><tr><th class="l">variant</th>{{range .Phases}}<th>{{.}}</th>{{end}}<th>sum</th><th class="l">phases that moved</th></tr>
+{{range .Rows}}<tr><td class="l">{{.Variant}}{{if .Baseline}} (baseline){{end}}</td>{{range .Ms}}<td>{{ms .}}</td>{{end}}<td>{{ms .TotalMs}}</td><td class="l">{{.Moved}}</td></tr>
+{{end}}</table><p class="muted">{{.Clock}}</p>{{end}}
 <div class="charts">{{range .Charts}}<figure>{{.SVG}}{{with .Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>{{end}}</div>
 {{end}}
 

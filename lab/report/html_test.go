@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image"
 	"image/png"
 	"os"
 	"os/exec"
@@ -52,7 +53,14 @@ func TestHTMLIsSelfContainedWithCharts(t *testing.T) {
 // TestHTMLRendersInChromium loads the report in headless Chromium and
 // checks the screenshot shows something (charts and tables), not a blank page.
 func TestHTMLRendersInChromium(t *testing.T) {
-	checkScreenshot(t, renderHTML(t, "search"), 3000)
+	checkScreenshot(t, renderHTML(t, "search"), 3000, "REPORT_SCREENSHOT")
+}
+
+// TestSweepHTMLRendersInChromium does the same for a sweep's report, with
+// its curves and recommendation.
+func TestSweepHTMLRendersInChromium(t *testing.T) {
+	html, _, _ := sweepReports(t)
+	checkScreenshot(t, []byte(html), 3000, "SWEEP_SCREENSHOT")
 }
 
 // #16: the pool-size-like report (six variants, many noisy medians)
@@ -84,12 +92,46 @@ func TestHTMLManyVariantsFoldsWarnings(t *testing.T) {
 	if n := strings.Count(html, "(baseline)</th>"); n != 6 {
 		t.Errorf("%d results tables, want 6 (three per scenario)", n)
 	}
-	checkScreenshot(t, b.Bytes(), 6000) // its charts follow long tables
+	checkScreenshot(t, b.Bytes(), 6000, "POOL_SCREENSHOT") // its charts follow long tables
 }
 
-// checkScreenshot renders page in headless Chromium (1200 pixels wide,
-// height high) and checks the screenshot is neither blank nor colourless.
-func checkScreenshot(t *testing.T, html []byte, height int) {
+// checkScreenshot renders html in headless Chromium (height px tall) and
+// checks the screenshot is neither blank nor colourless; env names a
+// variable that, when set, keeps the screenshot at that path.
+func checkScreenshot(t *testing.T, html []byte, height int, env string) {
+	t.Helper()
+	img, shot := screenshot(t, html, height)
+	bounds := img.Bounds()
+	total, ink, colored := 0, 0, 0
+	for y := bounds.Min.Y; y < bounds.Max.Y; y += 2 {
+		for x := bounds.Min.X; x < bounds.Max.X; x += 2 {
+			r, g, b, _ := img.At(x, y).RGBA()
+			total++
+			if r < 0xf000 || g < 0xf000 || b < 0xf000 {
+				ink++
+			}
+			// Saturated pixels: the charts' coloured series and cells.
+			if mx, mn := max(r, g, b), min(r, g, b); mx-mn > 0x4000 {
+				colored++
+			}
+		}
+	}
+	t.Logf("screenshot %v: %.1f%% non-white, %.2f%% coloured", bounds.Size(), 100*float64(ink)/float64(total), 100*float64(colored)/float64(total))
+	if ink < total/50 {
+		t.Errorf("screenshot nearly blank: %d of %d sampled pixels non-white", ink, total)
+	}
+	if colored < total/500 {
+		t.Errorf("screenshot has almost no colour (charts missing?): %d of %d", colored, total)
+	}
+	if keep := os.Getenv(env); keep != "" {
+		b, _ := os.ReadFile(shot)
+		os.WriteFile(keep, b, 0o644)
+	}
+}
+
+// screenshot renders html in headless Chromium, in a window 1200 px wide
+// and height px tall, and returns the image and the PNG's path.
+func screenshot(t *testing.T, html []byte, height int) (image.Image, string) {
 	t.Helper()
 	bin, err := exec.LookPath("chromium")
 	if err != nil {
@@ -119,30 +161,5 @@ func checkScreenshot(t *testing.T, html []byte, height int) {
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
-	bounds := img.Bounds()
-	total, ink, colored := 0, 0, 0
-	for y := bounds.Min.Y; y < bounds.Max.Y; y += 2 {
-		for x := bounds.Min.X; x < bounds.Max.X; x += 2 {
-			r, g, b, _ := img.At(x, y).RGBA()
-			total++
-			if r < 0xf000 || g < 0xf000 || b < 0xf000 {
-				ink++
-			}
-			// Saturated pixels: the charts' coloured series and cells.
-			if mx, mn := max(r, g, b), min(r, g, b); mx-mn > 0x4000 {
-				colored++
-			}
-		}
-	}
-	t.Logf("screenshot %v: %.1f%% non-white, %.2f%% coloured", bounds.Size(), 100*float64(ink)/float64(total), 100*float64(colored)/float64(total))
-	if ink < total/50 {
-		t.Errorf("screenshot nearly blank: %d of %d sampled pixels non-white", ink, total)
-	}
-	if colored < total/500 {
-		t.Errorf("screenshot has almost no colour (charts missing?): %d of %d", colored, total)
-	}
-	if keep := os.Getenv("REPORT_SCREENSHOT"); keep != "" {
-		b, _ := os.ReadFile(shot)
-		os.WriteFile(keep+"-"+t.Name()+".png", b, 0o644)
-	}
+	return img, shot
 }

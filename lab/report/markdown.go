@@ -29,7 +29,7 @@ func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		fmt.Fprintf(b, "> **Measured on the reference server (postgrest-mini), not PostgREST.** The figures show the lab's\n> method and the machine, not PostgREST's performance.\n\n")
 	}
 	if run.Interrupted != "" {
-		fmt.Fprint(b, wrap(fmt.Sprintf("**Interrupted run:** %s. The tables hold what was measured until then.", mdEscape(run.Interrupted)), MarkdownWidth, "> ", "> ")+"\n")
+		fmt.Fprint(b, wrapLines(fmt.Sprintf("**Interrupted run:** %s. The tables hold what was measured until then.", mdEscape(run.Interrupted)), MarkdownWidth, "> ", "> ")+"\n")
 	}
 
 	fmt.Fprintf(b, "## Verdict\n\n")
@@ -38,6 +38,7 @@ func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		"delta is the change of the median against the baseline, \"~\" when the test finds no significant "+
 		"difference; mde is the smallest change the run would have detected with %.0f%% power. Test: %s.",
 		trialCounts(run), 100*v.Confidence, 100*stats.Power, mdEscape(v.Method()))))
+	mdSweep(b, run, v)
 
 	mdSetup(b, run)
 	mdVariants(b, run)
@@ -45,6 +46,7 @@ func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	fmt.Fprintf(b, "## Results\n\n")
 	for _, sc := range v.Scenarios {
 		mdScenario(b, v, sc)
+		mdPhases(b, Phases(run, v, sc))
 	}
 	mdK6(b, run)
 	mdEvents(b, run)
@@ -117,7 +119,7 @@ func mdVariants(b *bufio.Writer, run *lab.Run) {
 		}
 		fmt.Fprint(b, mdItem(name))
 		for _, c := range vi.Changes {
-			fmt.Fprint(b, wrap(fmt.Sprintf("%s `%s`: `%s` → `%s`", c.Where, c.Key, orNone(c.From), orNone(c.To)), MarkdownWidth, "  - ", "    "))
+			fmt.Fprint(b, wrapLines(fmt.Sprintf("%s `%s`: `%s` → `%s`", c.Where, c.Key, orNone(c.From), orNone(c.To)), MarkdownWidth, "  - ", "    "))
 		}
 	}
 	fmt.Fprintln(b)

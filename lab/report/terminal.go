@@ -55,6 +55,7 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 	if bins := binariesDesc(run, ""); bins != "" {
 		fmt.Fprintf(w, "\nbinaries %s\n", bins)
 	}
+	terminalSweep(w, run, v)
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Verdict (%s):\n", primaryLabel(v))
 	for _, line := range headlines(v) {

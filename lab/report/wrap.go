@@ -9,10 +9,10 @@ import (
 // can break: paragraphs and list items are wrapped, tables are split.
 const MarkdownWidth = 120
 
-// wrap breaks text into lines of at most width runes at spaces; the first
+// wrapLines breaks text into lines of at most width runes at spaces; the first
 // line starts with first, the others with rest (e.g. "- " and "  " for a
 // list item). A word longer than a line gets a line of its own.
-func wrap(text string, width int, first, rest string) string {
+func wrapLines(text string, width int, first, rest string) string {
 	var b strings.Builder
 	line, n := first, utf8.RuneCountInString(first)
 	empty := true
@@ -35,10 +35,10 @@ func wrap(text string, width int, first, rest string) string {
 }
 
 // mdItem is a wrapped Markdown list item.
-func mdItem(text string) string { return wrap(text, MarkdownWidth, "- ", "  ") }
+func mdItem(text string) string { return wrapLines(text, MarkdownWidth, "- ", "  ") }
 
 // mdPara is a wrapped Markdown paragraph (followed by a blank line).
-func mdPara(text string) string { return wrap(text, MarkdownWidth, "", "") + "\n" }
+func mdPara(text string) string { return wrapLines(text, MarkdownWidth, "", "") + "\n" }
 
 // runeWidth is the widest line of s, in runes.
 func runeWidth(s string) int {

@@ -33,6 +33,9 @@ func compare(run *lab.Run, alpha float64, primaryOnly bool) *Verdicts {
 			v.Rows = append(v.Rows, compareGroups(sc, b, groupOf(run, name, sc), lk)...)
 		}
 	}
+	if !primaryOnly {
+		v.Sweep = Sweep(run, alpha)
+	}
 	return v
 }
 

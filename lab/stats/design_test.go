@@ -230,6 +230,20 @@ func TestMDEIsCalibrated(t *testing.T) {
 	if r := stats.Compare(tcpUnix(2400, 1, 0.01, 3), 0.05).Headlines()[0]; r.MDEString() != "?" {
 		t.Errorf("one trial: MDE %s, want ?", r.MDEString())
 	}
+	// No errors on either side: no relative change, so no MDE to state.
+	found := false
+	for _, r := range stats.Compare(tcpUnix(2400, n, 0.01, 3), 0.05).Rows {
+		if r.Metric.Name != "errors" {
+			continue
+		}
+		found = true
+		if r.MDEString() != "—" || !strings.Contains(r.MDESentence(), "zero") {
+			t.Errorf("errors 0 vs 0: MDE %s (%s), want — and a sentence about zero", r.MDEString(), r.MDESentence())
+		}
+	}
+	if !found {
+		t.Error("no errors row to check")
+	}
 }
 
 func TestPlanRounds(t *testing.T) {

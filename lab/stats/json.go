@@ -88,7 +88,7 @@ func (v *Verdicts) MarshalJSON() ([]byte, error) {
 	if rows == nil {
 		rows = []Row{}
 	}
-	return json.Marshal(struct {
+	b, err := json.Marshal(struct {
 		Alpha      float64  `json:"alpha"`
 		Confidence float64  `json:"confidence"`
 		Baseline   string   `json:"baseline"`
@@ -101,4 +101,5 @@ func (v *Verdicts) MarshalJSON() ([]byte, error) {
 		Max        int      `json:"max_rounds"`
 		Rounds     int      `json:"rounds"`
 	}{v.Alpha, v.Confidence, v.Baseline, v.Scenarios, v.Variants, rows, v.Method(), v.Design.Sequential, v.Design.Min, v.Design.Max, v.Rounds})
+	return withSweep(b, err, v.Sweep)
 }

@@ -42,6 +42,8 @@ type Verdicts struct {
 	// Primary is the headline metric (throughput, or CPU per request in
 	// efficiency mode).
 	Primary lab.Metric
+	// Sweep is the sweep's curves and recommendation (nil without a sweep).
+	Sweep *SweepResult
 }
 
 // Method describes, in a sentence, how the verdicts were reached: the
@@ -167,17 +169,30 @@ func (r Row) DiffCI() (lo, hi float64, ok bool) {
 // MDEString says how small a change this row could have missed, e.g.
 // "±3.1%", or "?" when the noise is unknown (fewer than two trials).
 func (r Row) MDEString() string {
-	if math.IsInf(r.MDEPct, 0) || math.IsNaN(r.MDEPct) {
+	switch {
+	case r.zeroMedian():
+		return "—"
+	case math.IsInf(r.MDEPct, 0) || math.IsNaN(r.MDEPct):
 		return "?"
 	}
 	return fmt.Sprintf("±%.1f%%", r.MDEPct)
 }
 
+// zeroMedian reports a row whose baseline or variant median is zero (no
+// errors, no timeouts): a change relative to zero has no size, so neither
+// has the smallest detectable one.
+func (r Row) zeroMedian() bool {
+	return r.Baseline.N > 0 && r.Variant.N > 0 && (r.Baseline.Median == 0 || r.Variant.Median == 0)
+}
+
 // MDESentence says how large a change this row could have missed, e.g.
 // "changes smaller than ±3.1% would not have been detected by this run".
 func (r Row) MDESentence() string {
-	if r.MDEString() == "?" {
+	switch r.MDEString() {
+	case "?":
 		return "too few trials to say which changes this run could detect"
+	case "—":
+		return "a median of zero has no relative change to detect"
 	}
 	return "changes smaller than " + r.MDEString() + " would not have been detected by this run"
 }

@@ -64,7 +64,12 @@ func NewClient(baseURL string, opt ClientOptions) (*Client, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.TLSClientConfig = opt.TLS
 	tr.Proxy = nil // the agent is reached directly, never through a proxy
-	return &Client{base: strings.TrimRight(u.String(), "/") + "/" + APIVersion, hc: &http.Client{Transport: tr},
+	// The token goes to this URL only: a redirect (to another host, port or
+	// path) is refused, not followed with or without the token.
+	noRedirect := func(req *http.Request, _ []*http.Request) error {
+		return &redirectError{fmt.Sprintf("agent %s redirected to %s: refused (the token goes only to the agent's own URL)", baseURL, req.URL.Redacted())}
+	}
+	return &Client{base: strings.TrimRight(u.String(), "/") + "/" + APIVersion, hc: &http.Client{Transport: tr, CheckRedirect: noRedirect},
 		opt: opt, rid: newID()[:8]}, nil
 }
 
@@ -144,6 +149,10 @@ func (c *Client) once(ctx context.Context, method, path, session, rid string, bo
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
+		var re *redirectError
+		if errors.As(err, &re) {
+			return re // not retried
+		}
 		return &netError{err}
 	}
 	defer resp.Body.Close()
@@ -168,6 +177,11 @@ func (c *Client) once(ctx context.Context, method, path, session, rid string, bo
 	}
 	return nil
 }
+
+// redirectError is an agent's redirect, which the client refuses.
+type redirectError struct{ msg string }
+
+func (e *redirectError) Error() string { return e.msg }
 
 // netError is a failure to reach the agent or read its answer.
 type netError struct{ err error }

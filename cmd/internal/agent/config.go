@@ -22,6 +22,7 @@ import (
 //	listen = "127.0.0.1:7171"
 //	advertise_host = "10.0.0.5"    # the target's URL as drivers reach it (or advertise_url)
 //	lease = "10s"                  # dead-man switch
+//	host_id = "rack1-node7"        # the machine's identity, when machine-ids are cloned
 //	[stack]
 //	dir = "/var/lib/pgrst-lab"     # a local stack (lab stack up) ...
 //	[target]                       # ... or an existing server
@@ -35,10 +36,14 @@ import (
 //	[allow]
 //	postgresql_settings = ["synchronous_commit"]
 type Config struct {
-	Listen           string        `toml:"listen"`
-	AllowPlaintext   bool          `toml:"allow_plaintext"`
-	AdvertiseURL     string        `toml:"advertise_url"`
-	AdvertiseHost    string        `toml:"advertise_host"`
+	Listen         string `toml:"listen"`
+	AllowPlaintext bool   `toml:"allow_plaintext"`
+	AdvertiseURL   string `toml:"advertise_url"`
+	AdvertiseHost  string `toml:"advertise_host"`
+	// HostID replaces the machine identity the agent reports (its DMI
+	// product UUID or machine-id), e.g. on VMs cloned with one machine-id:
+	// drivers run hosts with distinct identities at the same time.
+	HostID           string        `toml:"host_id"`
 	Lease            time.Duration `toml:"lease"`
 	StateDir         string        `toml:"state_dir"`
 	AllowUnknownKeys bool          `toml:"allow_unknown_keys"`
@@ -121,6 +126,11 @@ func (c *Config) validate(src []byte) error {
 	}
 	if c.AdvertiseURL != "" && c.AdvertiseHost != "" {
 		errs = append(errs, fmt.Errorf("%s: give advertise_url or advertise_host, not both", at("advertise_host")))
+	}
+	if c.HostID != "" {
+		if err := cleanText("host_id", c.HostID); err != nil || len(c.HostID) > 128 {
+			errs = append(errs, fmt.Errorf("%s: host_id %q: want at most 128 printable characters", at("host_id"), c.HostID))
+		}
 	}
 	if c.Lease < 0 || (c.Lease > 0 && c.Lease < time.Second) {
 		errs = append(errs, fmt.Errorf("%s: lease %v: want at least 1s", at("lease"), c.Lease))

@@ -52,6 +52,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"", `say what the agent may touch`},
 		{"[stack]\ndir = \"x\"\n[target]\nunit = \"u\"\nconfig = \"c\"\nurl = \"http://x\"\n", `not both`},
 		{"lease = \"100ms\"\n[stack]\ndir = \"x\"\n", `:1: lease 100ms`},
+		{"host_id = \"a\\u001b[2Jb\"\n[stack]\ndir = \"x\"\n", `:1: host_id`},
 		{"[stack]\ndir = \"x\"\n[allow]\nbinaries = [\"postgrest\"]\n", `:4: binary "postgrest": give an absolute path`},
 		{"[stack]\ndir = \"x\"\n[allow]\nenv = [\"PGRST_*\"]\n", `:4: env "PGRST_*": variables are allowed by exact name`},
 		{"[stack]\ndir = \"x\"\n[allow]\nenv = [\"LD_PRELOAD\"]\n", `:4: env.LD_PRELOAD: the lab sets only`},

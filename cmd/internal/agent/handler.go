@@ -21,7 +21,9 @@ type Options struct {
 	// AdvertiseURL, when set, replaces the target URL in describe: the
 	// address the driver reaches the target at.
 	AdvertiseURL string
-	Version      string
+	// HostID, when set, replaces the machine identity in describe.
+	HostID  string
+	Version string
 	// ApplyTimeout bounds apply and restore (default 5 min); CallTimeout
 	// every other call (default 1 min).
 	ApplyTimeout, CallTimeout time.Duration

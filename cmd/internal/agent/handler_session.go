@@ -30,6 +30,9 @@ func (h *Handler) describe(w http.ResponseWriter, r *http.Request) {
 	if h.opt.AdvertiseURL != "" {
 		target.URL = h.opt.AdvertiseURL
 	}
+	if h.opt.HostID != "" {
+		host.HostID = h.opt.HostID
+	}
 	writeJSON(w, http.StatusOK, Description{Host: host, Target: target})
 }
 

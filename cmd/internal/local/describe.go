@@ -33,7 +33,7 @@ func (l *Server) Describe(ctx context.Context) (lab.Host, lab.TargetInfo, error)
 func DescribeHost(ctx context.Context) lab.Host {
 	h := lab.Host{OS: runtime.GOOS, GoVersion: runtime.Version(), CPUs: runtime.NumCPU(), CgroupMode: cgroupMode()}
 	if hi, err := host.InfoWithContext(ctx); err == nil {
-		h.Hostname, h.Kernel = hi.Hostname, hi.KernelVersion
+		h.Hostname, h.Kernel, h.HostID = hi.Hostname, hi.KernelVersion, hi.HostID
 		h.OS = strings.TrimSpace(hi.Platform + " " + hi.PlatformVersion)
 	}
 	if ci, err := cpu.InfoWithContext(ctx); err == nil && len(ci) > 0 {

@@ -69,7 +69,8 @@ func (l *Loader) config(spec lab.LoadSpec) (loadgen.Config, error) {
 	}
 	ld := spec.Load
 	cfg := loadgen.Config{Target: l.Target, Mix: []loadgen.Weighted{{Scenario: sc, Weight: 1}}, Duration: ld.Duration,
-		Warmup: ld.Warmup, Timeout: ld.Timeout, Seed: spec.Seed, Threads: ld.Threads, CPUs: l.CPUs, MaxRequests: l.MaxRequests}
+		Warmup: ld.Warmup, Timeout: ld.Timeout, Seed: spec.Seed, Threads: ld.Threads, CPUs: l.CPUs, MaxRequests: l.MaxRequests,
+		JWTSecret: spec.JWTSecret, ServerTiming: true}
 	if l.Threads > 0 {
 		cfg.Threads = l.Threads
 	}
@@ -112,6 +113,13 @@ func scenario(spec lab.LoadSpec) (loadgen.Scenario, error) {
 		return loadgen.Builtin(spec.Scenario)
 	}
 	c := spec.Custom
+	if c.Targets != "" {
+		reqs, err := loadgen.ReadTargets(c.Targets)
+		if err != nil {
+			return loadgen.Scenario{}, fmt.Errorf("scenario %s: %w", c.Name, err)
+		}
+		return loadgen.Scenario{Name: c.Name, Requests: reqs}, nil
+	}
 	body := []byte(c.Body)
 	if c.BodyFile != "" {
 		b, err := os.ReadFile(c.BodyFile)
@@ -133,6 +141,12 @@ func stats(s loadgen.Summary) lab.LoadStats {
 			P99: ms(s.P99), P999: ms(s.P999), Max: ms(s.Max)},
 		ServiceMs: lab.Percentiles{Min: ms(s.ServiceMin), Mean: ms(s.ServiceMean), P50: ms(s.ServiceP50), P90: ms(s.ServiceP90),
 			P95: ms(s.ServiceP95), P99: ms(s.ServiceP99), P999: ms(s.ServiceP999), Max: ms(s.ServiceMax)}}
+	if s.Timed > 0 {
+		st.ServerTiming = &lab.ServerTiming{Requests: s.Timed, Total: phaseStat(s.ServerTotal)}
+		for _, p := range s.Phases {
+			st.ServerTiming.Phases = append(st.ServerTiming.Phases, phaseStat(p))
+		}
+	}
 	if len(s.Status) > 0 {
 		st.Status = map[string]int64{}
 		for code, n := range s.Status {
@@ -172,4 +186,8 @@ func searchOutcome(sr *loadgen.SearchResult, warmup time.Duration) lab.LoadOutco
 	}
 	out.Stats.Model = lab.ModelSearch
 	return out
+}
+
+func phaseStat(p loadgen.Phase) lab.PhaseStat {
+	return lab.PhaseStat{Name: p.Name, MinMs: ms(p.Min), MeanMs: ms(p.Mean), P50Ms: ms(p.P50), P99Ms: ms(p.P99)}
 }

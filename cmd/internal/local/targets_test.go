@@ -158,19 +158,36 @@ func scenarioBodies(t *testing.T, url string) map[string]any {
 // most max requests.
 func shortLoad(t *testing.T, url, scenario string, conns int, d time.Duration, max int64) lab.LoadOutcome {
 	t.Helper()
-	ld := &Loader{Target: loadgen.Target{URL: url}, MaxRequests: max}
-	spec := lab.LoadSpec{Scenario: scenario, Seed: 1, Load: lab.Load{Model: lab.ModelClosed, Connections: conns, Duration: d, Timeout: 10 * time.Second}}
-	out, err := ld.Load(context.Background(), spec)
+	return shortLoadSpec(t, url, lab.LoadSpec{Scenario: scenario}, conns, d, max)
+}
+
+// shortLoadSpec is shortLoad of spec's scenario (built-in or custom).
+func shortLoadSpec(t *testing.T, url string, spec lab.LoadSpec, conns int, d time.Duration, max int64) lab.LoadOutcome {
+	t.Helper()
+	out, err := tryLoad(url, spec, conns, d, max)
 	if err != nil {
-		t.Fatalf("%s: %v", scenario, err)
-	}
-	if out.Stats.Requests == 0 || out.Stats.Errors != 0 {
-		t.Fatalf("%s: %d requests, %d errors %v", scenario, out.Stats.Requests, out.Stats.Errors, out.Stats.ErrorKinds)
-	}
-	if err := ld.Cleanup(context.Background(), spec); err != nil {
-		t.Fatalf("%s: cleanup: %v", scenario, err)
+		t.Fatal(err)
 	}
 	return out
+}
+
+// tryLoad is shortLoadSpec returning its failure: no request answered, an
+// error, or a failed cleanup.
+func tryLoad(url string, spec lab.LoadSpec, conns int, d time.Duration, max int64) (lab.LoadOutcome, error) {
+	scenario := spec.Scenario
+	ld := &Loader{Target: loadgen.Target{URL: url}, MaxRequests: max}
+	spec.Seed, spec.Load = 1, lab.Load{Model: lab.ModelClosed, Connections: conns, Duration: d, Timeout: 10 * time.Second}
+	out, err := ld.Load(context.Background(), spec)
+	if err != nil {
+		return out, fmt.Errorf("%s: %w", scenario, err)
+	}
+	if out.Stats.Requests == 0 || out.Stats.Errors != 0 {
+		return out, fmt.Errorf("%s: %d requests, %d errors %v", scenario, out.Stats.Requests, out.Stats.Errors, out.Stats.ErrorKinds)
+	}
+	if err := ld.Cleanup(context.Background(), spec); err != nil {
+		return out, fmt.Errorf("%s: cleanup: %w", scenario, err)
+	}
+	return out, nil
 }
 
 // loadScenarios drives each of the eight scenarios through loadgen briefly.

@@ -22,7 +22,9 @@ const (
 // reqInfo is what the transaction setup needs from the HTTP request.
 type reqInfo struct {
 	method, path, headers, cookies string
+	role, claims                   string
 	readOnly, rpc                  bool
+	rollback                       bool // end the transaction with ROLLBACK (db-tx-end, Prefer: tx)
 }
 
 // result of a statement: its row count, exact total (-1 = unknown) and body.
@@ -50,9 +52,19 @@ func (s *Server) run(ctx context.Context, ri *reqInfo, st sqlgen.Statement) (res
 		setup = setupReadOnlySQL
 	}
 	var b pgx.Batch
-	b.Queue(setup, s.searchPath, s.opts.AnonRole, s.claims, ri.method, ri.path, ri.headers, ri.cookies)
+	b.Queue(setup, s.searchPath, ri.role, ri.claims, ri.method, ri.path, ri.headers, ri.cookies)
 	b.Queue(st.SQL, st.Args...)
-	br := conn.SendBatch(ctx, &b)
+	var br pgx.BatchResults
+	if ri.rollback {
+		tx, err := conn.Begin(ctx)
+		if err != nil {
+			return result{}, apierr.DBConnection(fmt.Errorf("begin: %w", err))
+		}
+		defer func() { _ = tx.Rollback(ctx) }() // after br.Close below: the writes are undone
+		br = tx.SendBatch(ctx, &b)
+	} else {
+		br = conn.SendBatch(ctx, &b)
+	}
 	var res result
 	_, err := br.Exec()
 	if err == nil {

@@ -20,6 +20,7 @@ const jsonType = "application/json; charset=utf-8"
 func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 	start := time.Now()
 	s.inject.do()
+	rq := request{ph: phases{last: start}}
 	func() {
 		defer func() {
 			if r := recover(); r != nil { // never crash on a request
@@ -27,21 +28,25 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 				s.fail(ctx, apierr.New(500, "PGRST000", fmt.Sprint("internal error: ", r)))
 			}
 		}()
-		if aerr := s.route(ctx); aerr != nil {
+		if aerr := s.route(ctx, &rq); aerr != nil {
 			s.fail(ctx, aerr)
+		} else if s.opts.ServerTiming && rq.timed {
+			rq.ph.header(ctx)
 		}
 	}()
 	s.accessLog(ctx, start)
 }
 
-func (s *Server) route(ctx *fasthttp.RequestCtx) *apierr.Error {
+func (s *Server) route(ctx *fasthttp.RequestCtx, rq *request) *apierr.Error {
 	c := s.cache.Load()
 	if c == nil {
 		return apierr.SchemaCacheNotReady()
 	}
-	if s.opts.AnonRole == "" {
-		return apierr.AnonDisabled()
+	var aerr *apierr.Error
+	if rq.auth, aerr = s.authenticate(ctx); aerr != nil {
+		return aerr
 	}
+	rq.ph.lap(phaseJWT)
 	path := string(ctx.Path())
 	method := string(ctx.Method())
 	if path == "/" {
@@ -55,12 +60,12 @@ func (s *Server) route(ctx *fasthttp.RequestCtx) *apierr.Error {
 		if fn == "" || strings.Contains(fn, "/") {
 			return apierr.InvalidPath()
 		}
-		return s.rpc(ctx, c, method, fn)
+		return s.rpc(ctx, c, method, fn, rq)
 	}
 	if name == "" || strings.Contains(name, "/") {
 		return apierr.InvalidPath()
 	}
-	return s.table(ctx, c, method, name)
+	return s.table(ctx, c, method, name, rq)
 }
 
 // protocolError answers requests fasthttp could not parse, as JSON errors:
@@ -78,6 +83,9 @@ func (s *Server) fail(ctx *fasthttp.RequestCtx, e *apierr.Error) {
 	ctx.Response.Reset()
 	ctx.SetStatusCode(e.Status)
 	ctx.SetContentType(jsonType)
+	if e.Status == 401 && e.Code != "PGRST302" {
+		ctx.Response.Header.Set("WWW-Authenticate", `Bearer error="invalid_token", error_description=`+strconv.Quote(e.Message))
+	}
 	ctx.SetBody(e.JSON())
 }
 
@@ -91,9 +99,12 @@ func params(ctx *fasthttp.RequestCtx) []query.Param {
 }
 
 // info gathers the request settings for the transaction.
-func (s *Server) info(ctx *fasthttp.RequestCtx, rpc bool) *reqInfo {
+func (s *Server) info(ctx *fasthttp.RequestCtx, rpc bool, rq *request) *reqInfo {
 	m := string(ctx.Method())
 	return &reqInfo{
+		role:     rq.auth.role,
+		claims:   rq.auth.claims,
+		rollback: s.txRollback(ctx),
 		method:   m,
 		path:     string(ctx.Path()),
 		headers:  headersJSON(ctx),

@@ -47,6 +47,9 @@ type Options struct {
 	PoolMaxIdle        time.Duration
 	Channel            string // db-channel
 	ChannelEnabled     bool   // db-channel-enabled
+	TxEnd              string // db-tx-end: commit (default), commit-allow-override, rollback, rollback-allow-override
+	JWTSecret          string // jwt-secret (HS256); "" refuses tokens with 500 PGRST300
+	ServerTiming       bool   // server-timing-enabled: a Server-Timing header per answered request
 
 	LogLevel       LogLevel
 	Host           string // server-host (PostgREST syntax: !4, *4, !6, *6, *, or an address)
@@ -77,6 +80,9 @@ func Defaults() Options {
 }
 
 func (o *Options) fill() {
+	if o.TxEnd == "" {
+		o.TxEnd = TxCommit
+	}
 	if o.AccessLog == nil {
 		o.AccessLog = os.Stdout
 	}

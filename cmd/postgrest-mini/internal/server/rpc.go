@@ -20,7 +20,7 @@ var reserved = map[string]bool{"select": true, "order": true, "limit": true, "of
 // rpc answers GET and POST on /rpc/name. GET takes the arguments from the
 // query string (keys naming a parameter; the others are filters), POST from
 // a JSON object.
-func (s *Server) rpc(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name string) *apierr.Error {
+func (s *Server) rpc(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name string, rq *request) *apierr.Error {
 	sch := s.defaultSchema(c)
 	overloads := c.Functions(sch, name)
 	ps := params(ctx)
@@ -59,6 +59,7 @@ func (s *Server) rpc(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name str
 		return apierr.As(err)
 	}
 	req.ExactCount = prefersCount(ctx)
+	rq.ph.lap(phaseParse)
 	var args []sqlgen.Arg
 	for _, p := range f.Params {
 		if v, ok := given[p.Name]; ok {
@@ -69,13 +70,16 @@ func (s *Server) rpc(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name str
 	if err != nil {
 		return apierr.As(err)
 	}
+	rq.ph.lap(phasePlan)
 	rctx, cancel := reqContext()
 	defer cancel()
-	ri := s.info(ctx, true)
+	ri := s.info(ctx, true, rq)
 	res, aerr := s.run(rctx, ri, st)
 	if aerr != nil {
 		return aerr
 	}
+	rq.ph.lap(phaseTransaction)
+	defer rq.done()
 	if f.RetSet {
 		return writeRows(ctx, 200, res, rootOffset(req))
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // table answers GET, HEAD, POST, PATCH and DELETE on /name.
-func (s *Server) table(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name string) *apierr.Error {
+func (s *Server) table(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name string, rq *request) *apierr.Error {
 	t, ok := c.Table(s.defaultSchema(c), name)
 	if !ok {
 		return apierr.UnknownTable(s.defaultSchema(c), name)
@@ -18,6 +18,7 @@ func (s *Server) table(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name s
 	if err != nil {
 		return apierr.As(err)
 	}
+	rq.ph.lap(phaseParse)
 	var st sqlgen.Statement
 	repr := prefers(ctx, "return=representation")
 	req.ExactCount = prefersCount(ctx)
@@ -44,12 +45,15 @@ func (s *Server) table(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name s
 	if err != nil {
 		return apierr.As(err)
 	}
+	rq.ph.lap(phasePlan)
 	rctx, cancel := reqContext()
 	defer cancel()
-	res, aerr := s.run(rctx, s.info(ctx, false), st)
+	res, aerr := s.run(rctx, s.info(ctx, false, rq), st)
 	if aerr != nil {
 		return aerr
 	}
+	rq.ph.lap(phaseTransaction)
+	defer rq.done()
 	switch {
 	case method == "GET" || method == "HEAD":
 		ctx.Response.SkipBody = method == "HEAD"

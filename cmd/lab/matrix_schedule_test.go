@@ -1,0 +1,75 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+func TestPlanMatrix(t *testing.T) {
+	driver := lab.Host{Hostname: "driver", HostID: "d"}
+	a, b, c := lab.Host{Hostname: "a", HostID: "1"}, lab.Host{Hostname: "b", HostID: "2"}, lab.Host{Hostname: "c", HostID: "3"}
+	exp := func(gen string) *lab.Experiment { return &lab.Experiment{Partition: lab.Partition{Generator: gen}} }
+	for _, tc := range []struct {
+		name       string
+		hosts      []lab.Host
+		gen        string
+		concurrent bool
+		why        string
+		generators []string
+	}{
+		{"distinct, a CPU each", []lab.Host{a, b}, "0-1", true, "own CPUs (a 0, b 1)", []string{"0", "1"}},
+		{"distinct, split evenly", []lab.Host{a, b, c}, "2-8", true, "(a 2,3, b 4,5, c 6,7)", []string{"2,3", "4,5", "6,7"}},
+		{"same machine", []lab.Host{a, {Hostname: "a2", HostID: "1"}}, "0-1", false, "a and a2 report the same machine", nil},
+		{"the driver's machine", []lab.Host{a, {Hostname: "d", HostID: "d"}}, "0-1", false, "this driver's own machine", nil},
+		{"no identity", []lab.Host{a, {Hostname: "x"}}, "0-1", false, "does not report its machine's identity", nil},
+		{"no partition", []lab.Host{a, b}, "", false, "no [partition] generator", nil},
+		{"too few CPUs", []lab.Host{a, b, c}, "0,1", false, "lists 2 CPU(s) for 3 hosts", nil},
+		{"one host", []lab.Host{a}, "0-1", false, "one host", nil},
+	} {
+		var labels []string
+		for _, h := range tc.hosts {
+			labels = append(labels, h.Hostname)
+		}
+		p := planMatrix(driver, tc.hosts, labels, exp(tc.gen))
+		if p.concurrent != tc.concurrent || !strings.Contains(p.why, tc.why) || strings.Join(p.generators, "|") != strings.Join(tc.generators, "|") {
+			t.Errorf("%s: %+v, want concurrent %v, generators %v, why containing %q", tc.name, p, tc.concurrent, tc.generators, tc.why)
+		}
+	}
+}
+
+// Each agent gets its own token: as many --token-file as --agent.
+func TestAgentTokensPerAgent(t *testing.T) {
+	tmp := t.TempDir()
+	tok := writeFile(t, tmp, "a.token", agentTestToken, 0o600)
+	af := agentFlags{urls: []string{"http://127.0.0.1:1", "http://127.0.0.1:2"}, tokenFiles: []string{tok}}
+	if _, err := af.clientOptions(nil); err == nil || !strings.Contains(err.Error(), "one --token-file per --agent") {
+		t.Fatalf("two agents, one token file: %v", err)
+	}
+	other := writeFile(t, tmp, "b.token", "another-token-0123456789abcdef", 0o600)
+	af.tokenFiles = append(af.tokenFiles, other)
+	opts, err := af.clientOptions(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(opts[0].Token) != agentTestToken || string(opts[1].Token) != "another-token-0123456789abcdef" {
+		t.Errorf("tokens %q, %q: want each agent's own", opts[0].Token, opts[1].Token)
+	}
+}
+
+// A host's label is a directory name under RESULTS, whatever its agent says.
+func TestHostLabel(t *testing.T) {
+	for _, tc := range []struct{ hostname, url, want string }{
+		{"db1", "https://10.0.0.5:7171", "db1"},
+		{"", "https://10.0.0.5:7171", "10.0.0.5"},
+		{"..", "https://10.0.0.5:7171", "10.0.0.5"},
+		{"../../etc", "https://10.0.0.5:7171", ".._.._etc"},
+		{"a\x1b[2Jb", "https://x:1", "a_[2Jb"},
+		{strings.Repeat("x", 65), "https://[::1]:7171", "__1"},
+	} {
+		if got := hostLabel(lab.Host{Hostname: tc.hostname}, tc.url); got != tc.want {
+			t.Errorf("hostLabel(%q, %q) = %q, want %q", tc.hostname, tc.url, got, tc.want)
+		}
+	}
+}

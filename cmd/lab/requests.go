@@ -1,0 +1,71 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/loadgen"
+)
+
+// checkRequests reads the experiment's targets files (errors at
+// file:line) and checks that every custom request can be sent, {jwt}
+// templates included (they need jwt_secret), before any trial starts.
+func checkRequests(e *lab.Experiment) error {
+	var errs []error
+	for _, c := range e.Custom {
+		if c.Targets != "" {
+			reqs, err := loadgen.ReadTargets(c.Targets)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			for _, r := range reqs {
+				if err := loadgen.CheckRequest(r, e.JWTSecret); err != nil {
+					errs = append(errs, fmt.Errorf("%s: %s %s: %w", c.Targets, r.Method, r.Path, err))
+					break
+				}
+			}
+			if err := rollbackHonoured(e, c.Targets, reqs); err != nil {
+				errs = append(errs, err)
+			}
+			continue
+		}
+		r := loadgen.Request{Method: c.Method, Path: c.Path, Header: c.Header, Body: []byte(c.Body), Expect: c.Expect}
+		if err := loadgen.CheckRequest(r, e.JWTSecret); err != nil {
+			errs = append(errs, fmt.Errorf("scenario %s: %w", c.Name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// rollbackHonoured refuses a targets file whose writes ask for
+// "Prefer: tx=rollback" when a variant does not let PostgREST honour it:
+// without db-tx-end = commit-allow-override or rollback-allow-override,
+// PostgREST 13 ignores the preference and commits, and the trials would
+// change the data they measure.
+func rollbackHonoured(e *lab.Experiment, file string, reqs []loadgen.Request) error {
+	var asks *loadgen.Request
+	for i, r := range reqs {
+		for k, v := range r.Header {
+			if strings.EqualFold(k, "Prefer") && strings.Contains(v, "tx=rollback") {
+				asks = &reqs[i]
+			}
+		}
+	}
+	if asks == nil {
+		return nil
+	}
+	var missing []string
+	for _, v := range e.Variants {
+		if end := v.PostgREST["db-tx-end"]; !strings.HasSuffix(end, "-allow-override") {
+			missing = append(missing, v.Name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %s %s asks for Prefer: tx=rollback, but variant(s) %s do not set db-tx-end = \"commit-allow-override\" (or \"rollback-allow-override\"): PostgREST would ignore the preference and commit the writes",
+		file, asks.Method, asks.Path, strings.Join(missing, ", "))
+}

@@ -1,0 +1,54 @@
+package lab
+
+// ServerTiming is a trial's Server-Timing breakdown: per phase (jwt, parse,
+// plan, transaction, response, in PostgREST's order) the mean, median and
+// p99 over the measured answers that carried the header, and the same for
+// their per-request sum (Total: the server's own time for a request).
+// PostgREST rounds each phase to 0.1 ms.
+type ServerTiming struct {
+	Requests int64       `json:"requests"` // answers with a complete header
+	Phases   []PhaseStat `json:"phases"`
+	Total    PhaseStat   `json:"total"`
+}
+
+// PhaseStat is one phase's figures, in milliseconds.
+type PhaseStat struct {
+	Name   string  `json:"name"`
+	MinMs  float64 `json:"min_ms"`
+	MeanMs float64 `json:"mean_ms"`
+	P50Ms  float64 `json:"p50_ms"`
+	P99Ms  float64 `json:"p99_ms"`
+}
+
+// PhaseNames are the Server-Timing phases PostgREST 13 reports.
+var PhaseNames = []string{"jwt", "parse", "plan", "transaction", "response"}
+
+// PhasePrefix starts the names of the per-phase metrics
+// (st_jwt ... st_response, st_total).
+const PhasePrefix = "st_"
+
+func init() { Metrics = append(Metrics, phaseMetrics()...) }
+
+// phaseMetrics are the mean time of each Server-Timing phase and of their
+// sum, compared like every other metric (known only when the target sent
+// the header).
+func phaseMetrics() []Metric {
+	var out []Metric
+	for i, name := range PhaseNames {
+		out = append(out, Metric{PhasePrefix + name, "Server-Timing " + name + " (mean)", "ms", -1, func(t Trial) (float64, bool) {
+			st := t.Load.ServerTiming
+			if st == nil || st.Requests == 0 || len(st.Phases) <= i {
+				return 0, false
+			}
+			return st.Phases[i].MeanMs, true
+		}})
+	}
+	out = append(out, Metric{PhasePrefix + "total", "Server-Timing sum of phases (mean)", "ms", -1, func(t Trial) (float64, bool) {
+		st := t.Load.ServerTiming
+		if st == nil || st.Requests == 0 {
+			return 0, false
+		}
+		return st.Total.MeanMs, true
+	}})
+	return out
+}

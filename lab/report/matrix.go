@@ -1,0 +1,215 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+)
+
+// Matrix is one experiment run on several hosts (`lab run --agent A
+// --agent B ...`): each host's own run and verdicts, or why it failed,
+// and how the hosts were scheduled.
+type Matrix struct {
+	Experiment string
+	Title      string
+	Started    time.Time
+	// Concurrent says the hosts ran at the same time; Schedule says why
+	// (or why one after another).
+	Concurrent bool
+	Schedule   string
+	Hosts      []MatrixHost
+}
+
+// MatrixHost is one host of a matrix.
+type MatrixHost struct {
+	Label    string // short unique name (its hostname)
+	URL      string // its agent
+	Dir      string // its result directory ("" when none was written)
+	Run      *lab.Run
+	Verdicts *stats.Verdicts
+	Error    string // why it failed; its run may still hold some trials
+	// Generator is the driver's CPUs its load generator was pinned to ("" = any).
+	Generator string
+}
+
+// MatrixCell is one host's medians for a variant and scenario, with the
+// ratio of each to the reference host's (NaN when either is unknown).
+type MatrixCell struct {
+	Host                          string
+	Trials                        int
+	Rate, P99, CPU                float64 // req/s, ms, server + database µs/req (NaN when unknown)
+	RateRatio, P99Ratio, CPURatio float64
+}
+
+// MatrixRow is a variant across the hosts, one cell per host (in Hosts order).
+type MatrixRow struct {
+	Variant string
+	Cells   []MatrixCell
+}
+
+// MatrixScenario is the cross-host table of one scenario.
+type MatrixScenario struct {
+	Name string
+	Rows []MatrixRow
+}
+
+// Reference is the index of the host the ratios are against: the first
+// host with measured trials (-1 when none has).
+func (m *Matrix) Reference() int {
+	for i, h := range m.Hosts {
+		if h.Run != nil && okTrials(h.Run) > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// Failed lists the hosts that failed.
+func (m *Matrix) Failed() []MatrixHost {
+	var out []MatrixHost
+	for _, h := range m.Hosts {
+		if h.Error != "" {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+func okTrials(run *lab.Run) int {
+	n := 0
+	for _, t := range run.Trials {
+		if t.Error == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// Table is the matrix's cross-host tables: per scenario (in the order the
+// hosts' runs name them), per variant, each host's medians over its
+// successful trials and their ratios to the reference host's.
+func (m *Matrix) Table() []MatrixScenario {
+	var scenarios, variants []string
+	for _, h := range m.Hosts {
+		if h.Run == nil {
+			continue
+		}
+		for _, sc := range h.Run.Experiment.Scenarios {
+			if !slices.Contains(scenarios, sc) {
+				scenarios = append(scenarios, sc)
+			}
+		}
+		for _, v := range stats.VariantNames(h.Run) {
+			if !slices.Contains(variants, v) {
+				variants = append(variants, v)
+			}
+		}
+	}
+	ref := m.Reference()
+	rate, _ := lab.MetricByName("rate")
+	p99, _ := lab.MetricByName("p99")
+	cpu, _ := lab.MetricByName("cpu")
+	var out []MatrixScenario
+	for _, sc := range scenarios {
+		ms := MatrixScenario{Name: sc}
+		for _, v := range variants {
+			row := MatrixRow{Variant: v}
+			for _, h := range m.Hosts {
+				c := MatrixCell{Host: h.Label, Rate: math.NaN(), P99: math.NaN(), CPU: math.NaN()}
+				if h.Run != nil {
+					trials := stats.TrialsOf(h.Run, v, sc)
+					c.Trials = len(trials)
+					c.Rate, c.P99, c.CPU = medianOf(trials, rate), medianOf(trials, p99), medianOf(trials, cpu)
+				}
+				row.Cells = append(row.Cells, c)
+			}
+			for i := range row.Cells {
+				c := &row.Cells[i]
+				c.RateRatio, c.P99Ratio, c.CPURatio = math.NaN(), math.NaN(), math.NaN()
+				if ref >= 0 {
+					r := row.Cells[ref]
+					c.RateRatio, c.P99Ratio, c.CPURatio = ratio(c.Rate, r.Rate), ratio(c.P99, r.P99), ratio(c.CPU, r.CPU)
+				}
+			}
+			ms.Rows = append(ms.Rows, row)
+		}
+		out = append(out, ms)
+	}
+	return out
+}
+
+// medianOf is the median of a metric over the trials that have it (NaN if none).
+func medianOf(trials []lab.Trial, m lab.Metric) float64 {
+	var vals []float64
+	for _, t := range trials {
+		if t.Error != "" {
+			continue
+		}
+		if v, ok := m.Of(t); ok {
+			vals = append(vals, v)
+		}
+	}
+	if len(vals) == 0 {
+		return math.NaN()
+	}
+	return stats.Median(vals)
+}
+
+func ratio(a, b float64) float64 {
+	if math.IsNaN(a) || math.IsNaN(b) || b == 0 {
+		return math.NaN()
+	}
+	return a / b
+}
+
+// ratioStr is "×0.92", "–" when unknown.
+func ratioStr(r float64) string {
+	if math.IsNaN(r) {
+		return "–"
+	}
+	return fmt.Sprintf("×%.2f", r)
+}
+
+// valueStr is num, "–" when unknown.
+func valueStr(v float64) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	return num(v)
+}
+
+// scheduleLine says how the hosts ran, for every format.
+func (m *Matrix) scheduleLine() string {
+	how := "one after another"
+	if m.Concurrent {
+		how = "at the same time"
+	}
+	if m.Schedule == "" {
+		return "The hosts ran " + how + "."
+	}
+	return "The hosts ran " + how + ": " + m.Schedule + "."
+}
+
+// referenceLine names the reference host of the ratios.
+func (m *Matrix) referenceLine() string {
+	ref := m.Reference()
+	if ref < 0 {
+		return "No host measured any trial."
+	}
+	return "Ratios (×) are against " + m.Hosts[ref].Label + ", the first host with measured trials; CPU is server + database per request."
+}
+
+// hostState is "ok", "failed: why" or "partial: why".
+func hostState(h MatrixHost) string {
+	switch {
+	case h.Error == "":
+		return "ok"
+	case h.Run != nil && okTrials(h.Run) > 0:
+		return "partial: " + h.Error
+	}
+	return "failed: " + h.Error
+}

@@ -1,0 +1,146 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Files written by WriteMatrix, in order.
+var MatrixFiles = []string{"matrix.md", "matrix.html", "matrix.json"}
+
+// WriteMatrix writes matrix.md, matrix.html and matrix.json into dir, each
+// to a temporary name first.
+func WriteMatrix(dir string, m *Matrix) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("matrix: %w", err)
+	}
+	writers := map[string]func(io.Writer) error{
+		"matrix.md":   func(w io.Writer) error { return MatrixMarkdown(w, m, dir) },
+		"matrix.html": func(w io.Writer) error { return MatrixHTML(w, m, dir) },
+		"matrix.json": func(w io.Writer) error { return MatrixJSON(w, m) },
+	}
+	for _, name := range MatrixFiles {
+		var b bytes.Buffer
+		if err := writers[name](&b); err != nil {
+			return fmt.Errorf("write %s: %w", name, err)
+		}
+		if err := writeFile(filepath.Join(dir, name), b.Bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type matrixHTMLHost struct {
+	Label, State, URL, Machine, Target, Link string
+	Failed                                   bool
+	Verdicts                                 []string
+	Charts                                   []matrixHTMLCharts
+}
+
+type matrixHTMLCharts struct {
+	Scenario string
+	Charts   []Chart
+}
+
+type matrixHTMLData struct {
+	Title, Schedule, Reference string
+	Hosts                      []matrixHTMLHost
+	Labels                     []string
+	Scenarios                  []MatrixScenario
+}
+
+// MatrixHTML writes matrix.html: a self-contained page with the hosts, the
+// side-by-side and cross-host tables, and each host's verdicts and charts.
+// Links to the hosts' own reports are relative to dir.
+func MatrixHTML(w io.Writer, m *Matrix, dir string) error {
+	d := matrixHTMLData{Title: fmt.Sprintf("Matrix: %s on %d hosts", m.title(), len(m.Hosts)), Schedule: m.scheduleLine(),
+		Reference: m.referenceLine(), Scenarios: m.Table()}
+	for _, h := range m.Hosts {
+		hh := matrixHTMLHost{Label: h.Label, State: hostState(h), URL: h.URL, Failed: h.Error != ""}
+		d.Labels = append(d.Labels, h.Label)
+		if h.Dir != "" {
+			hh.Link = relLink(dir, h.Dir, "report.html")
+		}
+		if h.Run != nil {
+			hh.Machine, hh.Target = hostDesc(h.Run.Host), targetDesc(h.Run.Target)
+		}
+		if h.Run != nil && h.Verdicts != nil {
+			hh.Verdicts = headlines(h.Verdicts)
+			per, _, err := Charts(h.Run, h.Verdicts)
+			if err != nil {
+				return err
+			}
+			for _, sc := range h.Verdicts.Scenarios {
+				if len(per[sc]) > 0 {
+					hh.Charts = append(hh.Charts, matrixHTMLCharts{Scenario: sc, Charts: per[sc]})
+				}
+			}
+		}
+		d.Hosts = append(d.Hosts, hh)
+	}
+	if err := matrixPage.Execute(w, d); err != nil {
+		return fmt.Errorf("matrix html: %w", err)
+	}
+	return nil
+}
+
+// reportStyle is the single-run report's CSS, shared by the matrix page.
+func reportStyle() template.CSS {
+	s := pageTemplate
+	if i, j := strings.Index(s, "<style>"), strings.Index(s, "</style>"); i >= 0 && j > i {
+		return template.CSS(s[i+len("<style>") : j]) // our own constant
+	}
+	return ""
+}
+
+var matrixPage = template.Must(template.New("matrix").Funcs(template.FuncMap{
+	"val": valueStr, "ratio": ratioStr, "side": sideBySide, "style": reportStyle,
+}).Parse(matrixTemplate))
+
+const matrixTemplate = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>{{style}}</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+<p>{{.Schedule}}</p>
+
+<h2>Hosts</h2>
+<table><tr><th class="l">host</th><th class="l">state</th><th class="l">agent</th><th class="l">machine</th><th class="l">target</th><th class="l">report</th></tr>
+{{range .Hosts}}<tr><td class="l"><b>{{.Label}}</b></td><td class="l{{if .Failed}} worse{{end}}">{{.State}}</td><td class="l"><code>{{.URL}}</code></td><td class="l">{{.Machine}}</td><td class="l">{{.Target}}</td><td class="l">{{with .Link}}<a href="{{.}}">report.html</a>{{end}}</td></tr>
+{{end}}</table>
+
+<h2>Hosts side by side</h2>
+<p class="muted">Median throughput (req/s) / p99 latency (ms) per scenario and variant.</p>
+<table><tr><th class="l">scenario</th><th class="l">variant</th>{{range .Labels}}<th>{{.}}</th>{{end}}</tr>
+{{range $sc := .Scenarios}}{{range .Rows}}<tr><td class="l">{{$sc.Name}}</td><td class="l"><code>{{.Variant}}</code></td>{{range .Cells}}<td>{{side .}}</td>{{end}}</tr>
+{{end}}{{end}}</table>
+
+<h2>Across hosts, per scenario</h2>
+<p class="muted">{{.Reference}}</p>
+{{range .Scenarios}}<h3>{{.Name}}</h3>
+<table class="matrix"><tr><th class="l">variant</th><th class="l">host</th><th>req/s</th><th>×</th><th>p99 ms</th><th>×</th><th>CPU µs/req</th><th>×</th><th>trials</th></tr>
+{{range $r := .Rows}}{{range .Cells}}<tr><td class="l"><code>{{$r.Variant}}</code></td><td class="l">{{.Host}}</td><td>{{val .Rate}}</td><td>{{ratio .RateRatio}}</td><td>{{val .P99}}</td><td>{{ratio .P99Ratio}}</td><td>{{val .CPU}}</td><td>{{ratio .CPURatio}}</td><td>{{.Trials}}</td></tr>
+{{end}}{{end}}</table>
+{{end}}
+
+<h2>Each host</h2>
+{{range .Hosts}}<h3>{{.Label}}</h3>
+<ul>{{range .Verdicts}}<li>{{.}}</li>{{end}}{{if .Failed}}<li class="worse">{{.State}}</li>{{end}}</ul>
+{{range .Charts}}<h4>{{.Scenario}}</h4>
+<div class="charts">{{range .Charts}}<figure>{{.SVG}}{{with .Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>{{end}}</div>
+{{end}}{{end}}
+<p class="muted">Generated by pgrst-lab from the hosts' run.json.</p>
+</body>
+</html>
+`

@@ -1,0 +1,145 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
+)
+
+// matrixFixture is three hosts: "fast" and "slow" (half the rate, twice
+// the CPU per request, noise-free so the ratios are exact) and "gone",
+// which failed before measuring anything.
+func matrixFixture(detail bool) *report.Matrix {
+	host := func(label string, rate, us float64) report.MatrixHost {
+		run := statstest.Run(statstest.Spec{Experiment: "socket-vs-tcp", Scenarios: []string{"GETSingle", "GETAllEmbed"},
+			Variants: []statstest.Variant{{Name: "tcp", Baseline: true, Rate: rate, P50Ms: 2, ServerUs: us, DBUs: us},
+				{Name: "unix", Rate: rate * 1.1, P50Ms: 2, ServerUs: us, DBUs: us}},
+			Trials: 3, Seed: 1, Detail: detail})
+		run.Host.Hostname = label
+		return report.MatrixHost{Label: label, URL: "https://" + label + ":7070", Dir: filepath.Join("res", label, "socket-vs-tcp", "t"),
+			Run: run, Verdicts: stats.Compare(run, 0)}
+	}
+	return &report.Matrix{Experiment: "socket-vs-tcp", Title: "Socket vs TCP", Schedule: "both agents report the same machine",
+		Hosts: []report.MatrixHost{host("fast", 2000, 100), host("slow", 1000, 200),
+			{Label: "gone", URL: "https://gone:7070", Error: "connection refused"}}}
+}
+
+func TestMatrixTableRatiosAgainstTheReference(t *testing.T) {
+	m := matrixFixture(false)
+	tables := m.Table()
+	if len(tables) != 2 || tables[0].Name != "GETSingle" || tables[1].Name != "GETAllEmbed" {
+		t.Fatalf("scenarios %+v", tables)
+	}
+	for _, sc := range tables {
+		if len(sc.Rows) != 2 || sc.Rows[0].Variant != "tcp" || sc.Rows[1].Variant != "unix" {
+			t.Fatalf("%s: rows %+v", sc.Name, sc.Rows)
+		}
+		for _, r := range sc.Rows {
+			fast, slow, gone := r.Cells[0], r.Cells[1], r.Cells[2]
+			if fast.RateRatio != 1 || math.Abs(slow.RateRatio-0.5) > 1e-9 || math.Abs(slow.CPURatio-2) > 1e-9 {
+				t.Errorf("%s %s: ratios fast %+v slow %+v, want 1, 0.5 (rate) and 2 (CPU)", sc.Name, r.Variant, fast, slow)
+			}
+			if fast.Trials != 3 || gone.Trials != 0 || !math.IsNaN(gone.Rate) || !math.IsNaN(gone.RateRatio) {
+				t.Errorf("%s %s: trials fast %d, gone %+v", sc.Name, r.Variant, fast.Trials, gone)
+			}
+		}
+	}
+	// A host that failed after measuring keeps its cells and says it is partial.
+	m.Hosts[1].Error = "session lost"
+	var term bytes.Buffer
+	report.MatrixTerminal(&term, m)
+	if !strings.Contains(term.String(), "partial: session lost") || m.Table()[0].Rows[0].Cells[1].Trials != 3 {
+		t.Errorf("partial host:\n%s", term.String())
+	}
+	// Without the first host, the second is the reference.
+	m.Hosts[0] = report.MatrixHost{Label: "fast", Error: "agent busy"}
+	if ref := m.Reference(); ref != 1 {
+		t.Fatalf("reference %d, want 1 (the first host with trials)", ref)
+	}
+	if c := m.Table()[0].Rows[0].Cells[1]; c.RateRatio != 1 {
+		t.Errorf("slow against itself: %+v", c)
+	}
+}
+
+func TestMatrixFormats(t *testing.T) {
+	m := matrixFixture(true)
+	var term, md, js, html bytes.Buffer
+	report.MatrixTerminal(&term, m)
+	if err := report.MatrixMarkdown(&md, m, "res/matrix/socket-vs-tcp/t"); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.MatrixJSON(&js, m); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.MatrixHTML(&html, m, "res/matrix/socket-vs-tcp/t"); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("terminal:\n%s", term.String())
+	for name, out := range map[string]string{"terminal": term.String(), "markdown": md.String(), "html": html.String()} {
+		for _, want := range []string{"one after another: both agents report the same machine", "GETSingle", "GETAllEmbed",
+			"failed: connection refused", "×0.50", "×2.00", "Ratios (×) are against fast"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s lacks %q:\n%s", name, want, out)
+			}
+		}
+	}
+	if !strings.Contains(md.String(), "(../../../fast/socket-vs-tcp/t/report.md)") {
+		t.Errorf("markdown: no relative link to fast's report:\n%s", md.String())
+	}
+	for i, line := range strings.Split(md.String(), "\n") {
+		if n := len([]rune(line)); n > 120 && strings.HasPrefix(line, "|") {
+			t.Errorf("markdown table line %d is %d columns: %s", i+1, n, line)
+		}
+	}
+	// Charts per host: 2 scenarios × (throughput, latency) for each of the two measured hosts.
+	if n := strings.Count(html.String(), `<svg class="chart"`); n != 8 {
+		t.Errorf("%d charts in matrix.html, want 8", n)
+	}
+	if strings.Contains(html.String(), "http://") && !strings.Contains(html.String(), "<a href=\"../../../fast/socket-vs-tcp/t/report.html\">") {
+		t.Errorf("html: no link to fast's report")
+	}
+	var v struct {
+		Reference string
+		Hosts     []struct{ Label, Error string }
+		Scenarios []struct {
+			Name  string
+			Cells []struct {
+				Host      string
+				Rate      *float64
+				RateRatio *float64 `json:"rate_ratio"`
+			}
+		}
+	}
+	if err := json.Unmarshal(js.Bytes(), &v); err != nil {
+		t.Fatalf("matrix.json: %v\n%s", err, js.String())
+	}
+	if v.Reference != "fast" || len(v.Hosts) != 3 || v.Hosts[2].Error != "connection refused" || len(v.Scenarios) != 2 || len(v.Scenarios[0].Cells) != 6 {
+		t.Fatalf("matrix.json: %+v", v)
+	}
+	if c := v.Scenarios[0].Cells[1]; c.Host != "slow" || c.RateRatio == nil || math.Abs(*c.RateRatio-0.5) > 1e-9 {
+		t.Errorf("matrix.json cell %+v", c)
+	}
+	if c := v.Scenarios[0].Cells[2]; c.Host != "gone" || c.Rate != nil {
+		t.Errorf("failed host's cell %+v, want null rate", c)
+	}
+}
+
+func TestWriteMatrix(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "matrix")
+	if err := report.WriteMatrix(dir, matrixFixture(false)); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range report.MatrixFiles {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}

@@ -1,0 +1,315 @@
+package stats
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// SweepMetrics are the metrics a sweep's report draws against the swept
+// value, in order: throughput (with the search model, the highest rate
+// meeting the limit), p99 latency, server + database CPU per request, RSS.
+var SweepMetrics = []string{"rate", "p99", "cpu", "peak_rss"}
+
+// SweepResult is a sweep's analysis: per scenario, every value's medians
+// with their confidence intervals, and a recommendation.
+type SweepResult struct {
+	// Keys are the swept keys (one, or two for a grid); Geometric says
+	// whether the first key's values are best drawn on a log axis.
+	Keys      []string `json:"keys"`
+	Geometric bool     `json:"geometric"`
+	// Baseline is the baseline variant; Order the cost order.
+	Baseline  string          `json:"baseline"`
+	Order     string          `json:"cheapest"`
+	Scenarios []SweepScenario `json:"scenarios"`
+}
+
+// SweepScenario is one scenario of a sweep.
+type SweepScenario struct {
+	Scenario string `json:"scenario"`
+	// Points are the values, cheapest first.
+	Points         []SweepPointResult `json:"points"`
+	Recommendation Recommendation     `json:"recommendation"`
+}
+
+// SweepPointResult is one value (one variant) of a sweep in one scenario.
+type SweepPointResult struct {
+	Variant string   `json:"variant"`
+	Values  []string `json:"values"`
+	// Metrics are the medians with their confidence intervals, by metric
+	// name (SweepMetrics that were measured).
+	Metrics map[string]Summary `json:"metrics"`
+}
+
+// Recommendation is the answer to "which value should I use": the best
+// value on the primary metric and the cheapest value statistically
+// indistinguishable from it, with the tests that say so.
+type Recommendation struct {
+	Metric string `json:"metric"`
+	// Best is the variant with the best median; Cheapest the cheapest
+	// variant the test cannot tell from it ("" when CannotTell).
+	Best     string `json:"best"`
+	Cheapest string `json:"cheapest,omitempty"`
+	// VsBest tests Cheapest against Best (nil when they are the same).
+	VsBest *Row `json:"vs_best,omitempty"`
+	// Below tests the next cheaper value against Best (nil when Cheapest
+	// is the cheapest value swept).
+	Below *Row `json:"below,omitempty"`
+	// CannotTell is set when no value differs from the best beyond the
+	// noise: the run cannot say that any value matters.
+	CannotTell bool   `json:"cannot_tell,omitempty"`
+	Sentence   string `json:"sentence"`
+}
+
+// Sweep analyses run's sweep (nil without one) at alpha (<= 0: the
+// experiment's), with the same tests as Compare.
+func Sweep(run *lab.Run, alpha float64) *SweepResult {
+	s := run.Experiment.Sweep
+	if s == nil {
+		return nil
+	}
+	alpha = AlphaFor(run, alpha)
+	primary := lab.PrimaryMetric(&run.Experiment)
+	lk := look{design: DesignOf(run, alpha), rounds: Rounds(run), analysis: run.Experiment.Trials.Analysis, pairable: true, primary: primary.Name}
+	res := &SweepResult{Geometric: s.Geometric(), Baseline: BaselineName(run), Order: s.CostOrder()}
+	axes := s.Axes()
+	for _, a := range axes {
+		res.Keys = append(res.Keys, a.Key)
+	}
+	for _, sc := range ScenarioNames(run) {
+		ss := SweepScenario{Scenario: sc}
+		for _, p := range s.Points() {
+			pr := SweepPointResult{Variant: p.Variant, Values: p.Values, Metrics: map[string]Summary{}}
+			trials := TrialsOf(run, p.Variant, sc)
+			if len(trials) == 0 {
+				continue
+			}
+			for _, name := range SweepMetrics {
+				m, _ := lab.MetricByName(name)
+				if vs := valuesOf(trials, m); len(vs) > 0 {
+					pr.Metrics[name], _ = Summarize(vs)
+				}
+			}
+			ss.Points = append(ss.Points, pr)
+		}
+		compare := func(best, other string) Row {
+			for _, r := range compareGroups(sc, groupOf(run, best, sc), groupOf(run, other, sc), lk) {
+				if r.Metric.Name == primary.Name {
+					return r
+				}
+			}
+			return Row{} // not reached: the primary metric always has a row
+		}
+		ss.Recommendation = Recommend(ss.Points, primary, axes, res.Baseline, compare)
+		res.Scenarios = append(res.Scenarios, ss)
+	}
+	return res
+}
+
+// Recommend picks, among points (cheapest first), the best on metric m and
+// the cheapest one compare (a test of other against best on m) cannot tell
+// from it (see Differs). When no value differs from the baseline variant,
+// it says it cannot tell and recommends nothing.
+func Recommend(points []SweepPointResult, m lab.Metric, axes []lab.SweepAxis, baseline string, compare func(best, other string) Row) Recommendation {
+	rec := Recommendation{Metric: m.Name}
+	best := -1
+	for i, p := range points {
+		s, ok := p.Metrics[m.Name]
+		if !ok || math.IsNaN(s.Median) {
+			continue
+		}
+		if best < 0 || better(m, s.Median, points[best].Metrics[m.Name].Median) {
+			best = i
+		}
+	}
+	if best < 0 {
+		rec.CannotTell = true
+		rec.Sentence = fmt.Sprintf("cannot tell: no %s was measured", m.Label)
+		return rec
+	}
+	rec.Best = points[best].Variant
+	bestLabel := pointLabel(points[best].Values)
+	rows := make([]*Row, len(points))
+	cheapest := -1
+	for i, p := range points {
+		if _, ok := p.Metrics[m.Name]; !ok {
+			continue
+		}
+		if i != best {
+			r := compare(rec.Best, p.Variant)
+			rows[i] = &r
+			if Differs(r) {
+				continue
+			}
+		}
+		if cheapest < 0 {
+			cheapest = i
+		}
+	}
+	// Whether anything differs at all is asked of the verdicts' own tests,
+	// each value against the baseline: against the best (picked for its
+	// median) noise alone would often seem to differ.
+	differs := false
+	var vsBase []*Row
+	var weak *Row // significant against the baseline, but below the MDE
+	for _, p := range points {
+		if _, ok := p.Metrics[m.Name]; ok && p.Variant != baseline {
+			r := compare(baseline, p.Variant)
+			vsBase = append(vsBase, &r)
+			differs = differs || Differs(r)
+			if r.Significant && (weak == nil || math.Abs(r.DeltaPct) > math.Abs(weak.DeltaPct)) {
+				weak = &r
+			}
+		}
+	}
+	if !differs {
+		rec.CannotTell = true
+		var b strings.Builder
+		fmt.Fprintf(&b, "cannot tell: no %s value differs from the baseline (%s) on %s beyond the noise%s",
+			axisNames(axes), pointLabel(pointValues(points, baseline)), m.Label, mdeClause(vsBase))
+		if weak != nil {
+			fmt.Fprintf(&b, "; %s %s changed it %+.0f %% (p = %.2g), less than the %s this run could detect",
+				axisNames(axes), pointLabel(pointValues(points, weak.VariantName)), weak.DeltaPct, weak.P, weak.MDEString())
+		}
+		b.WriteString("; keep what you have, or measure more rounds")
+		rec.Sentence = b.String()
+		return rec
+	}
+	rec.Cheapest = points[cheapest].Variant
+	rec.VsBest = rows[cheapest]
+	label := pointLabel(points[cheapest].Values)
+	var b strings.Builder
+	if cheapest == best {
+		fmt.Fprintf(&b, "%s %s is the best on %s", axisNames(axes), label, m.Label)
+	} else {
+		r := rec.VsBest
+		fmt.Fprintf(&b, "%s %s is within %s of the best (%s) at p = %.2g", axisNames(axes), label, pct(math.Abs(r.DeltaPct)), bestLabel, r.P)
+		if !math.IsInf(r.MDEPct, 0) {
+			fmt.Fprintf(&b, " (the run could detect %s)", r.MDEString())
+		}
+	}
+	if below := previousMeasured(points, cheapest, m); below >= 0 && rows[below] != nil {
+		r := rows[below]
+		rec.Below = r
+		verb := "drops"
+		if r.DeltaPct > 0 {
+			verb = "rises"
+		}
+		fmt.Fprintf(&b, "; below %s (at %s) %s %s %s (p = %.2g)", label, pointLabel(points[below].Values), m.Label, verb, pct(math.Abs(r.DeltaPct)), r.P)
+	} else {
+		b.WriteString("; it is the cheapest value swept")
+	}
+	rec.Sentence = b.String()
+	return rec
+}
+
+// Differs reports whether a sweep's value differs from the best: the
+// test is significant and the change is at least the minimum detectable
+// effect. The second condition keeps the many comparisons of a sweep (each
+// value against the best, the best picked for its median) from finding
+// differences in noise alone: a chance significance rarely reaches the MDE,
+// while a change that matters for tuning does.
+func Differs(r Row) bool {
+	return r.Significant && !math.IsNaN(r.DeltaPct) && math.Abs(r.DeltaPct) >= r.MDEPct
+}
+
+// better reports whether a is better than b on m (neutral metrics count
+// higher as better).
+func better(m lab.Metric, a, b float64) bool {
+	if m.Better < 0 {
+		return a < b
+	}
+	return a > b
+}
+
+// pointValues returns the values of the point of variant name.
+func pointValues(points []SweepPointResult, name string) []string {
+	for _, p := range points {
+		if p.Variant == name {
+			return p.Values
+		}
+	}
+	return []string{name}
+}
+
+// previousMeasured is the index of the measured point just cheaper than i.
+func previousMeasured(points []SweepPointResult, i int, m lab.Metric) int {
+	for j := i - 1; j >= 0; j-- {
+		if _, ok := points[j].Metrics[m.Name]; ok {
+			return j
+		}
+	}
+	return -1
+}
+
+// mdeClause says the largest change the comparisons could have missed.
+func mdeClause(rows []*Row) string {
+	worst := math.Inf(-1)
+	for _, r := range rows {
+		if r != nil && !math.IsNaN(r.MDEPct) {
+			worst = math.Max(worst, r.MDEPct)
+		}
+	}
+	if math.IsInf(worst, 0) {
+		return ""
+	}
+	return fmt.Sprintf(" (changes under ±%.1f%% could not be detected)", worst)
+}
+
+func pct(x float64) string {
+	if x < 10 {
+		return fmt.Sprintf("%.1f %%", x)
+	}
+	return fmt.Sprintf("%.0f %%", x)
+}
+
+// axisNames names the swept keys: "db-pool", "db-pool/work_mem".
+func axisNames(axes []lab.SweepAxis) string {
+	var names []string
+	for _, a := range axes {
+		names = append(names, a.Label())
+	}
+	return strings.Join(names, "/")
+}
+
+// pointLabel writes a point's values: "5", "5/4MB"; no value is "default".
+func pointLabel(vals []string) string {
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		if strings.TrimSpace(v) == "" {
+			v = "default"
+		}
+		out[i] = v
+	}
+	return strings.Join(out, "/")
+}
+
+// MarshalJSON writes the medians and intervals as verdicts.json does
+// (unbounded limits as null).
+func (p SweepPointResult) MarshalJSON() ([]byte, error) {
+	ms := map[string]jsonSummary{}
+	for k, s := range p.Metrics {
+		ms[k] = toJSON(s)
+	}
+	return json.Marshal(struct {
+		Variant string                 `json:"variant"`
+		Values  []string               `json:"values"`
+		Metrics map[string]jsonSummary `json:"metrics"`
+	}{p.Variant, p.Values, ms})
+}
+
+// withSweep adds "sweep" to the verdicts' JSON object b (as is without a
+// sweep or on an error).
+func withSweep(b []byte, err error, s *SweepResult) ([]byte, error) {
+	if err != nil || s == nil {
+		return b, err
+	}
+	sw, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(append(b[:len(b)-1:len(b)-1], `,"sweep":`...), sw...), '}'), nil
+}

@@ -1,0 +1,183 @@
+package loadgen
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"hash"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// MaxJWTPool bounds pool=N of a {jwt} field.
+const MaxJWTPool = 100_000
+
+// jwtField is a `{jwt CLAIM=VALUE... [unique|pool=N]}` template field: an
+// HS256 token signed with the run's JWTSecret.
+//
+//   - default (pool=1): one token, signed when the run starts;
+//   - pool=N: N tokens differing in their jti claim, signed when the run
+//     starts and sent in turn (a JWT cache's best case: N entries);
+//   - unique: a fresh token per request (jti = a run-wide counter), signed
+//     per request (the cache's worst case: every token is new).
+//
+// exp, iat and nbf take "+DURATION" (from the run's start, e.g. exp=+1h) or
+// a Unix time; other claims are strings.
+type jwtField struct {
+	src    string   // the field as written, for errors
+	tokens [][]byte // pool tokens; nil when unique
+	next   atomic.Uint64
+	// unique tokens: head is base64url(header) + "."; prefix and suffix
+	// surround the counter in the claims JSON.
+	head, prefix, suffix []byte
+	seq                  atomic.Int64
+	secret               []byte
+	macs                 sync.Pool // *jwtScratch
+}
+
+type jwtScratch struct {
+	mac     hash.Hash
+	payload []byte
+	sig     []byte
+}
+
+var jwtHead = base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`)) + "."
+
+// parseJWT reads the words after "jwt" (secret is set later, by bindJWT).
+func parseJWT(words []string) (*jwtField, error) {
+	f := &jwtField{src: "{" + strings.Join(append([]string{"jwt"}, words...), " ") + "}"}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("field %s: %s (want {jwt role=NAME exp=+1h [unique|pool=N]})", f.src, fmt.Sprintf(format, args...))
+	}
+	claims := map[string]any{}
+	pool, unique := 1, false
+	now := time.Now()
+	for _, w := range words {
+		if w == "unique" {
+			unique = true
+			continue
+		}
+		k, v, ok := strings.Cut(w, "=")
+		if !ok || k == "" {
+			return nil, bad("%q is not CLAIM=VALUE", w)
+		}
+		switch k {
+		case "pool":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > MaxJWTPool {
+				return nil, bad("pool=%s: want 1..%d", v, MaxJWTPool)
+			}
+			pool = n
+		case "exp", "iat", "nbf":
+			if d, ok := strings.CutPrefix(v, "+"); ok {
+				dur, err := time.ParseDuration(d)
+				if err != nil {
+					return nil, bad("%s=%s: want +DURATION (+1h) or a Unix time", k, v)
+				}
+				claims[k] = now.Add(dur).Unix()
+			} else if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+				claims[k] = n
+			} else {
+				return nil, bad("%s=%s: want +DURATION (+1h) or a Unix time", k, v)
+			}
+		case "jti":
+			return nil, bad("jti is set by the generator (unique, pool=N)")
+		default:
+			claims[k] = v
+		}
+	}
+	if unique && pool != 1 {
+		return nil, bad("unique and pool=N exclude each other")
+	}
+	f.tokens = make([][]byte, 0, pool)
+	if unique {
+		f.tokens = nil
+		claims["jti"] = "\x00"
+	}
+	for i := range pool {
+		if pool > 1 {
+			claims["jti"] = strconv.Itoa(i)
+		}
+		b, err := marshalSorted(claims)
+		if err != nil {
+			return nil, bad("%v", err)
+		}
+		if unique {
+			pre, suf, _ := strings.Cut(string(b), `\u0000`)
+			f.prefix, f.suffix = []byte(pre), []byte(suf)
+			break
+		}
+		f.tokens = append(f.tokens, b) // claims JSON until bindJWT signs it
+	}
+	f.head = []byte(jwtHead)
+	return f, nil
+}
+
+func marshalSorted(m map[string]any) ([]byte, error) {
+	var b []byte
+	b = append(b, '{')
+	for i, k := range slices.Sorted(maps.Keys(m)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		kb, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		vb, err := json.Marshal(m[k])
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, kb...), ':'), vb...)
+	}
+	return append(b, '}'), nil
+}
+
+// bind signs the pool's tokens with secret (and keeps it for unique ones).
+func (f *jwtField) bind(secret []byte) error {
+	if len(secret) == 0 {
+		return fmt.Errorf("field %s: no JWT secret to sign with (set jwt_secret in the experiment)", f.src)
+	}
+	f.secret = secret
+	f.macs.New = func() any { return &jwtScratch{mac: hmac.New(sha256.New, secret)} }
+	for i, claims := range f.tokens {
+		s := f.macs.Get().(*jwtScratch)
+		f.tokens[i] = f.sign(nil, claims, s)
+		f.macs.Put(s)
+	}
+	return nil
+}
+
+// sign appends header.payload.signature for the claims JSON to dst.
+func (f *jwtField) sign(dst, claims []byte, s *jwtScratch) []byte {
+	start := len(dst)
+	dst = append(dst, f.head...)
+	dst = base64.RawURLEncoding.AppendEncode(dst, claims)
+	s.mac.Reset()
+	s.mac.Write(dst[start:])
+	s.sig = s.mac.Sum(s.sig[:0])
+	dst = append(dst, '.')
+	return base64.RawURLEncoding.AppendEncode(dst, s.sig)
+}
+
+// render appends the next token to d.
+func (f *jwtField) render(d []byte) []byte {
+	if f.tokens != nil {
+		return append(d, f.tokens[(f.next.Add(1)-1)%uint64(len(f.tokens))]...)
+	}
+	s := f.macs.Get().(*jwtScratch)
+	p := append(s.payload[:0], f.prefix...)
+	p = strconv.AppendInt(p, f.seq.Add(1), 10)
+	p = append(p, f.suffix...)
+	s.payload = p
+	d = f.sign(d, p, s)
+	f.macs.Put(s)
+	return d
+}
