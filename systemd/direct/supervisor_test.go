@@ -1,4 +1,4 @@
-package systemd
+package direct
 
 import (
 	"context"
@@ -7,13 +7,23 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/systemd"
+	"github.com/pgrst-lab/pgrst-lab/systemd/internal/servicetest"
 )
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv("LAB_DIRECT_DIR"); dir != "" {
+		directHelper(dir, os.Getenv("LAB_DIRECT_UNIT"))
+	}
+	os.Exit(servicetest.Run(m))
+}
 
 // directHelper, run by TestMain when LAB_DIRECT_DIR is set, starts a unit
 // from another process and exits: TestDirectOutlivesStarter runs the test
 // binary this way.
 func directHelper(dir, name string) {
-	d, err := NewDirect(dir)
+	d, err := New(dir)
 	if err == nil {
 		err = d.Start(context.Background(), name)
 	}
@@ -38,16 +48,16 @@ func startFromAnotherProcess(t *testing.T, dir, name string) {
 // the state dir and controls it.
 func TestDirectOutlivesStarter(t *testing.T) {
 	dir := t.TempDir()
-	d, err := NewDirect(dir)
+	d, err := New(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := installServer(t, d, nil)
-	startFromAnotherProcess(t, dir, s.spec.Name)
-	if _, err := WaitReady(testCtx(t), s.probe()); err != nil {
+	s := servicetest.InstallServer(t, d, nil)
+	startFromAnotherProcess(t, dir, s.Spec.Name)
+	if _, err := systemd.WaitReady(servicetest.Ctx(t), s.Probe()); err != nil {
 		t.Fatal(err)
 	}
-	p := props(t, d, s.spec.Name)
+	p := servicetest.Props(t, d, s.Spec.Name)
 	if p.ActiveState != "active" || p.MainPID <= 0 {
 		t.Fatalf("after the starter exited: %+v", p)
 	}
@@ -60,14 +70,14 @@ func TestDirectOutlivesStarter(t *testing.T) {
 	if sid := f[3]; sid != fmt.Sprint(p.MainPID) {
 		t.Errorf("session id %s, want the service's own PID %d (setsid)", sid, p.MainPID)
 	}
-	restart(t, s)
-	if q := props(t, d, s.spec.Name); q.MainPID == p.MainPID || q.ActiveState != "active" {
+	servicetest.Restart(t, s)
+	if q := servicetest.Props(t, d, s.Spec.Name); q.MainPID == p.MainPID || q.ActiveState != "active" {
 		t.Fatalf("restart of a service another process started: %+v", q)
 	}
-	if err := d.Stop(testCtx(t), s.spec.Name); err != nil {
+	if err := d.Stop(servicetest.Ctx(t), s.Spec.Name); err != nil {
 		t.Fatal(err)
 	}
-	if q := props(t, d, s.spec.Name); q.ActiveState != "inactive" {
+	if q := servicetest.Props(t, d, s.Spec.Name); q.ActiveState != "inactive" {
 		t.Fatalf("after stop: %+v", q)
 	}
 }
@@ -75,43 +85,50 @@ func TestDirectOutlivesStarter(t *testing.T) {
 // A service that died while no lab process watched shows as failed.
 func TestDirectDiedUnobserved(t *testing.T) {
 	dir := t.TempDir()
-	d, err := NewDirect(dir)
+	d, err := New(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := installServer(t, d, nil)
-	startFromAnotherProcess(t, dir, s.spec.Name)
-	if _, err := WaitReady(testCtx(t), s.probe()); err != nil {
+	s := servicetest.InstallServer(t, d, nil)
+	startFromAnotherProcess(t, dir, s.Spec.Name)
+	if _, err := systemd.WaitReady(servicetest.Ctx(t), s.Probe()); err != nil {
 		t.Fatal(err)
 	}
-	pid := props(t, d, s.spec.Name).MainPID
+	pid := servicetest.Props(t, d, s.Spec.Name).MainPID
 	if err := exec.Command("kill", "-9", fmt.Sprint(pid)).Run(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the service to show as failed", func() bool {
-		p := props(t, d, s.spec.Name)
+	servicetest.WaitFor(t, "the service to show as failed", func() bool {
+		p := servicetest.Props(t, d, s.Spec.Name)
 		return p.ActiveState == "failed" && p.Result == "unknown" && p.MainPID == 0
 	})
 	// Starting it again works.
-	start(t, s)
+	servicetest.Start(t, s)
 }
 
 func TestDirectRefusesSystemdOnlySettings(t *testing.T) {
-	d, err := NewDirect(t.TempDir())
+	d, err := New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := UnitSpec{Name: unitName(), ExecStart: []string{"/bin/true"}, Extra: map[string]string{"MemoryMax": "1G"}}
-	if err := d.Install(testCtx(t), spec); err == nil || !strings.Contains(err.Error(), "MemoryMax= needs systemd") {
+	spec := systemd.UnitSpec{Name: servicetest.UnitName(), ExecStart: []string{"/bin/true"}, Extra: map[string]string{"MemoryMax": "1G"}}
+	if err := d.Install(servicetest.Ctx(t), spec); err == nil || !strings.Contains(err.Error(), "MemoryMax= needs systemd") {
 		t.Fatalf("Install with MemoryMax: %v", err)
 	}
 	spec.Extra = nil
-	install(t, d, spec)
-	err = d.SetDropIn(testCtx(t), spec.Name, "mem", map[string]string{"MemoryMax": "1G"})
+	servicetest.Install(t, d, spec)
+	err = d.SetDropIn(servicetest.Ctx(t), spec.Name, "mem", map[string]string{"MemoryMax": "1G"})
 	if err == nil || !strings.Contains(err.Error(), "drop-in 50-lab-mem.conf MemoryMax= needs systemd") {
 		t.Fatalf("SetDropIn with MemoryMax: %v", err)
 	}
-	if err := d.Start(testCtx(t), "labtest-not-installed.service"); err == nil || !strings.Contains(err.Error(), "not installed") {
+	if err := d.Start(servicetest.Ctx(t), "labtest-not-installed.service"); err == nil || !strings.Contains(err.Error(), "not installed") {
 		t.Fatalf("start of an unknown unit: %v", err)
+	}
+}
+
+func TestCheckDirectSettings(t *testing.T) {
+	err := checkDirectSettings("x.service", "drop-in 50-lab-mem.conf", map[string]string{"MemoryMax": "1G"})
+	if err == nil || !strings.Contains(err.Error(), "MemoryMax= needs systemd") || !strings.Contains(err.Error(), "CPUAffinity, LimitNOFILE") {
+		t.Fatalf("got %v", err)
 	}
 }
