@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/fixture"
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/local"
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/fixture"
 	"github.com/pgrst-lab/pgrst-lab/systemd/supervisor"
 )
 
