@@ -226,11 +226,11 @@ func testSignalAndReload(t *testing.T, newCtl func(t testing.TB) systemd.Control
 	if err := ctl.Signal(servicetest.Ctx(t), s.Spec.Name, syscall.SIGUSR2); err != nil {
 		t.Fatal(err)
 	}
-	servicetest.WaitFor(t, "one SIGUSR2 counted", func() bool { return servicetest.Get(t, s.URL("/usr2")) == "1" })
+	labtest.WaitFor(t, "one SIGUSR2 counted", func() bool { return servicetest.Get(t, s.URL("/usr2")) == "1" })
 	if err := ctl.Reload(servicetest.Ctx(t), s.Spec.Name); err != nil {
 		t.Fatal(err)
 	}
-	servicetest.WaitFor(t, "reload sends a second SIGUSR2", func() bool { return servicetest.Get(t, s.URL("/usr2")) == "2" })
+	labtest.WaitFor(t, "reload sends a second SIGUSR2", func() bool { return servicetest.Get(t, s.URL("/usr2")) == "2" })
 	if p := servicetest.Props(t, ctl, s.Spec.Name); p.MainPID != pid || p.ActiveState != "active" {
 		t.Fatalf("signal/reload must not restart: MainPID %d -> %d (%s)", pid, p.MainPID, p.ActiveState)
 	}
@@ -312,7 +312,7 @@ func testAutoRestart(t *testing.T, newCtl func(t testing.TB) systemd.Controller)
 		t.Fatal(err)
 	}
 	var p2 systemd.Props
-	servicetest.WaitFor(t, "automatic restart after SIGKILL", func() bool {
+	labtest.WaitFor(t, "automatic restart after SIGKILL", func() bool {
 		p2 = servicetest.Props(t, ctl, s.Spec.Name)
 		return p2.NRestarts >= p1.NRestarts+1 && p2.MainPID > 0 && p2.MainPID != p1.MainPID
 	})
@@ -427,14 +427,14 @@ func testExecStartQuoting(t *testing.T, newCtl func(t testing.TB) systemd.Contro
 		t.Fatal(err)
 	}
 	want := "<a b><$HOME><100%><q\"uote><back\\slash><;><it's><>\n"
-	servicetest.WaitFor(t, "the arguments in the log", func() bool {
+	labtest.WaitFor(t, "the arguments in the log", func() bool {
 		b, _ := os.ReadFile(log)
 		return len(b) > 0 && strings.HasSuffix(string(b), "\n")
 	})
 	if b, _ := os.ReadFile(log); string(b) != want {
 		t.Fatalf("arguments arrived as %q, want %q", b, want)
 	}
-	servicetest.WaitFor(t, "the unit to finish", func() bool { return servicetest.Props(t, ctl, spec.Name).ActiveState == "inactive" })
+	labtest.WaitFor(t, "the unit to finish", func() bool { return servicetest.Props(t, ctl, spec.Name).ActiveState == "inactive" })
 	if p := servicetest.Props(t, ctl, spec.Name); p.Result != "success" || p.ExecMainStatus != 0 {
 		t.Fatalf("finished unit: %+v", p)
 	}
@@ -454,7 +454,7 @@ func testStopTimeout(t *testing.T, newCtl func(t testing.TB) systemd.Controller)
 	if err := ctl.Start(servicetest.Ctx(t), spec.Name); err != nil {
 		t.Fatal(err)
 	}
-	servicetest.WaitFor(t, "the trap to be set", func() bool { b, _ := os.ReadFile(log); return strings.Contains(string(b), "started") })
+	labtest.WaitFor(t, "the trap to be set", func() bool { b, _ := os.ReadFile(log); return strings.Contains(string(b), "started") })
 	pid := servicetest.Props(t, ctl, spec.Name).MainPID
 	t0 := time.Now()
 	if err := ctl.Stop(servicetest.Ctx(t), spec.Name); err != nil {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/pgrst-lab/pgrst-lab/lab/fixture"
 	"github.com/pgrst-lab/pgrst-lab/lab/pgbin"
 )
@@ -41,6 +42,18 @@ type DB struct {
 // TCPURI is a URI for the database over TCP as the given role.
 func (d DB) TCPURI(role string) string {
 	return fmt.Sprintf("postgres://%s@127.0.0.1:%d/%s?sslmode=disable", role, d.Port, d.Name)
+}
+
+// Conn connects to the database as the superuser over the Unix socket and
+// closes the connection when the test ends.
+func (d DB) Conn(t testing.TB) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), d.UnixURI("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
 }
 
 // UnixURI is a URI for the database over the Unix socket as the given role.
@@ -289,13 +302,4 @@ func (c *Cluster) stop() {
 		_ = c.cmd.Process.Kill()
 	}
 	_ = os.RemoveAll(filepath.Dir(c.DataDir))
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 	"github.com/pgrst-lab/pgrst-lab/systemd/internal/servicetest"
 )
@@ -43,10 +44,10 @@ func startFromAnotherProcess(t *testing.T, dir, name string) {
 	}
 }
 
-// A service started by one lab process (`lab stack up`) keeps running after
-// it exits; a later one (`lab stack status`, `lab stack down`) finds it in
-// the state dir and controls it.
-func TestDirectOutlivesStarter(t *testing.T) {
+// startedElsewhere installs a labserver unit under a new Supervisor and
+// starts it from another process, which exits, as `lab stack up` does.
+func startedElsewhere(t *testing.T) (*Supervisor, servicetest.Server) {
+	t.Helper()
 	dir := t.TempDir()
 	d, err := New(dir)
 	if err != nil {
@@ -57,6 +58,14 @@ func TestDirectOutlivesStarter(t *testing.T) {
 	if _, err := systemd.WaitReady(servicetest.Ctx(t), s.Probe()); err != nil {
 		t.Fatal(err)
 	}
+	return d, s
+}
+
+// A service started by one lab process (`lab stack up`) keeps running after
+// it exits; a later one (`lab stack status`, `lab stack down`) finds it in
+// the state dir and controls it.
+func TestDirectOutlivesStarter(t *testing.T) {
+	d, s := startedElsewhere(t)
 	p := servicetest.Props(t, d, s.Spec.Name)
 	if p.ActiveState != "active" || p.MainPID <= 0 {
 		t.Fatalf("after the starter exited: %+v", p)
@@ -84,21 +93,12 @@ func TestDirectOutlivesStarter(t *testing.T) {
 
 // A service that died while no lab process watched shows as failed.
 func TestDirectDiedUnobserved(t *testing.T) {
-	dir := t.TempDir()
-	d, err := New(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := servicetest.InstallServer(t, d, nil)
-	startFromAnotherProcess(t, dir, s.Spec.Name)
-	if _, err := systemd.WaitReady(servicetest.Ctx(t), s.Probe()); err != nil {
-		t.Fatal(err)
-	}
+	d, s := startedElsewhere(t)
 	pid := servicetest.Props(t, d, s.Spec.Name).MainPID
 	if err := exec.Command("kill", "-9", fmt.Sprint(pid)).Run(); err != nil {
 		t.Fatal(err)
 	}
-	servicetest.WaitFor(t, "the service to show as failed", func() bool {
+	labtest.WaitFor(t, "the service to show as failed", func() bool {
 		p := servicetest.Props(t, d, s.Spec.Name)
 		return p.ActiveState == "failed" && p.Result == "unknown" && p.MainPID == 0
 	})

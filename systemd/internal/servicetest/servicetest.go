@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
@@ -72,12 +74,7 @@ func UnitName() string {
 // FreePort returns a loopback address nothing listens on right now.
 func FreePort(t testing.TB) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(labtest.FreePort(t)))
 }
 
 // Ctx is a context that ends after a minute or with the test.
@@ -188,18 +185,6 @@ func Props(t testing.TB, ctl systemd.Controller, name string) systemd.Props {
 		t.Fatal(err)
 	}
 	return p
-}
-
-// WaitFor polls ok every 20 ms until it holds, failing the test after 10 s.
-func WaitFor(t testing.TB, what string, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // EnvironOf reads /proc/PID/environ as a list of K=V.
