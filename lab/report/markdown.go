@@ -111,7 +111,7 @@ func mdVariants(b *bufio.Writer, run *lab.Run) {
 		}
 		var ch []string
 		for _, c := range vi.Changes {
-			ch = append(ch, fmt.Sprintf("%s `%s`: `%s` → `%s`", c.Where, c.Key, orNone(c.From), orNone(c.To)))
+			ch = append(ch, fmt.Sprintf("%s %s: %s → %s", mdEscape(c.Where), mdCode(c.Key), mdCode(orNone(c.From)), mdCode(orNone(c.To))))
 		}
 		changes := strings.Join(ch, "<br>")
 		if changes == "" {
@@ -253,11 +253,6 @@ func seqStr(s int) string {
 		return ""
 	}
 	return fmt.Sprint(s)
-}
-
-// mdEscape keeps table cells intact.
-func mdEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
 }
 
 func newBuf(w io.Writer) *bufio.Writer { return bufio.NewWriter(w) }
