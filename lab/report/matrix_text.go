@@ -58,11 +58,11 @@ func MatrixTerminal(w io.Writer, m *Matrix) {
 				hw = max(hw, len([]rune(c.Host)))
 			}
 		}
-		fmt.Fprintf(w, "  %-*s  %-*s  %7s %7s  %7s %7s  %10s %7s  %6s\n", vw, "variant", hw, "host", "req/s", "×", "p99 ms", "×", "CPU µs/req", "×", "trials")
+		fmt.Fprintf(w, "  %-*s  %-*s  %7s %-7s  %7s %-7s  %10s %-7s  %6s\n", vw, "variant", hw, "host", "req/s", "×", "p99 ms", "×", "CPU µs/req", "×", "trials")
 		for _, r := range sc.Rows {
 			for _, c := range r.Cells {
-				fmt.Fprintf(w, "  %-*s  %-*s  %7s %7s  %7s %7s  %10s %7s  %6d\n", vw, r.Variant, hw, c.Host, valueStr(c.Rate), ratioStr(c.RateRatio),
-					valueStr(c.P99), ratioStr(c.P99Ratio), valueStr(c.CPU), ratioStr(c.CPURatio), c.Trials)
+				fmt.Fprintf(w, "  %-*s  %-*s  %7s %-7s  %7s %-7s  %10s %-7s  %6d\n", vw, r.Variant, hw, c.Host, valueStr(c.Rate), ratioTest(c.RateRatio, c.RateTest),
+					valueStr(c.P99), ratioTest(c.P99Ratio, c.P99Test), valueStr(c.CPU), ratioTest(c.CPURatio, c.CPUTest), c.Trials)
 			}
 		}
 	}
@@ -147,7 +147,7 @@ func MatrixMarkdown(w io.Writer, m *Matrix, dir string) error {
 		for _, r := range sc.Rows {
 			for _, c := range r.Cells {
 				fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", mdEscape(r.Variant), mdEscape(c.Host), valueStr(c.Rate),
-					ratioStr(c.RateRatio), valueStr(c.P99), ratioStr(c.P99Ratio), valueStr(c.CPU), ratioStr(c.CPURatio), c.Trials)
+					ratioTest(c.RateRatio, c.RateTest), valueStr(c.P99), ratioTest(c.P99Ratio, c.P99Test), valueStr(c.CPU), ratioTest(c.CPURatio, c.CPUTest), c.Trials)
 			}
 		}
 		fmt.Fprintln(b)
@@ -212,6 +212,10 @@ type matrixCellJSON struct {
 	RateRatio *float64 `json:"rate_ratio"`
 	P99Ratio  *float64 `json:"p99_ratio"`
 	CPURatio  *float64 `json:"cpu_ratio"`
+	// The Mann-Whitney test against the reference host; absent when untested.
+	RateTest *MatrixTest `json:"rate_test,omitempty"`
+	P99Test  *MatrixTest `json:"p99_test,omitempty"`
+	CPUTest  *MatrixTest `json:"cpu_test,omitempty"`
 }
 
 func finitePtr(v float64) *float64 {
@@ -242,7 +246,7 @@ func MatrixJSON(w io.Writer, m *Matrix) error {
 			for _, c := range r.Cells {
 				sj.Cells = append(sj.Cells, matrixCellJSON{Variant: r.Variant, Host: c.Host, Trials: c.Trials, Rate: finitePtr(c.Rate),
 					P99: finitePtr(c.P99), CPU: finitePtr(c.CPU), RateRatio: finitePtr(c.RateRatio), P99Ratio: finitePtr(c.P99Ratio),
-					CPURatio: finitePtr(c.CPURatio)})
+					CPURatio: finitePtr(c.CPURatio), RateTest: c.RateTest, P99Test: c.P99Test, CPUTest: c.CPUTest})
 			}
 		}
 		out.Scenarios = append(out.Scenarios, sj)
