@@ -22,7 +22,7 @@ func WriteMatrix(dir string, m *Matrix) error {
 	writers := map[string]func(io.Writer) error{
 		"matrix.md":   func(w io.Writer) error { return MatrixMarkdown(w, m, dir) },
 		"matrix.html": func(w io.Writer) error { return MatrixHTML(w, m, dir) },
-		"matrix.json": func(w io.Writer) error { return MatrixJSON(w, m) },
+		"matrix.json": func(w io.Writer) error { return MatrixJSON(w, m, dir) },
 	}
 	for _, name := range MatrixFiles {
 		var b bytes.Buffer

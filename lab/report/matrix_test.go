@@ -77,7 +77,7 @@ func TestMatrixFormats(t *testing.T) {
 	if err := report.MatrixMarkdown(&md, m, "res/matrix/socket-vs-tcp/t"); err != nil {
 		t.Fatal(err)
 	}
-	if err := report.MatrixJSON(&js, m); err != nil {
+	if err := report.MatrixJSON(&js, m, "."); err != nil {
 		t.Fatal(err)
 	}
 	if err := report.MatrixHTML(&html, m, "res/matrix/socket-vs-tcp/t"); err != nil {
@@ -177,7 +177,7 @@ func TestMatrixCellsCarryTheUnpairedTest(t *testing.T) {
 	if err := report.MatrixHTML(&html, m, "."); err != nil {
 		t.Fatal(err)
 	}
-	if err := report.MatrixJSON(&js, m); err != nil {
+	if err := report.MatrixJSON(&js, m, "."); err != nil {
 		t.Fatal(err)
 	}
 	for name, out := range map[string]string{"terminal": term.String(), "markdown": md.String(), "html": html.String()} {

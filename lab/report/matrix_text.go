@@ -189,6 +189,7 @@ type matrixHostJSON struct {
 	Label     string          `json:"label"`
 	URL       string          `json:"agent"`
 	Dir       string          `json:"dir,omitempty"`
+	ReportDir string          `json:"report_dir,omitempty"` // Dir relative to matrix.json's directory
 	Hostname  string          `json:"hostname,omitempty"`
 	HostID    string          `json:"host_id,omitempty"`
 	Target    string          `json:"target,omitempty"`
@@ -226,8 +227,9 @@ func finitePtr(v float64) *float64 {
 }
 
 // MatrixJSON writes matrix.json: the schedule, the hosts (with their own
-// verdicts) and the cross-host cells, unknown values as null.
-func MatrixJSON(w io.Writer, m *Matrix) error {
+// verdicts and result directories, also relative to dir, where matrix.json
+// is written) and the cross-host cells, unknown values as null.
+func MatrixJSON(w io.Writer, m *Matrix, dir string) error {
 	out := matrixJSON{Experiment: m.Experiment, Title: m.Title, Started: m.Started.UTC().Format("2006-01-02T15:04:05Z"),
 		Concurrent: m.Concurrent, Schedule: m.Schedule, Hosts: []matrixHostJSON{}, Scenarios: []matrixScJSON{}}
 	if ref := m.Reference(); ref >= 0 {
@@ -235,6 +237,9 @@ func MatrixJSON(w io.Writer, m *Matrix) error {
 	}
 	for _, h := range m.Hosts {
 		hj := matrixHostJSON{Label: h.Label, URL: h.URL, Dir: h.Dir, Error: h.Error, Generator: h.Generator}
+		if h.Dir != "" {
+			hj.ReportDir = relLink(dir, h.Dir, ".")
+		}
 		if h.Run != nil {
 			hj.Hostname, hj.HostID, hj.Target, hj.Verdicts = h.Run.Host.Hostname, h.Run.Host.HostID, targetDesc(h.Run.Target), h.Verdicts
 		}
