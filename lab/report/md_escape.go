@@ -1,6 +1,10 @@
 package report
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
 
 // mdEscaper keeps a Markdown table cell or list item one cell of plain
 // text: line breaks become spaces, '|' and backslashes are escaped, and
@@ -30,4 +34,12 @@ func mdCode(s string) string {
 		return fence + " " + s + " " + fence
 	}
 	return fence + s + fence
+}
+
+// mdUnitOf is unitOf for Markdown: ", unit `name`" or "".
+func mdUnitOf(t lab.TargetInfo) string {
+	if t.Unit == "" {
+		return ""
+	}
+	return ", unit " + mdCode(t.Unit)
 }
