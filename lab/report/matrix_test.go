@@ -185,6 +185,9 @@ func TestMatrixCellsCarryTheUnpairedTest(t *testing.T) {
 			t.Errorf("%s: want %q for the same rate, ×0.50 without ~ and the legend:\n%s", name, wantSame, out)
 		}
 	}
+	if !strings.Contains(html.String(), fmt.Sprintf(`title="Mann-Whitney U p=%.3f"`, half.RateTest.P)) {
+		t.Errorf("matrix.html does not give the p-value of half's rate")
+	}
 	var v struct {
 		Scenarios []struct {
 			Cells []struct {
