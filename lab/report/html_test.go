@@ -2,19 +2,10 @@ package report_test
 
 import (
 	"bytes"
-	"context"
-	"fmt"
-	"image"
-	"image/png"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
@@ -53,37 +44,23 @@ func TestHTMLIsSelfContainedWithCharts(t *testing.T) {
 // TestHTMLRendersInChromium loads the report in headless Chromium and
 // checks the screenshot shows something (charts and tables), not a blank page.
 func TestHTMLRendersInChromium(t *testing.T) {
-	checkScreenshot(t, renderHTML(t, "search"), "REPORT_SCREENSHOT")
+	checkScreenshot(t, renderHTML(t, "search"))
 }
 
 // TestSweepHTMLRendersInChromium does the same for a sweep's report, with
 // its curves and recommendation.
 func TestSweepHTMLRendersInChromium(t *testing.T) {
 	html, _, _ := sweepReports(t)
-	checkScreenshot(t, []byte(html), "SWEEP_SCREENSHOT")
+	checkScreenshot(t, []byte(html))
 }
 
 // checkScreenshot renders html in headless Chromium and checks the
-// screenshot is neither blank nor colourless; env names a variable that,
-// when set, keeps the screenshot at that path.
-func checkScreenshot(t *testing.T, html []byte, env string) {
+// screenshot is neither blank nor colourless.
+func checkScreenshot(t *testing.T, html []byte) {
 	t.Helper()
-	img, shot := screenshot(t, html, 3000)
+	img := screenshot(t, html, "1200,3000")
 	bounds := img.Bounds()
-	total, ink, colored := 0, 0, 0
-	for y := bounds.Min.Y; y < bounds.Max.Y; y += 2 {
-		for x := bounds.Min.X; x < bounds.Max.X; x += 2 {
-			r, g, b, _ := img.At(x, y).RGBA()
-			total++
-			if r < 0xf000 || g < 0xf000 || b < 0xf000 {
-				ink++
-			}
-			// Saturated pixels: the charts' coloured series and cells.
-			if mx, mn := max(r, g, b), min(r, g, b); mx-mn > 0x4000 {
-				colored++
-			}
-		}
-	}
+	total, ink, colored := inkOf(img)
 	t.Logf("screenshot %v: %.1f%% non-white, %.2f%% coloured", bounds.Size(), 100*float64(ink)/float64(total), 100*float64(colored)/float64(total))
 	if ink < total/50 {
 		t.Errorf("screenshot nearly blank: %d of %d sampled pixels non-white", ink, total)
@@ -91,43 +68,4 @@ func checkScreenshot(t *testing.T, html []byte, env string) {
 	if colored < total/500 {
 		t.Errorf("screenshot has almost no colour (charts missing?): %d of %d", colored, total)
 	}
-	if keep := os.Getenv(env); keep != "" {
-		b, _ := os.ReadFile(shot)
-		os.WriteFile(keep, b, 0o644)
-	}
-}
-
-// screenshot renders html in headless Chromium, in a window 1200 px wide
-// and height px tall, and returns the image and the PNG's path.
-func screenshot(t *testing.T, html []byte, height int) (image.Image, string) {
-	t.Helper()
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		labtest.Need(t, "chromium is not installed (apt-get install -y chromium)")
-	}
-	dir := t.TempDir()
-	page := filepath.Join(dir, "report.html")
-	if err := os.WriteFile(page, html, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	shot := filepath.Join(dir, "shot.png")
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-		"--user-data-dir="+filepath.Join(dir, "profile"), "--screenshot="+shot, fmt.Sprintf("--window-size=1200,%d", height), "file://"+page)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("chromium: %v\n%s", err, out)
-	}
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatalf("no screenshot: %v\nchromium said:\n%s", err, out)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	return img, shot
 }
