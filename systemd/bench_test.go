@@ -1,13 +1,16 @@
-package systemd
+package systemd_test
 
 import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/systemd"
+	"github.com/pgrst-lab/pgrst-lab/systemd/internal/servicetest"
 )
 
-// BenchmarkRestartToReady measures one Restart plus WaitReady (HTTP GET /
-// answering 200) of a small Go HTTP server, through each controller.
+// BenchmarkRestartToReady measures one Restart plus systemd.WaitReady (HTTP GET /
+// answering 200) of a small Go HTTP servicetest.Server, through each controller.
 //
 //	XDG_RUNTIME_DIR=/run/user/0 go test -run '^$' -bench RestartToReady -benchtime 30x ./systemd
 func BenchmarkRestartToReady(b *testing.B) {
@@ -18,22 +21,22 @@ func BenchmarkRestartToReady(b *testing.B) {
 	}
 }
 
-func benchRestart(b *testing.B, ctl Controller) {
-	s := installServer(b, ctl, nil)
-	if err := ctl.Start(testCtx(b), s.spec.Name); err != nil {
+func benchRestart(b *testing.B, ctl systemd.Controller) {
+	s := servicetest.InstallServer(b, ctl, nil)
+	if err := ctl.Start(servicetest.Ctx(b), s.Spec.Name); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := WaitReady(testCtx(b), s.probe()); err != nil {
+	if _, err := systemd.WaitReady(servicetest.Ctx(b), s.Probe()); err != nil {
 		b.Fatal(err)
 	}
 	ds := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for range b.N {
 		t0 := time.Now()
-		if err := ctl.Restart(testCtx(b), s.spec.Name); err != nil {
+		if err := ctl.Restart(servicetest.Ctx(b), s.Spec.Name); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := WaitReady(testCtx(b), s.probe()); err != nil {
+		if _, err := systemd.WaitReady(servicetest.Ctx(b), s.Probe()); err != nil {
 			b.Fatal(err)
 		}
 		ds = append(ds, time.Since(t0))
@@ -52,18 +55,18 @@ func benchRestart(b *testing.B, ctl Controller) {
 //
 //	XDG_RUNTIME_DIR=/run/user/0 go test -run '^$' -bench Interleaved -benchtime 40x ./systemd
 func BenchmarkRestartToReadyInterleaved(b *testing.B) {
-	var servers [2]server
+	var servers [2]servicetest.Server
 	for i, im := range impls() {
 		ctl := im.new(b)(b)
-		servers[i] = installServer(b, ctl, nil)
-		start(b, servers[i])
+		servers[i] = servicetest.InstallServer(b, ctl, nil)
+		servicetest.Start(b, servers[i])
 	}
 	var ds [2][]time.Duration
 	b.ResetTimer()
 	for n := range b.N {
 		for k := range 2 {
 			i := (n + k) % 2 // alternate which goes first
-			ds[i] = append(ds[i], restart(b, servers[i]))
+			ds[i] = append(ds[i], servicetest.Restart(b, servers[i]))
 		}
 	}
 	b.StopTimer()

@@ -10,7 +10,7 @@ import (
 
 // SetDropIn writes <unit>.d/50-lab-<dropin>.conf and reloads the manager.
 func (d *DBus) SetDropIn(ctx context.Context, name, dropin string, settings map[string]string) error {
-	file, err := dropInFileName(dropin)
+	file, err := DropInFileName(dropin)
 	if err != nil {
 		return fmt.Errorf("drop-in for %s: %w", name, err)
 	}
@@ -40,14 +40,14 @@ func (d *DBus) writeDropIn(ctx context.Context, name, what, file, text string) e
 }
 
 func (d *DBus) RemoveDropIn(ctx context.Context, name, dropin string) error {
-	file, err := dropInFileName(dropin)
+	file, err := DropInFileName(dropin)
 	if err != nil {
 		return fmt.Errorf("drop-in for %s: %w", name, err)
 	}
 	ctx, cancel := d.callCtx(ctx, 0)
 	defer cancel()
 	removed := false
-	for _, f := range []string{file, envFileName(file)} {
+	for _, f := range []string{file, EnvFileName(file)} {
 		err = os.Remove(filepath.Join(d.unitPath(name)+".d", f))
 		if errors.Is(err, os.ErrNotExist) {
 			continue
@@ -69,11 +69,11 @@ func (d *DBus) RemoveDropIn(ctx context.Context, name, dropin string) error {
 // call that sets the environment of a persistent unit, so the list goes
 // through a drop-in; it is never joined into one line.
 func (d *DBus) SetEnvironment(ctx context.Context, name, dropin string, env []string) error {
-	file, err := dropInFileName(dropin)
+	file, err := DropInFileName(dropin)
 	if err != nil {
 		return fmt.Errorf("environment for %s: %w", name, err)
 	}
-	file = envFileName(file)
+	file = EnvFileName(file)
 	if len(env) == 0 {
 		ctx, cancel := d.callCtx(ctx, 0)
 		defer cancel()
@@ -94,7 +94,7 @@ func (d *DBus) SetEnvironment(ctx context.Context, name, dropin string, env []st
 }
 
 func (d *DBus) RemoveLabDropIns(ctx context.Context, name string) ([]string, error) {
-	if err := validateUnitName(name); err != nil {
+	if err := ValidateUnitName(name); err != nil {
 		return nil, err
 	}
 	ctx, cancel := d.callCtx(ctx, 0)

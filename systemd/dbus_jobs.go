@@ -26,14 +26,14 @@ func (d *DBus) Install(ctx context.Context, spec UnitSpec) error {
 		return fmt.Errorf("install %s: %w", spec.Name, err)
 	}
 	if spec.LogFile != "" { // systemd appends to it as it is: make it private first
-		f, err := openPrivateLog(spec.LogFile)
+		f, err := OpenPrivateLog(spec.LogFile)
 		if err != nil {
 			return fmt.Errorf("install %s: log file: %w", spec.Name, err)
 		}
 		f.Close()
 	}
 	d.mu.Lock()
-	d.specs[spec.Name] = spec.stopTimeout()
+	d.specs[spec.Name] = spec.EffectiveStopTimeout()
 	d.mu.Unlock()
 	if err := d.daemonReload(ctx); err != nil {
 		return fmt.Errorf("install %s: %w", spec.Name, err)
@@ -62,7 +62,7 @@ func (d *DBus) daemonReload(ctx context.Context) error {
 
 // Uninstall stops the unit and removes its file and drop-ins.
 func (d *DBus) Uninstall(ctx context.Context, name string) error {
-	if err := validateUnitName(name); err != nil {
+	if err := ValidateUnitName(name); err != nil {
 		return err
 	}
 	ctx, cancel := d.callCtx(ctx, d.stopTimeout(ctx, name))
@@ -92,7 +92,7 @@ type jobFunc func(ctx context.Context, name, mode string, ch chan<- string) (int
 
 // job runs a start/stop/restart/reload job and waits for its result.
 func (d *DBus) job(ctx context.Context, op, name string, extra time.Duration, fn jobFunc) error {
-	if err := validateUnitName(name); err != nil {
+	if err := ValidateUnitName(name); err != nil {
 		return err
 	}
 	ctx, cancel := d.callCtx(ctx, extra)
@@ -134,14 +134,14 @@ func (d *DBus) Reload(ctx context.Context, name string) error {
 
 // Signal sends sig to the unit's main process.
 func (d *DBus) Signal(ctx context.Context, name string, sig os.Signal) error {
-	s, err := toSyscallSignal(sig)
+	s, err := ToSyscallSignal(sig)
 	if err != nil {
 		return fmt.Errorf("signal %s: %w", name, err)
 	}
 	ctx, cancel := d.callCtx(ctx, 0)
 	defer cancel()
 	if err := d.conn.KillUnitWithTarget(ctx, name, sd.Main, int32(s)); err != nil {
-		return fmt.Errorf("signal %s with %s: %w", name, signalName(s), err)
+		return fmt.Errorf("signal %s with %s: %w", name, SignalName(s), err)
 	}
 	return nil
 }

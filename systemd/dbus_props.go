@@ -9,7 +9,7 @@ import (
 
 // Properties reads the unit's state and service properties in one call.
 func (d *DBus) Properties(ctx context.Context, name string) (Props, error) {
-	if err := validateUnitName(name); err != nil {
+	if err := ValidateUnitName(name); err != nil {
 		return Props{}, err
 	}
 	ctx, cancel := d.callCtx(ctx, 0)
@@ -60,7 +60,7 @@ func (d *DBus) LogTail(ctx context.Context, name string, n int) (string, error) 
 	ctx, cancel := d.callCtx(ctx, 0)
 	defer cancel()
 	if f := logFileOf(d.unitPath(name)); f != "" {
-		return tailFile(f, n)
+		return TailFile(f, n)
 	}
 	return journalTail(ctx, !d.system, name, n)
 }

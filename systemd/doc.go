@@ -1,16 +1,29 @@
-// Package systemd starts, stops, restarts and inspects the services the lab
-// measures: over systemd's D-Bus API (go-systemd) when a manager is
-// reachable, or with a direct process supervisor otherwise. Both implement
-// Controller, so the rest of the lab does not know which one it has.
+// Package systemd is the server host: the units the lab runs there, the
+// supervisors that start and stop them, and (in systemd/telemetry) what
+// the lab observes of them. This package holds the vocabulary every
+// supervisor shares (Controller, UnitSpec, Props, UnitError, WaitReady)
+// and the supervisor that uses systemd's D-Bus API (go-systemd, DBus).
+//
+// # The map
+//
+//	systemd             Controller, UnitSpec, unit files, readiness; DBus (systemd over D-Bus)
+//	systemd/direct      the direct supervisor: runs services as process groups without systemd
+//	systemd/supervisor  Connect: picks systemd over D-Bus when a manager answers, else direct
+//	systemd/telemetry   what the lab observes there: CPU, memory, OOM kills, database counters
+//	systemd/internal/servicetest  the test server and helpers these packages' tests share
+//
+// Telemetry lives here, not at the top level, because it observes the same
+// host and units the supervisors run; it imports none of these packages.
 //
 // # Choosing a manager
 //
-// Connect tries, in order, the system manager (root only; units in
-// /etc/systemd/system), the user manager over its private socket
+// supervisor.Connect tries, in order, the system manager (root only; units
+// in /etc/systemd/system), the user manager over its private socket
 // $XDG_RUNTIME_DIR/systemd/private (EXTERNAL auth, no bus daemon), the user
-// manager over the session bus, and finally the direct supervisor (NewDirect),
-// and tells ConnectOptions.Logf which one it picked and why not the others.
-// ConnectOptions.Mode forces one. NewDBus and NewDirect build them directly.
+// manager over the session bus, and finally the direct supervisor
+// (direct.New), and tells its Options.Logf which one it picked and why not
+// the others. Options.Mode forces one. NewDBus and direct.New build them
+// directly.
 //
 // # Units
 //
@@ -40,20 +53,17 @@
 //
 // # Direct supervisor
 //
-// Without systemd, Direct runs each service in its own session (setsid), so
-// it outlives the lab process; spec, drop-ins and PID are JSON files in a
-// state dir, so a later lab process can inspect, stop or restart it. Stop
-// sends KillSignal to the process group and SIGKILL after StopTimeout;
-// Properties come from the state file and /proc (sysctl on macOS).
+// Without systemd, package systemd/direct runs each service in its own
+// session (setsid), so it outlives the lab process; see its documentation.
 //
 // # Use
 //
 // Run PostgREST as a unit, change its CPU affinity for one experiment,
 // restart it and gate on readiness, then put everything back (the tests in
-// behaviour_test.go do this against a real user manager and the direct
-// supervisor):
+// behaviour_test.go, an external test package, do this against a real
+// user manager and the direct supervisor):
 //
-//	ctl, err := systemd.Connect(ctx, systemd.ConnectOptions{Logf: log.Printf})
+//	ctl, err := supervisor.Connect(ctx, supervisor.Options{Logf: log.Printf})
 //	defer ctl.Close()
 //	unit := "lab-target.service"
 //	ctl.RemoveLabDropIns(ctx, unit) // undo what a killed earlier run left

@@ -15,11 +15,11 @@ func writeFileAtomic(path string, data []byte) error {
 	return atomicfile.Write(path, data, atomicfile.Options{Mode: 0o644})
 }
 
-// openPrivateLog opens (creating) a unit's log for appending with mode
+// OpenPrivateLog opens (creating) a unit's log for appending with mode
 // 0600, also when an older lab left it readable by others: a log can hold
 // what the service printed about its config (an error quoting a file, a
 // connection string).
-func openPrivateLog(path string) (*os.File, error) {
+func OpenPrivateLog(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err

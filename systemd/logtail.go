@@ -11,9 +11,9 @@ import (
 	"time"
 )
 
-// tailFile returns the last n lines of the file at path, reading at most
+// TailFile returns the last n lines of the file at path, reading at most
 // the last 64 KiB.
-func tailFile(path string, n int) (string, error) {
+func TailFile(path string, n int) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", fmt.Errorf("log tail: %w", err)

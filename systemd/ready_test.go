@@ -1,4 +1,4 @@
-package systemd
+package systemd_test
 
 import (
 	"context"
@@ -9,6 +9,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/systemd"
+	"github.com/pgrst-lab/pgrst-lab/systemd/internal/servicetest"
 )
 
 // serveHTTP serves h on ln until the test ends.
@@ -35,7 +38,7 @@ func TestWaitReadyAdminURL(t *testing.T) {
 		}
 		w.WriteHeader(http.StatusOK)
 	})
-	d, err := WaitReady(context.Background(), Probe{AdminURL: "http://" + ln.Addr().String(), Timeout: 5 * time.Second})
+	d, err := systemd.WaitReady(context.Background(), systemd.Probe{AdminURL: "http://" + ln.Addr().String(), Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,8 +63,8 @@ func TestWaitReadyURLOverUnixSocket(t *testing.T) {
 		}
 		w.WriteHeader(http.StatusTeapot)
 	})
-	p := Probe{URL: "http://lab/artists", Method: http.MethodHead, UnixSocket: sock, Timeout: 2 * time.Second}
-	if _, err := WaitReady(context.Background(), p); err != nil {
+	p := systemd.Probe{URL: "http://lab/artists", Method: http.MethodHead, UnixSocket: sock, Timeout: 2 * time.Second}
+	if _, err := systemd.WaitReady(context.Background(), p); err != nil {
 		t.Fatal(err)
 	}
 	if host != "lab" {
@@ -70,14 +73,14 @@ func TestWaitReadyURLOverUnixSocket(t *testing.T) {
 }
 
 func TestWaitReadyAccept(t *testing.T) {
-	addr := freePort(t)
+	addr := servicetest.FreePort(t)
 	lnc := make(chan net.Listener, 1)
 	go func() {
 		time.Sleep(50 * time.Millisecond)
 		ln, _ := net.Listen("tcp", addr)
 		lnc <- ln
 	}()
-	d, err := WaitReady(context.Background(), Probe{Addr: addr, Timeout: 5 * time.Second})
+	d, err := systemd.WaitReady(context.Background(), systemd.Probe{Addr: addr, Timeout: 5 * time.Second})
 	if ln := <-lnc; ln != nil {
 		ln.Close()
 	}
@@ -94,7 +97,7 @@ func TestWaitReadyAccept(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	if _, err := WaitReady(context.Background(), Probe{UnixSocket: sock, Timeout: time.Second}); err != nil {
+	if _, err := systemd.WaitReady(context.Background(), systemd.Probe{UnixSocket: sock, Timeout: time.Second}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -110,7 +113,7 @@ func TestWaitReadyTimeoutSaysWhat(t *testing.T) {
 	})
 	url := "http://" + ln.Addr().String()
 	t0 := time.Now()
-	_, err = WaitReady(context.Background(), Probe{AdminURL: url, Timeout: 300 * time.Millisecond})
+	_, err = systemd.WaitReady(context.Background(), systemd.Probe{AdminURL: url, Timeout: 300 * time.Millisecond})
 	if err == nil {
 		t.Fatal("ready although /ready answers 503")
 	}
@@ -123,11 +126,11 @@ func TestWaitReadyTimeoutSaysWhat(t *testing.T) {
 		}
 	}
 
-	_, err = WaitReady(context.Background(), Probe{Addr: freePort(t), Timeout: 100 * time.Millisecond})
+	_, err = systemd.WaitReady(context.Background(), systemd.Probe{Addr: servicetest.FreePort(t), Timeout: 100 * time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "TCP connect to") || !strings.Contains(err.Error(), "connection refused") {
 		t.Fatalf("TCP timeout error: %v", err)
 	}
-	if _, err := WaitReady(context.Background(), Probe{}); err == nil {
+	if _, err := systemd.WaitReady(context.Background(), systemd.Probe{}); err == nil {
 		t.Fatal("empty probe accepted")
 	}
 }
@@ -138,7 +141,7 @@ func TestWaitReadyAdminWants200(t *testing.T) {
 		t.Fatal(err)
 	}
 	serveHTTP(t, ln, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
-	_, err = WaitReady(context.Background(), Probe{AdminURL: "http://" + ln.Addr().String() + "/ready", Timeout: 100 * time.Millisecond})
+	_, err = systemd.WaitReady(context.Background(), systemd.Probe{AdminURL: "http://" + ln.Addr().String() + "/ready", Timeout: 100 * time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "want 200") {
 		t.Fatalf("204 from /ready: %v", err)
 	}

@@ -25,14 +25,16 @@ func ParseSignal(s string) (syscall.Signal, error) {
 	return 0, fmt.Errorf("unknown signal %q (want a name like SIGTERM, SIGINT, SIGUSR2 or a number)", s)
 }
 
-func signalName(sig syscall.Signal) string {
+// SignalName is the signal's name ("SIGUSR2"), or its number when it has none.
+func SignalName(sig syscall.Signal) string {
 	if n := unix.SignalName(sig); n != "" {
 		return n
 	}
 	return strconv.Itoa(int(sig))
 }
 
-func toSyscallSignal(sig os.Signal) (syscall.Signal, error) {
+// ToSyscallSignal converts sig, refusing signals that are not syscall.Signal.
+func ToSyscallSignal(sig os.Signal) (syscall.Signal, error) {
 	s, ok := sig.(syscall.Signal)
 	if !ok {
 		return 0, fmt.Errorf("signal %v is not a syscall.Signal", sig)

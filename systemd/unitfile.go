@@ -21,7 +21,7 @@ const DefaultStopTimeout = 10 * time.Second
 
 // Validate checks the spec and says which field is wrong and why.
 func (s UnitSpec) Validate() error {
-	if err := validateUnitName(s.Name); err != nil {
+	if err := ValidateUnitName(s.Name); err != nil {
 		return err
 	}
 	if len(s.ExecStart) == 0 {
@@ -42,7 +42,7 @@ func (s UnitSpec) Validate() error {
 		return fmt.Errorf("unit %s: LogFile %q is not an absolute path", s.Name, s.LogFile)
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.Environment)) {
-		if err := checkEnv(s.Name, k+"="+s.Environment[k]); err != nil {
+		if err := CheckEnv(s.Name, k+"="+s.Environment[k]); err != nil {
 			return err
 		}
 	}
@@ -64,10 +64,12 @@ func (s UnitSpec) Validate() error {
 	if s.StopTimeout < 0 {
 		return fmt.Errorf("unit %s: StopTimeout %v is negative", s.Name, s.StopTimeout)
 	}
-	return validateSettings(s.Name, "Extra", s.Extra)
+	return ValidateSettings(s.Name, "Extra", s.Extra)
 }
 
-func validateUnitName(name string) error {
+// ValidateUnitName accepts a name ending in .service made of letters,
+// digits and ":-_.\@", so it is safe as a file name in a unit or state dir.
+func ValidateUnitName(name string) error {
 	if !strings.HasSuffix(name, ".service") || len(name) <= len(".service") {
 		return fmt.Errorf("unit name %q: must end in .service", name)
 	}
@@ -80,7 +82,9 @@ func validateUnitName(name string) error {
 	return nil
 }
 
-func validateSettings(unit, what string, settings map[string]string) error {
+// ValidateSettings checks [Service] settings (UnitSpec.Extra or a drop-in,
+// named by what): plain keys, single-line values, no Environment=.
+func ValidateSettings(unit, what string, settings map[string]string) error {
 	for k, v := range settings {
 		if k == "Environment" || k == "EnvironmentFile" {
 			return fmt.Errorf("unit %s: %s %s= is refused: set variables with UnitSpec.Environment or SetEnvironment (a list, never a line parsed again)", unit, what, k)
@@ -95,9 +99,9 @@ func validateSettings(unit, what string, settings map[string]string) error {
 	return nil
 }
 
-// dropInFileName returns "50-lab-<dropin>.conf", adding the prefix and
+// DropInFileName returns "50-lab-<dropin>.conf", adding the prefix and
 // suffix when missing, or an error when dropin is not a plain name.
-func dropInFileName(dropin string) (string, error) {
+func DropInFileName(dropin string) (string, error) {
 	d := strings.TrimSuffix(dropin, ".conf")
 	if d == "" || strings.ContainsAny(d, "/\\\n\x00") || d == "." || d == ".." {
 		return "", fmt.Errorf("drop-in name %q: must be a plain file name", dropin)
@@ -126,7 +130,7 @@ func RenderUnit(spec UnitSpec) (string, error) {
 	fmt.Fprintf(&b, "ExecStart=%s\n", QuoteCommand(spec.ExecStart))
 	if spec.ReloadSignal != "" {
 		sig, _ := ParseSignal(spec.ReloadSignal)
-		fmt.Fprintf(&b, "ExecReload=/bin/kill -s %s $MAINPID\n", signalName(sig))
+		fmt.Fprintf(&b, "ExecReload=/bin/kill -s %s $MAINPID\n", SignalName(sig))
 	}
 	if spec.User != "" {
 		fmt.Fprintf(&b, "User=%s\n", escapeSpecifiers(spec.User))
@@ -151,9 +155,9 @@ func RenderUnit(spec UnitSpec) (string, error) {
 	}
 	if spec.KillSignal != "" {
 		sig, _ := ParseSignal(spec.KillSignal)
-		fmt.Fprintf(&b, "KillSignal=%s\n", signalName(sig))
+		fmt.Fprintf(&b, "KillSignal=%s\n", SignalName(sig))
 	}
-	fmt.Fprintf(&b, "TimeoutStopSec=%dms\n", spec.stopTimeout().Milliseconds())
+	fmt.Fprintf(&b, "TimeoutStopSec=%dms\n", spec.EffectiveStopTimeout().Milliseconds())
 	for _, k := range slices.Sorted(maps.Keys(spec.Extra)) {
 		fmt.Fprintf(&b, "%s=%s\n", k, spec.Extra[k])
 	}
@@ -162,7 +166,7 @@ func RenderUnit(spec UnitSpec) (string, error) {
 
 // RenderDropIn renders a [Service] drop-in with the given settings.
 func RenderDropIn(unit string, settings map[string]string) (string, error) {
-	if err := validateSettings(unit, "drop-in", settings); err != nil {
+	if err := ValidateSettings(unit, "drop-in", settings); err != nil {
 		return "", err
 	}
 	var b strings.Builder
@@ -173,9 +177,9 @@ func RenderDropIn(unit string, settings map[string]string) (string, error) {
 	return b.String(), nil
 }
 
-// envFileName is the drop-in file that holds SetEnvironment's list for a
+// EnvFileName is the drop-in file that holds SetEnvironment's list for a
 // drop-in file name.
-func envFileName(file string) string { return strings.TrimSuffix(file, ".conf") + "-env.conf" }
+func EnvFileName(file string) string { return strings.TrimSuffix(file, ".conf") + "-env.conf" }
 
 // RenderEnvDropIn renders an environment list as a drop-in: one
 // Environment= line per checked assignment, quoted whole.
@@ -183,7 +187,7 @@ func RenderEnvDropIn(unit string, env []string) (string, error) {
 	var b strings.Builder
 	b.WriteString("# Written by pgrst-lab; removed when the experiment ends.\n[Service]\n")
 	for _, a := range env {
-		if err := checkEnv(unit, a); err != nil {
+		if err := CheckEnv(unit, a); err != nil {
 			return "", err
 		}
 		fmt.Fprintf(&b, "Environment=%s\n", quoteEnv(a))
@@ -191,7 +195,9 @@ func RenderEnvDropIn(unit string, env []string) (string, error) {
 	return b.String(), nil
 }
 
-func (s UnitSpec) stopTimeout() time.Duration {
+// EffectiveStopTimeout is how long a stop waits before SIGKILL: StopTimeout,
+// or DefaultStopTimeout when it is 0.
+func (s UnitSpec) EffectiveStopTimeout() time.Duration {
 	if s.StopTimeout == 0 {
 		return DefaultStopTimeout
 	}
@@ -219,15 +225,15 @@ func quoteWord(s string) string {
 
 // quoteEnv quotes one KEY=VALUE assignment for Environment=, which
 // expands specifiers (%) but not variables ($): always in double quotes,
-// with \ and " escaped and % doubled. checkEnv has refused what cannot
+// with \ and " escaped and % doubled. CheckEnv has refused what cannot
 // be quoted (control and other non-printing characters).
 func quoteEnv(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "%", "%%").Replace(s) + `"`
 }
 
-// checkEnv checks one assignment of an environment list: a variable name,
+// CheckEnv checks one assignment of an environment list: a variable name,
 // "=", and printable single-line text.
-func checkEnv(unit string, a string) error {
+func CheckEnv(unit string, a string) error {
 	k, v, ok := strings.Cut(a, "=")
 	if !ok || !envNameRe.MatchString(k) {
 		return fmt.Errorf("unit %s: environment %q is not a NAME=VALUE assignment", unit, a)

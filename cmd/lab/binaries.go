@@ -102,7 +102,8 @@ func noteVersions(e *lab.Experiment, versions map[string]string) func(*lab.Run) 
 			}
 			for i := range run.Variants {
 				if run.Variants[i].Name == v.Name {
-					run.Variants[i].Binary, run.Variants[i].Version = v.Binary, versions[v.Name]
+					// A binary's output is untrusted text, cleaned like an agent's.
+					run.Variants[i].Binary, run.Variants[i].Version = v.Binary, lab.CleanText(versions[v.Name])
 				}
 			}
 		}

@@ -18,7 +18,7 @@ func init() {
 var reportFormats = []string{"terminal", "md", "html", "json", "bench"}
 
 func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("report", "report DIR [--format terminal|md|html|json|bench] [--alpha A] [--write]", stdout)
+	fs := newFlags("report", "report DIR [--format terminal|md|html|json|bench] [--alpha A] [--write] (DIR: a result directory or a matrix directory)", stdout)
 	format := fs.String("format", "terminal", "what to print: "+strings.Join(reportFormats, ", "))
 	alpha := fs.Float64("alpha", 0, "significance level (0: the experiment's, else 0.05)")
 	write := fs.Bool("write", false, "also rewrite DIR's report files ("+strings.Join(report.Files, ", ")+")")
@@ -36,6 +36,9 @@ func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	dir := pos[0]
+	if report.IsMatrixDir(dir) {
+		return reportMatrix(dir, *format, *alpha, *write, stdout, stderr)
+	}
 	run, err := report.Load(dir)
 	if err != nil {
 		return err

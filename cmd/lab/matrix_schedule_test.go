@@ -65,7 +65,8 @@ func TestHostLabel(t *testing.T) {
 		{"", "https://10.0.0.5:7171", "10.0.0.5"},
 		{"..", "https://10.0.0.5:7171", "10.0.0.5"},
 		{"../../etc", "https://10.0.0.5:7171", ".._.._etc"},
-		{"a\x1b[2Jb", "https://x:1", "a_[2Jb"},
+		{"a\x1b[2Jb", "https://x:1", "a__2Jb"},
+		{"h|<b>\n[x](y) é", "https://x:1", "h__b___x__y___"},
 		{strings.Repeat("x", 65), "https://[::1]:7171", "__1"},
 	} {
 		if got := hostLabel(lab.Host{Hostname: tc.hostname}, tc.url); got != tc.want {

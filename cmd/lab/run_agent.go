@@ -121,7 +121,8 @@ func runOnAgent(ctx context.Context, e *lab.Experiment, u string, o agent.Client
 }
 
 // hostLabel names a host's result directory: its hostname, else the
-// agent's host; never a path of its own (the agent's answer is not trusted).
+// agent's host; never a path of its own (the agent's answer is not trusted),
+// only letters, digits, '.', '-' and '_' (any other character is '_').
 func hostLabel(h lab.Host, agentURL string) string {
 	name := h.Hostname
 	if name == "" || name == "." || name == ".." || len(name) > 64 {
@@ -133,11 +134,13 @@ func hostLabel(h lab.Host, agentURL string) string {
 	if name == "" {
 		name = "host"
 	}
+	// A hostname's own characters only: the label is a file name and goes
+	// into links, tables and terminals unquoted.
 	return strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ':' || r < 0x20 || r == 0x7f {
-			return '_'
+		if (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') || r == '.' || r == '-' || r == '_' {
+			return r
 		}
-		return r
+		return '_'
 	}, name)
 }
 

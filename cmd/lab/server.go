@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/fixture"
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/local"
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/systemd"
+	"github.com/pgrst-lab/pgrst-lab/lab/fixture"
+	"github.com/pgrst-lab/pgrst-lab/systemd/supervisor"
 )
 
 // stackServer opens (or brings up) the local stack, makes sure the fixture
@@ -78,7 +78,7 @@ func targetServer(ctx context.Context, stateDir string, e *lab.Experiment, out i
 	if t.Unit == "" || t.Config == "" || t.URL == "" {
 		return nil, "", nil, fmt.Errorf("%s: [target] needs unit, config and url for an existing server (or none of them for the local stack)", e.Source)
 	}
-	ctl, err := systemd.Connect(ctx, systemd.ConnectOptions{StateDir: stateDir, Logf: logf(out)})
+	ctl, err := supervisor.Connect(ctx, supervisor.Options{StateDir: stateDir, Logf: logf(out)})
 	if err != nil {
 		return nil, "", nil, err
 	}

@@ -83,16 +83,6 @@ type proc struct {
 	done           chan error
 }
 
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // startProc writes config (text appended to server and admin settings
 // chosen here) and runs postgrest-mini on it until the test ends; it waits
 // for /ready like the lab does (poll every 0.1 s).
@@ -100,7 +90,7 @@ func freePort(t testing.TB) int {
 func startProc(t testing.TB, db labtest.DB, dbURI, extra string, unixHTTP bool, env ...string) *proc {
 	t.Helper()
 	dir := t.TempDir()
-	adminPort := freePort(t)
+	adminPort := labtest.FreePort(t)
 	cfg := fmt.Sprintf("db-uri = %q\ndb-schemas = \"public\"\ndb-anon-role = \"web_anon\"\nserver-host = \"127.0.0.1\"\nadmin-server-port = %d\n", dbURI, adminPort)
 	p := &proc{stdout: &syncBuffer{}, stderr: &syncBuffer{}, admin: fmt.Sprintf("http://127.0.0.1:%d", adminPort), client: &fasthttp.Client{MaxConnsPerHost: 256}, done: make(chan error, 1)}
 	if unixHTTP {
@@ -114,7 +104,7 @@ func startProc(t testing.TB, db labtest.DB, dbURI, extra string, unixHTTP bool, 
 			return fasthttp.Dial(addr)
 		}
 	} else {
-		port := freePort(t)
+		port := labtest.FreePort(t)
 		cfg += fmt.Sprintf("server-port = %d\n", port)
 		p.api = fmt.Sprintf("http://127.0.0.1:%d", port)
 	}

@@ -1,5 +1,6 @@
 // Package labtest gives tests the real parts they need: a throwaway
-// PostgreSQL cluster (with the real Chinook data set loaded on demand), a
+// PostgreSQL cluster (with the generated Chinook data set of lab/fixture
+// loaded on demand; RealChinook loads the real files instead), a
 // check that a systemd user manager is reachable, and the real PostgREST
 // binary ($LAB_POSTGREST).
 //

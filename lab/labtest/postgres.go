@@ -2,6 +2,7 @@ package labtest
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -14,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/pgrst-lab/pgrst-lab/lab/fixture"
 	"github.com/pgrst-lab/pgrst-lab/lab/pgbin"
 )
 
@@ -41,6 +44,18 @@ func (d DB) TCPURI(role string) string {
 	return fmt.Sprintf("postgres://%s@127.0.0.1:%d/%s?sslmode=disable", role, d.Port, d.Name)
 }
 
+// Conn connects to the database as the superuser over the Unix socket and
+// closes the connection when the test ends.
+func (d DB) Conn(t testing.TB) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), d.UnixURI("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
 // UnixURI is a URI for the database over the Unix socket as the given role.
 func (d DB) UnixURI(role string) string {
 	return fmt.Sprintf("postgres://%s@/%s?host=%s&port=%d", role, d.Name, d.SocketDir, d.Port)
@@ -52,6 +67,8 @@ var (
 	clusterErr  error
 	chinookOnce sync.Once
 	chinookErr  error
+	realOnce    sync.Once
+	realErr     error
 	dbSeq       int
 	dbMu        sync.Mutex
 )
@@ -90,35 +107,61 @@ func NewDB(t testing.TB) DB {
 	return DB{Cluster: c, Name: name}
 }
 
-// Chinook returns a fresh copy of the real Chinook database (chinook.sql and
-// bench.sql from $LAB_CHINOOK_DIR, default ../shared/chinook relative to the
-// repository), with roles web_anon and authenticator. Dropped after the test.
+// Chinook returns a fresh copy of the generated Chinook database (package
+// lab/fixture, seed fixture.DefaultSeed: the shape, row counts and
+// benchmark additions of the real one, with roles web_anon and
+// authenticator), as `lab fixture chinook` and the lab's stack load it. It
+// needs no files. Dropped after the test.
 func Chinook(t testing.TB) DB {
 	t.Helper()
 	c := Postgres(t)
-	dir := ChinookDir()
 	chinookOnce.Do(func() {
-		if _, err := os.Stat(filepath.Join(dir, "chinook.sql")); err != nil {
-			chinookErr = fmt.Errorf("real Chinook not found (set LAB_CHINOOK_DIR): %w", err)
-			return
-		}
-		if chinookErr = c.Psql("postgres", "CREATE DATABASE chinook_tpl ENCODING 'UTF8' TEMPLATE template0"); chinookErr != nil {
-			return
-		}
-		chinookErr = c.PsqlFiles("chinook_tpl", filepath.Join(dir, "chinook.sql"), filepath.Join(dir, "bench.sql"))
+		admin := DB{Cluster: c, Name: "postgres"}.UnixURI("postgres")
+		_, chinookErr = fixture.Chinook(context.Background(), admin, "chinook_tpl", fixture.DefaultSeed)
 	})
 	if chinookErr != nil {
-		Need(t, "%v", chinookErr)
+		t.Fatalf("load the generated Chinook: %v", chinookErr)
 	}
-	name := nextName("chinook")
-	if err := c.Psql("postgres", "CREATE DATABASE "+name+" TEMPLATE chinook_tpl"); err != nil {
+	return copyOf(t, c, "chinook_tpl", "chinook")
+}
+
+// RealChinook returns a fresh copy of the real Chinook database
+// (chinook.sql and bench.sql from ChinookDir), for the few tests that check
+// something against the real files, such as that the generator matches
+// them. Dropped after the test.
+func RealChinook(t testing.TB) DB {
+	t.Helper()
+	c := Postgres(t)
+	dir := ChinookDir()
+	realOnce.Do(func() {
+		if _, err := os.Stat(filepath.Join(dir, "chinook.sql")); err != nil {
+			realErr = fmt.Errorf("real Chinook not found (set LAB_CHINOOK_DIR): %w", err)
+			return
+		}
+		if realErr = c.Psql("postgres", "CREATE DATABASE chinook_real_tpl ENCODING 'UTF8' TEMPLATE template0"); realErr != nil {
+			return
+		}
+		realErr = c.PsqlFiles("chinook_real_tpl", filepath.Join(dir, "chinook.sql"), filepath.Join(dir, "bench.sql"))
+	})
+	if realErr != nil {
+		Need(t, "%v", realErr)
+	}
+	return copyOf(t, c, "chinook_real_tpl", "chinook_real")
+}
+
+// copyOf creates a database from template tpl and drops it after the test.
+func copyOf(t testing.TB, c *Cluster, tpl, prefix string) DB {
+	t.Helper()
+	name := nextName(prefix)
+	if err := c.Psql("postgres", "CREATE DATABASE "+name+" TEMPLATE "+tpl); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.Psql("postgres", "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
 	return DB{Cluster: c, Name: name}
 }
 
-// ChinookDir is where the real Chinook files are: $LAB_CHINOOK_DIR, else the
+// ChinookDir is where the real Chinook files are (chinook.sql, bench.sql
+// and the benchmark's POST bodies): $LAB_CHINOOK_DIR, else the
 // first ../shared/chinook found walking up from the working directory.
 func ChinookDir() string {
 	if d := os.Getenv("LAB_CHINOOK_DIR"); d != "" {
@@ -259,13 +302,4 @@ func (c *Cluster) stop() {
 		_ = c.cmd.Process.Kill()
 	}
 	_ = os.RemoveAll(filepath.Dir(c.DataDir))
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

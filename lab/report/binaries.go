@@ -7,9 +7,10 @@ import (
 )
 
 // binariesDesc lists the executables the variants ran with their
-// versions, "base: PostgREST 13.0.8 (/path); pr: ...", names and paths
-// quoted with q; "" when no variant set a binary.
-func binariesDesc(run *lab.Run, q string) string {
+// versions, "base: PostgREST 13.0.8 (/path); pr: ..."; "" when no variant
+// set a binary. code formats names and paths, text the version (for
+// Markdown, mdCode and mdEscape; plain, the identity).
+func binariesDesc(run *lab.Run, code, text func(string) string) string {
 	var parts []string
 	for _, vi := range run.Variants {
 		if vi.Binary == "" {
@@ -19,7 +20,9 @@ func binariesDesc(run *lab.Run, q string) string {
 		if v == "" {
 			v = "version unknown"
 		}
-		parts = append(parts, q+vi.Name+q+": "+v+" ("+q+vi.Binary+q+")")
+		parts = append(parts, code(vi.Name)+": "+text(v)+" ("+code(vi.Binary)+")")
 	}
 	return strings.Join(parts, "; ")
 }
+
+func plain(s string) string { return s }

@@ -113,7 +113,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		{"Capacity", capacityDesc(run)},
 		{"Interference", interferenceDesc(run)},
 		{"Versions", fmt.Sprintf("lab %s, %s", run.Host.LabVersion, run.Host.GoVersion)},
-		{"Binaries", binariesDesc(run, "")},
+		{"Binaries", binariesDesc(run, plain, plain)},
 	}
 	base := stats.BaselineName(run)
 	for _, vi := range variantInfos(run) {

@@ -2,19 +2,10 @@ package report_test
 
 import (
 	"bytes"
-	"context"
-	"fmt"
-	"image"
-	"image/png"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
@@ -53,14 +44,14 @@ func TestHTMLIsSelfContainedWithCharts(t *testing.T) {
 // TestHTMLRendersInChromium loads the report in headless Chromium and
 // checks the screenshot shows something (charts and tables), not a blank page.
 func TestHTMLRendersInChromium(t *testing.T) {
-	checkScreenshot(t, renderHTML(t, "search"), 3000, "REPORT_SCREENSHOT")
+	checkScreenshot(t, renderHTML(t, "search"), "1200,3000")
 }
 
 // TestSweepHTMLRendersInChromium does the same for a sweep's report, with
 // its curves and recommendation.
 func TestSweepHTMLRendersInChromium(t *testing.T) {
 	html, _, _ := sweepReports(t)
-	checkScreenshot(t, []byte(html), 3000, "SWEEP_SCREENSHOT")
+	checkScreenshot(t, []byte(html), "1200,3000")
 }
 
 // #16: the pool-size-like report (six variants, many noisy medians)
@@ -92,30 +83,16 @@ func TestHTMLManyVariantsFoldsWarnings(t *testing.T) {
 	if n := strings.Count(html, "(baseline)</th>"); n != 6 {
 		t.Errorf("%d results tables, want 6 (three per scenario)", n)
 	}
-	checkScreenshot(t, b.Bytes(), 6000, "POOL_SCREENSHOT") // its charts follow long tables
+	checkScreenshot(t, b.Bytes(), "1200,6000") // its charts follow long tables
 }
 
-// checkScreenshot renders html in headless Chromium (height px tall) and
-// checks the screenshot is neither blank nor colourless; env names a
-// variable that, when set, keeps the screenshot at that path.
-func checkScreenshot(t *testing.T, html []byte, height int, env string) {
+// checkScreenshot renders html in headless Chromium in a window of size
+// ("1200,3000") and checks the screenshot is neither blank nor colourless.
+func checkScreenshot(t *testing.T, html []byte, size string) {
 	t.Helper()
-	img, shot := screenshot(t, html, height)
+	img := screenshot(t, html, size)
 	bounds := img.Bounds()
-	total, ink, colored := 0, 0, 0
-	for y := bounds.Min.Y; y < bounds.Max.Y; y += 2 {
-		for x := bounds.Min.X; x < bounds.Max.X; x += 2 {
-			r, g, b, _ := img.At(x, y).RGBA()
-			total++
-			if r < 0xf000 || g < 0xf000 || b < 0xf000 {
-				ink++
-			}
-			// Saturated pixels: the charts' coloured series and cells.
-			if mx, mn := max(r, g, b), min(r, g, b); mx-mn > 0x4000 {
-				colored++
-			}
-		}
-	}
+	total, ink, colored := inkOf(img)
 	t.Logf("screenshot %v: %.1f%% non-white, %.2f%% coloured", bounds.Size(), 100*float64(ink)/float64(total), 100*float64(colored)/float64(total))
 	if ink < total/50 {
 		t.Errorf("screenshot nearly blank: %d of %d sampled pixels non-white", ink, total)
@@ -123,43 +100,4 @@ func checkScreenshot(t *testing.T, html []byte, height int, env string) {
 	if colored < total/500 {
 		t.Errorf("screenshot has almost no colour (charts missing?): %d of %d", colored, total)
 	}
-	if keep := os.Getenv(env); keep != "" {
-		b, _ := os.ReadFile(shot)
-		os.WriteFile(keep, b, 0o644)
-	}
-}
-
-// screenshot renders html in headless Chromium, in a window 1200 px wide
-// and height px tall, and returns the image and the PNG's path.
-func screenshot(t *testing.T, html []byte, height int) (image.Image, string) {
-	t.Helper()
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		labtest.Need(t, "chromium is not installed (apt-get install -y chromium)")
-	}
-	dir := t.TempDir()
-	page := filepath.Join(dir, "report.html")
-	if err := os.WriteFile(page, html, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	shot := filepath.Join(dir, "shot.png")
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-		"--user-data-dir="+filepath.Join(dir, "profile"), "--screenshot="+shot, fmt.Sprintf("--window-size=1200,%d", height), "file://"+page)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("chromium: %v\n%s", err, out)
-	}
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatalf("no screenshot: %v\nchromium said:\n%s", err, out)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	return img, shot
 }

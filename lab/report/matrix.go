@@ -37,12 +37,22 @@ type MatrixHost struct {
 }
 
 // MatrixCell is one host's medians for a variant and scenario, with the
-// ratio of each to the reference host's (NaN when either is unknown).
+// ratio of each to the reference host's (NaN when either is unknown) and
+// whether the difference is significant (nil when not tested: the
+// reference host itself, or a side without trials).
 type MatrixCell struct {
 	Host                          string
 	Trials                        int
 	Rate, P99, CPU                float64 // req/s, ms, server + database µs/req (NaN when unknown)
 	RateRatio, P99Ratio, CPURatio float64
+	RateTest, P99Test, CPUTest    *MatrixTest
+}
+
+// MatrixTest is a cell's unpaired test against the reference host: the
+// Mann-Whitney U test of `lab compare` and hosts-*-vs-*.md (stats.CompareRuns).
+type MatrixTest struct {
+	P           float64 `json:"p"`
+	Significant bool    `json:"significant"`
 }
 
 // MatrixRow is a variant across the hosts, one cell per host (in Hosts order).
@@ -110,6 +120,7 @@ func (m *Matrix) Table() []MatrixScenario {
 		}
 	}
 	ref := m.Reference()
+	tests := m.tests(ref)
 	rate, _ := lab.MetricByName("rate")
 	p99, _ := lab.MetricByName("p99")
 	cpu, _ := lab.MetricByName("cpu")
@@ -134,10 +145,36 @@ func (m *Matrix) Table() []MatrixScenario {
 					r := row.Cells[ref]
 					c.RateRatio, c.P99Ratio, c.CPURatio = ratio(c.Rate, r.Rate), ratio(c.P99, r.P99), ratio(c.CPU, r.CPU)
 				}
+				if tests[i] != nil {
+					found := map[string]*MatrixTest{}
+					for _, r := range tests[i].For(sc, v+" ("+m.Hosts[i].Label+")") {
+						if r.Baseline.N > 0 && r.Variant.N > 0 {
+							found[r.Metric.Name] = &MatrixTest{P: r.P, Significant: r.Significant}
+						}
+					}
+					c.RateTest, c.P99Test, c.CPUTest = found[rate.Name], found[p99.Name], found[cpu.Name]
+				}
 			}
 			ms.Rows = append(ms.Rows, row)
 		}
 		out = append(out, ms)
+	}
+	return out
+}
+
+// tests compares every host with trials against the reference host, as
+// `lab compare` compares two runs (nil for the reference and hosts without
+// a run).
+func (m *Matrix) tests(ref int) []*stats.Verdicts {
+	out := make([]*stats.Verdicts, len(m.Hosts))
+	if ref < 0 {
+		return out
+	}
+	r := m.Hosts[ref]
+	for i, h := range m.Hosts {
+		if i != ref && h.Run != nil {
+			out[i] = stats.CompareRuns(r.Run, h.Run, r.Label, h.Label, 0)
+		}
 	}
 	return out
 }
@@ -174,6 +211,15 @@ func ratioStr(r float64) string {
 	return fmt.Sprintf("×%.2f", r)
 }
 
+// ratioTest is the ratio with its test: "×0.92" when the difference is
+// significant or untested, "×0.98 ~" when it is not significant.
+func ratioTest(r float64, t *MatrixTest) string {
+	if t != nil && !t.Significant && !math.IsNaN(r) {
+		return ratioStr(r) + " ~"
+	}
+	return ratioStr(r)
+}
+
 // valueStr is num, "–" when unknown.
 func valueStr(v float64) string {
 	if math.IsNaN(v) {
@@ -200,7 +246,9 @@ func (m *Matrix) referenceLine() string {
 	if ref < 0 {
 		return "No host measured any trial."
 	}
-	return "Ratios (×) are against " + m.Hosts[ref].Label + ", the first host with measured trials; CPU is server + database per request."
+	return "Ratios (×) are against " + m.Hosts[ref].Label + ", the first host with measured trials; CPU is server + database per request. " +
+		fmt.Sprintf("~ after a ratio: not significant (Mann-Whitney U test against %s, unpaired, alpha %g, as lab compare).",
+			m.Hosts[ref].Label, stats.AlphaFor(m.Hosts[ref].Run, 0))
 }
 
 // hostState is "ok", "failed: why" or "partial: why".

@@ -22,7 +22,7 @@ func WriteMatrix(dir string, m *Matrix) error {
 	writers := map[string]func(io.Writer) error{
 		"matrix.md":   func(w io.Writer) error { return MatrixMarkdown(w, m, dir) },
 		"matrix.html": func(w io.Writer) error { return MatrixHTML(w, m, dir) },
-		"matrix.json": func(w io.Writer) error { return MatrixJSON(w, m) },
+		"matrix.json": func(w io.Writer) error { return MatrixJSON(w, m, dir) },
 	}
 	for _, name := range MatrixFiles {
 		var b bytes.Buffer
@@ -100,7 +100,7 @@ func reportStyle() template.CSS {
 }
 
 var matrixPage = template.Must(template.New("matrix").Funcs(template.FuncMap{
-	"val": valueStr, "ratio": ratioStr, "side": sideBySide, "style": reportStyle,
+	"val": valueStr, "ratio": ratioTest, "ptitle": pTitle, "side": sideBySide, "style": reportStyle,
 }).Parse(matrixTemplate))
 
 const matrixTemplate = `<!DOCTYPE html>
@@ -130,7 +130,7 @@ const matrixTemplate = `<!DOCTYPE html>
 <p class="muted">{{.Reference}}</p>
 {{range .Scenarios}}<h3>{{.Name}}</h3>
 <table class="matrix"><tr><th class="l">variant</th><th class="l">host</th><th>req/s</th><th>×</th><th>p99 ms</th><th>×</th><th>CPU µs/req</th><th>×</th><th>trials</th></tr>
-{{range $r := .Rows}}{{range .Cells}}<tr><td class="l"><code>{{$r.Variant}}</code></td><td class="l">{{.Host}}</td><td>{{val .Rate}}</td><td>{{ratio .RateRatio}}</td><td>{{val .P99}}</td><td>{{ratio .P99Ratio}}</td><td>{{val .CPU}}</td><td>{{ratio .CPURatio}}</td><td>{{.Trials}}</td></tr>
+{{range $r := .Rows}}{{range .Cells}}<tr><td class="l"><code>{{$r.Variant}}</code></td><td class="l">{{.Host}}</td><td>{{val .Rate}}</td><td{{with ptitle .RateTest}} title="{{.}}"{{end}}>{{ratio .RateRatio .RateTest}}</td><td>{{val .P99}}</td><td{{with ptitle .P99Test}} title="{{.}}"{{end}}>{{ratio .P99Ratio .P99Test}}</td><td>{{val .CPU}}</td><td{{with ptitle .CPUTest}} title="{{.}}"{{end}}>{{ratio .CPURatio .CPUTest}}</td><td>{{.Trials}}</td></tr>
 {{end}}{{end}}</table>
 {{end}}
 
@@ -144,3 +144,11 @@ const matrixTemplate = `<!DOCTYPE html>
 </body>
 </html>
 `
+
+// pTitle is a tested cell's p-value, shown when hovering its ratio.
+func pTitle(t *MatrixTest) string {
+	if t == nil {
+		return ""
+	}
+	return fmt.Sprintf("Mann-Whitney U p=%.3f", t.P)
+}

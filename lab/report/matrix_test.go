@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -76,7 +77,7 @@ func TestMatrixFormats(t *testing.T) {
 	if err := report.MatrixMarkdown(&md, m, "res/matrix/socket-vs-tcp/t"); err != nil {
 		t.Fatal(err)
 	}
-	if err := report.MatrixJSON(&js, m); err != nil {
+	if err := report.MatrixJSON(&js, m, "."); err != nil {
 		t.Fatal(err)
 	}
 	if err := report.MatrixHTML(&html, m, "res/matrix/socket-vs-tcp/t"); err != nil {
@@ -141,5 +142,65 @@ func TestWriteMatrix(t *testing.T) {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
+	}
+}
+
+// Each cross-host ratio carries the unpaired test against the reference
+// host (as lab compare): "half the rate" over 6 trials each is
+// significant; the same rate under noise is not and is marked "~", in
+// every format.
+func TestMatrixCellsCarryTheUnpairedTest(t *testing.T) {
+	host := func(label string, rate float64, seed uint64) report.MatrixHost {
+		run := statstest.Run(statstest.Spec{Experiment: "socket-vs-tcp", Scenarios: []string{"GETSingle"},
+			Variants: []statstest.Variant{{Name: "tcp", Baseline: true, Rate: rate, P50Ms: 2, ServerUs: 100, DBUs: 100}},
+			Trials:   6, Noise: 0.03, Seed: seed})
+		return report.MatrixHost{Label: label, URL: "https://" + label + ":7070", Run: run, Verdicts: stats.Compare(run, 0)}
+	}
+	m := &report.Matrix{Experiment: "socket-vs-tcp", Hosts: []report.MatrixHost{host("ref", 2000, 1), host("half", 1000, 2), host("same", 2000, 3)}}
+	row := m.Table()[0].Rows[0]
+	ref, half, same := row.Cells[0], row.Cells[1], row.Cells[2]
+	if ref.RateTest != nil {
+		t.Errorf("the reference is tested against itself: %+v", ref.RateTest)
+	}
+	if half.RateTest == nil || !half.RateTest.Significant || half.RateTest.P >= 0.05 {
+		t.Fatalf("half the rate over 6+6 trials: %+v, want significant", half.RateTest)
+	}
+	if same.RateTest == nil || same.RateTest.Significant || same.CPUTest == nil || same.CPUTest.Significant {
+		t.Fatalf("the same rate and CPU: rate %+v, CPU %+v, want tested and not significant", same.RateTest, same.CPUTest)
+	}
+	wantSame := fmt.Sprintf("×%.2f ~", same.RateRatio)
+	var term, md, html, js bytes.Buffer
+	report.MatrixTerminal(&term, m)
+	if err := report.MatrixMarkdown(&md, m, "."); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.MatrixHTML(&html, m, "."); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.MatrixJSON(&js, m, "."); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"terminal": term.String(), "markdown": md.String(), "html": html.String()} {
+		if !strings.Contains(out, wantSame) || strings.Contains(out, "×0.50 ~") || !strings.Contains(out, "not significant (Mann-Whitney U test against ref") {
+			t.Errorf("%s: want %q for the same rate, ×0.50 without ~ and the legend:\n%s", name, wantSame, out)
+		}
+	}
+	if !strings.Contains(html.String(), fmt.Sprintf(`title="Mann-Whitney U p=%.3f"`, half.RateTest.P)) {
+		t.Errorf("matrix.html does not give the p-value of half's rate")
+	}
+	var v struct {
+		Scenarios []struct {
+			Cells []struct {
+				Host     string
+				RateTest *report.MatrixTest `json:"rate_test"`
+			}
+		}
+	}
+	if err := json.Unmarshal(js.Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+	c := v.Scenarios[0].Cells
+	if c[0].RateTest != nil || c[1].RateTest == nil || !c[1].RateTest.Significant || c[2].RateTest == nil || c[2].RateTest.Significant {
+		t.Errorf("matrix.json tests: %+v %+v %+v", c[0].RateTest, c[1].RateTest, c[2].RateTest)
 	}
 }

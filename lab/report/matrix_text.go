@@ -58,11 +58,11 @@ func MatrixTerminal(w io.Writer, m *Matrix) {
 				hw = max(hw, len([]rune(c.Host)))
 			}
 		}
-		fmt.Fprintf(w, "  %-*s  %-*s  %7s %7s  %7s %7s  %10s %7s  %6s\n", vw, "variant", hw, "host", "req/s", "×", "p99 ms", "×", "CPU µs/req", "×", "trials")
+		fmt.Fprintf(w, "  %-*s  %-*s  %7s %-7s  %7s %-7s  %10s %-7s  %6s\n", vw, "variant", hw, "host", "req/s", "×", "p99 ms", "×", "CPU µs/req", "×", "trials")
 		for _, r := range sc.Rows {
 			for _, c := range r.Cells {
-				fmt.Fprintf(w, "  %-*s  %-*s  %7s %7s  %7s %7s  %10s %7s  %6d\n", vw, r.Variant, hw, c.Host, valueStr(c.Rate), ratioStr(c.RateRatio),
-					valueStr(c.P99), ratioStr(c.P99Ratio), valueStr(c.CPU), ratioStr(c.CPURatio), c.Trials)
+				fmt.Fprintf(w, "  %-*s  %-*s  %7s %-7s  %7s %-7s  %10s %-7s  %6d\n", vw, r.Variant, hw, c.Host, valueStr(c.Rate), ratioTest(c.RateRatio, c.RateTest),
+					valueStr(c.P99), ratioTest(c.P99Ratio, c.P99Test), valueStr(c.CPU), ratioTest(c.CPURatio, c.CPUTest), c.Trials)
 			}
 		}
 	}
@@ -147,7 +147,7 @@ func MatrixMarkdown(w io.Writer, m *Matrix, dir string) error {
 		for _, r := range sc.Rows {
 			for _, c := range r.Cells {
 				fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", mdEscape(r.Variant), mdEscape(c.Host), valueStr(c.Rate),
-					ratioStr(c.RateRatio), valueStr(c.P99), ratioStr(c.P99Ratio), valueStr(c.CPU), ratioStr(c.CPURatio), c.Trials)
+					ratioTest(c.RateRatio, c.RateTest), valueStr(c.P99), ratioTest(c.P99Ratio, c.P99Test), valueStr(c.CPU), ratioTest(c.CPURatio, c.CPUTest), c.Trials)
 			}
 		}
 		fmt.Fprintln(b)
@@ -189,6 +189,7 @@ type matrixHostJSON struct {
 	Label     string          `json:"label"`
 	URL       string          `json:"agent"`
 	Dir       string          `json:"dir,omitempty"`
+	ReportDir string          `json:"report_dir,omitempty"` // Dir relative to matrix.json's directory
 	Hostname  string          `json:"hostname,omitempty"`
 	HostID    string          `json:"host_id,omitempty"`
 	Target    string          `json:"target,omitempty"`
@@ -212,6 +213,10 @@ type matrixCellJSON struct {
 	RateRatio *float64 `json:"rate_ratio"`
 	P99Ratio  *float64 `json:"p99_ratio"`
 	CPURatio  *float64 `json:"cpu_ratio"`
+	// The Mann-Whitney test against the reference host; absent when untested.
+	RateTest *MatrixTest `json:"rate_test,omitempty"`
+	P99Test  *MatrixTest `json:"p99_test,omitempty"`
+	CPUTest  *MatrixTest `json:"cpu_test,omitempty"`
 }
 
 func finitePtr(v float64) *float64 {
@@ -222,8 +227,9 @@ func finitePtr(v float64) *float64 {
 }
 
 // MatrixJSON writes matrix.json: the schedule, the hosts (with their own
-// verdicts) and the cross-host cells, unknown values as null.
-func MatrixJSON(w io.Writer, m *Matrix) error {
+// verdicts and result directories, also relative to dir, where matrix.json
+// is written) and the cross-host cells, unknown values as null.
+func MatrixJSON(w io.Writer, m *Matrix, dir string) error {
 	out := matrixJSON{Experiment: m.Experiment, Title: m.Title, Started: m.Started.UTC().Format("2006-01-02T15:04:05Z"),
 		Concurrent: m.Concurrent, Schedule: m.Schedule, Hosts: []matrixHostJSON{}, Scenarios: []matrixScJSON{}}
 	if ref := m.Reference(); ref >= 0 {
@@ -231,6 +237,9 @@ func MatrixJSON(w io.Writer, m *Matrix) error {
 	}
 	for _, h := range m.Hosts {
 		hj := matrixHostJSON{Label: h.Label, URL: h.URL, Dir: h.Dir, Error: h.Error, Generator: h.Generator}
+		if h.Dir != "" {
+			hj.ReportDir = relLink(dir, h.Dir, ".")
+		}
 		if h.Run != nil {
 			hj.Hostname, hj.HostID, hj.Target, hj.Verdicts = h.Run.Host.Hostname, h.Run.Host.HostID, targetDesc(h.Run.Target), h.Verdicts
 		}
@@ -242,7 +251,7 @@ func MatrixJSON(w io.Writer, m *Matrix) error {
 			for _, c := range r.Cells {
 				sj.Cells = append(sj.Cells, matrixCellJSON{Variant: r.Variant, Host: c.Host, Trials: c.Trials, Rate: finitePtr(c.Rate),
 					P99: finitePtr(c.P99), CPU: finitePtr(c.CPU), RateRatio: finitePtr(c.RateRatio), P99Ratio: finitePtr(c.P99Ratio),
-					CPURatio: finitePtr(c.CPURatio)})
+					CPURatio: finitePtr(c.CPURatio), RateTest: c.RateTest, P99Test: c.P99Test, CPUTest: c.CPUTest})
 			}
 		}
 		out.Scenarios = append(out.Scenarios, sj)

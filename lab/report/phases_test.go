@@ -87,7 +87,7 @@ func TestPhaseChartRendersInChromium(t *testing.T) {
 	if err := report.HTML(&html, run, stats.Compare(run, 0.05)); err != nil {
 		t.Fatal(err)
 	}
-	img, _ := screenshot(t, html.Bytes(), 7000)
+	img := screenshot(t, html.Bytes(), "1200,7000")
 	b := img.Bounds()
 	teal := 0
 	for y := b.Min.Y; y < b.Max.Y; y += 2 {

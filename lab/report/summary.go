@@ -72,7 +72,7 @@ func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) err
 		}
 	}
 	mdVerdictTable(b, v, summaryExtras(v, o.Gate))
-	if bins := binariesDesc(run, "`"); bins != "" {
+	if bins := binariesDesc(run, mdCode, mdEscape); bins != "" {
 		fmt.Fprint(b, mdPara("Binaries: "+bins+"."))
 	}
 	fmt.Fprint(b, mdPara(fmt.Sprintf("Load: %s; %s trials per variant and scenario. Test: %s.", loadDesc(run.Experiment.Load), trialCounts(run), v.Method())))

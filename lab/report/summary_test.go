@@ -31,7 +31,8 @@ func TestSummaryVerdictFirst(t *testing.T) {
 	if gate < 0 || table < gate || details < table {
 		t.Fatalf("want gate, verdict table, then details (at %d, %d, %d):\n%s", gate, table, details, md)
 	}
-	for _, want := range []string{"| latency p99 |", "beyond p99>+5%", "`tcp`: PostgREST 13.0.8 (`/opt/base/postgrest`)",
+	// mdEscape writes > as &gt; (it renders as >).
+	for _, want := range []string{"| latency p99 |", "beyond p99&gt;+5%", "`tcp`: PostgREST 13.0.8 (`/opt/base/postgrest`)",
 		"`unix`: PostgREST 13.0.9 (abc123)", "results/socket-vs-tcp/20261130-090000/report.md", "### GETSingleEmbed", "</details>"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("summary lacks %q:\n%s", want, md)
@@ -47,7 +48,7 @@ func TestSummaryVerdictFirst(t *testing.T) {
 	blind := summaryOf(t, run, report.SummaryOptions{Gate: &report.Gate{Rules: "throughput<-1%",
 		Blind: []string{"GETSingle: unix vs tcp: throughput: mde ±3.8% > 1% (throughput<-1%)"}}})
 	if !strings.Contains(blind, "could not have detected a change of the gate's size on 1 comparison(s)") ||
-		!strings.Contains(blind, "- GETSingle: unix vs tcp: throughput: mde ±3.8% > 1%") {
+		!strings.Contains(blind, "- GETSingle: unix vs tcp: throughput: mde ±3.8% &gt; 1%") {
 		t.Errorf("a blind gate is not called so:\n%s", blind[:600])
 	}
 }

@@ -52,7 +52,7 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 	if noisy {
 		fmt.Fprintf(w, "\n%s\n", noiseLegend())
 	}
-	if bins := binariesDesc(run, ""); bins != "" {
+	if bins := binariesDesc(run, plain, plain); bins != "" {
 		fmt.Fprintf(w, "\nbinaries %s\n", bins)
 	}
 	terminalSweep(w, run, v)

@@ -10,6 +10,9 @@
 // "/app.slice/lab-postgrest.service" and/or a root PID), and restart
 // counters are passed in through a function.
 //
+// It sits under systemd/, the server host (units, supervisors, and what
+// they observe), because it observes that host and its units.
+//
 // # Sampler
 //
 //	s := telemetry.NewSampler(100*time.Millisecond,

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
 // ClientOptions configure a Client.
@@ -165,6 +167,9 @@ func (c *Client) once(ctx context.Context, method, path, session, rid string, bo
 		if json.Unmarshal(b, &se.Body) == nil && se.Body.Error != "" {
 			se.Msg = se.Body.Error
 		}
+		// The agent's words are printed and filed: no escapes, bounded.
+		se.Msg = lab.CleanText(se.Msg)
+		lab.CleanStrings(&se.Body)
 		if resp.StatusCode == http.StatusGone {
 			c.markLost(se)
 		}
@@ -174,6 +179,9 @@ func (c *Client) once(ctx context.Context, method, path, session, rid string, bo
 		if err := json.Unmarshal(b, out); err != nil {
 			return fmt.Errorf("decode answer: %w", err)
 		}
+		// Every string of every answer (hostname, CPU model, versions,
+		// changes, events...) is cleaned here, the one place answers enter.
+		lab.CleanStrings(out)
 	}
 	return nil
 }

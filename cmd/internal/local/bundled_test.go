@@ -56,7 +56,7 @@ func bundledExperimentsServe(t *testing.T, l *Server, st stack.Status) {
 							spec.Custom = &e.Custom[i]
 						}
 					}
-					out := servedLoad(t, st.URL, spec)
+					out := shortLoadSpec(t, st.URL, spec, 2, 300*time.Millisecond, 100)
 					served = append(served, fmt.Sprintf("%s %d", sc, out.Stats.Requests))
 				}
 				t.Logf("%s: ready after %v; %s", v.Name, a.ReadyAfter.Round(time.Millisecond), strings.Join(served, ", "))
@@ -109,25 +109,4 @@ func copyFile(t *testing.T, from, to string) {
 	if err := os.WriteFile(to, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// servedLoad is a short load that answers at least one request: 300 ms,
-// longer only for a scenario that had none answered in time (GETAllEmbed
-// takes hundreds of ms a request on a busy machine).
-func servedLoad(t *testing.T, url string, spec lab.LoadSpec) lab.LoadOutcome {
-	t.Helper()
-	scenario := spec.Scenario
-	var err error
-	for _, d := range []time.Duration{300 * time.Millisecond, time.Second, 3 * time.Second, 10 * time.Second} {
-		var out lab.LoadOutcome
-		if out, err = tryLoad(url, spec, 2, d, 100); err == nil {
-			return out
-		}
-		t.Logf("%s in %v: %v", scenario, d, err)
-		if out.Stats.Requests != 0 || out.Stats.Errors != 0 {
-			break // an error, not a slow answer
-		}
-	}
-	t.Fatal(err)
-	return lab.LoadOutcome{}
 }

@@ -15,7 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/fixture"
+	"github.com/pgrst-lab/pgrst-lab/lab/fixture"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/systemd"
+	"github.com/pgrst-lab/pgrst-lab/systemd/supervisor"
 )
 
 // Controller kinds recorded in stack.json (systemd.Controller.Kind()).
@@ -20,23 +21,23 @@ const (
 // direct supervisor keeps its state in <dir>/supervisor, so any later lab
 // process finds the stack's processes.
 func connect(ctx context.Context, dir, choice string, logf func(string, ...any)) (systemd.Controller, error) {
-	direct := systemd.ConnectOptions{Mode: systemd.ModeDirect, StateDir: filepath.Join(dir, "supervisor")}
-	user := systemd.ConnectOptions{Mode: systemd.ModeUser, Logf: logf}
+	direct := supervisor.Options{Mode: supervisor.ModeDirect, StateDir: filepath.Join(dir, "supervisor")}
+	user := supervisor.Options{Mode: supervisor.ModeUser, Logf: logf}
 	switch choice {
 	case SupervisorDirect:
-		return systemd.Connect(ctx, direct)
+		return supervisor.Connect(ctx, direct)
 	case SupervisorSystemd:
-		c, err := systemd.Connect(ctx, user)
+		c, err := supervisor.Connect(ctx, user)
 		if err != nil {
 			return nil, flatten(err, " (start a systemd user manager, or use --supervisor direct)")
 		}
 		return c, nil
 	}
-	c, uerr := systemd.Connect(ctx, user)
+	c, uerr := supervisor.Connect(ctx, user)
 	if uerr == nil {
 		return c, nil
 	}
-	c, derr := systemd.Connect(ctx, direct)
+	c, derr := supervisor.Connect(ctx, direct)
 	if derr != nil {
 		return nil, flatten(errors.Join(uerr, derr), "")
 	}

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -69,12 +71,14 @@ func TestOneToOne(t *testing.T) {
 	if st != 200 {
 		t.Fatalf("%d %s", st, b)
 	}
-	jsonEqual(t, "one-to-one", b, []byte(`[{"name":"AC/DC","artist_bio":{"bio":"Australian rock"}},{"name":"Accept","artist_bio":null}]`))
+	conn := superConn(t, db)
+	name1, name2 := quoted(t, conn, "SELECT name FROM artist WHERE artist_id = 1"), quoted(t, conn, "SELECT name FROM artist WHERE artist_id = 2")
+	jsonEqual(t, "one-to-one", b, []byte(`[{"name":`+name1+`,"artist_bio":{"bio":"Australian rock"}},{"name":`+name2+`,"artist_bio":null}]`))
 	st, b = ts.get(t, "/artist_bio?select=bio,artist(name)")
 	if st != 200 {
 		t.Fatalf("%d %s", st, b)
 	}
-	jsonEqual(t, "one-to-one reverse", b, []byte(`[{"bio":"Australian rock","artist":{"name":"AC/DC"}}]`))
+	jsonEqual(t, "one-to-one reverse", b, []byte(`[{"bio":"Australian rock","artist":{"name":`+name1+`}}]`))
 }
 
 // TestSingular: Accept: application/vnd.pgrst.object+json gives the object
@@ -82,8 +86,9 @@ func TestOneToOne(t *testing.T) {
 func TestSingular(t *testing.T) {
 	db := labtest.Chinook(t)
 	ts := start(t, db.TCPURI("authenticator"), nil)
+	name3 := quoted(t, superConn(t, db), "SELECT name FROM artist WHERE artist_id = 3")
 	st, b, h := ts.do(t, "GET", "/artist?artist_id=eq.3", nil, "Accept", "application/vnd.pgrst.object+json")
-	if st != 200 || string(b) != `{"artist_id":3,"name":"Aerosmith"}` || !strings.HasPrefix(string(h.ContentType()), "application/vnd.pgrst.object+json") {
+	if st != 200 || string(b) != `{"artist_id":3,"name":`+name3+`}` || !strings.HasPrefix(string(h.ContentType()), "application/vnd.pgrst.object+json") {
 		t.Errorf("one row: %d %s (%s)", st, b, h.ContentType())
 	}
 	st, b, _ = ts.do(t, "GET", "/artist?artist_id=lt.3", nil, "Accept", "application/vnd.pgrst.object+json")
@@ -97,12 +102,17 @@ func TestSingular(t *testing.T) {
 func TestExactCount(t *testing.T) {
 	db := labtest.Chinook(t)
 	ts := start(t, db.TCPURI("authenticator"), nil)
+	var n int // album 1's tracks: the data is generated, so ask
+	must(t, superConn(t, db).QueryRow(context.Background(), "SELECT count(*) FROM track WHERE album_id = 1").Scan(&n))
+	if n < 5 {
+		t.Fatalf("album 1 has %d tracks; the cases need at least 5", n)
+	}
 	cases := []struct {
 		path, rng string
 		status    int
 	}{
-		{"/track?select=track_id&album_id=eq.1&limit=3&offset=2&order=track_id", "2-4/10", 206},
-		{"/track?select=track_id,genre(name)&album_id=eq.1", "0-9/10", 200},
+		{"/track?select=track_id&album_id=eq.1&limit=3&offset=2&order=track_id", fmt.Sprintf("2-4/%d", n), 206},
+		{"/track?select=track_id,genre(name)&album_id=eq.1", fmt.Sprintf("0-%d/%d", n-1, n), 200},
 		{"/track?album_id=eq.0", "*/0", 200},
 		{"/rpc/ret_artists?select=name&limit=5", "0-4/275", 206},
 	}

@@ -35,15 +35,17 @@ func TestNotifyReload(t *testing.T) {
 	if st != 200 {
 		t.Fatalf("after reload: %d %s", st, b)
 	}
-	jsonEqual(t, "embed over the new FK", b, []byte(`[{"stars":5,"album":{"title":"For Those About To Rock We Salute You"}}]`))
+	conn := superConn(t, db)
+	title1 := quoted(t, conn, "SELECT title FROM album WHERE album_id = 1")
+	jsonEqual(t, "embed over the new FK", b, []byte(`[{"stars":5,"album":{"title":`+title1+`}}]`))
 	st, b = ts.get(t, "/album?select=title,review(stars)&album_id=eq.1")
 	if st != 200 {
 		t.Fatalf("one-to-many over the new FK: %d %s", st, b)
 	}
-	jsonEqual(t, "one-to-many over the new FK", b, []byte(`[{"title":"For Those About To Rock We Salute You","review":[{"stars":5}]}]`))
+	jsonEqual(t, "one-to-many over the new FK", b, []byte(`[{"title":`+title1+`,"review":[{"stars":5}]}]`))
 	st, b = ts.get(t, "/artist?artist_id=eq.1")
 	if st != 200 {
 		t.Fatalf("GET /artist after ALTER TABLE and reload (stale prepared statement?): %d %s", st, b)
 	}
-	jsonEqual(t, "new column", b, []byte(`[{"artist_id":1,"name":"AC/DC","country":"AU"}]`))
+	jsonEqual(t, "new column", b, []byte(`[{"artist_id":1,"name":`+quoted(t, conn, "SELECT name FROM artist WHERE artist_id = 1")+`,"country":"AU"}]`))
 }

@@ -20,6 +20,13 @@ func sqlJSON(t testing.TB, conn *pgx.Conn, sql string, args ...any) []byte {
 	return b
 }
 
+// quoted returns, as a JSON string, the text one query yields (e.g. an
+// artist's name in the generated Chinook, which tests must not hard-code).
+func quoted(t testing.TB, conn *pgx.Conn, sql string, args ...any) string {
+	t.Helper()
+	return string(sqlJSON(t, conn, "SELECT to_json(("+sql+"))", args...))
+}
+
 func superConn(t testing.TB, db labtest.DB) *pgx.Conn {
 	t.Helper()
 	conn, err := pgx.Connect(context.Background(), db.TCPURI("postgres"))
@@ -46,7 +53,7 @@ const (
 func TestScenarios(t *testing.T) {
 	db := labtest.Chinook(t)
 	conn := superConn(t, db)
-	chinook := labtest.ChinookDir()
+	chinook := labtest.ChinookDir() // the benchmark's own POST bodies; the data is generated
 	single, err := os.ReadFile(filepath.Join(chinook, "post_employee_single.json"))
 	must(t, err)
 	bulk, err := os.ReadFile(filepath.Join(chinook, "post_employee_bulk20.json"))

@@ -1,4 +1,4 @@
-package systemd
+package direct
 
 import (
 	"golang.org/x/sys/unix"

@@ -1,19 +1,21 @@
-package systemd
+package direct
 
 import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
 // lockUnit serialises changes to one unit's state: d.mu within this
 // process, and flock(2) on <state dir>/<unit>.lock across lab processes
-// (and across Direct values in one process), so a reaper in one process
+// (and across Supervisor values in one process), so a reaper in one process
 // cannot overwrite what a restart in another just recorded. The lock is
 // best effort: if the lock file cannot be used, d.mu alone is held.
-func (d *Direct) lockUnit(name string) (unlock func()) {
+func (d *Supervisor) lockUnit(name string) (unlock func()) {
 	d.mu.Lock()
-	if validateUnitName(name) != nil {
+	if systemd.ValidateUnitName(name) != nil {
 		return d.mu.Unlock
 	}
 	f, err := os.OpenFile(filepath.Join(d.dir, name+".lock"), os.O_RDWR|os.O_CREATE, 0o600)

@@ -1,4 +1,4 @@
-package systemd
+package direct
 
 import (
 	"context"
@@ -6,14 +6,16 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
-func (d *Direct) SetDropIn(ctx context.Context, name, dropin string, settings map[string]string) error {
-	file, err := dropInFileName(dropin)
+func (d *Supervisor) SetDropIn(ctx context.Context, name, dropin string, settings map[string]string) error {
+	file, err := systemd.DropInFileName(dropin)
 	if err != nil {
 		return fmt.Errorf("drop-in for %s: %w", name, err)
 	}
-	if err := validateSettings(name, "drop-in", settings); err != nil {
+	if err := systemd.ValidateSettings(name, "drop-in", settings); err != nil {
 		return err
 	}
 	if err := checkDirectSettings(name, "drop-in "+file, settings); err != nil {
@@ -29,7 +31,7 @@ func (d *Direct) SetDropIn(ctx context.Context, name, dropin string, settings ma
 
 // updateState loads an installed unit's state under its lock, lets change
 // edit it and saves it.
-func (d *Direct) updateState(name, what string, change func(st *directState)) error {
+func (d *Supervisor) updateState(name, what string, change func(st *directState)) error {
 	unlock := d.lockUnit(name)
 	defer unlock()
 	st, err := d.load(name)
@@ -40,8 +42,8 @@ func (d *Direct) updateState(name, what string, change func(st *directState)) er
 	return d.save(st)
 }
 
-func (d *Direct) RemoveDropIn(ctx context.Context, name, dropin string) error {
-	file, err := dropInFileName(dropin)
+func (d *Supervisor) RemoveDropIn(ctx context.Context, name, dropin string) error {
+	file, err := systemd.DropInFileName(dropin)
 	if err != nil {
 		return fmt.Errorf("drop-in for %s: %w", name, err)
 	}
@@ -61,13 +63,13 @@ func (d *Direct) RemoveDropIn(ctx context.Context, name, dropin string) error {
 
 // SetEnvironment keeps env as a list in the unit's state; the next start
 // appends it to exec.Cmd.Env as it is.
-func (d *Direct) SetEnvironment(ctx context.Context, name, dropin string, env []string) error {
-	file, err := dropInFileName(dropin)
+func (d *Supervisor) SetEnvironment(ctx context.Context, name, dropin string, env []string) error {
+	file, err := systemd.DropInFileName(dropin)
 	if err != nil {
 		return fmt.Errorf("environment for %s: %w", name, err)
 	}
 	for _, a := range env {
-		if err := checkEnv(name, a); err != nil {
+		if err := systemd.CheckEnv(name, a); err != nil {
 			return err
 		}
 	}
@@ -83,7 +85,7 @@ func (d *Direct) SetEnvironment(ctx context.Context, name, dropin string, env []
 	})
 }
 
-func (d *Direct) RemoveLabDropIns(ctx context.Context, name string) ([]string, error) {
+func (d *Supervisor) RemoveLabDropIns(ctx context.Context, name string) ([]string, error) {
 	unlock := d.lockUnit(name)
 	defer unlock()
 	st, err := d.load(name)
@@ -95,15 +97,15 @@ func (d *Direct) RemoveLabDropIns(ctx context.Context, name string) ([]string, e
 	}
 	var removed []string
 	for _, f := range slices.Sorted(maps.Keys(st.DropIns)) {
-		if len(f) >= len(LabDropInPrefix) && f[:len(LabDropInPrefix)] == LabDropInPrefix {
+		if len(f) >= len(systemd.LabDropInPrefix) && f[:len(systemd.LabDropInPrefix)] == systemd.LabDropInPrefix {
 			delete(st.DropIns, f)
 			removed = append(removed, f)
 		}
 	}
 	for _, f := range slices.Sorted(maps.Keys(st.Env)) {
-		if len(f) >= len(LabDropInPrefix) && f[:len(LabDropInPrefix)] == LabDropInPrefix {
+		if len(f) >= len(systemd.LabDropInPrefix) && f[:len(systemd.LabDropInPrefix)] == systemd.LabDropInPrefix {
 			delete(st.Env, f)
-			removed = append(removed, envFileName(f))
+			removed = append(removed, systemd.EnvFileName(f))
 		}
 	}
 	if len(removed) == 0 {
@@ -112,10 +114,10 @@ func (d *Direct) RemoveLabDropIns(ctx context.Context, name string) ([]string, e
 	return removed, d.save(st)
 }
 
-func (d *Direct) LogTail(ctx context.Context, name string, n int) (string, error) {
+func (d *Supervisor) LogTail(ctx context.Context, name string, n int) (string, error) {
 	st, err := d.loadLocked(name)
 	if err != nil {
 		return "", fmt.Errorf("log of %w", err)
 	}
-	return tailFile(st.logFile(d), n)
+	return systemd.TailFile(st.logFile(d), n)
 }

@@ -1,4 +1,4 @@
-package systemd
+package direct
 
 import (
 	"fmt"
@@ -28,7 +28,7 @@ func checkDirectSettings(unit, what string, m map[string]string) error {
 // command builds the process for st: argv (wrapped in prlimit/taskset for
 // LimitNOFILE=/CPUAffinity=, which exec the service in place, keeping the
 // PID), environment, credentials and a new session.
-func (d *Direct) command(st *directState, logf *os.File) (*exec.Cmd, error) {
+func (d *Supervisor) command(st *directState, logf *os.File) (*exec.Cmd, error) {
 	name := st.Spec.Name
 	settings, extraEnv := st.settings()
 	argv := append([]string(nil), st.Spec.ExecStart...)

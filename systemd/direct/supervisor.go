@@ -1,4 +1,4 @@
-package systemd
+package direct
 
 import (
 	"context"
@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
-// Direct supervises services without systemd. Each service runs in its own
+// Supervisor supervises services without systemd. Each service runs in its own
 // session and process group (setsid), so it outlives the lab process; its
 // spec, drop-ins and PID are kept as JSON in the state dir, so a later lab
 // process can inspect, stop or restart it. Stop sends KillSignal (default
@@ -20,43 +22,47 @@ import (
 //
 // Changes to a unit's state are serialised across lab processes with
 // flock(2) on <state dir>/<unit>.lock.
-type Direct struct {
+type Supervisor struct {
 	dir string
 
 	mu       sync.Mutex
-	children map[string]*child // processes this Direct started, by unit
+	children map[string]*child // processes this Supervisor started, by unit
 	closed   bool
 }
 
-// child is a process this Direct started and reaps.
+// child is a process this Supervisor started and reaps.
 type child struct {
 	pid      int
 	done     chan struct{} // closed once the exit is recorded
-	stopping bool          // guarded by Direct.mu; set by Stop
+	stopping bool          // guarded by Supervisor.mu; set by Stop
 }
 
-var _ Controller = (*Direct)(nil)
+// Kind is what Kind returns: the name of this supervisor among the
+// controllers (and the mode that picks it in package supervisor).
+const Kind = "direct"
 
-// NewDirect returns a direct supervisor keeping its state in stateDir
+var _ systemd.Controller = (*Supervisor)(nil)
+
+// New returns a direct supervisor keeping its state in stateDir
 // (created 0700 when missing).
-func NewDirect(stateDir string) (*Direct, error) {
+func New(stateDir string) (*Supervisor, error) {
 	if stateDir == "" {
 		return nil, errors.New("systemd: direct supervisor: empty state dir")
 	}
 	if err := os.MkdirAll(stateDir, 0o700); err != nil {
 		return nil, fmt.Errorf("systemd: direct supervisor state dir: %w", err)
 	}
-	return &Direct{dir: stateDir, children: map[string]*child{}}, nil
+	return &Supervisor{dir: stateDir, children: map[string]*child{}}, nil
 }
 
-func (d *Direct) Kind() string { return ModeDirect }
+func (d *Supervisor) Kind() string { return Kind }
 
-func (d *Direct) Describe() string {
+func (d *Supervisor) Describe() string {
 	return "direct process supervisor (no systemd; state in " + d.dir + ")"
 }
 
 // Close forgets the children; the services keep running.
-func (d *Direct) Close() error {
+func (d *Supervisor) Close() error {
 	d.mu.Lock()
 	d.closed = true
 	d.mu.Unlock()
@@ -73,7 +79,7 @@ func (st *directState) alive() bool {
 	return err == nil && ps.State != 'Z' && ps.State != 'X' && ps.StartTime == st.StartTime
 }
 
-func (d *Direct) Install(ctx context.Context, spec UnitSpec) error {
+func (d *Supervisor) Install(ctx context.Context, spec systemd.UnitSpec) error {
 	if err := spec.Validate(); err != nil {
 		return err
 	}
@@ -93,7 +99,7 @@ func (d *Direct) Install(ctx context.Context, spec UnitSpec) error {
 	return d.save(st)
 }
 
-func (d *Direct) Uninstall(ctx context.Context, name string) error {
+func (d *Supervisor) Uninstall(ctx context.Context, name string) error {
 	_, err := d.loadLocked(name)
 	if errors.Is(err, errNotInstalled) {
 		return nil
@@ -115,22 +121,22 @@ func (d *Direct) Uninstall(ctx context.Context, name string) error {
 	return errors.Join(errs...)
 }
 
-func (d *Direct) loadLocked(name string) (*directState, error) {
+func (d *Supervisor) loadLocked(name string) (*directState, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.load(name)
 }
 
-func (d *Direct) Properties(ctx context.Context, name string) (Props, error) {
+func (d *Supervisor) Properties(ctx context.Context, name string) (systemd.Props, error) {
 	d.mu.Lock()
 	st, err := d.load(name)
 	c := d.children[name]
 	d.mu.Unlock()
 	if errors.Is(err, errNotInstalled) {
-		return Props{Name: name, LoadState: "not-found", ActiveState: "inactive", SubState: "dead"}, nil
+		return systemd.Props{Name: name, LoadState: "not-found", ActiveState: "inactive", SubState: "dead"}, nil
 	}
 	if err != nil {
-		return Props{}, fmt.Errorf("properties of %w", err)
+		return systemd.Props{}, fmt.Errorf("properties of %w", err)
 	}
 	if st.PID != 0 && !st.alive() && c != nil && c.pid == st.PID {
 		// Our child has exited; let the reaper record how.
@@ -139,15 +145,15 @@ func (d *Direct) Properties(ctx context.Context, name string) (Props, error) {
 		case <-time.After(time.Second):
 		}
 		if st, err = d.loadLocked(name); err != nil {
-			return Props{}, fmt.Errorf("properties of %w", err)
+			return systemd.Props{}, fmt.Errorf("properties of %w", err)
 		}
 	}
 	return st.props(d), nil
 }
 
-// props derives Props from the state and /proc.
-func (st *directState) props(d *Direct) Props {
-	p := Props{
+// props derives systemd.Props from the state and /proc.
+func (st *directState) props(d *Supervisor) systemd.Props {
+	p := systemd.Props{
 		Name: st.Spec.Name, LoadState: "loaded",
 		ActiveState: st.ActiveState, SubState: st.SubState, Result: st.Result,
 		ExecMainCode: st.ExecMainCode, ExecMainStatus: st.ExecMainStatus, NRestarts: st.NRestarts,

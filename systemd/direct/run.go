@@ -1,4 +1,4 @@
-package systemd
+package direct
 
 import (
 	"context"
@@ -7,9 +7,11 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
-func (d *Direct) Start(ctx context.Context, name string) error {
+func (d *Supervisor) Start(ctx context.Context, name string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("start %s: %w", name, err)
 	}
@@ -26,9 +28,9 @@ func (d *Direct) Start(ctx context.Context, name string) error {
 }
 
 // spawn starts st's process and a goroutine that records its exit. d.mu is held.
-func (d *Direct) spawn(st *directState, op string) error {
+func (d *Supervisor) spawn(st *directState, op string) error {
 	name := st.Spec.Name
-	logf, err := openPrivateLog(st.logFile(d))
+	logf, err := systemd.OpenPrivateLog(st.logFile(d))
 	if err != nil {
 		return fmt.Errorf("%s %s: log file: %w", op, name, err)
 	}
@@ -59,18 +61,18 @@ func (d *Direct) spawn(st *directState, op string) error {
 	return d.save(st)
 }
 
-// unitErrorLocked builds a UnitError from st without calling back into d.
-func (d *Direct) unitErrorLocked(st *directState, op, result string, err error) *UnitError {
+// unitErrorLocked builds a systemd.UnitError from st without calling back into d.
+func (d *Supervisor) unitErrorLocked(st *directState, op, result string, err error) *systemd.UnitError {
 	p := st.props(d)
-	tail, terr := tailFile(st.logFile(d), LogTailLines)
+	tail, terr := systemd.TailFile(st.logFile(d), systemd.LogTailLines)
 	if terr != nil {
 		tail = "(log unavailable: " + terr.Error() + ")"
 	}
-	return &UnitError{Unit: st.Spec.Name, Op: op, Result: result, Props: &p, LogTail: tail, Err: err}
+	return &systemd.UnitError{Unit: st.Spec.Name, Op: op, Result: result, Props: &p, LogTail: tail, Err: err}
 }
 
 // reap waits for a child, records how it ended and applies Restart=.
-func (d *Direct) reap(name string, c *child, cmd *exec.Cmd) {
+func (d *Supervisor) reap(name string, c *child, cmd *exec.Cmd) {
 	_ = cmd.Wait()
 	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
 
@@ -139,7 +141,7 @@ func shouldRestart(policy, result string, ws syscall.WaitStatus) bool {
 	return false
 }
 
-func (d *Direct) autoRestart(name string) {
+func (d *Supervisor) autoRestart(name string) {
 	unlock := d.lockUnit(name)
 	defer unlock()
 	st, err := d.load(name)

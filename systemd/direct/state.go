@@ -1,4 +1,4 @@
-package systemd
+package direct
 
 import (
 	"encoding/json"
@@ -8,13 +8,16 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/atomicfile"
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
 // directState is what the direct supervisor persists per unit, as JSON in
 // its state dir, so that a later lab process can inspect, stop or restart
 // a service an earlier one started.
 type directState struct {
-	Spec    UnitSpec                     `json:"spec"`
+	Spec    systemd.UnitSpec             `json:"spec"`
 	DropIns map[string]map[string]string `json:"drop_ins,omitempty"` // file name -> settings
 	Env     map[string][]string          `json:"env,omitempty"`      // drop-in file name -> KEY=VALUE list (SetEnvironment)
 
@@ -36,13 +39,13 @@ type procStat struct {
 
 var errNotInstalled = errors.New("unit not installed")
 
-func (d *Direct) statePath(name string) string { return filepath.Join(d.dir, name+".json") }
+func (d *Supervisor) statePath(name string) string { return filepath.Join(d.dir, name+".json") }
 
 // defaultLog is where output goes when the spec has no LogFile.
-func (d *Direct) defaultLog(name string) string { return filepath.Join(d.dir, name+".log") }
+func (d *Supervisor) defaultLog(name string) string { return filepath.Join(d.dir, name+".log") }
 
-func (d *Direct) load(name string) (*directState, error) {
-	if err := validateUnitName(name); err != nil {
+func (d *Supervisor) load(name string) (*directState, error) {
+	if err := systemd.ValidateUnitName(name); err != nil {
 		return nil, err
 	}
 	b, err := os.ReadFile(d.statePath(name))
@@ -59,19 +62,19 @@ func (d *Direct) load(name string) (*directState, error) {
 	return &st, nil
 }
 
-func (d *Direct) save(st *directState) error {
+func (d *Supervisor) save(st *directState) error {
 	b, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(d.statePath(st.Spec.Name), append(b, '\n')); err != nil {
+	if err := atomicfile.Write(d.statePath(st.Spec.Name), append(b, '\n'), atomicfile.Options{Mode: 0o644}); err != nil {
 		return fmt.Errorf("%s: save state: %w", st.Spec.Name, err)
 	}
 	return nil
 }
 
 // logFile is the spec's LogFile or the default one in the state dir.
-func (st *directState) logFile(d *Direct) string {
+func (st *directState) logFile(d *Supervisor) string {
 	if st.Spec.LogFile != "" {
 		return st.Spec.LogFile
 	}

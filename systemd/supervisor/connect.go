@@ -1,4 +1,4 @@
-package systemd
+package supervisor
 
 import (
 	"context"
@@ -8,20 +8,23 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/systemd"
+	"github.com/pgrst-lab/pgrst-lab/systemd/direct"
 )
 
-// Connect modes (ConnectOptions.Mode).
+// Connect modes (Options.Mode).
 const (
 	ModeAuto        = "auto"         // system (root only) -> user-private -> user-session -> direct
 	ModeSystem      = "system"       // system manager: /run/systemd/private, else the system bus
 	ModeUser        = "user"         // user manager: private socket, else the session bus
 	ModeUserPrivate = "user-private" // user manager over $XDG_RUNTIME_DIR/systemd/private
 	ModeUserSession = "user-session" // user manager over the session bus
-	ModeDirect      = "direct"       // no systemd: supervise processes directly
+	ModeDirect      = direct.Kind    // no systemd: supervise processes directly
 )
 
-// ConnectOptions choose how Connect reaches a service manager.
-type ConnectOptions struct {
+// Options choose how Connect reaches a service manager.
+type Options struct {
 	// Mode forces a manager; "" means ModeAuto.
 	Mode string
 	// StateDir keeps the direct supervisor's state
@@ -29,7 +32,7 @@ type ConnectOptions struct {
 	StateDir string
 	// UnitDir overrides where the D-Bus controller writes unit files.
 	UnitDir string
-	// Timeout bounds each call (0 = DefaultCallTimeout).
+	// Timeout bounds each call (0 = systemd.DefaultCallTimeout).
 	Timeout time.Duration
 	// Logf, when set, is told which manager was chosen and why the others were not.
 	Logf func(format string, args ...any)
@@ -37,20 +40,20 @@ type ConnectOptions struct {
 
 // Connect returns a Controller for the first manager that answers, in the
 // order of opts.Mode, and says through opts.Logf which one it picked.
-func Connect(ctx context.Context, opts ConnectOptions) (Controller, error) {
+func Connect(ctx context.Context, opts Options) (systemd.Controller, error) {
 	type try struct {
 		mode string
-		open func() (Controller, error)
+		open func() (systemd.Controller, error)
 	}
 	dbusTry := func(mode string, system bool, transport string) try {
-		return try{mode, func() (Controller, error) {
-			return NewDBus(ctx, DBusOptions{System: system, Transport: transport, UnitDir: opts.UnitDir, Timeout: opts.Timeout})
+		return try{mode, func() (systemd.Controller, error) {
+			return systemd.NewDBus(ctx, systemd.DBusOptions{System: system, Transport: transport, UnitDir: opts.UnitDir, Timeout: opts.Timeout})
 		}}
 	}
-	system := []try{dbusTry(ModeSystem, true, TransportPrivate), dbusTry(ModeSystem, true, TransportBus)}
-	userPrivate := dbusTry(ModeUserPrivate, false, TransportPrivate)
-	userSession := dbusTry(ModeUserSession, false, TransportBus)
-	direct := try{ModeDirect, func() (Controller, error) {
+	system := []try{dbusTry(ModeSystem, true, systemd.TransportPrivate), dbusTry(ModeSystem, true, systemd.TransportBus)}
+	userPrivate := dbusTry(ModeUserPrivate, false, systemd.TransportPrivate)
+	userSession := dbusTry(ModeUserSession, false, systemd.TransportBus)
+	directTry := try{ModeDirect, func() (systemd.Controller, error) {
 		dir := opts.StateDir
 		if dir == "" {
 			var err error
@@ -58,7 +61,7 @@ func Connect(ctx context.Context, opts ConnectOptions) (Controller, error) {
 				return nil, err
 			}
 		}
-		return NewDirect(dir)
+		return direct.New(dir)
 	}}
 
 	var tries []try
@@ -70,7 +73,7 @@ func Connect(ctx context.Context, opts ConnectOptions) (Controller, error) {
 		} else {
 			skipped = append(skipped, "system manager skipped: not root, cannot write /etc/systemd/system")
 		}
-		tries = append(tries, userPrivate, userSession, direct)
+		tries = append(tries, userPrivate, userSession, directTry)
 	case ModeSystem:
 		tries = system
 	case ModeUser:
@@ -80,7 +83,7 @@ func Connect(ctx context.Context, opts ConnectOptions) (Controller, error) {
 	case ModeUserSession:
 		tries = []try{userSession}
 	case ModeDirect:
-		tries = []try{direct}
+		tries = []try{directTry}
 	default:
 		return nil, fmt.Errorf("systemd: connect mode %q: allowed: %s", opts.Mode,
 			strings.Join([]string{ModeAuto, ModeSystem, ModeUser, ModeUserPrivate, ModeUserSession, ModeDirect}, ", "))

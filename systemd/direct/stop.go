@@ -1,4 +1,4 @@
-package systemd
+package direct
 
 import (
 	"context"
@@ -6,9 +6,11 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
-func (d *Direct) Stop(ctx context.Context, name string) error {
+func (d *Supervisor) Stop(ctx context.Context, name string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("stop %s: %w", name, err)
 	}
@@ -37,11 +39,11 @@ func (d *Direct) Stop(ctx context.Context, name string) error {
 
 	sig := syscall.SIGTERM
 	if st.Spec.KillSignal != "" {
-		sig, _ = ParseSignal(st.Spec.KillSignal)
+		sig, _ = systemd.ParseSignal(st.Spec.KillSignal)
 	}
 	result := "success"
 	_ = syscall.Kill(-pid, sig)
-	if !d.waitExit(ctx, st, c, st.Spec.stopTimeout()) {
+	if !d.waitExit(ctx, st, c, st.Spec.EffectiveStopTimeout()) {
 		_ = syscall.Kill(-pid, syscall.SIGKILL)
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("stop %s: gave up waiting for pid %d to exit, sent SIGKILL to its process group: %w", name, pid, err)
@@ -71,7 +73,7 @@ func (d *Direct) Stop(ctx context.Context, name string) error {
 
 // waitExit waits until the process is gone: through the reaper when this
 // Direct started it, else by watching /proc.
-func (d *Direct) waitExit(ctx context.Context, st *directState, c *child, timeout time.Duration) bool {
+func (d *Supervisor) waitExit(ctx context.Context, st *directState, c *child, timeout time.Duration) bool {
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	if c != nil {
@@ -98,7 +100,7 @@ func (d *Direct) waitExit(ctx context.Context, st *directState, c *child, timeou
 	return true
 }
 
-func (d *Direct) Restart(ctx context.Context, name string) error {
+func (d *Supervisor) Restart(ctx context.Context, name string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("restart %s: %w", name, err)
 	}
@@ -114,7 +116,7 @@ func (d *Direct) Restart(ctx context.Context, name string) error {
 	return d.spawn(st, "restart")
 }
 
-func (d *Direct) Reload(ctx context.Context, name string) error {
+func (d *Supervisor) Reload(ctx context.Context, name string) error {
 	st, err := d.loadLocked(name)
 	if err != nil {
 		return fmt.Errorf("reload %w", err)
@@ -122,15 +124,15 @@ func (d *Direct) Reload(ctx context.Context, name string) error {
 	if st.Spec.ReloadSignal == "" {
 		return fmt.Errorf("reload %s: the unit has no ReloadSignal", name)
 	}
-	sig, err := ParseSignal(st.Spec.ReloadSignal)
+	sig, err := systemd.ParseSignal(st.Spec.ReloadSignal)
 	if err != nil {
 		return fmt.Errorf("reload %s: %w", name, err)
 	}
 	return d.Signal(ctx, name, sig)
 }
 
-func (d *Direct) Signal(ctx context.Context, name string, sig os.Signal) error {
-	s, err := toSyscallSignal(sig)
+func (d *Supervisor) Signal(ctx context.Context, name string, sig os.Signal) error {
+	s, err := systemd.ToSyscallSignal(sig)
 	if err != nil {
 		return fmt.Errorf("signal %s: %w", name, err)
 	}
@@ -139,10 +141,10 @@ func (d *Direct) Signal(ctx context.Context, name string, sig os.Signal) error {
 		return fmt.Errorf("signal %w", err)
 	}
 	if !st.alive() {
-		return fmt.Errorf("signal %s with %s: the unit is not running", name, signalName(s))
+		return fmt.Errorf("signal %s with %s: the unit is not running", name, systemd.SignalName(s))
 	}
 	if err := syscall.Kill(st.PID, s); err != nil {
-		return fmt.Errorf("signal %s (pid %d) with %s: %w", name, st.PID, signalName(s), err)
+		return fmt.Errorf("signal %s (pid %d) with %s: %w", name, st.PID, systemd.SignalName(s), err)
 	}
 	return nil
 }

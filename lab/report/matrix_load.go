@@ -1,0 +1,78 @@
+package report
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+)
+
+// MatrixFile is the matrix's record, from which LoadMatrix re-renders it.
+const MatrixFile = "matrix.json"
+
+// IsMatrixDir reports whether dir holds a matrix (matrix.json, no run.json).
+func IsMatrixDir(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, RunFile)); err == nil {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(dir, MatrixFile))
+	return err == nil
+}
+
+// LoadMatrix reads dir/matrix.json and each host's run.json, found through
+// its result directory relative to dir (report_dir), else as recorded
+// (dir); each host's verdicts are computed again at alpha (0: the
+// experiment's). A host whose directory was recorded but cannot be read is
+// an error naming the host and the path.
+func LoadMatrix(dir string, alpha float64) (*Matrix, error) {
+	path := filepath.Join(dir, MatrixFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("load matrix: %w", err)
+	}
+	// The hosts' verdicts are not read back: they are computed again.
+	var mj struct {
+		matrixJSON
+		Hosts []struct {
+			matrixHostJSON
+			Verdicts json.RawMessage `json:"verdicts"`
+		} `json:"hosts"`
+	}
+	if err := json.Unmarshal(b, &mj); err != nil {
+		return nil, fmt.Errorf("load matrix: %s: %w", path, err)
+	}
+	started, err := time.Parse("2006-01-02T15:04:05Z", mj.Started)
+	if err != nil {
+		return nil, fmt.Errorf("load matrix: %s: started %q: want 2006-01-02T15:04:05Z", path, mj.Started)
+	}
+	m := &Matrix{Experiment: mj.Experiment, Title: mj.Title, Started: started, Concurrent: mj.Concurrent, Schedule: mj.Schedule}
+	for i, hj := range mj.Hosts {
+		h := MatrixHost{Label: hj.Label, URL: hj.URL, Error: hj.Error, Generator: hj.Generator}
+		var tried []string
+		if hj.ReportDir != "" && !filepath.IsAbs(hj.ReportDir) {
+			tried = append(tried, filepath.Join(dir, filepath.FromSlash(hj.ReportDir)))
+		}
+		if hj.Dir != "" {
+			tried = append(tried, hj.Dir)
+		}
+		var firstErr error
+		for _, d := range tried {
+			run, err := Load(d)
+			if err != nil {
+				firstErr = cmp.Or(firstErr, err)
+				continue
+			}
+			h.Dir, h.Run, h.Verdicts = d, run, stats.Compare(run, alpha)
+			break
+		}
+		if h.Run == nil && firstErr != nil {
+			return nil, fmt.Errorf("load matrix: %s: host %d (%s): %w", path, i+1, hj.Label, firstErr)
+		}
+		m.Hosts = append(m.Hosts, h)
+	}
+	return m, nil
+}
