@@ -27,6 +27,11 @@
 //	description = "..."
 //	scenarios = ["GETSingle", "ArtistsByName"]  # built-in names and/or [[scenario]] names
 //	allow_unknown_keys = false      # let variants set PostgREST keys the catalogue lacks
+//	profile = false                 # per trial, over the measured window: a CPU profile (perf record
+//	                                #   -e cpu-clock -g) of the target and PostgreSQL, GHC runtime
+//	                                #   statistics (+RTS -S; Haskell targets) and the SQL statements
+//	                                #   sent (pg_stat_statements); same as `lab run --profile`.
+//	                                #   Needs perf on PATH and the local server side (not --agent)
 //
 //	[target]                        # leave out for the local stack (lab stack up)
 //	stack = ""                      # state dir of a local stack

@@ -1,0 +1,55 @@
+package profile
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const scriptOut = `  1234 
+	          812a88 postgrestzm13zi0zi8zminplace_PostgRESTziQueryziSqlFragment_zdwescapeIdent_info (/usr/bin/postgrest)
+	          812a00 base_GHCziBase_zgzgze_info (/usr/bin/postgrest)
+
+1234 
+	          812a88 postgrestzm13zi0zi8zminplace_PostgRESTziQueryziSqlFragment_zdwescapeIdent_info (/usr/bin/postgrest)
+	          812a00 base_GHCziBase_zgzgze_info (/usr/bin/postgrest)
+
+   77/78 
+	           83244 _IO_default_xsputn (/usr/lib/x86_64-linux-gnu/libc.so.6)
+	      1040000000 [unknown] (/usr/lib/postgresql/15/bin/postgres)
+	ffffffff8100 [unknown] ([unknown])
+
+99 
+	ffffffff821faa94 __schedule ([kernel.kallsyms])
+
+  5 4290 _setjmp@plt (/usr/bin/dash)
+`
+
+func TestParseScript(t *testing.T) {
+	services := map[int]string{1234: "postgrest", 77: "postgresql"}
+	p, err := ParseScript(strings.NewReader(scriptOut), func(pid int) string { return services[pid] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Samples != 5 || len(p.Stacks) != 4 {
+		t.Fatalf("samples %d, stacks %+v", p.Samples, p.Stacks)
+	}
+	want := []string{"postgrest;GHC.Base.>>=;PostgREST.Query.SqlFragment.$wescapeIdent 2",
+		"pid 5;_setjmp@plt 1",
+		"pid 99;__schedule 1",
+		"postgresql;[unknown];[postgres];_IO_default_xsputn 1"}
+	for i, s := range p.Stacks {
+		if got := strings.Join(s.Frames, ";") + " " + itoa(s.Count); got != want[i] {
+			t.Errorf("stack %d = %q, want %q", i, got, want[i])
+		}
+	}
+}
+
+func TestParseScriptBadHeader(t *testing.T) {
+	_, err := ParseScript(strings.NewReader("notapid\n\tabc f (x)\n"), func(int) string { return "" })
+	if err == nil || !strings.Contains(err.Error(), "no PID") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,182 @@
+package profile
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Frequency is the sampling rate of perf record, per CPU, in Hz: low
+// enough that perf's own work stays small on a 2-core machine, high
+// enough for a few thousand samples in a few seconds.
+const Frequency = 499
+
+// ackTimeout bounds the wait for perf to acknowledge a control command.
+const ackTimeout = 30 * time.Second
+
+// Check reports whether perf can be run, with a clear error when not.
+func Check(ctx context.Context) error {
+	path, err := exec.LookPath("perf")
+	if err != nil {
+		return errors.New("profiling needs perf on PATH (Debian: apt-get install linux-perf): " + err.Error())
+	}
+	out, err := exec.CommandContext(ctx, path, "--version").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("profiling: %s --version: %v: %s", path, err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// Process is a process to profile and the service it belongs to.
+type Process struct {
+	PID     int
+	Service string // the root frame of its stacks, e.g. "postgrest"
+}
+
+// Recorder is a running perf record, events enabled (Start) until Stop.
+type Recorder struct {
+	cmd      *exec.Cmd
+	dir      string
+	ctl, ack *os.File
+	services map[int]string
+	stderr   strings.Builder
+	done     chan error
+}
+
+// Start attaches perf record to the processes and enables its events once
+// perf is ready, so the profile begins when Start returns. dir is where
+// perf writes its data (a temporary directory under it, removed by Stop).
+func Start(ctx context.Context, dir string, procs []Process) (*Recorder, error) {
+	if len(procs) == 0 {
+		return nil, errors.New("perf record: no process to profile")
+	}
+	tmp, err := os.MkdirTemp(dir, "perf-")
+	if err != nil {
+		return nil, fmt.Errorf("perf record: %w", err)
+	}
+	r := &Recorder{dir: tmp, services: map[int]string{}, done: make(chan error, 1)}
+	if err := r.start(ctx, procs); err != nil {
+		r.cleanup()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *Recorder) start(ctx context.Context, procs []Process) error {
+	ctlPath, ackPath := filepath.Join(r.dir, "ctl"), filepath.Join(r.dir, "ack")
+	for _, p := range []string{ctlPath, ackPath} {
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			return fmt.Errorf("perf record: mkfifo %s: %w", p, err)
+		}
+	}
+	var err error
+	// O_RDWR: opening a FIFO so never blocks waiting for the other end.
+	if r.ctl, err = os.OpenFile(ctlPath, os.O_RDWR, 0); err != nil {
+		return fmt.Errorf("perf record: %w", err)
+	}
+	if r.ack, err = os.OpenFile(ackPath, os.O_RDWR, 0); err != nil {
+		return fmt.Errorf("perf record: %w", err)
+	}
+	pids := make([]string, 0, len(procs))
+	for _, p := range procs {
+		pids = append(pids, strconv.Itoa(p.PID))
+		r.services[p.PID] = p.Service
+	}
+	// Not CommandContext: perf must get SIGINT to write its data, not SIGKILL.
+	r.cmd = exec.Command("perf", "record", "-e", "cpu-clock", "-g", "-F", strconv.Itoa(Frequency),
+		"--delay=-1", "--control=fifo:"+ctlPath+","+ackPath, "-q",
+		"-o", filepath.Join(r.dir, "perf.data"), "-p", strings.Join(pids, ","))
+	r.cmd.Stderr = &r.stderr
+	if err := r.cmd.Start(); err != nil {
+		return fmt.Errorf("perf record: %w", err)
+	}
+	go func() { r.done <- r.cmd.Wait() }()
+	if err := r.command(ctx, "enable"); err != nil {
+		_ = r.cmd.Process.Kill()
+		<-r.done
+		return err
+	}
+	return nil
+}
+
+// command sends a control command to perf and waits for its ack.
+func (r *Recorder) command(ctx context.Context, cmd string) error {
+	if _, err := r.ctl.WriteString(cmd + "\n"); err != nil {
+		return fmt.Errorf("perf record: %s: %w", cmd, err)
+	}
+	got := make(chan error, 1)
+	go func() {
+		line, err := bufio.NewReader(r.ack).ReadString('\n')
+		if err == nil && strings.TrimSpace(line) != "ack" {
+			err = fmt.Errorf("unexpected answer %q", line)
+		}
+		got <- err
+	}()
+	timer := time.NewTimer(ackTimeout)
+	defer timer.Stop()
+	select {
+	case err := <-got:
+		if err != nil {
+			return fmt.Errorf("perf record: %s: %w", cmd, err)
+		}
+		return nil
+	case err := <-r.done:
+		r.done <- err
+		return fmt.Errorf("perf record exited before %s: %v: %s", cmd, err, strings.TrimSpace(r.stderr.String()))
+	case <-timer.C:
+		return fmt.Errorf("perf record: no ack for %s within %v", cmd, ackTimeout)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Stop disables perf's events (the window's end), lets perf write its
+// data, and folds the samples' stacks.
+func (r *Recorder) Stop(ctx context.Context) (Profile, error) {
+	defer r.cleanup()
+	cerr := r.command(ctx, "disable")
+	_ = r.cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-r.done:
+	case <-time.After(ackTimeout):
+		_ = r.cmd.Process.Kill()
+		<-r.done
+		return Profile{}, errors.New("perf record did not exit after SIGINT")
+	}
+	if cerr != nil {
+		return Profile{}, cerr
+	}
+	script := exec.CommandContext(ctx, "perf", "script", "-i", filepath.Join(r.dir, "perf.data"), "-F", "pid,ip,sym,dso")
+	out, err := script.StdoutPipe()
+	if err != nil {
+		return Profile{}, err
+	}
+	var stderr strings.Builder
+	script.Stderr = &stderr
+	if err := script.Start(); err != nil {
+		return Profile{}, fmt.Errorf("perf script: %w", err)
+	}
+	p, perr := ParseScript(out, func(pid int) string { return r.services[pid] })
+	if err := script.Wait(); err != nil {
+		return p, fmt.Errorf("perf script: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	p.PeriodNs = int64(time.Second) / Frequency
+	return p, perr
+}
+
+func (r *Recorder) cleanup() {
+	for _, f := range []*os.File{r.ctl, r.ack} {
+		if f != nil {
+			f.Close()
+		}
+	}
+	os.RemoveAll(r.dir)
+}

@@ -1,0 +1,86 @@
+package profile
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+)
+
+//go:noinline
+func spinForProfile(until time.Time) int {
+	n := 0
+	for time.Now().Before(until) {
+		for i := 0; i < 1000; i++ {
+			n += i * i
+		}
+	}
+	return n
+}
+
+// perf record on this very process: samples only while enabled, with the
+// spinning function's name in the stacks, and a root frame per service.
+func TestRecorderOnOwnProcess(t *testing.T) {
+	if _, err := exec.LookPath("perf"); err != nil {
+		labtest.Need(t, "perf is not installed: %v", err)
+	}
+	ctx := context.Background()
+	if err := Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Start(ctx, t.TempDir(), []Process{{PID: os.Getpid(), Service: "self"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spinForProfile(time.Now().Add(600 * time.Millisecond))
+	p, err := rec.Stop(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 600 ms of a busy core at 499 Hz is 300 samples; the machine is shared.
+	if p.Samples < 10 || p.PeriodNs <= 0 {
+		t.Fatalf("%d samples (period %d ns)", p.Samples, p.PeriodNs)
+	}
+	// go test may strip the symbol table: the frames are then named
+	// after the binary. Either way most samples are in its own code.
+	exe, _ := os.Executable()
+	own := int64(0)
+	for _, s := range p.Stacks {
+		if s.Frames[0] != "self" {
+			t.Errorf("root frame %q, want self", s.Frames[0])
+		}
+		leafish := strings.Join(s.Frames[1:], ";")
+		if strings.Contains(leafish, "spinForProfile") || strings.Contains(leafish, "["+filepath.Base(exe)+"]") {
+			own += s.Count
+		}
+	}
+	if own*2 < p.Samples {
+		t.Errorf("%d of %d samples in %s: %+v", own, p.Samples, exe, p.Stacks[:min(5, len(p.Stacks))])
+	}
+}
+
+func TestStartFailsClearly(t *testing.T) {
+	if _, err := exec.LookPath("perf"); err != nil {
+		labtest.Need(t, "perf is not installed: %v", err)
+	}
+	if _, err := Start(context.Background(), t.TempDir(), nil); err == nil {
+		t.Error("no processes: no error")
+	}
+	_, err := Start(context.Background(), t.TempDir(), []Process{{PID: 1 << 30, Service: "gone"}})
+	if err == nil || !strings.Contains(err.Error(), "perf record") {
+		t.Errorf("a PID that does not exist: %v", err)
+	}
+}
+
+func TestCheckWithoutPerf(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	err := Check(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "perf on PATH") {
+		t.Errorf("Check without perf: %v", err)
+	}
+}
