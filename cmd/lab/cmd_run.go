@@ -43,6 +43,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	maxTrials := fs.Int("max-trials", 0, "override trials.max")
 	duration := fs.Duration("duration", 0, "override load.duration")
 	warmup := fs.Duration("warmup", -1, "override load.warmup")
+	prof := fs.Bool("profile", false, "profile every trial's window (perf CPU profile, GHC runtime statistics, SQL); as profile = true")
 	var af agentFlags
 	af.add(fs)
 	help, pos, err := parseInterspersed(fs, args)
@@ -54,6 +55,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	e, err := loadExperiment(pos[0], *minTrials, *maxTrials, *duration, *warmup)
 	if err != nil {
+		return err
+	}
+	e.Profile = e.Profile || *prof
+	if err := checkProfile(ctx, e, len(af.urls) > 0); err != nil {
 		return err
 	}
 	if len(af.urls) > 0 {

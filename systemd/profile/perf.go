@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,6 +50,7 @@ type Recorder struct {
 	services map[int]string
 	stderr   strings.Builder
 	done     chan error
+	stopped  bool
 }
 
 // Start attaches perf record to the processes and enables its events once
@@ -138,10 +140,13 @@ func (r *Recorder) command(ctx context.Context, cmd string) error {
 	}
 }
 
-// Stop disables perf's events (the window's end), lets perf write its
-// data, and folds the samples' stacks.
-func (r *Recorder) Stop(ctx context.Context) (Profile, error) {
-	defer r.cleanup()
+// Stop disables perf's events (the window's end) and lets perf write its
+// data; Fold then reads it. Stop is quick: it belongs in the window's end.
+func (r *Recorder) Stop(ctx context.Context) error {
+	if r.stopped {
+		return nil
+	}
+	r.stopped = true
 	cerr := r.command(ctx, "disable")
 	_ = r.cmd.Process.Signal(os.Interrupt)
 	select {
@@ -149,10 +154,17 @@ func (r *Recorder) Stop(ctx context.Context) (Profile, error) {
 	case <-time.After(ackTimeout):
 		_ = r.cmd.Process.Kill()
 		<-r.done
-		return Profile{}, errors.New("perf record did not exit after SIGINT")
+		return errors.New("perf record did not exit after SIGINT")
 	}
-	if cerr != nil {
-		return Profile{}, cerr
+	return cerr
+}
+
+// Fold stops the recording if needed, folds its samples' stacks with
+// `perf script`, and removes perf's data.
+func (r *Recorder) Fold(ctx context.Context) (Profile, error) {
+	defer r.cleanup()
+	if err := r.Stop(ctx); err != nil {
+		return Profile{}, err
 	}
 	script := exec.CommandContext(ctx, "perf", "script", "-i", filepath.Join(r.dir, "perf.data"), "-F", "pid,ip,sym,dso")
 	out, err := script.StdoutPipe()
@@ -165,11 +177,20 @@ func (r *Recorder) Stop(ctx context.Context) (Profile, error) {
 		return Profile{}, fmt.Errorf("perf script: %w", err)
 	}
 	p, perr := ParseScript(out, func(pid int) string { return r.services[pid] })
+	if perr != nil {
+		_, _ = io.Copy(io.Discard, out)
+	}
 	if err := script.Wait(); err != nil {
 		return p, fmt.Errorf("perf script: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	p.PeriodNs = int64(time.Second) / Frequency
 	return p, perr
+}
+
+// Discard stops the recording and removes its data.
+func (r *Recorder) Discard(ctx context.Context) {
+	_ = r.Stop(ctx)
+	r.cleanup()
 }
 
 func (r *Recorder) cleanup() {

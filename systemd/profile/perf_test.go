@@ -38,12 +38,16 @@ func TestRecorderOnOwnProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	spinForProfile(time.Now().Add(600 * time.Millisecond))
-	p, err := rec.Stop(ctx)
+	if err := rec.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	spinForProfile(time.Now().Add(300 * time.Millisecond)) // after the window: not sampled
+	p, err := rec.Fold(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// 600 ms of a busy core at 499 Hz is 300 samples; the machine is shared.
-	if p.Samples < 10 || p.PeriodNs <= 0 {
+	if p.Samples < 10 || p.Samples > 330 || p.PeriodNs <= 0 {
 		t.Fatalf("%d samples (period %d ns)", p.Samples, p.PeriodNs)
 	}
 	// go test may strip the symbol table: the frames are then named
