@@ -36,7 +36,7 @@ func WriteAll(dir string, run *lab.Run, v *stats.Verdicts) error {
 			return err
 		}
 	}
-	return nil
+	return writeProfiles(dir, run)
 }
 
 func writeFile(path string, data []byte) error {
