@@ -148,3 +148,25 @@ func TestWritePprof(t *testing.T) {
 		t.Errorf("pprof: %d samples, %d in escapeIdent", total, esc)
 	}
 }
+
+func TestModules(t *testing.T) {
+	for name, want := range map[string]string{
+		"PostgREST.Query.SqlFragment.$wescapeIdent": "PostgREST.Query.SqlFragment",
+		"Network.HTTP.Base.CONNECT":                 "Network.HTTP.Base",
+		"GHC.Base..":                                "GHC.Base",
+		"GHC.Base.>>=":                              "GHC.Base",
+		"runtime.mallocgc":                          "",
+		"[postgrest executable]":                    "",
+		"main":                                      "",
+		"github.com/valyala/fasthttp.(*Server).serveConn": "",
+	} {
+		if got := ModuleOf(name); got != want {
+			t.Errorf("ModuleOf(%q) = %q, want %q", name, got, want)
+		}
+	}
+	vs := CPU(fixture())
+	m := Modules(vs[0].Funcs)
+	if len(m) != 2 || m[0].Module != "PostgREST.Query.SqlFragment" || m[0].Self != 60 || m[1].Module != "PostgREST.App" || m[1].Self != 30 {
+		t.Errorf("modules %+v", m)
+	}
+}

@@ -37,6 +37,8 @@ type ProfileVariant struct {
 	Samples int64           `json:"samples"`
 	BySelf  []profiles.Func `json:"top_self"`
 	ByTotal []profiles.Func `json:"top_total"`
+	// Modules are the Haskell modules by self samples (GHC targets).
+	Modules []profiles.Module `json:"top_modules,omitempty"`
 }
 
 // FuncChanges are one variant's functions that moved most against the baseline.
@@ -66,6 +68,8 @@ func Profile(run *lab.Run) ProfileReport {
 		v := r.variants[i]
 		r.Variants = append(r.Variants, ProfileVariant{Variant: v.Name, Trials: v.Trials, Samples: v.Samples,
 			BySelf: profiles.Top(v.Funcs, topFunctions, false), ByTotal: profiles.Top(v.Funcs, topFunctions, true)})
+		mods := profiles.Modules(v.Funcs)
+		r.Variants[len(r.Variants)-1].Modules = mods[:min(topFunctions, len(mods))]
 		if v.Baseline || base == nil && i == 0 {
 			base = &r.variants[i]
 		}

@@ -45,7 +45,7 @@ td.q { text-align: left; white-space: normal; font-family: monospace; font-size:
 .cols { display: flex; flex-wrap: wrap; gap: 1.5em; }
 </style>
 {{with .Variants}}<h2 id="cpu-profile">CPU profile</h2>
-<p class="muted"><code>perf record -e cpu-clock -g</code> of the target and PostgreSQL over every trial's measured window. Self: the function was running; total: it was on the stack. Hover a frame of a flame graph for its samples. Files: flame-*.svg, profile-*.pb.gz (<code>go tool pprof</code>), profile.json.</p>
+<p class="muted"><code>perf record -e cpu-clock -g</code> of the target and PostgreSQL over every trial's measured window. Self: the function was running; total: it was on the stack (GHC code keeps no frame pointers: its call chains are not reliable, its self shares are). Hover a frame of a flame graph for its samples. Files: flame-*.svg, profile-*.pb.gz (<code>go tool pprof</code>), profile.json.</p>
 {{range .}}<h3>{{.Variant}}: {{.Samples}} samples in {{.Trials}} trial(s)</h3>
 <figure>{{index $.Flames .Variant}}</figure>
 <div class="cols">
@@ -55,6 +55,9 @@ td.q { text-align: left; white-space: normal; font-family: monospace; font-size:
 <table><tr><th class="l">function (by total)</th><th class="l">service</th><th>total</th><th>self</th></tr>
 {{range .ByTotal}}<tr><td class="q">{{.Name}}</td><td class="l">{{.Service}}</td><td>{{pct .TotalShare}}</td><td>{{pct .SelfShare}}</td></tr>
 {{end}}</table>
+{{with .Modules}}<table><tr><th class="l">Haskell module</th><th class="l">service</th><th>self</th></tr>
+{{range .}}<tr><td class="q">{{.Module}}</td><td class="l">{{.Service}}</td><td>{{pct .SelfShare}}</td></tr>
+{{end}}</table>{{end}}
 </div>
 {{end}}{{end}}
 {{range .FuncChanges}}<h3>Functions whose share changed most: {{.Variant}} vs {{.Baseline}}</h3>

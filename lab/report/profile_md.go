@@ -26,6 +26,13 @@ func mdProfile(b *bufio.Writer, run *lab.Run) {
 				fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", mdCode(f.Name), mdEscape(f.Service), pct(f.SelfShare), pct(f.TotalShare))
 			}
 			fmt.Fprintln(b)
+			if len(v.Modules) > 0 {
+				fmt.Fprintf(b, "Haskell modules by self share:")
+				for _, m := range v.Modules[:min(8, len(v.Modules))] {
+					fmt.Fprintf(b, " `%s` %s;", mdCode(m.Module), pct(m.SelfShare))
+				}
+				fmt.Fprintf(b, "\n\n")
+			}
 		}
 		for _, c := range r.FuncChanges {
 			fmt.Fprintf(b, "### Functions whose share changed most: %s vs %s\n\n| function | service | self %s | self %s | Δ self | Δ total |\n|---|---|---:|---:|---:|---:|\n",

@@ -53,3 +53,11 @@ func TestParseScriptBadHeader(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestRenameFrames(t *testing.T) {
+	st := []Stack{{Frames: []string{"postgrest", "[pg-a]", "[libc.so.6]", "[pg-a]"}, Count: 1}}
+	renameFrames(st, map[string]string{"[pg-a]": "[postgrest executable]"})
+	if got := strings.Join(st[0].Frames, ";"); got != "postgrest;[postgrest executable];[libc.so.6];[postgrest executable]" {
+		t.Errorf("renamed %q", got)
+	}
+}

@@ -48,6 +48,7 @@ type Recorder struct {
 	dir      string
 	ctl, ack *os.File
 	services map[int]string
+	exes     map[string]string // "[base name of an executable]" -> "[<service> executable]"
 	stderr   strings.Builder
 	done     chan error
 	stopped  bool
@@ -64,7 +65,7 @@ func Start(ctx context.Context, dir string, procs []Process) (*Recorder, error) 
 	if err != nil {
 		return nil, fmt.Errorf("perf record: %w", err)
 	}
-	r := &Recorder{dir: tmp, services: map[int]string{}, done: make(chan error, 1)}
+	r := &Recorder{dir: tmp, services: map[int]string{}, exes: map[string]string{}, done: make(chan error, 1)}
 	if err := r.start(ctx, procs); err != nil {
 		r.cleanup()
 		return nil, err
@@ -91,6 +92,9 @@ func (r *Recorder) start(ctx context.Context, procs []Process) error {
 	for _, p := range procs {
 		pids = append(pids, strconv.Itoa(p.PID))
 		r.services[p.PID] = p.Service
+		if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", p.PID)); err == nil {
+			r.exes["["+filepath.Base(exe)+"]"] = "[" + p.Service + " executable]"
+		}
 	}
 	// Not CommandContext: perf must get SIGINT to write its data, not SIGKILL.
 	r.cmd = exec.Command("perf", "record", "-e", "cpu-clock", "-g", "-F", strconv.Itoa(Frequency),
@@ -184,6 +188,7 @@ func (r *Recorder) Fold(ctx context.Context) (Profile, error) {
 		return p, fmt.Errorf("perf script: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	p.PeriodNs = int64(time.Second) / Frequency
+	renameFrames(p.Stacks, r.exes)
 	return p, perr
 }
 
@@ -200,4 +205,17 @@ func (r *Recorder) cleanup() {
 		}
 	}
 	os.RemoveAll(r.dir)
+}
+
+// renameFrames names the frames of an executable without symbols after
+// its service, not its file: two copies of a binary under different
+// names are the same code.
+func renameFrames(stacks []Stack, names map[string]string) {
+	for _, s := range stacks {
+		for i, f := range s.Frames {
+			if n, ok := names[f]; ok {
+				s.Frames[i] = n
+			}
+		}
+	}
 }
