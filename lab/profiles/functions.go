@@ -148,9 +148,15 @@ func Functions(stacks []lab.Stack, samples int64) []Func {
 	return out
 }
 
-// Top is the first n functions by self samples, or by total samples.
+// Top is the first n functions by self samples, or by total samples,
+// leaving out those with none.
 func Top(funcs []Func, n int, byTotal bool) []Func {
-	out := slices.Clone(funcs)
+	out := make([]Func, 0, len(funcs))
+	for _, f := range funcs {
+		if byTotal && f.Total > 0 || !byTotal && f.Self > 0 {
+			out = append(out, f)
+		}
+	}
 	if byTotal {
 		slices.SortStableFunc(out, func(a, b Func) int { return cmp.Compare(b.Total, a.Total) })
 	}

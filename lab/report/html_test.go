@@ -3,6 +3,8 @@ package report_test
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"image"
 	"image/png"
 	"os"
 	"os/exec"
@@ -51,21 +53,50 @@ func TestHTMLIsSelfContainedWithCharts(t *testing.T) {
 // TestHTMLRendersInChromium loads the report in headless Chromium and
 // checks the screenshot shows something (charts and tables), not a blank page.
 func TestHTMLRendersInChromium(t *testing.T) {
+	img := screenshot(t, renderHTML(t, "search"), "", 1200, 3000)
+	total, ink, colored := 0, 0, 0
+	eachPixel(img, func(r, g, b uint32) {
+		total++
+		if r < 0xf000 || g < 0xf000 || b < 0xf000 {
+			ink++
+		}
+		// Saturated pixels: the charts' coloured series and cells.
+		if mx, mn := max(r, g, b), min(r, g, b); mx-mn > 0x4000 {
+			colored++
+		}
+	})
+	t.Logf("screenshot %v: %.1f%% non-white, %.2f%% coloured", img.Bounds().Size(), 100*float64(ink)/float64(total), 100*float64(colored)/float64(total))
+	if ink < total/50 {
+		t.Errorf("screenshot nearly blank: %d of %d sampled pixels non-white", ink, total)
+	}
+	if colored < total/500 {
+		t.Errorf("screenshot has almost no colour (charts missing?): %d of %d", colored, total)
+	}
+}
+
+// screenshot renders page in headless Chromium (scrolled to #anchor when
+// given) and returns the screenshot; REPORT_SCREENSHOT keeps a copy.
+func screenshot(t *testing.T, html []byte, anchor string, w, h int) image.Image {
+	t.Helper()
 	bin, err := exec.LookPath("chromium")
 	if err != nil {
 		labtest.Need(t, "chromium is not installed (apt-get install -y chromium)")
 	}
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
-	if err := os.WriteFile(page, renderHTML(t, "search"), 0o644); err != nil {
+	if err := os.WriteFile(page, html, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	shot := filepath.Join(dir, "shot.png")
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
+	url := "file://" + page
+	if anchor != "" {
+		url += "#" + anchor
+	}
 	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-		"--user-data-dir="+filepath.Join(dir, "profile"), "--screenshot="+shot, "--window-size=1200,3000", "file://"+page)
+		"--user-data-dir="+filepath.Join(dir, "profile"), "--screenshot="+shot, fmt.Sprintf("--window-size=%d,%d", w, h), url)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("chromium: %v\n%s", err, out)
@@ -79,30 +110,20 @@ func TestHTMLRendersInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
+	if keep := os.Getenv("REPORT_SCREENSHOT"); keep != "" {
+		b, _ := os.ReadFile(shot)
+		os.WriteFile(strings.TrimSuffix(keep, ".png")+anchor+".png", b, 0o644)
+	}
+	return img
+}
+
+// eachPixel calls f with every second pixel's colour, in both directions.
+func eachPixel(img image.Image, f func(r, g, b uint32)) {
 	bounds := img.Bounds()
-	total, ink, colored := 0, 0, 0
 	for y := bounds.Min.Y; y < bounds.Max.Y; y += 2 {
 		for x := bounds.Min.X; x < bounds.Max.X; x += 2 {
 			r, g, b, _ := img.At(x, y).RGBA()
-			total++
-			if r < 0xf000 || g < 0xf000 || b < 0xf000 {
-				ink++
-			}
-			// Saturated pixels: the charts' coloured series and cells.
-			if mx, mn := max(r, g, b), min(r, g, b); mx-mn > 0x4000 {
-				colored++
-			}
+			f(r, g, b)
 		}
-	}
-	t.Logf("screenshot %v: %.1f%% non-white, %.2f%% coloured", bounds.Size(), 100*float64(ink)/float64(total), 100*float64(colored)/float64(total))
-	if ink < total/50 {
-		t.Errorf("screenshot nearly blank: %d of %d sampled pixels non-white", ink, total)
-	}
-	if colored < total/500 {
-		t.Errorf("screenshot has almost no colour (charts missing?): %d of %d", colored, total)
-	}
-	if keep := os.Getenv("REPORT_SCREENSHOT"); keep != "" {
-		b, _ := os.ReadFile(shot)
-		os.WriteFile(keep, b, 0o644)
 	}
 }
