@@ -48,6 +48,23 @@ func (l *Server) startProfile(ctx context.Context, sources []telemetry.Source) (
 		return nil, nil
 	}
 	p := &profiling{ghcFrom: profile.FileSize(l.ghcStatsFile())}
+	var err error
+	for try := 0; try < 2; try++ { // a process that exits between the listing and perf's start: list again
+		var procs []profile.Process
+		if procs, err = processes(sources); err != nil {
+			return nil, err
+		}
+		if p.rec, err = profile.Start(ctx, l.cfg.StateDir, procs); err == nil {
+			return p, nil
+		}
+	}
+	return nil, fmt.Errorf("profile: %w", err)
+}
+
+// processes lists the sources' processes now. perf follows the threads
+// they start, not processes forked later (a PostgreSQL backend for a new
+// connection): the warm-up has opened the target's pool by then.
+func processes(sources []telemetry.Source) ([]profile.Process, error) {
 	var procs []profile.Process
 	for _, src := range sources {
 		pids, err := telemetry.DefaultFS.Processes(src)
@@ -58,12 +75,7 @@ func (l *Server) startProfile(ctx context.Context, sources []telemetry.Source) (
 			procs = append(procs, profile.Process{PID: pid, Service: src.Name})
 		}
 	}
-	rec, err := profile.Start(ctx, l.cfg.StateDir, procs)
-	if err != nil {
-		return nil, fmt.Errorf("profile: %w", err)
-	}
-	p.rec = rec
-	return p, nil
+	return procs, nil
 }
 
 // ghcStats reads the GHC statistics written since the window started.
