@@ -61,9 +61,9 @@ func (l *Server) startProfile(ctx context.Context, sources []telemetry.Source) (
 	return nil, fmt.Errorf("profile: %w", err)
 }
 
-// processes lists the sources' processes now. perf follows the threads
-// they start, not processes forked later (a PostgreSQL backend for a new
-// connection): the warm-up has opened the target's pool by then.
+// processes lists the sources' processes now. A process started later (a
+// PostgreSQL backend for a new connection) may be missed by perf; the
+// warm-up has opened the target's pool by then.
 func processes(sources []telemetry.Source) ([]profile.Process, error) {
 	var procs []profile.Process
 	for _, src := range sources {
