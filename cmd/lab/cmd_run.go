@@ -32,7 +32,12 @@ restored. Writes RESULTS/<experiment>/<timestamp>/ and prints the verdicts.
 
 With --agent URL the server side is a 'lab agent' on another host and the
 load is generated here; repeat --agent to run the experiment on several
-hosts (RESULTS/<host>/<experiment>/<timestamp>/ each, then a comparison).`
+hosts (RESULTS/<host>/<experiment>/<timestamp>/ each, then a comparison).
+
+With --profile (or profile = true in the file) every trial's measured
+window also gets a CPU profile of the target and PostgreSQL (perf), GHC
+runtime statistics of a Haskell target (+RTS -S): see README, "Profiling a
+change".`
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", runUsage, stdout)
