@@ -15,7 +15,8 @@ import (
 const (
 	flameWidth    = 1200.0
 	flameRow      = 17.0
-	flameMinWidth = 0.3 // narrower frames are left out
+	flameMinWidth = 1.0 // narrower frames are left out
+	flameMaxDepth = 64  // deeper frames are left out
 	flameCharW    = 6.6 // approximate width of a character at font-size 11
 )
 
@@ -45,17 +46,15 @@ func (n *node) child(name string) *node {
 // script is needed.
 func FlameSVG(stacks []lab.Stack, title string) []byte {
 	root := &node{name: "all"}
-	depth := 0
 	for _, s := range stacks {
 		root.count += s.Count
 		n := root
-		for _, f := range s.Frames {
+		for _, f := range s.Frames[:min(len(s.Frames), flameMaxDepth)] {
 			n = n.child(f)
 			n.count += s.Count
 		}
-		depth = max(depth, len(s.Frames))
 	}
-	h := float64(depth+1)*flameRow + 30
+	h := float64(visibleDepth(root, flameWidth)+1)*flameRow + 30
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<svg class="flame" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.0f %.0f" width="100%%" font-family="monospace" font-size="11">`, flameWidth, h)
 	fmt.Fprintf(&b, `<title>%s</title><rect width="100%%" height="100%%" fill="#fdfdf6"/>`, html.EscapeString(title))
@@ -65,6 +64,17 @@ func FlameSVG(stacks []lab.Stack, title string) []byte {
 	}
 	b.WriteString(`</svg>`)
 	return b.Bytes()
+}
+
+// visibleDepth is how many levels above n are wide enough to be drawn.
+func visibleDepth(n *node, w float64) int {
+	d := 0
+	for _, c := range n.children {
+		if cw := w * float64(c.count) / float64(n.count); cw >= flameMinWidth {
+			d = max(d, 1+visibleDepth(c, cw))
+		}
+	}
+	return d
 }
 
 // drawFrame draws n at x, level deep from the bottom, and its children.

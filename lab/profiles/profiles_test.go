@@ -3,6 +3,7 @@ package profiles
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -168,5 +169,24 @@ func TestModules(t *testing.T) {
 	m := Modules(vs[0].Funcs)
 	if len(m) != 2 || m[0].Module != "PostgREST.Query.SqlFragment" || m[0].Self != 60 || m[1].Module != "PostgREST.App" || m[1].Self != 30 {
 		t.Errorf("modules %+v", m)
+	}
+}
+
+// A deep but narrow stack does not make the graph tall: only frames wide
+// enough to draw count, and at most flameMaxDepth levels.
+func TestFlameSVGHeight(t *testing.T) {
+	deep := make([]string, 200)
+	for i := range deep {
+		deep[i] = fmt.Sprintf("f%d", i)
+	}
+	stacks := []lab.Stack{st(100000, "postgrest", "main", "work"), {Frames: deep, Count: 1}}
+	svg := string(FlameSVG(stacks, "t"))
+	if !strings.Contains(svg, `viewBox="0 0 1200 98"`) { // 4 levels of 17 + 30
+		t.Errorf("height: %s", svg[:200])
+	}
+	stacks[1].Count = 100000
+	svg = string(FlameSVG(stacks, "t"))
+	if !strings.Contains(svg, `viewBox="0 0 1200 1135"`) { // 65 levels
+		t.Errorf("height: %s", svg[:200])
 	}
 }

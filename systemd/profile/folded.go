@@ -73,7 +73,12 @@ func ParseScript(r io.Reader, service func(pid int) string) (Profile, error) {
 			flush()
 		case line[0] == '\t':
 			if pid >= 0 && len(frames) < maxDepth {
-				frames = append(frames, frameName(strings.TrimSpace(line)))
+				f := frameName(strings.TrimSpace(line))
+				// A run of unknown frames (an unwinder lost in code without
+				// frame pointers, as GHC's) is one frame.
+				if n := len(frames); n == 0 || f != frames[n-1] || !strings.HasPrefix(f, "[") {
+					frames = append(frames, f)
+				}
 			}
 		default:
 			flush()

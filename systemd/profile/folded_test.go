@@ -17,6 +17,8 @@ const scriptOut = `  1234
    77/78 
 	           83244 _IO_default_xsputn (/usr/lib/x86_64-linux-gnu/libc.so.6)
 	      1040000000 [unknown] (/usr/lib/postgresql/15/bin/postgres)
+	      1040000001 [unknown] (/usr/lib/postgresql/15/bin/postgres)
+	      1040000002 [unknown] (/usr/lib/postgresql/15/bin/postgres)
 	ffffffff8100 [unknown] ([unknown])
 
 99 
