@@ -12,6 +12,9 @@ type CPUProfile struct {
 	Stacks []Stack `json:"stacks"`
 	// Dropped counts the samples of the stacks left out beyond MaxStacks.
 	Dropped int64 `json:"dropped,omitempty"`
+	// PerfCPUSeconds is the CPU perf record itself used (attaching before
+	// the window, writing after it included): the profiler's own cost.
+	PerfCPUSeconds float64 `json:"perf_cpu_seconds,omitempty"`
 }
 
 // MaxStacks bounds the folded stacks kept per trial.

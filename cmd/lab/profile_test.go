@@ -124,6 +124,9 @@ func checkTopFunctions(t *testing.T, pr report.ProfileReport, reference bool) {
 		if !found {
 			t.Errorf("%s: no top function or module matches %v: %v", v.Variant, want, names)
 		}
+		if !(v.PerfShare > 0 && v.PerfShare < 1) {
+			t.Errorf("%s: perf's own CPU %.3f s per trial, %.1f%% of the services'", v.Variant, v.PerfCPUPerTrial, 100*v.PerfShare)
+		}
 		if v.Samples <= 0 || len(v.BySelf) == 0 || v.BySelf[0].SelfShare <= 0 || v.BySelf[0].SelfShare > 1 {
 			t.Errorf("%s: %d samples, top %+v", v.Variant, v.Samples, v.BySelf)
 		}

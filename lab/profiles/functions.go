@@ -15,8 +15,11 @@ type Variant struct {
 	Trials   int
 	Samples  int64
 	PeriodNs int64
-	Stacks   []lab.Stack // merged, most samples first
-	Funcs    []Func      // most self samples first
+	// PerfCPUSeconds is perf's own CPU over the trials, ServiceCPUSeconds
+	// the target's and PostgreSQL's in their windows.
+	PerfCPUSeconds, ServiceCPUSeconds float64
+	Stacks                            []lab.Stack // merged, most samples first
+	Funcs                             []Func      // most self samples first
 }
 
 // Func is one function of one service and its samples: Self where it was
@@ -47,6 +50,8 @@ func CPU(run *lab.Run) []Variant {
 			v.Trials++
 			v.Samples += t.Profile.Samples
 			v.PeriodNs = t.Profile.PeriodNs
+			v.PerfCPUSeconds += t.Profile.PerfCPUSeconds
+			v.ServiceCPUSeconds += t.Server.CPUSeconds + t.Database.CPUSeconds
 			for _, s := range t.Profile.Stacks {
 				k := stackKey(s.Frames)
 				if m, ok := merged[k]; ok {

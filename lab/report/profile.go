@@ -32,11 +32,15 @@ type ProfileReport struct {
 
 // ProfileVariant is one variant's top functions by self and by total share.
 type ProfileVariant struct {
-	Variant string          `json:"variant"`
-	Trials  int             `json:"trials"`
-	Samples int64           `json:"samples"`
-	BySelf  []profiles.Func `json:"top_self"`
-	ByTotal []profiles.Func `json:"top_total"`
+	Variant string `json:"variant"`
+	Trials  int    `json:"trials"`
+	Samples int64  `json:"samples"`
+	// PerfCPUPerTrial is perf's own CPU per trial in seconds; PerfShare
+	// that as a share of the target's and PostgreSQL's CPU in the windows.
+	PerfCPUPerTrial float64         `json:"perf_cpu_per_trial"`
+	PerfShare       float64         `json:"perf_share"`
+	BySelf          []profiles.Func `json:"top_self"`
+	ByTotal         []profiles.Func `json:"top_total"`
 	// Modules are the Haskell modules by self samples (GHC targets).
 	Modules []profiles.Module `json:"top_modules,omitempty"`
 }
@@ -68,6 +72,11 @@ func Profile(run *lab.Run) ProfileReport {
 		v := r.variants[i]
 		r.Variants = append(r.Variants, ProfileVariant{Variant: v.Name, Trials: v.Trials, Samples: v.Samples,
 			BySelf: profiles.Top(v.Funcs, topFunctions, false), ByTotal: profiles.Top(v.Funcs, topFunctions, true)})
+		pv := &r.Variants[len(r.Variants)-1]
+		pv.PerfCPUPerTrial = v.PerfCPUSeconds / float64(v.Trials)
+		if v.ServiceCPUSeconds > 0 {
+			pv.PerfShare = v.PerfCPUSeconds / v.ServiceCPUSeconds
+		}
 		mods := profiles.Modules(v.Funcs)
 		r.Variants[len(r.Variants)-1].Modules = mods[:min(topFunctions, len(mods))]
 		if v.Baseline || base == nil && i == 0 {

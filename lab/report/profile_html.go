@@ -47,6 +47,7 @@ td.q { text-align: left; white-space: normal; font-family: monospace; font-size:
 {{with .Variants}}<h2 id="cpu-profile">CPU profile</h2>
 <p class="muted"><code>perf record -e cpu-clock -g</code> of the target and PostgreSQL over every trial's measured window. Self: the function was running; total: it was on the stack (GHC code keeps no frame pointers: its call chains are not reliable, its self shares are). Hover a frame of a flame graph for its samples. Files: flame-*.svg, profile-*.pb.gz (<code>go tool pprof</code>), profile.json.</p>
 {{range .}}<h3>{{.Variant}}: {{.Samples}} samples in {{.Trials}} trial(s)</h3>
+<p class="muted">perf itself used {{num .PerfCPUPerTrial}} s of CPU per trial, {{pct .PerfShare}} of the target's and PostgreSQL's CPU.</p>
 <figure>{{index $.Flames .Variant}}</figure>
 <div class="cols">
 <table><tr><th class="l">function (by self)</th><th class="l">service</th><th>self</th><th>total</th></tr>

@@ -21,7 +21,8 @@ func mdProfile(b *bufio.Writer, run *lab.Run) {
 		fmt.Fprintf(b, "## CPU profile\n\n`perf record -e cpu-clock -g` of the target and PostgreSQL over every trial's measured window; "+
 			"self: the function was running; total: it was on the stack. Flame graphs: report.html and flame-*.svg; pprof: profile-*.pb.gz.\n\n")
 		for _, v := range r.Variants {
-			fmt.Fprintf(b, "### %s: top functions (%d samples, %d trials)\n\n| function | service | self | total |\n|---|---|---:|---:|\n", mdEscape(v.Variant), v.Samples, v.Trials)
+			fmt.Fprintf(b, "### %s: top functions (%d samples, %d trials)\n\nperf itself used %s s of CPU per trial, %s of the target's and PostgreSQL's CPU.\n\n"+
+				"| function | service | self | total |\n|---|---|---:|---:|\n", mdEscape(v.Variant), v.Samples, v.Trials, num(v.PerfCPUPerTrial), pct(v.PerfShare))
 			for _, f := range v.BySelf[:min(10, len(v.BySelf))] {
 				fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", mdCode(f.Name), mdEscape(f.Service), pct(f.SelfShare), pct(f.TotalShare))
 			}

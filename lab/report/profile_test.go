@@ -31,7 +31,7 @@ func profiledRun() *lab.Run {
 			esc = 500
 			sql = append(sql, lab.Statement{Query: "SELECT pg_catalog.extra_query_per_request()", Calls: t.Load.Requests, TotalMs: 0.05 * float64(t.Load.Requests)})
 		}
-		t.Profile = &lab.CPUProfile{Samples: 1000 + esc, PeriodNs: 2004008, Stacks: []lab.Stack{
+		t.Profile = &lab.CPUProfile{Samples: 1000 + esc, PeriodNs: 2004008, PerfCPUSeconds: 0.05, Stacks: []lab.Stack{
 			{Frames: []string{"postgrest", "[postgrest executable]", "PostgREST.App.postgrestResponse", "PostgREST.Query.SqlFragment.$wescapeIdent"}, Count: esc},
 			{Frames: []string{"postgrest", "[postgrest executable]", "Hasql.Decoders.All.$wsingleRow"}, Count: 200},
 			{Frames: []string{"postgrest", "[postgrest executable]", "evacuate1"}, Count: 150},
@@ -76,7 +76,7 @@ func TestProfileSections(t *testing.T) {
 		t.Error("HTML has a script")
 	}
 	for _, want := range []string{"## CPU profile", "### unix: top functions", "| `PostgREST.Query.SqlFragment.$wescapeIdent` | postgrest |",
-		"## GHC runtime", "| tcp | 158 kB |", "## SQL per variant", "**only in variant**", "| GETSingle | unix |", "Haskell modules by self share:"} {
+		"## GHC runtime", "| tcp | 158 kB |", "## SQL per variant", "**only in variant**", "| GETSingle | unix |", "Haskell modules by self share:", "perf itself used 0.050 s of CPU per trial"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q", want)
 		}

@@ -15,6 +15,9 @@ import (
 type Profile struct {
 	Samples  int64
 	PeriodNs int64
+	// PerfCPUSeconds is the CPU time perf record itself used, from its
+	// start (attaching, before the window) to its exit (writing its data).
+	PerfCPUSeconds float64
 	Stacks   []Stack // most samples first
 }
 

@@ -188,6 +188,9 @@ func (r *Recorder) Fold(ctx context.Context) (Profile, error) {
 		return p, fmt.Errorf("perf script: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	p.PeriodNs = int64(time.Second) / Frequency
+	if ps := r.cmd.ProcessState; ps != nil {
+		p.PerfCPUSeconds = (ps.UserTime() + ps.SystemTime()).Seconds()
+	}
 	renameFrames(p.Stacks, r.exes)
 	return p, perr
 }

@@ -59,7 +59,7 @@ func TestRecorderOnOwnProcess(t *testing.T) {
 	}
 	// 600 ms of CPU at 499 Hz is 300 samples; the 300 ms after the window
 	// would make 450.
-	if p.Samples < 100 || p.Samples > 420 || p.PeriodNs <= 0 {
+	if p.Samples < 100 || p.Samples > 420 || p.PeriodNs <= 0 || !(p.PerfCPUSeconds > 0) {
 		t.Fatalf("%d samples (period %d ns)", p.Samples, p.PeriodNs)
 	}
 	// go test may strip the symbol table: the frames are then named

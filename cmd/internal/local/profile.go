@@ -108,7 +108,7 @@ func cpuProfile(ctx context.Context, p *profiling) (*lab.CPUProfile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("profile: %w", err)
 	}
-	out := &lab.CPUProfile{Samples: prof.Samples, PeriodNs: prof.PeriodNs}
+	out := &lab.CPUProfile{Samples: prof.Samples, PeriodNs: prof.PeriodNs, PerfCPUSeconds: prof.PerfCPUSeconds}
 	for i, s := range prof.Stacks {
 		if i >= lab.MaxStacks {
 			out.Dropped += s.Count
