@@ -12,8 +12,9 @@ type CPUProfile struct {
 	Stacks []Stack `json:"stacks"`
 	// Dropped counts the samples of the stacks left out beyond MaxStacks.
 	Dropped int64 `json:"dropped,omitempty"`
-	// PerfCPUSeconds is the CPU perf record itself used (attaching before
-	// the window, writing after it included): the profiler's own cost.
+	// PerfCPUSeconds is the CPU perf record itself used during the window
+	// (10 ms resolution): the profiler's own cost, besides the sampling
+	// interrupts the profiled processes pay.
 	PerfCPUSeconds float64 `json:"perf_cpu_seconds,omitempty"`
 }
 

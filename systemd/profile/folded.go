@@ -15,10 +15,10 @@ import (
 type Profile struct {
 	Samples  int64
 	PeriodNs int64
-	// PerfCPUSeconds is the CPU time perf record itself used, from its
-	// start (attaching, before the window) to its exit (writing its data).
+	// PerfCPUSeconds is the CPU time perf record itself used during the
+	// window (not attaching before it or writing its data after it).
 	PerfCPUSeconds float64
-	Stacks   []Stack // most samples first
+	Stacks         []Stack // most samples first
 }
 
 // Stack is one folded stack: root first (the service), leaf last.
@@ -39,7 +39,7 @@ const (
 // (dso)" line per frame, leaf first, and a blank line (without call
 // chains, one line "pid addr symbol (dso)" per sample). Symbols are GHC-decoded;
 // unknown ones are named after their DSO ("[libc.so.6]"). service names a
-// PID's root frame ("" for a PID it does not know: "pid <n>").
+// PID's root frame; the samples of a PID it does not know ("") are left out.
 func ParseScript(r io.Reader, service func(pid int) string) (Profile, error) {
 	folded := map[string]*Stack{}
 	var p Profile
@@ -51,7 +51,8 @@ func ParseScript(r io.Reader, service func(pid int) string) (Profile, error) {
 		}
 		root := service(pid)
 		if root == "" {
-			root = "pid " + strconv.Itoa(pid)
+			pid, frames = -1, frames[:0]
+			return
 		}
 		st := make([]string, 0, len(frames)+1)
 		st = append(st, root)

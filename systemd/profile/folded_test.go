@@ -28,17 +28,16 @@ const scriptOut = `  1234
 `
 
 func TestParseScript(t *testing.T) {
-	services := map[int]string{1234: "postgrest", 77: "postgresql"}
+	services := map[int]string{1234: "postgrest", 77: "postgresql", 5: "other"} // 99: not tracked
 	p, err := ParseScript(strings.NewReader(scriptOut), func(pid int) string { return services[pid] })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Samples != 5 || len(p.Stacks) != 4 {
+	if p.Samples != 4 || len(p.Stacks) != 3 {
 		t.Fatalf("samples %d, stacks %+v", p.Samples, p.Stacks)
 	}
 	want := []string{"postgrest;GHC.Base.>>=;PostgREST.Query.SqlFragment.$wescapeIdent 2",
-		"pid 5;_setjmp@plt 1",
-		"pid 99;__schedule 1",
+		"other;_setjmp@plt 1",
 		"postgresql;[unknown];[postgres];_IO_default_xsputn 1"}
 	for i, s := range p.Stacks {
 		if got := strings.Join(s.Frames, ";") + " " + itoa(s.Count); got != want[i] {

@@ -52,6 +52,9 @@ type Recorder struct {
 	stderr   strings.Builder
 	done     chan error
 	stopped  bool
+	// cpu0 and cpu are perf's CPU time at the window's start and its
+	// CPU during the window (procfs, 10 ms resolution).
+	cpu0, cpu time.Duration
 }
 
 // Start attaches perf record to the processes and enables its events once
@@ -90,6 +93,9 @@ func (r *Recorder) start(ctx context.Context, procs []Process) error {
 	}
 	pids := make([]string, 0, len(procs))
 	for _, p := range procs {
+		if _, err := os.Stat(fmt.Sprintf("/proc/%d", p.PID)); err != nil {
+			return fmt.Errorf("perf record: process %d (%s): %w", p.PID, p.Service, err)
+		}
 		pids = append(pids, strconv.Itoa(p.PID))
 		r.services[p.PID] = p.Service
 		if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", p.PID)); err == nil {
@@ -97,9 +103,11 @@ func (r *Recorder) start(ctx context.Context, procs []Process) error {
 		}
 	}
 	// Not CommandContext: perf must get SIGINT to write its data, not SIGKILL.
-	r.cmd = exec.Command("perf", "record", "-e", "cpu-clock", "-g", "-F", strconv.Itoa(Frequency),
-		"--delay=-1", "--control=fifo:"+ctlPath+","+ackPath, "-q",
-		"-o", filepath.Join(r.dir, "perf.data"), "-p", strings.Join(pids, ","))
+	// -B -N: no build-id collection at exit (perf script finds the
+	// binaries by path; they are still there).
+	args := []string{"record", "-e", "cpu-clock", "-g", "-F", strconv.Itoa(Frequency), "-B", "-N",
+		"--delay=-1", "--control=fifo:" + ctlPath + "," + ackPath, "-q", "-o", filepath.Join(r.dir, "perf.data")}
+	r.cmd = exec.Command("perf", append(args, target(pids)...)...)
 	r.cmd.Stderr = &r.stderr
 	if err := r.cmd.Start(); err != nil {
 		return fmt.Errorf("perf record: %w", err)
@@ -110,6 +118,7 @@ func (r *Recorder) start(ctx context.Context, procs []Process) error {
 		<-r.done
 		return err
 	}
+	r.cpu0 = procCPU(r.cmd.Process.Pid)
 	return nil
 }
 
@@ -152,6 +161,7 @@ func (r *Recorder) Stop(ctx context.Context) error {
 	}
 	r.stopped = true
 	cerr := r.command(ctx, "disable")
+	r.cpu = procCPU(r.cmd.Process.Pid) - r.cpu0
 	_ = r.cmd.Process.Signal(os.Interrupt)
 	select {
 	case <-r.done:
@@ -188,9 +198,7 @@ func (r *Recorder) Fold(ctx context.Context) (Profile, error) {
 		return p, fmt.Errorf("perf script: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	p.PeriodNs = int64(time.Second) / Frequency
-	if ps := r.cmd.ProcessState; ps != nil {
-		p.PerfCPUSeconds = (ps.UserTime() + ps.SystemTime()).Seconds()
-	}
+	p.PerfCPUSeconds = max(0, r.cpu.Seconds())
 	renameFrames(p.Stacks, r.exes)
 	return p, perr
 }
@@ -219,6 +227,57 @@ func renameFrames(stacks []Stack, names map[string]string) {
 			if n, ok := names[f]; ok {
 				s.Frames[i] = n
 			}
+		}
+	}
+}
+
+// procCPU is a process's user and system CPU time so far, from
+// /proc/<pid>/stat (0 when it cannot be read).
+func procCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name (field 2) may hold spaces: count from after it.
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64) // field 14
+	stime, err2 := strconv.ParseInt(f[12], 10, 64) // field 15
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return time.Duration(utime+stime) * time.Second / clockTicks
+}
+
+// clockTicks is USER_HZ, the unit of /proc/<pid>/stat's times: 100 on
+// every Linux architecture the lab runs on.
+const clockTicks = 100
+
+// target is what perf record watches. As root, every CPU (-a), and
+// Fold keeps the samples of the tracked processes: per-thread events
+// (-p) make perf spin on a process whose threads come and go, as GHC's
+// runtime's do around foreign calls (perf 6.1 woke up 130,000 times a
+// second and used as much CPU as the target), and miss processes started
+// later. Otherwise (perf_event_paranoid allows no more) the processes.
+func target(pids []string) []string {
+	if os.Geteuid() == 0 {
+		return []string{"-a"}
+	}
+	return []string{"-p", strings.Join(pids, ",")}
+}
+
+// Track adds processes whose samples Fold keeps (e.g. started during
+// the window); call it before Fold.
+func (r *Recorder) Track(procs []Process) {
+	for _, p := range procs {
+		if _, ok := r.services[p.PID]; !ok {
+			r.services[p.PID] = p.Service
 		}
 	}
 }

@@ -59,7 +59,7 @@ func TestRecorderOnOwnProcess(t *testing.T) {
 	}
 	// 600 ms of CPU at 499 Hz is 300 samples; the 300 ms after the window
 	// would make 450.
-	if p.Samples < 100 || p.Samples > 420 || p.PeriodNs <= 0 || !(p.PerfCPUSeconds > 0) {
+	if p.Samples < 100 || p.Samples > 420 || p.PeriodNs <= 0 || p.PerfCPUSeconds < 0 || p.PerfCPUSeconds > 0.3 {
 		t.Fatalf("%d samples (period %d ns)", p.Samples, p.PeriodNs)
 	}
 	// go test may strip the symbol table: the frames are then named
@@ -98,5 +98,16 @@ func TestCheckWithoutPerf(t *testing.T) {
 	err := Check(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "perf on PATH") {
 		t.Errorf("Check without perf: %v", err)
+	}
+}
+
+func TestProcCPU(t *testing.T) {
+	before := procCPU(os.Getpid())
+	spinForProfile(50 * time.Millisecond)
+	if after := procCPU(os.Getpid()); after-before < 30*time.Millisecond {
+		t.Errorf("procCPU: %v then %v after 50 ms of spinning", before, after)
+	}
+	if procCPU(1<<30) != 0 {
+		t.Error("a process that does not exist has CPU time")
 	}
 }

@@ -37,6 +37,7 @@ func (l *Server) ghcStatsArgs() ([]string, []lab.Change) {
 // file's offset at the start, and the statements before it.
 type profiling struct {
 	rec     *profile.Recorder
+	sources []telemetry.Source
 	ghcFrom int64
 	stmts   map[string]telemetry.StatementCounter
 }
@@ -47,7 +48,7 @@ func (l *Server) startProfile(ctx context.Context, sources []telemetry.Source) (
 	if !l.cfg.Profile {
 		return nil, nil
 	}
-	p := &profiling{ghcFrom: profile.FileSize(l.ghcStatsFile())}
+	p := &profiling{ghcFrom: profile.FileSize(l.ghcStatsFile()), sources: sources}
 	var err error
 	for try := 0; try < 2; try++ { // a process that exits between the listing and perf's start: list again
 		var procs []profile.Process
@@ -61,9 +62,8 @@ func (l *Server) startProfile(ctx context.Context, sources []telemetry.Source) (
 	return nil, fmt.Errorf("profile: %w", err)
 }
 
-// processes lists the sources' processes now. A process started later (a
-// PostgreSQL backend for a new connection) may be missed by perf; the
-// warm-up has opened the target's pool by then.
+// processes lists the sources' processes now (at the window's start and
+// again at its end, for processes started during it).
 func processes(sources []telemetry.Source) ([]profile.Process, error) {
 	var procs []profile.Process
 	for _, src := range sources {
@@ -103,6 +103,9 @@ func (l *Server) ghcStats(p *profiling, requests int64) (*lab.GHCStats, error) {
 func cpuProfile(ctx context.Context, p *profiling) (*lab.CPUProfile, error) {
 	if p == nil {
 		return nil, nil
+	}
+	if procs, err := processes(p.sources); err == nil {
+		p.rec.Track(procs) // e.g. a PostgreSQL backend started during the window
 	}
 	prof, err := p.rec.Fold(ctx)
 	if err != nil {
