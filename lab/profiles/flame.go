@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"html"
 	"slices"
+	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
@@ -117,4 +118,22 @@ func flameColor(name string, level int) string {
 	f.Write([]byte(name))
 	v := f.Sum32()
 	return fmt.Sprintf("rgb(%d,%d,%d)", 205+v%50, 80+(v>>8)%130, 40+(v>>16)%50)
+}
+
+// Folded is the stacks in the folded format of flamegraph.pl: one line per
+// stack, frames root first joined by ";" (a ";" or newline inside a frame
+// becomes ":" or a space), a space and the count.
+func Folded(stacks []lab.Stack) []byte {
+	var b bytes.Buffer
+	clean := strings.NewReplacer(";", ":", "\n", " ", "\r", " ")
+	for _, s := range stacks {
+		for i, f := range s.Frames {
+			if i > 0 {
+				b.WriteByte(';')
+			}
+			b.WriteString(clean.Replace(f))
+		}
+		fmt.Fprintf(&b, " %d\n", s.Count)
+	}
+	return b.Bytes()
 }

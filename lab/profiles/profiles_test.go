@@ -190,3 +190,10 @@ func TestFlameSVGHeight(t *testing.T) {
 		t.Errorf("height: %s", svg[:200])
 	}
 }
+
+func TestFolded(t *testing.T) {
+	got := string(Folded([]lab.Stack{st(3, "postgrest", "a;b", "c\nd"), st(1, "postgresql", "main")}))
+	if want := "postgrest;a:b;c d 3\npostgresql;main 1\n"; got != want {
+		t.Errorf("Folded = %q, want %q", got, want)
+	}
+}

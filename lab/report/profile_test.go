@@ -94,7 +94,7 @@ func TestProfileFilesNextToTheRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, v := range []string{"tcp", "unix", "unix-nolog"} {
-		for _, f := range []string{"flame-" + v + ".svg", "profile-" + v + ".pb.gz"} {
+		for _, f := range []string{"flame-" + v + ".svg", "profile-" + v + ".pb.gz", "stacks-" + v + ".folded"} {
 			if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {
 				t.Errorf("%s: %v", f, err)
 			}

@@ -10,7 +10,9 @@ import (
 )
 
 // writeProfiles writes, when the run has profiles, profile.json and per
-// variant flame-<variant>.svg and profile-<variant>.pb.gz (pprof).
+// variant flame-<variant>.svg, profile-<variant>.pb.gz (pprof) and
+// stacks-<variant>.folded (one "frame;frame;... count" line per stack, as
+// flamegraph.pl and speedscope read it).
 func writeProfiles(dir string, run *lab.Run) error {
 	r := Profile(run)
 	if r.Empty() {
@@ -27,6 +29,9 @@ func writeProfiles(dir string, run *lab.Run) error {
 		name := fileName(v.Name)
 		svg := profiles.FlameSVG(v.Stacks, flameTitle(v))
 		if err := writeFile(filepath.Join(dir, "flame-"+name+".svg"), svg); err != nil {
+			return err
+		}
+		if err := writeFile(filepath.Join(dir, "stacks-"+name+".folded"), profiles.Folded(v.Stacks)); err != nil {
 			return err
 		}
 		var p bytes.Buffer
