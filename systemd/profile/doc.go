@@ -3,10 +3,11 @@
 //
 // CPU profiles come from Linux perf: Start runs `perf record -e cpu-clock
 // -g` (a software event: hardware counters do not work on the lab's VMs)
-// attached to the given processes, with its events disabled until the
-// window starts and disabled again when it ends (perf's --control FIFOs),
-// so the profile holds exactly the measured window. Stop turns
-// `perf script` output into folded stacks (root first, ";"-joined), with
+// for the given processes, with its events disabled until the window
+// starts and disabled again when it ends (perf's --control FIFOs), so the
+// profile holds exactly the measured window. Stop ends it; Fold turns
+// `perf script` output into folded stacks (root first), keeping the
+// samples of the given processes (and those added with Track), with
 // GHC's z-encoded symbol names decoded (DecodeGHC), e.g.
 // postgrestzm13zi0zi8zm..._PostgRESTziQueryziSqlFragment_zdwescapeIdent_info
 // becomes PostgREST.Query.SqlFragment.$wescapeIdent.

@@ -57,9 +57,11 @@ type Recorder struct {
 	cpu0, cpu time.Duration
 }
 
-// Start attaches perf record to the processes and enables its events once
-// perf is ready, so the profile begins when Start returns. dir is where
-// perf writes its data (a temporary directory under it, removed by Stop).
+// Start runs perf record for the processes (every CPU as root, keeping
+// their samples only; see target) and enables its events once perf is
+// ready, so the profile begins when Start returns. dir is where perf
+// writes its data (a temporary directory under it, removed by Fold or
+// Discard).
 func Start(ctx context.Context, dir string, procs []Process) (*Recorder, error) {
 	if len(procs) == 0 {
 		return nil, errors.New("perf record: no process to profile")
