@@ -30,6 +30,11 @@
 //	targets = "load/targets.http"   # a targets file (vegeta's format), relative to this file:
 //	                                #   its requests, round-robin, are the scenario "targets"
 //	jwt_secret = "a secret of at least 32 characters"  # signs {jwt ...} templates (HS256); never reported
+//	profile = false                 # per trial, over the measured window: a CPU profile (perf record
+//	                                #   -e cpu-clock -g) of the target and PostgreSQL, GHC runtime
+//	                                #   statistics (+RTS -S; Haskell targets) and the SQL statements
+//	                                #   sent (pg_stat_statements); same as `lab run --profile`.
+//	                                #   Needs perf on PATH and the local server side (not --agent)
 //
 //	[target]                        # leave out for the local stack (lab stack up)
 //	stack = ""                      # state dir of a local stack

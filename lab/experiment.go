@@ -33,6 +33,12 @@ type Experiment struct {
 	// does not know (e.g. from a newer PostgREST).
 	AllowUnknownKeys bool `toml:"allow_unknown_keys" json:"allow_unknown_keys,omitempty"`
 
+	// Profile records, per trial, a CPU profile (perf) of the target and
+	// PostgreSQL, GHC runtime statistics of a Haskell target (+RTS -S) and
+	// the SQL statements sent (pg_stat_statements), all over the measured
+	// window. Local server side only.
+	Profile bool `toml:"profile" json:"profile,omitempty"`
+
 	// Source is the file the experiment was read from ("" for built-ins).
 	Source string `toml:"-" json:"source,omitempty"`
 }

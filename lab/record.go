@@ -130,6 +130,12 @@ type Trial struct {
 	// Interference is the CPU used on the machine by other work during
 	// the trial (nil when the machine's CPU was not measured).
 	Interference *Interference `json:"interference,omitempty"`
+	// Profile, GHC and SQL are set when the run profiled (profile = true):
+	// CPU profile, GHC runtime statistics (Haskell targets) and the SQL
+	// statements sent during the measured window.
+	Profile *CPUProfile `json:"profile,omitempty"`
+	GHC     *GHCStats   `json:"ghc,omitempty"`
+	SQL     []Statement `json:"sql,omitempty"`
 	// Error is set when the trial failed (not ready, crashed); such trials
 	// are kept in the record but left out of verdicts.
 	Error string `json:"error,omitempty"`

@@ -43,6 +43,10 @@ type Telemetry struct {
 	// MachineCPU is the whole machine's busy CPU during the window, in
 	// cores (0 when unknown, e.g. from an agent that does not report it).
 	MachineCPU float64
+	// Profile, GHC and SQL: see Trial.
+	Profile *CPUProfile
+	GHC     *GHCStats
+	SQL     []Statement
 }
 
 // Loader generates load against the target.

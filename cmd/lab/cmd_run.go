@@ -42,7 +42,12 @@ variants, e.g. 'lab run binaries --binary base=PATH --binary pr=PATH'
 (see also 'lab ab'). For CI, --markdown FILE writes a summary sized for a
 GitHub comment (also appended to $GITHUB_STEP_SUMMARY when that is set) and
 --gate 'throughput<-3%,p99>+10%' exits with code 3 when a significant
-change beyond a threshold is found.`
+change beyond a threshold is found.
+
+With --profile (or profile = true in the file) every trial's measured
+window also gets a CPU profile of the target and PostgreSQL (perf), GHC
+runtime statistics of a Haskell target (+RTS -S): see README, "Profiling a
+change".`
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return runWith(ctx, "run", runUsage, args, stdout, stderr, func(pos []string, _ *prFlags) (string, error) {
@@ -66,6 +71,7 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 	duration := fs.Duration("duration", 0, "override load.duration")
 	warmup := fs.Duration("warmup", -1, "override load.warmup")
 	targets := fs.String("targets", "", "replay this targets file (vegeta's format, e.g. PostgREST's test/load/targets.http) as the only scenario")
+	prof := fs.Bool("profile", false, "profile every trial's window (perf CPU profile, GHC runtime statistics, SQL); as profile = true")
 	var af agentFlags
 	af.add(fs)
 	var pf prFlags
@@ -83,6 +89,10 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 		return err
 	}
 	if err := useTargets(e, *targets); err != nil {
+		return err
+	}
+	e.Profile = e.Profile || *prof
+	if err := checkProfile(ctx, e, len(af.urls) > 0); err != nil {
 		return err
 	}
 	if len(af.urls) > 0 {

@@ -44,6 +44,7 @@ func stackServer(ctx context.Context, dir, postgrest string, e *lab.Experiment, 
 	}
 	cfg := stackLocalConfig(s, st, out)
 	cfg.AllowUnknownKeys = e.AllowUnknownKeys
+	cfg.Profile = e.Profile
 	l, err := local.New(ctx, cfg)
 	if err != nil {
 		s.Close()
@@ -91,7 +92,7 @@ func targetServer(ctx context.Context, stateDir string, e *lab.Experiment, out i
 		}
 	}
 	l, err := local.New(ctx, local.Config{Ctl: ctl, StateDir: stateDir, Config: t.Config, TargetUnit: t.Unit,
-		PGUnit: t.PGUnit, PG: pg, AdminURI: t.PGURI, URL: t.URL, AdminURL: t.AdminURL, AllowUnknownKeys: e.AllowUnknownKeys, Logf: logf(out)})
+		PGUnit: t.PGUnit, PG: pg, AdminURI: t.PGURI, URL: t.URL, AdminURL: t.AdminURL, AllowUnknownKeys: e.AllowUnknownKeys, Profile: e.Profile, Logf: logf(out)})
 	if err != nil {
 		ctl.Close()
 		return nil, "", nil, err

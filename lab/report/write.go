@@ -15,7 +15,9 @@ import (
 var Files = []string{"report.md", "report.html", "verdicts.json", "results.bench", "trials.csv", "telemetry.csv"}
 
 // WriteAll writes report.md, report.html, verdicts.json, results.bench,
-// trials.csv and telemetry.csv into dir (run.json is the runner's). Each
+// trials.csv and telemetry.csv into dir (run.json is the runner's), and
+// with profiles or statements profile.json, flame-<variant>.svg and
+// profile-<variant>.pb.gz (see writeProfiles). Each
 // file is written to a temporary name and renamed, so a reader never sees
 // half a report.
 func WriteAll(dir string, run *lab.Run, v *stats.Verdicts) error {
@@ -36,7 +38,7 @@ func WriteAll(dir string, run *lab.Run, v *stats.Verdicts) error {
 			return err
 		}
 	}
-	return nil
+	return writeProfiles(dir, run)
 }
 
 func writeFile(path string, data []byte) error {

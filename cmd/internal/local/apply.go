@@ -179,7 +179,8 @@ func (l *Server) applyUnit(ctx context.Context, v lab.Variant) ([]lab.Change, er
 		}
 		l.envSet = len(env) > 0
 	}
-	if v.Binary != "" || len(v.Args) > 0 || l.specDirty {
+	rtsArgs, rtsChanges := l.ghcStatsArgs()
+	if v.Binary != "" || len(v.Args) > 0 || l.specDirty || rtsArgs != nil {
 		if l.cfg.TargetSpec == nil {
 			return nil, fmt.Errorf("binary/args: the lab did not create unit %s, so it cannot swap its executable (use a drop-in with ExecStart instead)", l.cfg.TargetUnit)
 		}
@@ -193,11 +194,13 @@ func (l *Server) applyUnit(ctx context.Context, v lab.Variant) ([]lab.Change, er
 		if len(v.Args) > 0 {
 			changes = append(changes, lab.Change{Where: "binary", Key: "args", To: strings.Join(v.Args, " ")})
 		}
+		argv = append(argv, rtsArgs...)
+		changes = append(changes, rtsChanges...)
 		spec.ExecStart = append(argv, spec.ExecStart[1:]...)
 		if err := l.cfg.Ctl.Install(ctx, spec); err != nil {
 			return nil, err
 		}
-		l.specDirty = v.Binary != "" || len(v.Args) > 0
+		l.specDirty = v.Binary != "" || len(v.Args) > 0 || rtsArgs != nil
 	}
 	return changes, nil
 }

@@ -32,6 +32,9 @@ type Config struct {
 	Reference  bool
 	// AllowUnknownKeys lets variants set keys the catalogue does not know.
 	AllowUnknownKeys bool
+	// Profile records a CPU profile (perf) and, for a Haskell target the
+	// lab owns, GHC runtime statistics (+RTS -S) in every window.
+	Profile bool
 	// ReadyTimeout bounds each readiness gate (default 60 s).
 	ReadyTimeout time.Duration
 	Logf         func(format string, args ...any)

@@ -34,12 +34,17 @@ func (l *Server) Watch(ctx context.Context) (lab.Window, error) {
 		_ = telemetry.EnsureStatements(ctx, conn)
 		if w.db0, err = telemetry.ReadDB(ctx, conn); err == nil {
 			w.conn = conn
+			w.stmts0, _ = telemetry.ReadStatements(ctx, conn) // nil: no SQL per statement
 		} else {
 			conn.Close(ctx)
 			l.cfg.Logf("database counters unavailable: %v", err)
 		}
 	} else {
 		l.cfg.Logf("database counters unavailable: %v", err)
+	}
+	if w.prof, err = l.startProfile(ctx, sources); err != nil {
+		w.close(ctx)
+		return nil, err
 	}
 	w.start = time.Now() // before Start, which takes the first sample
 	if err := s.Start(ctx); err != nil {
@@ -68,9 +73,14 @@ type window struct {
 	start   time.Time
 	seen    int
 	pool    *poolWatch
+	stmts0  map[string]telemetry.StatementCounter
+	prof    *profiling // nil unless profiling
 }
 
 func (w *window) close(ctx context.Context) {
+	if w.prof != nil {
+		w.prof.rec.Discard(ctx)
+	}
 	if w.conn != nil {
 		w.conn.Close(ctx)
 		w.conn = nil
@@ -80,6 +90,10 @@ func (w *window) close(ctx context.Context) {
 // Stop implements lab.Window.
 func (w *window) Stop(ctx context.Context, requests int64) (lab.Telemetry, error) {
 	defer w.close(ctx)
+	var perfErr error
+	if w.prof != nil {
+		perfErr = w.prof.rec.Stop(ctx) // the window's end, before anything else
+	}
 	rec := w.sampler.Stop()
 	var pool *lab.PoolStats
 	if w.pool != nil {
@@ -99,6 +113,11 @@ func (w *window) Stop(ctx context.Context, requests int64) (lab.Telemetry, error
 		d := telemetry.Delta(w.db0, db1)
 		per := d.PerRequest(requests)
 		tel.DB = lab.DBStats{TransactionsPerRequest: per.Transactions, StatementsPerRequest: per.Statements, Rollbacks: d.XactRollback}
+		if w.stmts0 != nil {
+			if s1, err := telemetry.ReadStatements(ctx, w.conn); err == nil {
+				tel.SQL = statements(w.stmts0, s1)
+			}
+		}
 	}
 	tel.DB.Pool = pool
 	evs := w.l.watcher.Events()
@@ -107,6 +126,16 @@ func (w *window) Stop(ctx context.Context, requests int64) (lab.Telemetry, error
 			continue // another cgroup's OOM kill: not ours
 		}
 		tel.Events = append(tel.Events, lab.Event{T: e.T, Kind: eventKinds[e.Kind], Source: e.Source, Detail: e.Detail, PID: e.PID})
+	}
+	if perfErr != nil {
+		return tel, fmt.Errorf("profile: %w", perfErr)
+	}
+	var err error
+	if tel.GHC, err = w.l.ghcStats(w.prof, requests); err != nil {
+		return tel, err
+	}
+	if tel.Profile, err = cpuProfile(ctx, w.prof); err != nil {
+		return tel, err
 	}
 	return tel, nil
 }

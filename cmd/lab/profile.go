@@ -1,0 +1,24 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/systemd/profile"
+)
+
+// checkProfile refuses a profiling run that cannot profile, before any
+// variant is applied: perf must be on PATH, and the server side local.
+func checkProfile(ctx context.Context, e *lab.Experiment, agents bool) error {
+	if !e.Profile {
+		return nil
+	}
+	if agents {
+		return usageErrorf("run: profile = true (or --profile) needs the local server side; the agent does not profile yet")
+	}
+	if err := profile.Check(ctx); err != nil {
+		return fmt.Errorf("%s: %w", e.Name, err)
+	}
+	return nil
+}

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+	"github.com/pgrst-lab/pgrst-lab/lab/report"
+)
+
+// The bundled binaries experiment with --profile, on GETSingle only and
+// short trials, against two copies of the target's binary, on the real
+// PostgREST and on postgrest-mini: the report has top functions with
+// decoded names, flame graphs, pprof profiles, GHC runtime statistics (real
+// PostgREST; postgrest-mini says they do not apply) and the SQL per variant.
+func TestProfileBinaries(t *testing.T) {
+	if _, err := exec.LookPath("perf"); err != nil {
+		labtest.Need(t, "perf is not installed (apt-get install linux-perf): %v", err)
+	}
+	labBin := buildLab(t)
+	for _, tg := range labTargets(labBin) {
+		t.Run(tg.name, func(t *testing.T) { profileBinaries(t, tg) })
+	}
+}
+
+func profileBinaries(t *testing.T, tg labTarget) {
+	flags := tg.flags(t)
+	dir := directStack(t, flags...)
+	bins := t.TempDir()
+	for _, v := range []string{"PGRST_RELEASE", "PGRST_BRANCH"} {
+		t.Setenv(v, copyExecutable(t, flags[1], bins, strings.ToLower(v)))
+	}
+	src, err := os.ReadFile("../../experiments/binaries.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp := filepath.Join(t.TempDir(), "binaries.toml")
+	short := regexp.MustCompile(`(?m)^scenarios = .*$`).ReplaceAll(src, []byte(`scenarios = ["GETSingle"]`))
+	if err := os.WriteFile(exp, short, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	var out, errb bytes.Buffer
+	err = run(ctx, []string{"run", exp, "--dir", dir, "--results", results, "--profile",
+		"--min-trials", "2", "--max-trials", "2", "--duration", "2s", "--warmup", "1s"}, &out, &errb)
+	if err != nil {
+		t.Fatalf("run: %v\n%s\n%s", err, out.String(), errb.String())
+	}
+	dirs, _ := filepath.Glob(filepath.Join(results, "binaries", "*"))
+	if len(dirs) != 1 {
+		t.Fatalf("result dirs %v", dirs)
+	}
+	res := dirs[0]
+	rec, err := report.Load(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rec.Experiment.Profile {
+		t.Error("run.json: experiment.profile is false")
+	}
+	for _, tr := range rec.Trials {
+		if tr.Error != "" {
+			t.Errorf("trial %d failed: %s", tr.Seq, tr.Error)
+		} else if tr.Profile == nil || tr.Profile.Samples == 0 {
+			t.Errorf("trial %d: no CPU profile (%+v)", tr.Seq, tr.Profile)
+		}
+	}
+	var pr report.ProfileReport
+	b, err := os.ReadFile(filepath.Join(res, "profile.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &pr)
+	}
+	if err != nil {
+		t.Fatalf("profile.json: %v", err)
+	}
+	checkTopFunctions(t, pr, tg.reference)
+	checkFlamesAndPprof(t, res, pr)
+	checkGHC(t, res, pr, tg.reference)
+	checkSQL(t, pr)
+	md, _ := os.ReadFile(filepath.Join(res, "report.md"))
+	for _, want := range []string{"## CPU profile", "### Functions whose share changed most: branch vs release", "## GHC runtime", "## SQL per variant"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+}
+
+// checkTopFunctions: both variants have top functions with decoded
+// names: Haskell modules of PostgREST or Hasql, Go functions of the
+// reference server.
+func checkTopFunctions(t *testing.T, pr report.ProfileReport, reference bool) {
+	t.Helper()
+	if len(pr.Variants) != 2 || len(pr.FuncChanges) != 1 {
+		t.Fatalf("profile.json: %d variants, %d change lists", len(pr.Variants), len(pr.FuncChanges))
+	}
+	want := regexp.MustCompile(`^(PostgREST|Hasql)\.`)
+	if reference {
+		want = regexp.MustCompile(`^(runtime|github\.com/valyala/fasthttp|github\.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini)[./]`)
+	}
+	for _, v := range pr.Variants {
+		names := topNames(v)
+		found := false
+		for _, n := range names {
+			found = found || want.MatchString(n)
+			if strings.Contains(n, "zi") && strings.HasSuffix(n, "_info") {
+				t.Errorf("%s: z-encoded name left: %s", v.Variant, n)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no top function or module matches %v: %v", v.Variant, want, names)
+		}
+		t.Logf("%s: %d samples; perf's own CPU %.3f s per trial, %.1f%% of the services'; top self %s %.1f%%", v.Variant, v.Samples,
+			v.PerfCPUPerTrial, 100*v.PerfShare, v.BySelf[0].Name, 100*v.BySelf[0].SelfShare)
+		if v.PerfShare < 0 || v.PerfShare > 0.5 {
+			t.Errorf("%s: perf's own CPU %.3f s per trial, %.1f%% of the services'", v.Variant, v.PerfCPUPerTrial, 100*v.PerfShare)
+		}
+		if v.Samples <= 0 || len(v.BySelf) == 0 || v.BySelf[0].SelfShare <= 0 || v.BySelf[0].SelfShare > 1 {
+			t.Errorf("%s: %d samples, top %+v", v.Variant, v.Samples, v.BySelf)
+		}
+	}
+}
+
+// topNames are the names of the top functions and modules ("Module.").
+func topNames(v report.ProfileVariant) []string {
+	var out []string
+	for _, f := range append(v.BySelf, v.ByTotal...) {
+		out = append(out, f.Name)
+	}
+	for _, m := range v.Modules {
+		out = append(out, m.Module+".")
+	}
+	return out
+}
+
+func checkFlamesAndPprof(t *testing.T, res string, pr report.ProfileReport) {
+	t.Helper()
+	html, _ := os.ReadFile(filepath.Join(res, "report.html"))
+	if n := strings.Count(string(html), `<svg class="flame"`); n != 2 {
+		t.Errorf("report.html has %d flame graphs, want 2", n)
+	}
+	if strings.Contains(string(html), "<script") {
+		t.Error("report.html has a script")
+	}
+	for _, v := range pr.Variants {
+		svg, err := os.ReadFile(filepath.Join(res, "flame-"+v.Variant+".svg"))
+		if err != nil || !bytes.Contains(svg, []byte("<rect")) {
+			t.Errorf("flame-%s.svg: %v", v.Variant, err)
+		}
+		f, err := os.Open(filepath.Join(res, "profile-"+v.Variant+".pb.gz"))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		p, err := profile.Parse(f)
+		f.Close()
+		if err != nil {
+			t.Errorf("profile-%s.pb.gz: %v", v.Variant, err)
+			continue
+		}
+		var n int64
+		for _, s := range p.Sample {
+			n += s.Value[0]
+		}
+		if n != v.Samples {
+			t.Errorf("profile-%s.pb.gz: %d samples, profile.json %d", v.Variant, n, v.Samples)
+		}
+	}
+}
+
+// checkGHC: real PostgREST has plausible GC statistics per variant and in
+// the verdicts; postgrest-mini says they do not apply.
+func checkGHC(t *testing.T, res string, pr report.ProfileReport, reference bool) {
+	t.Helper()
+	verdicts, _ := os.ReadFile(filepath.Join(res, "verdicts.json"))
+	hasRow := bytes.Contains(verdicts, []byte(`"metric": "ghc_alloc"`)) || bytes.Contains(verdicts, []byte(`"metric":"ghc_alloc"`))
+	if reference {
+		if pr.GHCNote == "" || len(pr.GHC) != 0 || hasRow {
+			t.Errorf("postgrest-mini: GHC note %q, %d GHC summaries, verdict row %v", pr.GHCNote, len(pr.GHC), hasRow)
+		}
+		return
+	}
+	if len(pr.GHC) != 2 || !hasRow {
+		t.Fatalf("GHC summaries %+v, verdict row %v", pr.GHC, hasRow)
+	}
+	for _, g := range pr.GHC {
+		t.Logf("%s: GHC %.0f bytes allocated per request, GC %.2f%% of CPU, max live %d bytes, %d major of %d GCs",
+			g.Variant, g.AllocPerRequest, 100*g.GCShare, g.MaxLiveBytes, g.MajorGCs, g.GCs)
+		if !(g.AllocPerRequest > 1000) || !(g.GCShare > 0 && g.GCShare < 1) || g.MaxLiveBytes <= 0 || g.GCs <= 0 {
+			t.Errorf("%s: implausible GHC statistics %+v", g.Variant, g)
+		}
+	}
+	for _, m := range lab.GHCMetrics {
+		if !bytes.Contains(verdicts, []byte(m.Name)) {
+			t.Errorf("verdicts.json lacks %s", m.Name)
+		}
+	}
+}
+
+// checkSQL: GETSingle sends one to three statements per request, the
+// same in both variants.
+func checkSQL(t *testing.T, pr report.ProfileReport) {
+	t.Helper()
+	if len(pr.SQL) != 2 {
+		t.Fatalf("SQL per variant: %+v", pr.SQL)
+	}
+	for _, s := range pr.SQL {
+		t.Logf("%s/%s: %.2f statements per request over %d requests", s.Scenario, s.Variant, s.CallsPerRequest(), s.Requests)
+		if c := s.CallsPerRequest(); c < 0.95 || c > 3.1 || s.Requests == 0 {
+			t.Errorf("%s/%s: %.2f statements per request over %d requests: %+v", s.Scenario, s.Variant, c, s.Requests, s.Statements)
+		}
+	}
+	for _, c := range pr.SQLChanges {
+		if c.Kind != "" {
+			t.Errorf("the same binary twice, yet a SQL difference: %+v", c)
+		}
+	}
+}

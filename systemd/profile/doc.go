@@ -1,0 +1,22 @@
+// Package profile records where a service spends its CPU during a trial's
+// measured window, and what the GHC runtime of a Haskell target did in it.
+//
+// CPU profiles come from Linux perf: Start runs `perf record -e cpu-clock
+// -g` (a software event: hardware counters do not work on the lab's VMs)
+// for the given processes, with its events disabled until the window
+// starts and disabled again when it ends (perf's --control FIFOs), so the
+// profile holds exactly the measured window. Stop ends it; Fold turns
+// `perf script` output into folded stacks (root first), keeping the
+// samples of the given processes (and those added with Track), with
+// GHC's z-encoded symbol names decoded (DecodeGHC), e.g.
+// postgrestzm13zi0zi8zm..._PostgRESTziQueryziSqlFragment_zdwescapeIdent_info
+// becomes PostgREST.Query.SqlFragment.$wescapeIdent.
+//
+// GHC runtime statistics come from the file a GHC program writes with
+// `+RTS -S<file>`: one line per garbage collection. ReadGHCStats reads only
+// the lines written between two file offsets (the window's start and end).
+//
+// The package is an adapter: it knows processes by PID and files by path,
+// and imports nothing of the lab (cmd/internal/local converts its results
+// to the lab's domain types).
+package profile
