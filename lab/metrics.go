@@ -1,5 +1,7 @@
 package lab
 
+import "slices"
+
 // Metric is a number computed per trial that verdicts compare.
 type Metric struct {
 	Name   string // short name, e.g. "rate"
@@ -10,8 +12,14 @@ type Metric struct {
 	Of func(Trial) (float64, bool)
 }
 
-// Metrics are the metrics compared in verdicts and reports, in report order.
-var Metrics = []Metric{
+// Metrics are the metrics compared in verdicts and reports, in report
+// order: the core ones, then the Server-Timing phases (phases.go) and the
+// GHC runtime's statistics (metrics_ghc.go), each known only for trials
+// that measured it.
+var Metrics = slices.Concat(coreMetrics, phaseMetrics(), GHCMetrics)
+
+// coreMetrics are the metrics every trial can have.
+var coreMetrics = []Metric{
 	{"rate", "throughput", "req/s", +1, func(t Trial) (float64, bool) { return t.Load.Rate, t.Load.Requests > 0 }},
 	{"p50", "latency p50", "ms", -1, func(t Trial) (float64, bool) { return t.Load.LatencyMs.P50, t.Load.Requests > 0 }},
 	{"p99", "latency p99", "ms", -1, func(t Trial) (float64, bool) { return t.Load.LatencyMs.P99, t.Load.Requests > 0 }},

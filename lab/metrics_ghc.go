@@ -10,8 +10,6 @@ var GHCMetrics = []Metric{
 	{"ghc_major_gcs", "GHC major GCs (gen 1)", "count", -1, ghcMetric(func(g *GHCStats) float64 { return float64(g.MajorGCs) })},
 }
 
-func init() { Metrics = append(Metrics, GHCMetrics...) }
-
 // ghcMetric reads a figure of the trial's GHC statistics, known when the
 // window saw at least one collection.
 func ghcMetric(f func(*GHCStats) float64) func(Trial) (float64, bool) {

@@ -27,8 +27,6 @@ var PhaseNames = []string{"jwt", "parse", "plan", "transaction", "response"}
 // (st_jwt ... st_response, st_total).
 const PhasePrefix = "st_"
 
-func init() { Metrics = append(Metrics, phaseMetrics()...) }
-
 // phaseMetrics are the mean time of each Server-Timing phase and of their
 // sum, compared like every other metric (known only when the target sent
 // the header).
