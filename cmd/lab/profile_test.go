@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -47,6 +49,8 @@ func profileBinaries(t *testing.T, tg labTarget) {
 	}
 	exp := filepath.Join(t.TempDir(), "binaries.toml")
 	short := regexp.MustCompile(`(?m)^scenarios = .*$`).ReplaceAll(src, []byte(`scenarios = ["GETSingle"]`))
+	// Both builds send Server-Timing, so that the report has the phases too.
+	short = regexp.MustCompile(`(?m)^(binary = .*)$`).ReplaceAll(short, []byte("$1\npostgrest = { server-timing-enabled = true }"))
 	if err := os.WriteFile(exp, short, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -90,8 +94,10 @@ func profileBinaries(t *testing.T, tg labTarget) {
 	checkFlamesAndPprof(t, res, pr)
 	checkGHC(t, res, pr, tg.reference)
 	checkSQL(t, pr)
+	checkPhases(t, rec.Trials, tg.reference)
 	md, _ := os.ReadFile(filepath.Join(res, "report.md"))
-	for _, want := range []string{"## CPU profile", "### Functions whose share changed most: branch vs release", "## GHC runtime", "## SQL per variant"} {
+	for _, want := range []string{"## CPU profile", "### Functions whose share changed most: branch vs release", "## GHC runtime", "## SQL per variant",
+		"Where the server's time goes (Server-Timing"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report.md lacks %q", want)
 		}
@@ -225,6 +231,38 @@ func checkSQL(t *testing.T, pr report.ProfileReport) {
 	for _, c := range pr.SQLChanges {
 		if c.Kind != "" {
 			t.Errorf("the same binary twice, yet a SQL difference: %+v", c)
+		}
+	}
+}
+
+// checkPhases: every trial carries the Server-Timing phases, and their sum
+// is plausible against what else the trial measured. postgrest-mini times
+// the phases on the wall clock: their sum is part of the request, at most
+// its latency. PostgREST 13.0.8 times them with the process's CPU clock
+// (PostgREST#4522): a sum of CPU time over a request's phases is at most
+// the machine's CPUs times the request's latency, and above zero.
+func checkPhases(t *testing.T, trials []lab.Trial, reference bool) {
+	t.Helper()
+	for _, tr := range trials {
+		st := tr.Load.ServerTiming
+		if st == nil || st.Requests == 0 || len(st.Phases) != len(lab.PhaseNames) {
+			t.Errorf("trial %d: no Server-Timing phases: %+v", tr.Seq, st)
+			continue
+		}
+		var sum float64
+		for _, ph := range st.Phases {
+			sum += ph.MeanMs
+		}
+		lat := tr.Load.LatencyMs.Mean
+		// Each phase is written rounded to 0.1 ms: five can add 0.25 ms.
+		limit := 1.1*lat + 0.25
+		if !reference {
+			limit = float64(runtime.NumCPU())*lat*1.1 + 0.25
+		}
+		t.Logf("trial %d: phases sum to %.3f ms (header total %.3f ms) of a %.3f ms mean latency", tr.Seq, sum, st.Total.MeanMs, lat)
+		if !(sum > 0) || sum > limit || math.Abs(st.Total.MeanMs-sum) > 0.1*sum+0.05 {
+			t.Errorf("trial %d: phases sum to %.3f ms (total %.3f), latency %.3f ms: want in (0, %.3f] and the total within 10%% of the sum",
+				tr.Seq, sum, st.Total.MeanMs, lat, limit)
 		}
 	}
 }
