@@ -81,7 +81,9 @@ func TestJWTField(t *testing.T) {
 	}
 	allocs := testing.AllocsPerRun(1000, func() { uniq.render(&buf, &sc, nil) })
 	t.Logf("unique token: %.2f allocations per request", allocs)
-	if allocs > 0.05 {
+	// Under -race sync.Pool drops the pooled HMACs on purpose: the budget
+	// holds without it (BenchmarkJWTUnique: 0 allocations).
+	if allocs > 0.05 && !raceEnabled {
 		t.Errorf("signing a unique token allocates %.2f times per request", allocs)
 	}
 	if allocs := testing.AllocsPerRun(1000, func() { pool.render(&buf, &sc, nil) }); allocs != 0 {
