@@ -124,8 +124,13 @@ func TestStallVisibleInOpenHiddenInClosed(t *testing.T) {
 	if open.Summary.SendDelayP99 >= 100*time.Millisecond || open.Summary.SendDelayP99 >= open.Summary.P99/2 {
 		t.Errorf("open model send delay p99 %v: the generator, not the server, looks late", open.Summary.SendDelayP99)
 	}
-	if closed.Summary.P99 >= 150*time.Millisecond {
-		t.Errorf("closed model p99 %v: expected coordinated omission to hide the stall", closed.Summary.P99)
+	// The closed model sends nothing while its 10 connections wait: each
+	// stall delays 10 requests however long it lasts, so the stalled share
+	// is 20/N (1.2 % at the 1,649 requests a busy machine managed, enough
+	// to reach p99) where the open model's is the stall's 20 % of the time.
+	// p90 shows the omission whatever the machine's speed.
+	if closed.Summary.P90 >= 150*time.Millisecond || closed.Summary.P90 >= open.Summary.P90 {
+		t.Errorf("closed model p90 %v (open p90 %v): expected coordinated omission to hide the stall", closed.Summary.P90, open.Summary.P90)
 	}
 }
 
