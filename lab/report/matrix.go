@@ -181,15 +181,7 @@ func (m *Matrix) tests(ref int) []*stats.Verdicts {
 
 // medianOf is the median of a metric over the trials that have it (NaN if none).
 func medianOf(trials []lab.Trial, m lab.Metric) float64 {
-	var vals []float64
-	for _, t := range trials {
-		if t.Error != "" {
-			continue
-		}
-		if v, ok := m.Of(t); ok {
-			vals = append(vals, v)
-		}
-	}
+	vals := valuesOf(trials, m)
 	if len(vals) == 0 {
 		return math.NaN()
 	}

@@ -61,12 +61,7 @@ func Phases(run *lab.Run, v *stats.Verdicts, sc string) *PhaseTable {
 		known := false
 		for _, ph := range append(slices.Clone(lab.PhaseNames), "total") {
 			m, _ := lab.MetricByName(lab.PhasePrefix + ph)
-			var vals []float64
-			for _, t := range stats.TrialsOf(run, name, sc) {
-				if x, ok := m.Of(t); ok && t.Error == "" {
-					vals = append(vals, x)
-				}
-			}
+			vals := valuesOf(stats.TrialsOf(run, name, sc), m)
 			med := math.NaN()
 			if len(vals) > 0 {
 				med, known = stats.Median(vals), true
