@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,31 +21,6 @@ func buildMini(t *testing.T) string {
 	return out
 }
 
-// copyExecutable copies src to dir/name, mode 0755.
-func copyExecutable(t *testing.T, src, dir, name string) string {
-	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	in, err := os.Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	dst := filepath.Join(dir, name)
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 // `lab ab` with two copies of the target's executable, on the real
 // PostgREST and on postgrest-mini: each copy is the one that served its
 // variant's trials, and its --version is in run.json, the terminal, both
@@ -65,8 +39,8 @@ func TestABTwoCopies(t *testing.T) {
 			version := strings.TrimSpace(strings.SplitN(string(want), "\n", 2)[0])
 			dir := directStack(t, "--postgrest", src)
 			tmp := t.TempDir()
-			a := copyExecutable(t, src, filepath.Join(tmp, "base"), "postgrest")
-			b := copyExecutable(t, src, filepath.Join(tmp, "pr"), "postgrest")
+			a := labtest.CopyExecutable(t, src, filepath.Join(tmp, "base", "postgrest"))
+			b := labtest.CopyExecutable(t, src, filepath.Join(tmp, "pr", "postgrest"))
 			results, md := t.TempDir(), filepath.Join(tmp, "summary.md")
 			stepSummary := filepath.Join(tmp, "step-summary.md")
 			os.WriteFile(stepSummary, []byte("an earlier step's summary\n"), 0o644)

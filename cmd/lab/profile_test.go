@@ -41,7 +41,7 @@ func profileBinaries(t *testing.T, tg labTarget) {
 	dir := directStack(t, flags...)
 	bins := t.TempDir()
 	for _, v := range []string{"PGRST_RELEASE", "PGRST_BRANCH"} {
-		t.Setenv(v, copyExecutable(t, flags[1], bins, strings.ToLower(v)))
+		t.Setenv(v, labtest.CopyExecutable(t, flags[1], filepath.Join(bins, strings.ToLower(v))))
 	}
 	src, err := os.ReadFile("../../experiments/binaries.toml")
 	if err != nil {

@@ -3,6 +3,7 @@ package labtest
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -26,4 +27,22 @@ func PostgREST(t testing.TB) string {
 		return ""
 	}
 	return p
+}
+
+// CopyExecutable copies the executable src to dst (making dst's directory)
+// with mode 0755 and returns dst: two copies of one build stand for two
+// builds in tests that compare binaries.
+func CopyExecutable(t testing.TB, src, dst string) string {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dst
 }

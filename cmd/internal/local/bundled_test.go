@@ -13,6 +13,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
 	"github.com/pgrst-lab/pgrst-lab/experiments"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 )
 
 // bundledExperimentsServe applies every variant of every bundled experiment
@@ -25,7 +26,7 @@ func bundledExperimentsServe(t *testing.T, l *Server, st stack.Status) {
 	env := map[string]string{}
 	for _, v := range []string{"PGRST_RELEASE", "PGRST_BRANCH"} {
 		env[v] = filepath.Join(bin, strings.ToLower(v))
-		copyFile(t, st.Binary, env[v])
+		labtest.CopyExecutable(t, st.Binary, env[v])
 	}
 	names := experiments.Names()
 	for _, want := range []string{"aa", "binaries", "log-level", "pg-settings", "pg-synchronous-commit", "pool-size", "prepared-statements", "rts", "socket-vs-tcp"} {
@@ -97,16 +98,5 @@ func runsVariant(t *testing.T, l *Server, st stack.Status, v lab.Variant) {
 		if got := pgSetting(t, st.AdminURI, k); got != val {
 			t.Errorf("variant %s: PostgreSQL %s = %s, want %s", v.Name, k, got, val)
 		}
-	}
-}
-
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, b, 0o755); err != nil {
-		t.Fatal(err)
 	}
 }
