@@ -14,19 +14,19 @@ import (
 )
 
 // A tiny calibration on the real local stack (postgrest-mini, PostgreSQL,
-// direct supervisor): one A/A run and one run with a 10 % injection, two
+// direct supervisor): one A/A run and one run with a 30 % injection, two
 // 1-second rounds each. It asserts structure and plausibility, not
 // sensitivity: the reports exist, the A' variant carried the injected
 // work, and its server CPU per request rose.
 func TestCalibrateTiny(t *testing.T) {
 	dir := directStack(t)
 	results := t.TempDir()
-	out, err := runLab(t, "calibrate", "socket-vs-tcp", "--dir", dir, "--results", results, "--runs", "1", "--effects", "10",
-		"--min-trials", "2", "--max-trials", "2", "--duration", "1s", "--warmup", "0s")
+	out, err := runLab(t, "calibrate", "socket-vs-tcp", "--dir", dir, "--results", results, "--runs", "1", "--effects", "30",
+		"--min-trials", "2", "--max-trials", "2", "--duration", "2s", "--warmup", "0s")
 	if err != nil {
 		t.Fatalf("calibrate: %v\n%s", err, out)
 	}
-	for _, want := range []string{"calibrate socket-vs-tcp: 2 runs", "[1/2] A/A #1", "[2/2] 10% (", "declared a difference", "report: "} {
+	for _, want := range []string{"calibrate socket-vs-tcp: 2 runs", "[1/2] A/A #1", "[2/2] 30% (", "declared a difference", "report: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -52,7 +52,7 @@ func TestCalibrateTiny(t *testing.T) {
 		t.Fatalf("calibration.json: %v\n%s", err, b)
 	}
 	if len(res.Rows) != 2 || res.Rows[0].InjectUs != 0 || res.Rows[1].InjectUs <= 0 || res.Rows[0].Runs+res.Rows[1].Runs != 2 {
-		t.Fatalf("rows %+v, want A/A and 10%% with one run each", res.Rows)
+		t.Fatalf("rows %+v, want A/A and 30%% with one run each", res.Rows)
 	}
 	run, err := report.Load(filepath.Join(reports[0], res.Outcomes[1].Dir))
 	if err != nil {
