@@ -15,7 +15,7 @@ import (
 
 // A tiny calibration on the real local stack (postgrest-mini, PostgreSQL,
 // direct supervisor): one A/A run and one run with a 30 % injection, two
-// 1-second rounds each. It asserts structure and plausibility, not
+// 2-second rounds each. It asserts structure and plausibility, not
 // sensitivity: the reports exist, the A' variant carried the injected
 // work, and its server CPU per request rose.
 func TestCalibrateTiny(t *testing.T) {
