@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -26,28 +25,30 @@ func init() {
 	register(command{name: "calibrate", summary: "measure false positives and detection rate per effect size (a power curve)", run: cmdCalibrate})
 }
 
-const calibrateUsage = `calibrate [NAME|FILE] [--runs N] [--effects 1,2,3,5,10] [flags]
+const calibrateUsage = `calibrate [NAME|FILE] [--runs N] [--aa-runs N] [--effects 1,2,3x10,5,10] [flags]
 
 Measures how sensitive an experiment's design is on this machine, against
-the local stack's reference server (postgrest-mini). It repeats, --runs times
-each, A/A runs (the experiment's baseline variant against itself, on its
-first scenario) and A/A' runs in which A' (variant A-prime) carries injected CPU work per
-request (PGRST_LAB_INJECT_CPU_US) sized to slow a CPU-bound run down by each of
---effects percent. It reports the false-positive rate, and the detection
-rate per effect (a power curve), as a table, calibration.md and
+the local stack's reference server (postgrest-mini). It repeats A/A runs
+(the experiment's baseline variant against itself, on its first scenario;
+--aa-runs times) and A/A' runs in which A' (variant A-prime) carries injected
+CPU work per request (PGRST_LAB_INJECT_CPU_US) sized to change the primary
+metric by each of --effects percent (--runs times each; "3x10" gives 3%
+ten runs). The first A/A run sizes the injection; the others are
+interleaved (A/A, 1%, 2%, ..., A/A, 1%, ...) so that the machine's drift
+hits every effect alike. It reports the false-positive rate, and the
+detection rate per effect (a power curve), as a table, calibration.md and
 calibration.html (with a chart) under RESULTS/calibrate/<experiment>/<time>/.
 Default experiment: socket-vs-tcp. Each run is bounded by trials.max; the
-command prints the worst-case time first and one line per finished run.`
-
-// maxCalibrationRuns bounds --runs.
-const maxCalibrationRuns = 200
+command prints the worst-case time first and one line per finished run;
+Ctrl-C writes the report of the runs done so far.`
 
 func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("calibrate", calibrateUsage, stdout)
 	dir := fs.String("dir", stack.DefaultDir, "state directory of the local stack")
 	results := fs.String("results", "results", "where result directories are written")
-	runs := fs.Int("runs", 5, fmt.Sprintf("runs per effect size and for A/A (1..%d)", maxCalibrationRuns))
-	effectsFlag := fs.String("effects", "1,2,3,5,10", "injected slowdowns in percent, comma-separated (each in (0, 50])")
+	runs := fs.Int("runs", 5, fmt.Sprintf("runs per effect size (1..%d)", calibrate.MaxRuns))
+	aaRuns := fs.Int("aa-runs", 0, "A/A runs (default: --runs; at least 1, which sizes the injection)")
+	effectsFlag := fs.String("effects", "1,2,3,5,10", "injected slowdowns in percent, comma-separated (each in (0, 50]; 3x10: ten runs of 3%)")
 	minTrials := fs.Int("min-trials", 0, "override trials.min")
 	maxTrials := fs.Int("max-trials", 0, "override trials.max")
 	duration := fs.Duration("duration", 0, "override load.duration")
@@ -59,10 +60,16 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if len(pos) > 1 {
 		return usageErrorf("calibrate: give at most one experiment name or file (bundled: %v)", experiments.Names())
 	}
-	if *runs < 1 || *runs > maxCalibrationRuns {
-		return usageErrorf("calibrate: --runs %d must be in 1..%d", *runs, maxCalibrationRuns)
+	if *runs < 1 || *runs > calibrate.MaxRuns {
+		return usageErrorf("calibrate: --runs %d must be in 1..%d", *runs, calibrate.MaxRuns)
 	}
-	effects, err := parseEffects(*effectsFlag)
+	if *aaRuns == 0 {
+		*aaRuns = *runs
+	}
+	if *aaRuns < 1 || *aaRuns > calibrate.MaxRuns {
+		return usageErrorf("calibrate: --aa-runs %d must be in 1..%d (the first A/A run sizes the injection)", *aaRuns, calibrate.MaxRuns)
+	}
+	effects, err := calibrate.ParseEffects(*effectsFlag, *runs)
 	if err != nil {
 		return usageErrorf("calibrate: --effects: %v", err)
 	}
@@ -82,7 +89,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	defer closeFn()
-	c := &calibration{exp: e, srv: srv, url: url, out: stdout, runs: *runs, effects: effects}
+	c := &calibration{exp: e, srv: srv, url: url, out: stdout, aaRuns: *aaRuns, effects: effects}
 	return c.run(ctx, *results)
 }
 
@@ -92,23 +99,24 @@ type calibration struct {
 	srv     lab.Server
 	url     string
 	out     io.Writer
-	runs    int
-	effects []float64
+	aaRuns  int
+	effects []calibrate.Effect
 	dir     string
 	done    int
+	total   int
 }
-
-func (c *calibration) total() int { return c.runs * (1 + len(c.effects)) }
 
 func (c *calibration) run(ctx context.Context, results string) error {
 	e := c.exp
 	start := time.Now()
 	c.dir = filepath.Join(results, "calibrate", e.Name, start.UTC().Format("20060102-150405"))
+	plan := calibrate.Schedule(c.aaRuns, c.effects)
+	c.total = len(plan)
 	perTrial := e.Load.Warmup + e.Load.Duration + stats.DefaultTrialOverhead
-	worst := time.Duration(c.total()*2*e.Trials.Max) * perTrial
-	fmt.Fprintf(c.out, "calibrate %s: %d runs (A/A and %v%%, %d each) of 2 variants x %d..%d rounds of %s; at most about %s\n",
-		e.Name, c.total(), c.effects, c.runs, e.Trials.Min, e.Trials.Max, e.Load.Duration, worst.Round(time.Second))
-	res := &calibrate.Result{Experiment: e.Name, Load: e.Load, Trials: e.Trials, Started: start, RunsPer: c.runs}
+	worst := time.Duration(c.total*2*e.Trials.Max) * perTrial
+	fmt.Fprintf(c.out, "calibrate %s: %d runs (%s) of 2 variants x %d..%d rounds of %s; at most about %s\n",
+		e.Name, c.total, calibrate.PlanText(c.aaRuns, c.effects), e.Trials.Min, e.Trials.Max, e.Load.Duration, worst.Round(time.Second))
+	res := &calibrate.Result{Experiment: e.Name, Load: e.Load, Trials: e.Trials, Started: start, AARuns: c.aaRuns, Effects: c.effects}
 	finish := func(stopped error) error {
 		res.Finished = time.Now()
 		res.Rows = calibrate.Tally(res.Outcomes)
@@ -123,8 +131,12 @@ func (c *calibration) run(ctx context.Context, results string) error {
 		fmt.Fprintf(c.out, "\nreport: %s (calibration.md, calibration.html, calibration.json; runs/*/run.json)\n", c.dir)
 		return stopped
 	}
-	for i := 1; i <= c.runs; i++ {
-		run, o, err := c.one(ctx, 0, 0, i)
+	for _, p := range plan {
+		us := 0
+		if p.Effect > 0 {
+			us = calibrate.InjectUs(p.Effect, res.Baseline)
+		}
+		run, o, err := c.one(ctx, p.Effect, us, p.N)
 		if run != nil && res.Design == "" {
 			res.Host, res.Target, res.Design = run.Host, run.Target, stats.Compare(run, 0).Method()
 		}
@@ -132,7 +144,8 @@ func (c *calibration) run(ctx context.Context, results string) error {
 		if err != nil {
 			return finish(err)
 		}
-		if i == 1 && len(c.effects) > 0 {
+		fmt.Fprintf(c.out, "    so far: %s\n", calibrate.SoFar(res.Outcomes, p.Effect))
+		if p.Effect == 0 && p.N == 1 && len(c.effects) > 0 {
 			if !run.Target.Reference {
 				return finish(fmt.Errorf("the stack runs %s, not the reference server: CPU injection (PGRST_LAB_INJECT_CPU_US) needs postgrest-mini", run.Target.Binary))
 			}
@@ -141,16 +154,6 @@ func (c *calibration) run(ctx context.Context, results string) error {
 				return finish(errors.New("the first A/A run measured no throughput: cannot size the injected work"))
 			}
 			res.Baseline = b
-		}
-	}
-	for _, eff := range c.effects {
-		us := calibrate.InjectUs(eff, res.Baseline)
-		for i := 1; i <= c.runs; i++ {
-			_, o, err := c.one(ctx, eff, us, i)
-			res.Outcomes = append(res.Outcomes, o)
-			if err != nil {
-				return finish(err)
-			}
 		}
 	}
 	return finish(nil)
@@ -165,7 +168,7 @@ func (c *calibration) one(ctx context.Context, effect float64, us, i int) (*lab.
 	}
 	e := calibrate.Derive(c.exp, us)
 	runner := &lab.Runner{Server: c.srv, Loader: &local.Loader{Target: loadgen.Target{URL: c.url}},
-		Progress: &calibrationProgress{w: c.out, prefix: fmt.Sprintf("  [%d/%d] %s #%d", c.done, c.total(), label, i)},
+		Progress: &calibrationProgress{w: c.out, prefix: fmt.Sprintf("  [%d/%d] %s #%d", c.done, c.total, label, i)},
 		Decided:  stats.DecidedFunc}
 	run, err := runner.Run(ctx, e)
 	if run == nil {
@@ -181,7 +184,7 @@ func (c *calibration) one(ctx context.Context, effect float64, us, i int) (*lab.
 	if o.Significant {
 		verdict = string(o.Outcome)
 	}
-	fmt.Fprintf(c.out, "[%d/%d] %s #%d: %s, change %+.1f%%, p=%.3f (%s), %d rounds, %s\n", c.done, c.total(), label, i,
+	fmt.Fprintf(c.out, "[%d/%d] %s #%d: %s, change %+.1f%%, p=%.3f (%s), %d rounds, %s\n", c.done, c.total, label, i,
 		verdict, o.DeltaPct, o.P, o.Test, o.Rounds, o.Took.Round(time.Second))
 	return run, o, err
 }
@@ -215,25 +218,4 @@ func (p *calibrationProgress) TrialDone(pos lab.Position, t lab.Trial) {
 		what = "failed: " + t.Error
 	}
 	fmt.Fprintf(p.w, "%s round %d %s: %s\n", p.prefix, pos.Round, pos.Variant, what)
-}
-
-// parseEffects reads "1,2,3,5,10" (a trailing % allowed).
-func parseEffects(s string) ([]float64, error) {
-	var out []float64
-	seen := map[float64]bool{}
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSuffix(strings.TrimSpace(f), "%")
-		if f == "" {
-			continue
-		}
-		v, err := strconv.ParseFloat(f, 64)
-		if err != nil || !(v > 0 && v <= 50) {
-			return nil, fmt.Errorf("%q is not an effect in (0, 50] percent", f)
-		}
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	return out, nil
 }

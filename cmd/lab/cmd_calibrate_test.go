@@ -26,7 +26,7 @@ func TestCalibrateTiny(t *testing.T) {
 	if err != nil {
 		t.Fatalf("calibrate: %v\n%s", err, out)
 	}
-	for _, want := range []string{"calibrate socket-vs-tcp: 2 runs", "[1/2] A/A #1", "[2/2] 30% (", "declared a difference", "report: "} {
+	for _, want := range []string{"calibrate socket-vs-tcp: 2 runs (A/A ×1, 30% ×1)", "[1/2] A/A #1", "[2/2] 30% (", "so far: 30%: ", "declared a difference", "report: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

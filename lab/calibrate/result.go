@@ -18,7 +18,8 @@ type Result struct {
 	Target     lab.TargetInfo `json:"target"`
 	Started    time.Time      `json:"started"`
 	Finished   time.Time      `json:"finished"`
-	RunsPer    int            `json:"runs_per_effect"`
+	AARuns     int            `json:"aa_runs"`
+	Effects    []Effect       `json:"effects"` // as planned; Rows count what ran
 	Baseline   Baseline       `json:"baseline"`
 	Rows       []Row          `json:"rows"`
 	Outcomes   []Outcome      `json:"outcomes"`

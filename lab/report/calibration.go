@@ -93,9 +93,18 @@ func calibrationSetup(res *calibrate.Result) [][2]string {
 		{"Load", loadDesc(res.Load)},
 		{"Trials", fmt.Sprintf("min %d, max %d per variant, %s order", res.Trials.Min, res.Trials.Max, res.Trials.Order)},
 		{"Test", res.Design},
-		{"Runs", fmt.Sprintf("%d per effect; baseline %.0f req/s on %d CPUs", res.RunsPer, res.Baseline.Rate, res.Baseline.CPUs)},
+		{"Runs", calibrationRuns(res)},
 		{"When", fmt.Sprintf("%s, took %s", res.Started.UTC().Format("2006-01-02 15:04 MST"), durationStr(res.Finished.Sub(res.Started)))},
 	}
+}
+
+// calibrationRuns says the plan and the baseline that sized the injection.
+func calibrationRuns(res *calibrate.Result) string {
+	s := fmt.Sprintf("%s, interleaved; baseline %.0f req/s on %d CPUs", calibrate.PlanText(res.AARuns, res.Effects), res.Baseline.Rate, res.Baseline.CPUs)
+	if res.Baseline.Efficiency {
+		s += fmt.Sprintf(", %.0f µs server + database CPU per request", res.Baseline.CPUPerReq)
+	}
+	return s
 }
 
 // PowerChart draws the detection rate per effect with its intervals, and

@@ -19,7 +19,7 @@ func TestCalibrationReports(t *testing.T) {
 		{EffectPct: 3, InjectUs: 31, Significant: true, Outcome: stats.Worse, DeltaPct: -3.2, MDEPct: 3, Rounds: 9, Took: time.Minute},
 		{EffectPct: 3, InjectUs: 31, DeltaPct: -1.1, MDEPct: 3, Rounds: 10, Took: time.Minute},
 	}
-	res := &calibrate.Result{Experiment: "socket-vs-tcp", Design: "paired Wilcoxon signed-rank", RunsPer: 2,
+	res := &calibrate.Result{Experiment: "socket-vs-tcp", Design: "paired Wilcoxon signed-rank", AARuns: 2, Effects: []calibrate.Effect{{Pct: 3, Runs: 2}},
 		Trials: lab.Trials{Min: 5, Max: 10, Alpha: 0.05, Order: lab.OrderInterleaved}, Rows: calibrate.Tally(outs), Outcomes: outs,
 		Load: lab.Load{Model: lab.ModelClosed, Connections: 10, Duration: 8 * time.Second}, Stopped: "interrupted"}
 	var md, page, term bytes.Buffer
@@ -51,7 +51,7 @@ func TestInterferenceInReports(t *testing.T) {
 	}
 	run.Trials[3].Interference = &lab.Interference{Machine: 2, Other: 0.8, Share: 0.4, Flagged: true}
 	run.Capacity = []lab.Capacity{{Scenario: "GETSingle", Variant: "tcp", Found: 1100, Rate: 715}}
-	run.Experiment.Partition = lab.Partition{Generator: "0", PostgREST: "1"}
+	run.Experiment.Partition = lab.Partition{Generator: "0", PostgREST: "1", PostgreSQL: "1"}
 	var term, md bytes.Buffer
 	report.Terminal(&term, run, stats.Compare(run, 0.05))
 	if err := report.Markdown(&md, run, stats.Compare(run, 0.05)); err != nil {
@@ -66,7 +66,7 @@ func TestInterferenceInReports(t *testing.T) {
 	if c := "GETSingle: tcp found 1100 req/s, trials at 715 req/s"; !strings.Contains(term.String(), "capacity "+c) || !strings.Contains(mdText, "**Capacity**: "+c) {
 		t.Errorf("reports lack the capacity search %q", c)
 	}
-	if p := "load generator on CPUs 0, PostgREST on CPUs 1"; !strings.Contains(term.String(), "cpus     "+p) || !strings.Contains(mdText, "**Partition**: "+p) {
+	if p := "load generator on CPUs 0, PostgREST on CPUs 1, PostgreSQL on CPUs 1"; !strings.Contains(term.String(), "cpus     "+p) || !strings.Contains(mdText, "**Partition**: "+p) {
 		t.Errorf("reports lack the partition %q", p)
 	}
 }
