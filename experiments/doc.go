@@ -146,16 +146,21 @@
 // false-positive rate at alpha. `lab plan NAME --effect 3%` says how many
 // rounds an effect needs; `lab calibrate NAME` measures it.
 //
-// A [partition] table keeps the load generator and PostgREST off each
-// other's cores (CPU lists as systemd's CPUAffinity takes them):
+// A [partition] table keeps the load generator, PostgREST and PostgreSQL
+// off each other's cores (CPU lists as systemd's CPUAffinity takes them):
 //
 //	[partition]
 //	generator = "0"                 # the load generator's threads
 //	postgrest = "1"                 # CPUAffinity of every variant (then no variant may set it)
+//	postgresql = "1"                # CPUAffinity of PostgreSQL's unit for the whole run
 //
-// PostgreSQL is not pinned by the experiment (its unit is not the lab's to
-// change per run). `lab calibrate` with and without the table shows
-// whether partitioning helps on a given core count.
+// PostgREST and PostgreSQL may share CPUs; neither may share the
+// generator's. PostgreSQL is pinned with a lab drop-in on its unit and one
+// restart at the run's first variant; the drop-in goes when the run
+// restores (after a kill, at the next start). An agent pins it only when
+// its allowed drop-in settings include CPUAffinity. `lab calibrate` with
+// and without the table shows whether partitioning helps on a given core
+// count.
 //
 // # Requests: templates, JWTs, targets files
 //

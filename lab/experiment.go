@@ -57,10 +57,15 @@ type Target struct {
 
 // Partition assigns CPUs (lists like "0" or "0,2-3") so that the load
 // generator and the server under test do not compete for the same cores.
-// PostgREST's list becomes the CPUAffinity drop-in of every variant.
+// PostgREST's list becomes the CPUAffinity drop-in of every variant;
+// PostgreSQL's that of its unit for the whole run (set at the first
+// variant, with one restart of PostgreSQL, and removed at the end).
+// PostgREST and PostgreSQL may share CPUs; neither may share the
+// generator's.
 type Partition struct {
-	Generator string `toml:"generator" json:"generator,omitempty"`
-	PostgREST string `toml:"postgrest" json:"postgrest,omitempty"`
+	Generator  string `toml:"generator" json:"generator,omitempty"`
+	PostgREST  string `toml:"postgrest" json:"postgrest,omitempty"`
+	PostgreSQL string `toml:"postgresql" json:"postgresql,omitempty"`
 }
 
 // Scenario is a user-defined scenario: one request template, weighted in the mix.
@@ -206,6 +211,10 @@ type Variant struct {
 	// (e.g. ["+RTS", "-N2", "-RTS"]).
 	Binary string   `toml:"binary" json:"binary,omitempty"`
 	Args   []string `toml:"args" json:"args,omitempty"`
+	// PGCPUAffinity is the PostgreSQL unit's CPUAffinity, set from
+	// [partition] postgresql (never from a variant table): the server
+	// keeps it across variants and removes it when it restores.
+	PGCPUAffinity string `toml:"-" json:"pg_cpu_affinity,omitempty"`
 }
 
 // BaselineVariant returns the variant marked baseline, else the first.

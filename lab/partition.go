@@ -41,8 +41,9 @@ func ParseCPUList(s string) ([]int, error) {
 }
 
 // partitioned is v as applied under e's partition: PostgREST's CPUs as its
-// CPUAffinity drop-in.
+// CPUAffinity drop-in, PostgreSQL's as its unit's.
 func partitioned(e *Experiment, v Variant) Variant {
+	v.PGCPUAffinity = e.Partition.PostgreSQL
 	if e.Partition.PostgREST == "" {
 		return v
 	}
@@ -63,12 +64,12 @@ func generatorCPUs(e *Experiment) []int {
 	return cpus
 }
 
-// partition checks the [partition] table: CPU lists, no overlap, and no
-// variant setting CPUAffinity itself.
+// partition checks the [partition] table: CPU lists, none sharing the
+// generator's CPUs, and no variant setting CPUAffinity itself.
 func (v *validator) partition(e *Experiment) {
 	p := e.Partition
 	lists := map[string][]int{}
-	for _, f := range []struct{ key, val string }{{"generator", p.Generator}, {"postgrest", p.PostgREST}} {
+	for _, f := range []struct{ key, val string }{{"generator", p.Generator}, {"postgrest", p.PostgREST}, {"postgresql", p.PostgreSQL}} {
 		if f.val == "" {
 			continue
 		}
@@ -79,10 +80,12 @@ func (v *validator) partition(e *Experiment) {
 		}
 		lists[f.key] = cpus
 	}
-	for _, c := range lists["postgrest"] {
-		if slices.Contains(lists["generator"], c) {
-			v.add(fmt.Sprintf("CPU %d is also the generator's: partitions must not overlap", c), "partition", "postgrest")
-			break
+	for _, key := range []string{"postgrest", "postgresql"} {
+		for _, c := range lists[key] {
+			if slices.Contains(lists["generator"], c) {
+				v.add(fmt.Sprintf("CPU %d is also the generator's: the generator's CPUs must be its own", c), "partition", key)
+				break
+			}
 		}
 	}
 	if p.PostgREST == "" {

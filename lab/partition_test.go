@@ -23,11 +23,13 @@ func TestParseCPUList(t *testing.T) {
 // dropInServer records the drop-ins each Apply asked for.
 type dropInServer struct {
 	fakeServer
-	dropIns []map[string]string
+	dropIns    []map[string]string
+	pgAffinity []string
 }
 
 func (d *dropInServer) Apply(ctx context.Context, v Variant) (Applied, error) {
 	d.dropIns = append(d.dropIns, v.DropIn)
+	d.pgAffinity = append(d.pgAffinity, v.PGCPUAffinity)
 	return d.fakeServer.Apply(ctx, v)
 }
 
@@ -37,7 +39,7 @@ func (d *dropInServer) Apply(ctx context.Context, v Variant) (Applied, error) {
 func TestPartitionAppliesToEveryVariantAndLoad(t *testing.T) {
 	e := testExperiment()
 	e.Load.Warmup = 1
-	e.Partition = Partition{Generator: "0", PostgREST: "1"}
+	e.Partition = Partition{Generator: "0", PostgREST: "1", PostgreSQL: "1-2"}
 	srv, ld := &dropInServer{}, &specLoader{}
 	if _, err := (&Runner{Server: srv, Loader: ld}).Run(context.Background(), e); err != nil {
 		t.Fatal(err)
@@ -48,6 +50,11 @@ func TestPartitionAppliesToEveryVariantAndLoad(t *testing.T) {
 	for i, d := range srv.dropIns {
 		if d["CPUAffinity"] != "1" {
 			t.Errorf("apply %d: drop-in %v, want CPUAffinity=1", i, d)
+		}
+	}
+	for i, a := range srv.pgAffinity {
+		if a != "1-2" {
+			t.Errorf("apply %d: PostgreSQL's CPUAffinity %q, want 1-2", i, a)
 		}
 	}
 	for i, s := range ld.specs {
@@ -62,18 +69,24 @@ func TestPartitionAppliesToEveryVariantAndLoad(t *testing.T) {
 
 func TestPartitionValidation(t *testing.T) {
 	e := testExperiment()
-	e.Partition = Partition{Generator: "0-1", PostgREST: "1"}
+	e.Partition = Partition{Generator: "0-1", PostgREST: "1", PostgreSQL: "0"}
 	e.Variants[1].DropIn = map[string]string{"CPUAffinity": "0"}
 	var msgs []string
 	for _, err := range e.Validate() {
 		msgs = append(msgs, err.Error())
 	}
 	got := strings.Join(msgs, "\n")
-	for _, want := range []string{"partition.postgrest: CPU 1 is also the generator's: partitions must not overlap",
+	for _, want := range []string{"partition.postgrest: CPU 1 is also the generator's: the generator's CPUs must be its own",
+		"partition.postgresql: CPU 0 is also the generator's",
 		"variant[1].dropin.CPUAffinity: set by [partition] postgrest for every variant; set one or the other"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("errors lack %q:\n%s", want, got)
 		}
+	}
+	e = testExperiment()
+	e.Partition = Partition{Generator: "0", PostgREST: "1", PostgreSQL: "1"}
+	if errs := e.Validate(); len(errs) != 0 {
+		t.Errorf("PostgREST and PostgreSQL sharing a CPU: %v", errs)
 	}
 	e = testExperiment()
 	e.Partition.Generator = "zero"

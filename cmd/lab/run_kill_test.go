@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -17,7 +18,8 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 )
 
-// A run that changes the target's config, long enough to be interrupted.
+// A run that changes the target's config and pins PostgreSQL to CPU 0 (a
+// drop-in on its unit), long enough to be interrupted.
 const killExperiment = `
 name = "kill-test"
 title = "interrupted run"
@@ -30,6 +32,8 @@ warmup = "0s"
 [trials]
 min = 2
 max = 2
+[partition]
+postgresql = "0"
 [[variant]]
 name = "tcp"
 baseline = true
@@ -47,7 +51,8 @@ db-pool = 3
 // its target, as systemd units and under the direct supervisor, stops it in the middle of a trial with SIGINT and with
 // SIGKILL, and checks that the target's config is byte-identical to the
 // original and the target serves: at once after SIGINT, and after the next
-// start of the lab (here `lab restore`) after SIGKILL.
+// start of the lab (here `lab restore`) after SIGKILL. PostgreSQL, pinned
+// to CPU 0 by the run's [partition], runs on all its CPUs again.
 func TestRunInterruptedOrKilledLeavesOriginalConfig(t *testing.T) {
 	if _, err := os.Stat("/usr/lib/postgresql"); err != nil && os.Getenv("LAB_PG_BINDIR") == "" {
 		labtest.Need(t, "PostgreSQL: %v", err)
@@ -89,6 +94,7 @@ func interruptedOrKilled(t *testing.T, lab string, targetArgs []string) {
 		t.Fatal(err)
 	}
 	url := targetURL(t, dir)
+	allCPUs := pgCPUs(t, dir)
 
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
@@ -99,6 +105,9 @@ func interruptedOrKilled(t *testing.T, lab string, targetArgs []string) {
 				t.Fatal(err)
 			}
 			waitForUnixVariant(t, cmd, out, conf, 90*time.Second)
+			if got := pgCPUs(t, dir); got != "0" {
+				t.Errorf("during the run PostgreSQL may use CPUs %s, want 0 ([partition] postgresql)", got)
+			}
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
@@ -126,6 +135,9 @@ func interruptedOrKilled(t *testing.T, lab string, targetArgs []string) {
 			if !bytes.Equal(b, original) {
 				t.Fatalf("config differs from the original after %v:\n--- original\n%s\n--- now\n%s\n--- lab output\n%s", sig, original, b, out.String())
 			}
+			if got := pgCPUs(t, dir); got != allCPUs {
+				t.Errorf("after %v PostgreSQL may use CPUs %s, want %s as before the run", sig, got, allCPUs)
+			}
 			resp, err := http.Get(url + "/artist?artist_id=eq.3")
 			if err != nil {
 				t.Fatalf("target not serving after %v: %v", sig, err)
@@ -143,6 +155,31 @@ func interruptedOrKilled(t *testing.T, lab string, targetArgs []string) {
 	if left, err := os.ReadDir(dir); !os.IsNotExist(err) {
 		t.Fatalf("stack down --purge left %s behind: %v", dir, left)
 	}
+}
+
+// pgCPUs is the CPU list PostgreSQL's main process may run on.
+func pgCPUs(t *testing.T, dir string) string {
+	t.Helper()
+	s, err := stack.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	st, err := s.Status(context.Background())
+	if err != nil || st.Postgres.PID == 0 {
+		t.Fatalf("PostgreSQL's pid: %v (%+v)", err, st.Postgres)
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", st.Postgres.PID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	t.Fatalf("no Cpus_allowed_list in /proc/%d/status", st.Postgres.PID)
+	return ""
 }
 
 func targetURL(t *testing.T, dir string) string {

@@ -1,6 +1,7 @@
 package capability
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -103,4 +104,18 @@ func DirectDropInKeys() []string {
 		}
 	}
 	return ks
+}
+
+// PGCPUAffinity checks [partition] postgresql, which becomes the
+// CPUAffinity of the PostgreSQL unit: the same rule as the drop-in key,
+// reported where the experiment sets it.
+func PGCPUAffinity(val string) error {
+	err := DropIn("CPUAffinity", val)
+	var ce *Error
+	if errors.As(err, &ce) {
+		c := *ce
+		c.Where = "partition.postgresql"
+		return &c
+	}
+	return err
 }

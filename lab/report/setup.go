@@ -43,8 +43,8 @@ func capacityDesc(run *lab.Run) string {
 	return strings.Join(parts, "; ")
 }
 
-// partitionDesc says which CPUs the generator and PostgREST were given,
-// "" without a partition.
+// partitionDesc says which CPUs the generator, PostgREST and PostgreSQL
+// were given, "" without a partition.
 func partitionDesc(e lab.Experiment) string {
 	var parts []string
 	if g := e.Partition.Generator; g != "" {
@@ -52,6 +52,9 @@ func partitionDesc(e lab.Experiment) string {
 	}
 	if p := e.Partition.PostgREST; p != "" {
 		parts = append(parts, "PostgREST on CPUs "+p)
+	}
+	if p := e.Partition.PostgreSQL; p != "" {
+		parts = append(parts, "PostgreSQL on CPUs "+p)
 	}
 	return strings.Join(parts, ", ")
 }

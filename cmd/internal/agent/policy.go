@@ -121,6 +121,14 @@ func (p Policy) Check(v lab.Variant) error {
 			return forbidden("dropin.%s: not allowed on this agent (allowed: %s)", k, list(p.DropIn))
 		}
 	}
+	if v.PGCPUAffinity != "" {
+		if err := capability.PGCPUAffinity(v.PGCPUAffinity); err != nil {
+			return fromCapability(err)
+		}
+		if !slices.Contains(p.DropIn, "CPUAffinity") {
+			return forbidden("partition.postgresql: pinning PostgreSQL is not allowed on this agent (it needs CPUAffinity among its drop-in settings; allowed: %s)", list(p.DropIn))
+		}
+	}
 	if v.Binary != "" {
 		if err := capability.Binary(v.Binary); err != nil {
 			return fromCapability(err)

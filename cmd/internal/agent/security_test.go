@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -41,6 +42,8 @@ func refusals() []refusal {
 		{"names a unit", "POST", "/apply", `{"variant":{"name":"v","unit":"ssh.service"}}`, "-", false, 400, `unknown field "unit"`},
 		{"binary outside allow-list", "POST", "/apply", `{"variant":{"name":"v","binary":"/bin/sh"}}`, "-", false, 403, "allowed binaries"},
 		{"ExecStart drop-in", "POST", "/apply", `{"variant":{"name":"v","dropin":{"ExecStart":"/bin/sh -c id"}}}`, "-", false, 403, "dropin.ExecStart"},
+		{"PostgreSQL affinity not a CPU list", "POST", "/apply", `{"variant":{"name":"v","pg_cpu_affinity":"0\nExecStartPre=/bin/sh"}}`, "-", false, 422, "partition.postgresql: non-printing character"},
+		{"PostgreSQL affinity a command", "POST", "/apply", `{"variant":{"name":"v","pg_cpu_affinity":"0; id"}}`, "-", false, 422, "partition.postgresql: "},
 		{"LD_PRELOAD", "POST", "/apply", `{"variant":{"name":"v","env":{"LD_PRELOAD":"/tmp/x.so"}}}`, "-", false, 403, "env.LD_PRELOAD"},
 		{"archive_command", "POST", "/apply", `{"variant":{"name":"v","postgresql":{"archive_command":"rm -rf /"}}}`, "-", false, 403, "postgresql.archive_command"},
 		{"socket path", "POST", "/apply", `{"variant":{"name":"v","postgrest":{"server-unix-socket":"/etc/passwd"}}}`, "-", false, 403, "server-unix-socket"},
@@ -100,7 +103,7 @@ func TestRefusalsTouchNothing(t *testing.T) {
 		t.Fatalf("refused requests reached the server: applies %v, restores %d", got, f.restores.Load())
 	}
 	// An allowed variant still passes the same policy.
-	if _, err := c.Apply(context.Background(), lab.Variant{Name: "ok", PostgREST: map[string]string{"db-pool": "3"}, PostgreSQL: map[string]string{"synchronous_commit": "off"}, Env: map[string]string{"PGRST_DB_POOL": "4"}, DropIn: map[string]string{"CPUAffinity": "0"}}); err != nil {
+	if _, err := c.Apply(context.Background(), lab.Variant{Name: "ok", PostgREST: map[string]string{"db-pool": "3"}, PostgreSQL: map[string]string{"synchronous_commit": "off"}, Env: map[string]string{"PGRST_DB_POOL": "4"}, DropIn: map[string]string{"CPUAffinity": "0"}, PGCPUAffinity: "0"}); err != nil {
 		t.Fatalf("allowed variant: %v", err)
 	}
 }
@@ -231,4 +234,20 @@ func TestListenRefusesPlaintextOnNetwork(t *testing.T) {
 		t.Fatal(err)
 	}
 	ln.Close()
+}
+
+// TestPolicyPinsPostgreSQLOnlyWithCPUAffinity: [partition] postgresql
+// reaches an agent as the variant's PostgreSQL CPUAffinity, which the agent
+// allows only when its drop-in settings include CPUAffinity.
+func TestPolicyPinsPostgreSQLOnlyWithCPUAffinity(t *testing.T) {
+	p := DefaultPolicy()
+	v := lab.Variant{Name: "v", PGCPUAffinity: "1"}
+	if err := p.Check(v); err != nil {
+		t.Fatalf("default policy: %v", err)
+	}
+	p.DropIn = []string{"LimitNOFILE"}
+	var pe *PolicyError
+	if err := p.Check(v); !errors.As(err, &pe) || pe.Status != http.StatusForbidden || !strings.Contains(pe.Msg, "partition.postgresql") {
+		t.Fatalf("policy without CPUAffinity: %v, want 403 naming partition.postgresql", err)
+	}
 }

@@ -24,6 +24,7 @@ const dropIn = "50-lab-variant"
 func (l *Server) Apply(ctx context.Context, v lab.Variant) (lab.Applied, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.pgRestarted = false
 	var changes []lab.Change
 	cc, err := l.applyConfig(v)
 	if err != nil {
@@ -101,22 +102,29 @@ func (l *Server) applyConfig(v lab.Variant) ([]lab.Change, error) {
 
 // applyPG resets what a previous variant set and applies this variant's settings.
 func (l *Server) applyPG(ctx context.Context, v lab.Variant) ([]lab.Change, error) {
+	changes, restart, err := l.pinPG(ctx, v)
+	if err != nil {
+		return nil, err
+	}
 	if len(v.PostgreSQL) == 0 && !l.pgDirty {
-		return nil, nil
+		if restart {
+			return changes, l.restartPG(ctx)
+		}
+		return changes, nil
 	}
 	conn, err := l.connect(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close(ctx)
-	restart := false
 	if l.pgDirty {
-		if restart, err = configs.RestorePGSettings(ctx, conn, l.journal); err != nil {
+		need, err := configs.RestorePGSettings(ctx, conn, l.journal)
+		if err != nil {
 			return nil, err
 		}
+		restart = restart || need
 		l.pgDirty = false
 	}
-	var changes []lab.Change
 	if len(v.PostgreSQL) > 0 {
 		names := slices.Sorted(maps.Keys(v.PostgreSQL))
 		before, err := configs.PGSettings(ctx, conn, names)

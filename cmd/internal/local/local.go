@@ -53,7 +53,9 @@ type Server struct {
 	running []byte // the PostgREST config the target last started or reloaded with
 	// restartNeeded: a restart failed, so what runs is unknown
 	restartNeeded bool
-	pgDirty       bool // PostgreSQL settings changed by a variant
+	pgDirty       bool   // PostgreSQL settings changed by a variant
+	pgPinned      string // CPUAffinity of the lab's drop-in on the PostgreSQL unit ([partition] postgresql)
+	pgRestarted   bool   // PostgreSQL restarted while applying the variant: PostgREST restarts too
 	specDirty     bool // target unit reinstalled with another binary/args
 	dropinSet     bool
 	envSet        bool // the variant's environment is in place
@@ -163,6 +165,7 @@ func (l *Server) restartPG(ctx context.Context) error {
 	if err := l.cfg.Ctl.Restart(ctx, l.cfg.PGUnit); err != nil {
 		return err
 	}
+	l.pgRestarted = true
 	deadline := time.Now().Add(l.cfg.ReadyTimeout)
 	for {
 		conn, err := l.connect(ctx)

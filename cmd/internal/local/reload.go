@@ -27,7 +27,7 @@ func (l *Server) reloadKeys(v lab.Variant, written []byte) ([]string, bool) {
 		return nil, false
 	}
 	if len(v.PostgreSQL) > 0 || len(v.Env) > 0 || len(v.DropIn) > 0 || v.Binary != "" || len(v.Args) > 0 ||
-		l.pgDirty || l.dropinSet || l.envSet || l.specDirty || l.restartNeeded {
+		l.pgDirty || l.pgRestarted || l.dropinSet || l.envSet || l.specDirty || l.restartNeeded {
 		return nil, false
 	}
 	from, err1 := configs.Parse(l.cfg.Config, l.running)

@@ -24,7 +24,8 @@ func (l *Server) Restore(ctx context.Context) error {
 }
 
 // Recover restores what a killed run left behind: a pending journal,
-// lab drop-ins, a swapped binary. It says what it did. The target is
+// lab drop-ins (on the PostgREST and PostgreSQL units), a swapped binary.
+// It says what it did. The target is
 // restarted only when something was restored.
 func (l *Server) Recover(ctx context.Context) error {
 	pending := l.journal.Pending()
@@ -40,6 +41,9 @@ func (l *Server) Recover(ctx context.Context) error {
 	}
 	for _, r := range removed {
 		l.cfg.Logf("removed drop-in %s left by an interrupted run", r)
+	}
+	if err := l.unpinPGLeftover(ctx); err != nil {
+		return err
 	}
 	if len(pending) == 0 && len(removed) == 0 {
 		return nil
@@ -82,6 +86,13 @@ func (l *Server) restore(ctx context.Context, dropins bool) error {
 	l.pgDirty = false
 	if _, err := l.journal.Restore(); err != nil {
 		errs = append(errs, fmt.Errorf("restore config files: %w", err))
+	}
+	if l.pgPinned != "" {
+		if err := l.cfg.Ctl.RemoveDropIn(ctx, l.cfg.PGUnit, dropIn); err != nil {
+			errs = append(errs, fmt.Errorf("unpin PostgreSQL: %w", err))
+		} else {
+			l.pgPinned, pgRestart = "", true
+		}
 	}
 	if dropins && (l.dropinSet || l.envSet) {
 		if err := l.cfg.Ctl.RemoveDropIn(ctx, l.cfg.TargetUnit, dropIn); err != nil {
