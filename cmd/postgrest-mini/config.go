@@ -17,6 +17,7 @@ func options(s configs.Settings) (server.Options, error) {
 	o.DBURI = s.String("db-uri", "postgresql://")
 	o.Schemas = s.List("db-schemas", o.Schemas)
 	o.AnonRole = s.String("db-anon-role", "")
+	o.PreRequest = s.String("db-pre-request", s.String("pre-request", ""))
 	o.Channel = s.String("db-channel", o.Channel)
 	o.Host = s.String("server-host", o.Host)
 	o.UnixSocket = s.String("server-unix-socket", "")

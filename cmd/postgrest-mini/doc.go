@@ -31,7 +31,10 @@
 // verified), server-timing-enabled (a "Server-Timing: jwt;dur=0.0,
 // parse;dur=0.1, plan;dur=0.1, transaction;dur=0.8, response;dur=0.0" header
 // on answered requests; parse is the query string, plan the body and SQL
-// building). Other keys are ignored. A config error exits with
+// building), db-pre-request (old pre-request: a function, "name" or
+// "schema.name", called after the request's settings and before its
+// statement, in its transaction; an exception it raises is the answer).
+// Other keys are ignored. A config error exits with
 // status 1, naming file:line or the key.
 //
 // Until the schema cache is loaded every API request gets 503 PGRST002 and

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini/internal/apierr"
@@ -25,6 +27,24 @@ type reqInfo struct {
 	role, claims                   string
 	readOnly, rpc                  bool
 	rollback                       bool // end the transaction with ROLLBACK (db-tx-end, Prefer: tx)
+}
+
+// preRequestSQL is the call of db-pre-request's function ("name" or
+// "schema.name", each part quoted as an identifier), made after the
+// request's settings and before its statement, as PostgREST does; "" for
+// none. It is a DO block: the batch parses every statement before it runs
+// the first, and only a DO body is resolved when it runs, as the request's
+// role (a schema the authenticator may not use is fine, as in PostgREST).
+func preRequestSQL(fn string) (string, error) {
+	if fn == "" {
+		return "", nil
+	}
+	parts := strings.Split(fn, ".")
+	if len(parts) > 2 || slices.Contains(parts, "") {
+		return "", fmt.Errorf("db-pre-request = %q: want a function name, optionally schema-qualified (name or schema.name)", fn)
+	}
+	body := "BEGIN PERFORM " + pgx.Identifier(parts).Sanitize() + "(); END"
+	return "DO '" + strings.ReplaceAll(body, "'", "''") + "'", nil
 }
 
 // result of a statement: its row count, exact total (-1 = unknown) and body.
@@ -53,6 +73,9 @@ func (s *Server) run(ctx context.Context, ri *reqInfo, st sqlgen.Statement) (res
 	}
 	var b pgx.Batch
 	b.Queue(setup, s.searchPath, ri.role, ri.claims, ri.method, ri.path, ri.headers, ri.cookies)
+	if s.preRequest != "" {
+		b.Queue(s.preRequest)
+	}
 	b.Queue(st.SQL, st.Args...)
 	var br pgx.BatchResults
 	if ri.rollback {
@@ -67,6 +90,9 @@ func (s *Server) run(ctx context.Context, ri *reqInfo, st sqlgen.Statement) (res
 	}
 	var res result
 	_, err := br.Exec()
+	if err == nil && s.preRequest != "" {
+		_, err = br.Exec()
+	}
 	if err == nil {
 		var total *int64
 		err = br.QueryRow().Scan(&res.count, &total, &res.body)

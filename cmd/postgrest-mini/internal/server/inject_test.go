@@ -40,3 +40,16 @@ func TestCPUWorkAmount(t *testing.T) {
 		t.Errorf("1ms of injected work cost %v of CPU per call, want 0.5..2.5ms", per)
 	}
 }
+
+// TestPreRequestSQLQuotes: a function name cannot end the DO body's
+// literal or the identifier.
+func TestPreRequestSQLQuotes(t *testing.T) {
+	got, err := preRequestSQL(`s.f'); DROP TABLE x; --"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `DO 'BEGIN PERFORM "s"."f''); DROP TABLE x; --"""(); END'`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

@@ -50,6 +50,7 @@ type Options struct {
 	TxEnd              string // db-tx-end: commit (default), commit-allow-override, rollback, rollback-allow-override
 	JWTSecret          string // jwt-secret (HS256); "" refuses tokens with 500 PGRST300
 	ServerTiming       bool   // server-timing-enabled: a Server-Timing header per answered request
+	PreRequest         string // db-pre-request: a function ("name" or "schema.name") called before every request
 
 	LogLevel       LogLevel
 	Host           string // server-host (PostgREST syntax: !4, *4, !6, *6, *, or an address)

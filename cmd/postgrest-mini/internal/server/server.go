@@ -30,6 +30,7 @@ type Server struct {
 	loads      atomic.Int64
 	searchPath string
 	claims     string
+	preRequest string // SELECT of db-pre-request's function, "" without one
 	inject     *cpuWork // nil unless Options.InjectCPU
 }
 
@@ -47,6 +48,9 @@ func New(o Options) (*Server, error) {
 	}
 	s.searchPath = strings.Join(quoted, ", ")
 	s.claims = `{"role":` + jsonString(o.AnonRole) + `}`
+	if s.preRequest, err = preRequestSQL(o.PreRequest); err != nil {
+		return nil, err
+	}
 	s.http = &fasthttp.Server{
 		Handler:               s.handle,
 		Name:                  "postgrest-mini",

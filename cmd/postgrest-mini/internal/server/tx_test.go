@@ -1,6 +1,7 @@
 package server
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
@@ -63,4 +64,32 @@ func TestPatch(t *testing.T) {
 	jsonEqual(t, "PATCH representation", b, []byte(`[{"employee_id":3,"city":"Jasper"}]`))
 	jsonEqual(t, "row after PATCH", sqlJSON(t, superConn(t, db), `SELECT json_agg(json_build_object('city', city, 'state', state)) FROM employee WHERE employee_id = 3`),
 		[]byte(`[{"city":"Jasper","state":"AB"}]`))
+}
+
+// TestPreRequest: db-pre-request's function runs in the request's
+// transaction, after its settings (it sees the role and the path) and
+// before its statement; an exception it raises is the answer.
+func TestPreRequest(t *testing.T) {
+	db := labtest.Chinook(t)
+	must(t, db.Psql(db.Name, `
+		CREATE SCHEMA hooks;
+		GRANT USAGE ON SCHEMA hooks TO web_anon;
+		CREATE FUNCTION hooks.check() RETURNS void LANGUAGE plpgsql AS $$
+		BEGIN
+		  IF current_setting('request.path', true) LIKE '%/genre%' THEN
+		    RAISE insufficient_privilege USING MESSAGE = 'no genres for ' || current_user;
+		  END IF;
+		END $$;`))
+	ts := start(t, db.TCPURI("authenticator"), func(o *Options) { o.PreRequest = "hooks.check"; o.Pool = 1 })
+	if st, b, _ := ts.do(t, "GET", "/artist?artist_id=eq.1", nil); st != 200 {
+		t.Fatalf("artist: %d %s", st, b)
+	}
+	st, b, _ := ts.do(t, "GET", "/genre", nil)
+	wantErr(t, "pre-request raising", st, b, 401, "42501")
+	if !strings.Contains(string(b), "no genres for web_anon") {
+		t.Errorf("the function did not run as the request's role: %s", b)
+	}
+	if _, err := New(Options{DBURI: db.TCPURI("authenticator"), PreRequest: "a.b.c"}); err == nil || !strings.Contains(err.Error(), "db-pre-request") {
+		t.Errorf("a three-part name: %v", err)
+	}
 }
