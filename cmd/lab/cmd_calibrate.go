@@ -33,7 +33,9 @@ the local stack's reference server (postgrest-mini). It repeats A/A runs
 --aa-runs times) and A/A' runs in which A' (variant A-prime) carries injected
 CPU work per request (PGRST_LAB_INJECT_CPU_US) sized to change the primary
 metric by each of --effects percent (--runs times each; "3x10" gives 3%
-ten runs). The first A/A run sizes the injection; the others are
+ten runs). On real PostgREST (--inject database) A and A' both call a
+db-pre-request function in the stack's database, which spins in PostgreSQL
+for A' only. The first A/A run sizes the injection; the others are
 interleaved (A/A, 1%, 2%, ..., A/A, 1%, ...) so that the machine's drift
 hits every effect alike. It reports the false-positive rate, and the
 detection rate per effect (a power curve), as a table, calibration.md and
@@ -48,6 +50,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	results := fs.String("results", "results", "where result directories are written")
 	runs := fs.Int("runs", 5, fmt.Sprintf("runs per effect size (1..%d)", calibrate.MaxRuns))
 	aaRuns := fs.Int("aa-runs", 0, "A/A runs (default: --runs; at least 1, which sizes the injection)")
+	inject := fs.String("inject", "", "where A' gets its CPU work: server (postgrest-mini's handler; its default) or database (a pre-request function; any PostgREST, the default for real PostgREST)")
 	effectsFlag := fs.String("effects", "1,2,3,5,10", "injected slowdowns in percent, comma-separated (each in (0, 50]; 3x10: ten runs of 3%)")
 	minTrials := fs.Int("min-trials", 0, "override trials.min")
 	maxTrials := fs.Int("max-trials", 0, "override trials.max")
@@ -82,14 +85,29 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	if e.Target.Unit != "" || e.Target.Config != "" || e.Target.URL != "" {
-		return usageErrorf("calibrate: %s targets an existing server; calibration injects work into the local stack's reference server only", e.Name)
+		return usageErrorf("calibrate: %s targets an existing server; calibration injects work into the local stack only", e.Name)
 	}
-	srv, url, closeFn, err := stackServer(ctx, *dir, "", calibrate.Derive(e, 0), stderr)
+	srv, url, closeFn, err := stackServer(ctx, *dir, "", calibrate.Derive(e, calibrate.InjectServer, 0), stderr)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	c := &calibration{exp: e, srv: srv, url: url, out: stdout, aaRuns: *aaRuns, effects: effects}
+	_, target, err := srv.Describe(ctx)
+	if err != nil {
+		return err
+	}
+	inj, err := calibrate.ParseInjection(*inject, target.Reference)
+	if err != nil {
+		return usageErrorf("calibrate: %v", err)
+	}
+	c := &calibration{exp: e, srv: srv, url: url, out: stdout, aaRuns: *aaRuns, effects: effects, inject: inj}
+	if inj == calibrate.InjectDatabase {
+		if c.burn, err = newBurner(ctx, srv.AdminURI()); err != nil {
+			return err
+		}
+		defer c.burn.close()
+		fmt.Fprintf(stdout, "injecting in PostgreSQL: a pre-request function spins %.4f µs a loop iteration\n", c.burn.usPerIter)
+	}
 	return c.run(ctx, *results)
 }
 
@@ -101,6 +119,8 @@ type calibration struct {
 	out     io.Writer
 	aaRuns  int
 	effects []calibrate.Effect
+	inject  calibrate.Injection
+	burn    *burner // the database injection, nil for the server's
 	dir     string
 	done    int
 	total   int
@@ -116,7 +136,10 @@ func (c *calibration) run(ctx context.Context, results string) error {
 	worst := time.Duration(c.total*2*e.Trials.Max) * perTrial
 	fmt.Fprintf(c.out, "calibrate %s: %d runs (%s) of 2 variants x %d..%d rounds of %s; at most about %s\n",
 		e.Name, c.total, calibrate.PlanText(c.aaRuns, c.effects), e.Trials.Min, e.Trials.Max, e.Load.Duration, worst.Round(time.Second))
-	res := &calibrate.Result{Experiment: e.Name, Load: e.Load, Trials: e.Trials, Started: start, AARuns: c.aaRuns, Effects: c.effects}
+	res := &calibrate.Result{Experiment: e.Name, Load: e.Load, Trials: e.Trials, Started: start, AARuns: c.aaRuns, Effects: c.effects, Injection: c.inject}
+	if c.burn != nil {
+		res.BurnUsPerIteration = c.burn.usPerIter
+	}
 	finish := func(stopped error) error {
 		res.Finished = time.Now()
 		res.Rows = calibrate.Tally(res.Outcomes)
@@ -146,9 +169,6 @@ func (c *calibration) run(ctx context.Context, results string) error {
 		}
 		fmt.Fprintf(c.out, "    so far: %s\n", calibrate.SoFar(res.Outcomes, p.Effect))
 		if p.Effect == 0 && p.N == 1 && len(c.effects) > 0 {
-			if !run.Target.Reference {
-				return finish(fmt.Errorf("the stack runs %s, not the reference server: CPU injection (PGRST_LAB_INJECT_CPU_US) needs postgrest-mini", run.Target.Binary))
-			}
 			b, ok := calibrate.BaselineOf(run)
 			if !ok {
 				return finish(errors.New("the first A/A run measured no throughput: cannot size the injected work"))
@@ -166,7 +186,12 @@ func (c *calibration) one(ctx context.Context, effect float64, us, i int) (*lab.
 	if effect > 0 {
 		label = fmt.Sprintf("%g%% (%d µs)", effect, us)
 	}
-	e := calibrate.Derive(c.exp, us)
+	if c.burn != nil {
+		if err := c.burn.set(ctx, us); err != nil {
+			return nil, calibrate.Outcome{EffectPct: effect, InjectUs: us, Error: err.Error()}, err
+		}
+	}
+	e := calibrate.Derive(c.exp, c.inject, us)
 	runner := &lab.Runner{Server: c.srv, Loader: &local.Loader{Target: loadgen.Target{URL: c.url}},
 		Progress: &calibrationProgress{w: c.out, prefix: fmt.Sprintf("  [%d/%d] %s #%d", c.done, c.total, label, i)},
 		Decided:  stats.DecidedFunc}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,21 +9,44 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
+	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 )
 
-// A tiny calibration on the real local stack (postgrest-mini, PostgreSQL,
-// direct supervisor): one A/A run and one run with a 30 % injection, two
-// 2-second rounds each. It asserts structure and plausibility, not
-// sensitivity: the reports exist, the A' variant carried the injected
-// work, and its server CPU per request rose.
+// A tiny calibration on the real local stack (PostgreSQL, direct
+// supervisor): one A/A run and one run with a 30 % injection, two 2-second
+// rounds each; on postgrest-mini with its handler's injection, and with
+// the database injection (a pre-request function) on real PostgREST and on
+// postgrest-mini. It asserts structure and plausibility, not sensitivity:
+// the reports exist, the A' variant carried the injected work, its CPU
+// per request rose where the work was injected, and the pre-request
+// functions are gone afterwards.
 func TestCalibrateTiny(t *testing.T) {
-	dir := directStack(t)
+	for _, tc := range []struct {
+		name, inject string
+		target       func(t *testing.T) []string
+	}{
+		{"mini/server", "", func(*testing.T) []string { return nil }},
+		{"real/database", "", func(t *testing.T) []string { return []string{"--postgrest", labtest.PostgREST(t)} }},
+		{"mini/database", "database", func(*testing.T) []string { return nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) { calibrateTiny(t, tc.inject, tc.target(t)) })
+	}
+}
+
+func calibrateTiny(t *testing.T, inject string, targetArgs []string) {
+	dir := directStack(t, targetArgs...)
 	results := t.TempDir()
-	out, err := runLab(t, "calibrate", "socket-vs-tcp", "--dir", dir, "--results", results, "--runs", "1", "--effects", "30",
-		"--min-trials", "2", "--max-trials", "2", "--duration", "2s", "--warmup", "0s")
+	args := []string{"calibrate", "socket-vs-tcp", "--dir", dir, "--results", results, "--runs", "1", "--effects", "30",
+		"--min-trials", "2", "--max-trials", "2", "--duration", "2s", "--warmup", "0s"}
+	if inject != "" {
+		args = append(args, "--inject", inject)
+	}
+	out, err := runLab(t, args...)
 	if err != nil {
 		t.Fatalf("calibrate: %v\n%s", err, out)
 	}
@@ -43,10 +67,7 @@ func TestCalibrateTiny(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(reports[0], "calibration.html")); !strings.Contains(string(b), "<svg") {
 		t.Error("calibration.html has no chart")
 	}
-	var res struct {
-		Rows     []calibrate.Row     `json:"rows"`
-		Outcomes []calibrate.Outcome `json:"outcomes"`
-	}
+	var res calibrate.Result
 	b, _ := os.ReadFile(filepath.Join(reports[0], "calibration.json"))
 	if err := json.Unmarshal(b, &res); err != nil {
 		t.Fatalf("calibration.json: %v\n%s", err, b)
@@ -58,30 +79,51 @@ func TestCalibrateTiny(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !run.Target.Reference {
-		t.Errorf("target %+v, want the reference server", run.Target)
+	database := res.Injection == calibrate.InjectDatabase
+	if want := inject == "database" || len(targetArgs) > 0; database != want {
+		t.Fatalf("injection %q, want database %v", res.Injection, want)
+	}
+	if run.Target.Reference == (len(targetArgs) > 0) {
+		t.Errorf("target %+v, want reference %v", run.Target, len(targetArgs) == 0)
 	}
 	var injected bool
 	for _, v := range run.Variants {
 		for _, c := range v.Changes {
-			injected = injected || (v.Name == calibrate.NamePrimed && c.Key == calibrate.InjectEnv && c.To != "")
+			if database {
+				injected = injected || (v.Name == calibrate.NamePrimed && c.Key == "db-pre-request" && c.To == calibrate.BurnB)
+			} else {
+				injected = injected || (v.Name == calibrate.NamePrimed && c.Key == calibrate.InjectEnv && c.To != "")
+			}
 		}
 	}
 	if !injected {
-		t.Errorf("A' carried no %s change: %+v", calibrate.InjectEnv, run.Variants)
+		t.Errorf("A' carried no injection (%s): %+v", res.Injection, run.Variants)
 	}
-	a, p := medianCPU(run, calibrate.NameA), medianCPU(run, calibrate.NamePrimed)
-	t.Logf("server CPU per request: A %.0f µs, A' %.0f µs (%d µs injected)", a, p, res.Rows[1].InjectUs)
+	a, p := medianCPU(run, calibrate.NameA, database), medianCPU(run, calibrate.NamePrimed, database)
+	t.Logf("%s CPU per request: A %.0f µs, A' %.0f µs (%d µs injected, %s)", map[bool]string{false: "server", true: "database"}[database], a, p, res.Rows[1].InjectUs, res.Injection)
 	if !(a > 0 && p > a) {
-		t.Errorf("server CPU per request A %.0f µs, A' %.0f µs: want A' higher", a, p)
+		t.Errorf("CPU per request A %.0f µs, A' %.0f µs: want A' higher", a, p)
+	}
+	if database {
+		if res.BurnUsPerIteration <= 0 {
+			t.Errorf("burn cost %v", res.BurnUsPerIteration)
+		}
+		if n := countSchema(t, dir, calibrate.BurnSchema); n != 0 {
+			t.Errorf("schema %s left behind", calibrate.BurnSchema)
+		}
 	}
 }
 
-func medianCPU(run *lab.Run, variant string) float64 {
+// medianCPU is a variant's median server (or database) CPU per request.
+func medianCPU(run *lab.Run, variant string, database bool) float64 {
 	var vs []float64
 	for _, t := range run.Trials {
 		if t.Variant == variant && t.Error == "" {
-			vs = append(vs, t.Server.CPUPerRequestUs)
+			if database {
+				vs = append(vs, t.Database.CPUPerRequestUs)
+			} else {
+				vs = append(vs, t.Server.CPUPerRequestUs)
+			}
 		}
 	}
 	if len(vs) == 0 {
@@ -89,4 +131,29 @@ func medianCPU(run *lab.Run, variant string) float64 {
 	}
 	slices.Sort(vs)
 	return vs[len(vs)/2]
+}
+
+// countSchema counts the schemas named name in the stack's database.
+func countSchema(t *testing.T, dir, name string) int {
+	t.Helper()
+	ctx := context.Background()
+	s, err := stack.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	st, err := s.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, st.AdminURI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM pg_namespace WHERE nspname = $1", name).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

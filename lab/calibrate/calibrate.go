@@ -1,9 +1,11 @@
 // Package calibrate measures how sensitive an experiment design is on this
 // machine: it repeats A/A runs (the baseline configuration against itself)
 // and A/A' runs (the same, with a known amount of CPU work injected into
-// every request of the second copy, through the reference server's
-// PGRST_LAB_INJECT_CPU_US), and tallies the false-positive rate and the detection
-// rate per injected effect: a power curve. `lab calibrate` runs it; this
+// every request of the second copy: in the reference server's handler
+// through PGRST_LAB_INJECT_CPU_US, or on any PostgREST in PostgreSQL
+// through a db-pre-request function that spins), and tallies the
+// false-positive rate and the detection rate per injected effect: a power
+// curve. `lab calibrate` runs it; this
 // package holds the pure parts (deriving the experiment, choosing the
 // injection, tallying).
 package calibrate
@@ -35,21 +37,30 @@ var DefaultEffects = []float64{1, 2, 3, 5, 10}
 
 // Derive returns the calibration experiment for e: e's baseline variant
 // twice, as A (baseline) and A' with injectUs of CPU work per request (0:
-// an A/A run), on e's first scenario only (bounding the time), with e's
-// load and trial design.
-func Derive(e *lab.Experiment, injectUs int) *lab.Experiment {
+// an A/A run) injected as inj says, on e's first scenario only (bounding
+// the time), with e's load and trial design. With InjectDatabase both
+// call a pre-request function (A's spins 0 times, A”s as BurnBSQL made
+// it); an A/A run has both call A's.
+func Derive(e *lab.Experiment, inj Injection, injectUs int) *lab.Experiment {
 	c := *e
 	base := e.BaselineVariant()
 	a := copyVariant(base)
 	a.Name, a.Baseline, a.Description = NameA, true, "baseline "+base.Name
 	p := copyVariant(base)
 	p.Name, p.Baseline, p.Description = NamePrimed, false, "baseline "+base.Name+" again"
+	if inj == InjectDatabase {
+		a.PostgREST = setKey(a.PostgREST, "db-pre-request", BurnA)
+		p.PostgREST = setKey(p.PostgREST, "db-pre-request", BurnA)
+	}
 	if injectUs > 0 {
-		if p.Env == nil {
-			p.Env = map[string]string{}
+		switch inj {
+		case InjectDatabase:
+			p.PostgREST["db-pre-request"] = BurnB
+			p.Description = fmt.Sprintf("baseline %s with about %d µs of PostgreSQL CPU per request (a pre-request function)", base.Name, injectUs)
+		default:
+			p.Env = setKey(p.Env, InjectEnv, strconv.Itoa(injectUs))
+			p.Description = fmt.Sprintf("baseline %s with %d µs of CPU work injected per request", base.Name, injectUs)
 		}
-		p.Env[InjectEnv] = strconv.Itoa(injectUs)
-		p.Description = fmt.Sprintf("baseline %s with %d µs of CPU work injected per request", base.Name, injectUs)
 	}
 	c.Variants = []lab.Variant{a, p}
 	if len(e.Scenarios) > 1 {
@@ -58,6 +69,14 @@ func Derive(e *lab.Experiment, injectUs int) *lab.Experiment {
 	c.Name = e.Name + "-calibration"
 	c.Title = "Calibration of " + e.Name
 	return &c
+}
+
+func setKey(m map[string]string, k, v string) map[string]string {
+	if m == nil {
+		m = map[string]string{}
+	}
+	m[k] = v
+	return m
 }
 
 func copyVariant(v lab.Variant) lab.Variant {

@@ -21,7 +21,7 @@ func TestDerive(t *testing.T) {
 			{Name: "tcp", Baseline: true, PostgREST: map[string]string{"db-uri": "tcp"}, Env: map[string]string{"GHCRTS": "-qn1"}},
 			{Name: "unix", PostgREST: map[string]string{"db-uri": "unix"}},
 		}}
-	c := calibrate.Derive(e, 120)
+	c := calibrate.Derive(e, calibrate.InjectServer, 120)
 	if len(c.Variants) != 2 || c.Variants[0].Name != calibrate.NameA || !c.Variants[0].Baseline || c.Variants[1].Baseline {
 		t.Fatalf("variants %+v", c.Variants)
 	}
@@ -42,8 +42,55 @@ func TestDerive(t *testing.T) {
 	if errs := c.Validate(); len(errs) > 0 {
 		t.Errorf("derived experiment invalid: %v", errs)
 	}
-	if aa := calibrate.Derive(e, 0); aa.Variants[1].Env[calibrate.InjectEnv] != "" {
+	if aa := calibrate.Derive(e, calibrate.InjectServer, 0); aa.Variants[1].Env[calibrate.InjectEnv] != "" {
 		t.Errorf("A/A injects: %v", aa.Variants[1].Env)
+	}
+}
+
+// The database injection: both variants call a pre-request function, A's
+// spinning zero times; only A' calls the spinning one, and only when an
+// effect is injected. The baseline's own keys stay.
+func TestDeriveDatabase(t *testing.T) {
+	e := &lab.Experiment{Name: "socket-vs-tcp", Scenarios: []string{"GETSingle"},
+		Load:     lab.Load{Model: lab.ModelClosed, Connections: 10, Duration: time.Second},
+		Trials:   lab.Trials{Min: 5, Max: 10, Alpha: 0.05, Order: lab.OrderInterleaved},
+		Variants: []lab.Variant{{Name: "tcp", Baseline: true, PostgREST: map[string]string{"db-uri": "tcp"}}, {Name: "unix"}}}
+	c := calibrate.Derive(e, calibrate.InjectDatabase, 40)
+	a, p := c.Variants[0], c.Variants[1]
+	if a.PostgREST["db-pre-request"] != calibrate.BurnA || p.PostgREST["db-pre-request"] != calibrate.BurnB {
+		t.Errorf("pre-request: A %v, A' %v", a.PostgREST, p.PostgREST)
+	}
+	if a.PostgREST["db-uri"] != "tcp" || p.PostgREST["db-uri"] != "tcp" || len(p.Env) != 0 {
+		t.Errorf("A %+v A' %+v, want the baseline's keys and no environment", a, p)
+	}
+	if errs := c.Validate(); len(errs) > 0 {
+		t.Errorf("derived experiment invalid: %v", errs)
+	}
+	aa := calibrate.Derive(e, calibrate.InjectDatabase, 0)
+	if aa.Variants[1].PostgREST["db-pre-request"] != calibrate.BurnA {
+		t.Errorf("A/A: A' calls %q", aa.Variants[1].PostgREST["db-pre-request"])
+	}
+	if e.Variants[0].PostgREST["db-pre-request"] != "" {
+		t.Error("Derive changed the original experiment")
+	}
+	if n := calibrate.BurnIterations(40, 0.02); n != 2000 {
+		t.Errorf("40 µs at 0.02 µs an iteration: %d, want 2000", n)
+	}
+	if !strings.Contains(calibrate.BurnBSQL(2000), "burn(2000)") {
+		t.Errorf("BurnBSQL: %s", calibrate.BurnBSQL(2000))
+	}
+	for in, want := range map[string]calibrate.Injection{"": calibrate.InjectDatabase, "database": calibrate.InjectDatabase} {
+		if got, err := calibrate.ParseInjection(in, false); err != nil || got != want {
+			t.Errorf("real server, %q: %v %v", in, got, err)
+		}
+	}
+	if got, _ := calibrate.ParseInjection("", true); got != calibrate.InjectServer {
+		t.Errorf("reference server default: %v", got)
+	}
+	for _, in := range []string{"server", "cpu"} {
+		if _, err := calibrate.ParseInjection(in, false); err == nil {
+			t.Errorf("%q on the real server: no error", in)
+		}
 	}
 }
 

@@ -20,9 +20,13 @@ type Result struct {
 	Finished   time.Time      `json:"finished"`
 	AARuns     int            `json:"aa_runs"`
 	Effects    []Effect       `json:"effects"` // as planned; Rows count what ran
-	Baseline   Baseline       `json:"baseline"`
-	Rows       []Row          `json:"rows"`
-	Outcomes   []Outcome      `json:"outcomes"`
+	Injection  Injection      `json:"injection"`
+	// BurnUsPerIteration is the database injection's cost of one loop
+	// iteration (µs), measured at the start.
+	BurnUsPerIteration float64   `json:"burn_us_per_iteration,omitempty"`
+	Baseline           Baseline  `json:"baseline"`
+	Rows               []Row     `json:"rows"`
+	Outcomes           []Outcome `json:"outcomes"`
 	// Stopped is set when the calibration ended early (Ctrl-C, an error).
 	Stopped string `json:"stopped,omitempty"`
 }

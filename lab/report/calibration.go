@@ -104,6 +104,12 @@ func calibrationRuns(res *calibrate.Result) string {
 	if res.Baseline.Efficiency {
 		s += fmt.Sprintf(", %.0f µs server + database CPU per request", res.Baseline.CPUPerReq)
 	}
+	switch res.Injection {
+	case calibrate.InjectDatabase:
+		s += fmt.Sprintf("; injected in PostgreSQL by a pre-request function (%.4f µs a loop iteration; A calls one that does not spin)", res.BurnUsPerIteration)
+	case calibrate.InjectServer:
+		s += "; injected in postgrest-mini's handler (PGRST_LAB_INJECT_CPU_US)"
+	}
 	return s
 }
 

@@ -88,3 +88,8 @@ func BinaryVersion(ctx context.Context, bin string) (string, error) {
 	}
 	return v, nil
 }
+
+// AdminURI is the superuser connection to the target's database, for
+// what the lab itself sets up there (lab calibrate's pre-request
+// functions).
+func (l *Server) AdminURI() string { return l.cfg.AdminURI }
