@@ -154,8 +154,8 @@
 //	postgrest = "1"                 # CPUAffinity of every variant (then no variant may set it)
 //	postgresql = "1"                # CPUAffinity of PostgreSQL's unit for the whole run
 //
-// PostgREST and PostgreSQL may share CPUs; neither may share the
-// generator's. PostgreSQL is pinned with a lab drop-in on its unit and one
+// PostgREST and the generator must not share CPUs; PostgreSQL may share
+// with either (on two cores one of the three shares). PostgreSQL is pinned with a lab drop-in on its unit and one
 // restart at the run's first variant; the drop-in goes when the run
 // restores (after a kill, at the next start). An agent pins it only when
 // its allowed drop-in settings include CPUAffinity. `lab calibrate` with

@@ -64,7 +64,7 @@ func TestParseBadFiles(t *testing.T) {
 			`testdata/bad-design.toml:6: trials.sequential: must be true or false, not string "yes"`,
 			`testdata/bad-design.toml:7: trials.interference: 2 must be in (0, 1]: the share of the machine's CPUs other work may use during a trial (1 disables the check)`,
 			`testdata/bad-design.toml:14: load.utilisation: 1.5 must be in (0, 1), the share of the baseline's capacity to offer (e.g. 0.65)`,
-			`testdata/bad-design.toml:18: partition.postgrest: CPU 0 is also the generator's: the generator's CPUs must be its own`,
+			`testdata/bad-design.toml:18: partition.postgrest: CPU 0 is also the generator's: PostgREST and the generator must not share CPUs (PostgreSQL may share with either)`,
 		}},
 		{"bad-values.toml", []string{
 			`testdata/bad-values.toml:2: scenarios[0]: unknown scenario "GETSingel" (did you mean "GETSingle"?)`,

@@ -60,8 +60,8 @@ type Target struct {
 // PostgREST's list becomes the CPUAffinity drop-in of every variant;
 // PostgreSQL's that of its unit for the whole run (set at the first
 // variant, with one restart of PostgreSQL, and removed at the end).
-// PostgREST and PostgreSQL may share CPUs; neither may share the
-// generator's.
+// PostgREST and the generator must not share CPUs; PostgreSQL may share
+// with either (on two cores one of the three shares).
 type Partition struct {
 	Generator  string `toml:"generator" json:"generator,omitempty"`
 	PostgREST  string `toml:"postgrest" json:"postgrest,omitempty"`

@@ -64,8 +64,8 @@ func generatorCPUs(e *Experiment) []int {
 	return cpus
 }
 
-// partition checks the [partition] table: CPU lists, none sharing the
-// generator's CPUs, and no variant setting CPUAffinity itself.
+// partition checks the [partition] table: CPU lists, PostgREST's apart
+// from the generator's, and no variant setting CPUAffinity itself.
 func (v *validator) partition(e *Experiment) {
 	p := e.Partition
 	lists := map[string][]int{}
@@ -80,12 +80,10 @@ func (v *validator) partition(e *Experiment) {
 		}
 		lists[f.key] = cpus
 	}
-	for _, key := range []string{"postgrest", "postgresql"} {
-		for _, c := range lists[key] {
-			if slices.Contains(lists["generator"], c) {
-				v.add(fmt.Sprintf("CPU %d is also the generator's: the generator's CPUs must be its own", c), "partition", key)
-				break
-			}
+	for _, c := range lists["postgrest"] {
+		if slices.Contains(lists["generator"], c) {
+			v.add(fmt.Sprintf("CPU %d is also the generator's: PostgREST and the generator must not share CPUs (PostgreSQL may share with either)", c), "partition", "postgrest")
+			break
 		}
 	}
 	if p.PostgREST == "" {

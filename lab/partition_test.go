@@ -76,17 +76,22 @@ func TestPartitionValidation(t *testing.T) {
 		msgs = append(msgs, err.Error())
 	}
 	got := strings.Join(msgs, "\n")
-	for _, want := range []string{"partition.postgrest: CPU 1 is also the generator's: the generator's CPUs must be its own",
-		"partition.postgresql: CPU 0 is also the generator's",
+	for _, want := range []string{"partition.postgrest: CPU 1 is also the generator's: PostgREST and the generator must not share CPUs",
 		"variant[1].dropin.CPUAffinity: set by [partition] postgrest for every variant; set one or the other"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("errors lack %q:\n%s", want, got)
 		}
 	}
 	e = testExperiment()
-	e.Partition = Partition{Generator: "0", PostgREST: "1", PostgreSQL: "1"}
-	if errs := e.Validate(); len(errs) != 0 {
-		t.Errorf("PostgREST and PostgreSQL sharing a CPU: %v", errs)
+	for _, pg := range []string{"1", "0", "0-1"} {
+		e.Partition = Partition{Generator: "0", PostgREST: "1", PostgreSQL: pg}
+		if errs := e.Validate(); len(errs) != 0 {
+			t.Errorf("PostgreSQL on %s, sharing a CPU: %v", pg, errs)
+		}
+	}
+	e.Partition = Partition{PostgreSQL: "zero"}
+	if errs := e.Validate(); len(errs) != 1 || !strings.Contains(errs[0].Error(), `partition.postgresql: "zero" is not a CPU list`) {
+		t.Errorf("errors %v", errs)
 	}
 	e = testExperiment()
 	e.Partition.Generator = "zero"
