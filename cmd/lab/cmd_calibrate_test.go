@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
 	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
@@ -137,16 +136,7 @@ func medianCPU(run *lab.Run, variant string, database bool) float64 {
 func countSchema(t *testing.T, dir, name string) int {
 	t.Helper()
 	ctx := context.Background()
-	s, err := stack.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	st, err := s.Status(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := pgx.Connect(ctx, st.AdminURI)
+	conn, err := pgx.Connect(ctx, stackStatus(t, dir).AdminURI)
 	if err != nil {
 		t.Fatal(err)
 	}

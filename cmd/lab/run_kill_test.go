@@ -160,14 +160,9 @@ func interruptedOrKilled(t *testing.T, lab string, targetArgs []string) {
 // pgCPUs is the CPU list PostgreSQL's main process may run on.
 func pgCPUs(t *testing.T, dir string) string {
 	t.Helper()
-	s, err := stack.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	st, err := s.Status(context.Background())
-	if err != nil || st.Postgres.PID == 0 {
-		t.Fatalf("PostgreSQL's pid: %v (%+v)", err, st.Postgres)
+	st := stackStatus(t, dir)
+	if st.Postgres.PID == 0 {
+		t.Fatalf("PostgreSQL's pid: %+v", st.Postgres)
 	}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", st.Postgres.PID))
 	if err != nil {
@@ -184,6 +179,12 @@ func pgCPUs(t *testing.T, dir string) string {
 
 func targetURL(t *testing.T, dir string) string {
 	t.Helper()
+	return stackStatus(t, dir).URL
+}
+
+// stackStatus is the status of the stack in dir.
+func stackStatus(t *testing.T, dir string) stack.Status {
+	t.Helper()
 	s, err := stack.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -193,5 +194,5 @@ func targetURL(t *testing.T, dir string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st.URL
+	return st
 }
