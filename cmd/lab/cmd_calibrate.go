@@ -28,13 +28,14 @@ func init() {
 const calibrateUsage = `calibrate [NAME|FILE] [--runs N] [--aa-runs N] [--effects 1,2,3x10,5,10] [flags]
 
 Measures how sensitive an experiment's design is on this machine, against
-the local stack's reference server (postgrest-mini). It repeats A/A runs
-(the experiment's baseline variant against itself, on its first scenario;
---aa-runs times) and A/A' runs in which A' (variant A-prime) carries injected
-CPU work per request (PGRST_LAB_INJECT_CPU_US) sized to change the primary
-metric by each of --effects percent (--runs times each; "3x10" gives 3%
-ten runs). On real PostgREST (--inject database) A and A' both call a
-db-pre-request function in the stack's database, which spins in PostgreSQL
+the local stack's target. It repeats A/A runs (the experiment's baseline
+variant against itself, on its first scenario; --aa-runs times) and A/A'
+runs in which A' (variant A-prime) carries injected CPU work per request
+sized to change the primary metric by each of --effects percent (--runs
+times each; "3x10" gives 3% ten runs). --inject server (the default on
+postgrest-mini) spins in its handler (PGRST_LAB_INJECT_CPU_US); --inject
+database (the default on real PostgREST) has A and A' both call a
+db-pre-request function in the stack's database that spins in PostgreSQL,
 for A' only. The first A/A run sizes the injection; the others are
 interleaved (A/A, 1%, 2%, ..., A/A, 1%, ...) so that the machine's drift
 hits every effect alike. It reports the false-positive rate, and the
@@ -50,7 +51,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	results := fs.String("results", "results", "where result directories are written")
 	runs := fs.Int("runs", 5, fmt.Sprintf("runs per effect size (1..%d)", calibrate.MaxRuns))
 	aaRuns := fs.Int("aa-runs", 0, "A/A runs (default: --runs; at least 1, which sizes the injection)")
-	inject := fs.String("inject", "", "where A' gets its CPU work: server (postgrest-mini's handler; its default) or database (a pre-request function; any PostgREST, the default for real PostgREST)")
+	inject := fs.String("inject", "", "where A' spins: server (postgrest-mini's handler) or database (a pre-request function, any target); default: server on postgrest-mini, else database")
 	effectsFlag := fs.String("effects", "1,2,3,5,10", "injected slowdowns in percent, comma-separated (each in (0, 50]; 3x10: ten runs of 3%)")
 	minTrials := fs.Int("min-trials", 0, "override trials.min")
 	maxTrials := fs.Int("max-trials", 0, "override trials.max")
