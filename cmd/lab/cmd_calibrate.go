@@ -164,6 +164,10 @@ func (c *calibration) run(ctx context.Context, results string) error {
 		if run != nil && res.Design == "" {
 			res.Host, res.Target, res.Design = run.Host, run.Target, stats.Compare(run, 0).Method()
 		}
+		if ctx.Err() != nil {
+			// Ctrl-C: this run's verdict is not final, so it stays out of the tally.
+			return finish(fmt.Errorf("interrupted in run %d of %d (left out of the tally): %w", c.done, c.total, ctx.Err()))
+		}
 		res.Outcomes = append(res.Outcomes, o)
 		if err != nil {
 			return finish(err)
