@@ -162,7 +162,7 @@ func (c *calibration) run(ctx context.Context, results string) error {
 		}
 		run, o, err := c.one(ctx, p.Effect, us, p.N)
 		if run != nil && res.Design == "" {
-			res.Host, res.Target, res.Design = run.Host, run.Target, stats.Compare(run, 0).Method()
+			res.Host, res.Target, res.Design = run.Host, run.Target, stats.Compare(run, 0).DesignMethod()
 		}
 		if ctx.Err() != nil {
 			// Ctrl-C: this run's verdict is not final, so it stays out of the tally.

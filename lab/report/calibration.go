@@ -68,10 +68,7 @@ func CalibrationMarkdown(w io.Writer, res *calibrate.Result) error {
 	if res.Stopped != "" {
 		fmt.Fprintf(b, "> **Stopped early:** %s. The table holds the runs finished until then.\n\n", mdEscape(res.Stopped))
 	}
-	fmt.Fprintf(b, "How often the design declares a difference: in A/A runs (the baseline against itself: a false\n"+
-		"positive) and in A/A' runs where every request of A' carries injected CPU work sized to slow a\n"+
-		"CPU-bound run down by the effect (a detection, when the verdict is \"worse\"). Rates with 95%% Wilson\n"+
-		"intervals; \"measured\" is the mean change the runs saw.\n\n")
+	fmt.Fprintf(b, "%s\n\n", wrap(calibrationIntro(res), 100))
 	fmt.Fprintf(b, "| | |\n|---|---|\n")
 	for _, kv := range calibrationSetup(res) {
 		fmt.Fprintf(b, "| %s | %s |\n", kv[0], mdEscape(kv[1]))
@@ -96,6 +93,18 @@ func calibrationSetup(res *calibrate.Result) [][2]string {
 		{"Runs", calibrationRuns(res)},
 		{"When", fmt.Sprintf("%s, took %s", res.Started.UTC().Format("2006-01-02 15:04 MST"), durationStr(res.Finished.Sub(res.Started)))},
 	}
+}
+
+// calibrationIntro says what the table counts, for the design that ran.
+func calibrationIntro(res *calibrate.Result) string {
+	sized := "sized to slow a CPU-bound run down by the effect"
+	if res.Baseline.Efficiency {
+		sized = "sized to raise the primary metric (server + database CPU per request) by the effect"
+	}
+	return "How often the design declares a difference: in A/A runs (the baseline against itself: a false positive) " +
+		"and in A/A' runs where every request of A' carries injected CPU work " + sized +
+		` (a detection, when the verdict is "worse"). Rates with 95% Wilson intervals. "Measured" is the mean change ` +
+		"the runs saw, which can differ from the injected effect: the rest of the system answers the added work."
 }
 
 // calibrationRuns says the plan and the baseline that sized the injection.
@@ -168,10 +177,11 @@ func CalibrationHTML(w io.Writer, res *calibrate.Result) error {
 	}
 	return calibrationPage.Execute(w, struct {
 		Res   *calibrate.Result
+		Intro string
 		Setup [][2]string
 		Chart Chart
 		Rows  [][]string
-	}{res, calibrationSetup(res), chart, calibrationRows(res)})
+	}{res, calibrationIntro(res), calibrationSetup(res), chart, calibrationRows(res)})
 }
 
 func calibrationRows(res *calibrate.Result) [][]string {
@@ -195,9 +205,7 @@ svg.chart { max-width: 100%; height: auto; } figcaption { color: #666; font-size
 </style></head><body>
 <h1>Calibration of {{.Res.Experiment}}</h1>
 {{with .Res.Stopped}}<p class="note"><b>Stopped early:</b> {{.}}. The table holds the runs finished until then.</p>{{end}}
-<p>How often the design declares a difference: in A/A runs (the baseline against itself: a false positive) and in
-A/A' runs where every request of A' carries injected CPU work sized to slow a CPU-bound run down by the effect
-(a detection, when the verdict is "worse"). Rates with 95% Wilson intervals; "measured" is the mean change the runs saw.</p>
+<p>{{.Intro}}</p>
 <table>{{range .Setup}}<tr><th class="l">{{index . 0}}</th><td class="l">{{index . 1}}</td></tr>{{end}}</table>
 <table><tr><th class="l">effect</th><th>injected</th><th>runs</th><th class="l">declared a difference</th><th>measured change</th><th>mean MDE</th><th>mean rounds</th><th>mean minutes</th></tr>
 {{range .Rows}}<tr>{{range $i, $c := .}}<td{{if or (eq $i 0) (eq $i 3)}} class="l"{{end}}>{{$c}}</td>{{end}}</tr>

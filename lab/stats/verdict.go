@@ -48,7 +48,13 @@ type Verdicts struct {
 
 // Method describes, in a sentence, how the verdicts were reached: the
 // test, and for a sequential design the look and its threshold.
-func (v *Verdicts) Method() string {
+func (v *Verdicts) Method() string { return v.method(true) }
+
+// DesignMethod is Method without this run's look: the design as a
+// calibration of many runs states it, with the last look's threshold.
+func (v *Verdicts) DesignMethod() string { return v.method(false) }
+
+func (v *Verdicts) method(thisLook bool) string {
 	tests := map[string]bool{}
 	for _, r := range v.Rows {
 		tests[r.Test] = true
@@ -64,9 +70,12 @@ func (v *Verdicts) Method() string {
 	}
 	s := fmt.Sprintf("%s, alpha %g", test, v.Alpha)
 	d := v.Design
-	if d.Sequential && d.Max > d.Min && d.Min > 0 {
+	if d.Sequential && d.Max > d.Min && d.Min > 0 && thisLook {
 		s += fmt.Sprintf("; group-sequential (Lan-DeMets O'Brien-Fleming spending over looks after rounds %d..%d): look after %d rounds, significant at p <= %.3g",
 			d.Min, d.Max, v.Rounds, d.NominalAlpha(v.Rounds))
+	} else if d.Sequential && d.Max > d.Min && d.Min > 0 {
+		s += fmt.Sprintf("; group-sequential (Lan-DeMets O'Brien-Fleming spending over looks after rounds %d..%d): the first look significant at p <= %.2g, the last at p <= %.3g",
+			d.Min, d.Max, d.NominalAlpha(d.Min), d.NominalAlpha(d.Max))
 	} else if d.Max > d.Min && d.Min > 0 {
 		s += fmt.Sprintf("; looks after every round from %d tested at alpha (not sequential: more false positives)", d.Min)
 	}

@@ -2,6 +2,7 @@ package stats_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -259,4 +260,22 @@ func hasWarning(r stats.Row, sub string) bool {
 		}
 	}
 	return false
+}
+
+// A calibration states the design, not one run's look: DesignMethod gives
+// the first and last looks' thresholds, Method the look the run stopped at.
+func TestDesignMethodStatesTheLooks(t *testing.T) {
+	d := stats.Design{Min: 6, Max: 24, Alpha: 0.05, Sequential: true}
+	v := &stats.Verdicts{Alpha: 0.05, Rounds: 9, Design: d}
+	got := v.DesignMethod()
+	want := fmt.Sprintf("the first look significant at p <= %.2g, the last at p <= %.3g", d.NominalAlpha(6), d.NominalAlpha(24))
+	if !strings.Contains(got, want) || strings.Contains(got, "look after 9") {
+		t.Errorf("DesignMethod: %s\nwant it to contain %q and not this run's look", got, want)
+	}
+	if m := v.Method(); !strings.Contains(m, "look after 9 rounds") {
+		t.Errorf("Method: %s", m)
+	}
+	if last := d.NominalAlpha(24); !(last > 0.02 && last < 0.05) {
+		t.Errorf("last look's threshold %.4f, want a little under alpha", last)
+	}
 }
