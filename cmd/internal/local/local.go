@@ -56,7 +56,7 @@ type Server struct {
 	pgDirty       bool   // PostgreSQL settings changed by a variant
 	pgPinned      string // CPUAffinity of the lab's drop-in on the PostgreSQL unit ([partition] postgresql)
 	pgRestarted   bool   // PostgreSQL restarted while applying the variant: PostgREST restarts too
-	specDirty     bool // target unit reinstalled with another binary/args
+	specDirty     bool   // target unit reinstalled with another binary/args
 	dropinSet     bool
 	envSet        bool // the variant's environment is in place
 }

@@ -30,7 +30,7 @@ type Server struct {
 	loads      atomic.Int64
 	searchPath string
 	claims     string
-	preRequest string // SELECT of db-pre-request's function, "" without one
+	preRequest string   // SELECT of db-pre-request's function, "" without one
 	inject     *cpuWork // nil unless Options.InjectCPU
 }
 
