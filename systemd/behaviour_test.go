@@ -350,21 +350,6 @@ func testUninstall(t *testing.T, newCtl func(t testing.TB) systemd.Controller) {
 	}
 }
 
-func procStatus(t *testing.T, pid int, key string) string {
-	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, key+":"); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	t.Fatalf("/proc/%d/status has no %s", pid, key)
-	return ""
-}
-
 func maxOpenFiles(t *testing.T, pid int) string {
 	t.Helper()
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/limits", pid))
@@ -385,7 +370,7 @@ func testDropInLimits(t *testing.T, newCtl func(t testing.TB) systemd.Controller
 	s := servicetest.InstallServer(t, ctl, nil)
 	servicetest.Start(t, s)
 	before := servicetest.Props(t, ctl, s.Spec.Name).MainPID
-	nofile, cpus := maxOpenFiles(t, before), procStatus(t, before, "Cpus_allowed_list")
+	nofile, cpus := maxOpenFiles(t, before), labtest.ProcStatus(t, before, "Cpus_allowed_list")
 	if err := ctl.SetDropIn(servicetest.Ctx(t), s.Spec.Name, "limits", map[string]string{"LimitNOFILE": "4321", "CPUAffinity": "0"}); err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +382,7 @@ func testDropInLimits(t *testing.T, newCtl func(t testing.TB) systemd.Controller
 	if got := maxOpenFiles(t, pid); got != "4321:4321" {
 		t.Errorf("LimitNOFILE=4321: /proc/PID/limits says %s", got)
 	}
-	if got := procStatus(t, pid, "Cpus_allowed_list"); got != "0" {
+	if got := labtest.ProcStatus(t, pid, "Cpus_allowed_list"); got != "0" {
 		t.Errorf("CPUAffinity=0: Cpus_allowed_list %s", got)
 	}
 	if _, err := ctl.RemoveLabDropIns(servicetest.Ctx(t), s.Spec.Name); err != nil {
@@ -408,7 +393,7 @@ func testDropInLimits(t *testing.T, newCtl func(t testing.TB) systemd.Controller
 	if got := maxOpenFiles(t, pid); got != nofile {
 		t.Errorf("after removing the drop-in: open files %s, want %s", got, nofile)
 	}
-	if got := procStatus(t, pid, "Cpus_allowed_list"); got != cpus {
+	if got := labtest.ProcStatus(t, pid, "Cpus_allowed_list"); got != cpus {
 		t.Errorf("after removing the drop-in: Cpus_allowed_list %s, want %s", got, cpus)
 	}
 }
@@ -485,7 +470,7 @@ func testRunAsUser(t *testing.T, newCtl func(t testing.TB) systemd.Controller) {
 	s := servicetest.InstallServer(t, ctl, func(s *systemd.UnitSpec) { s.User = "nobody" })
 	servicetest.Start(t, s)
 	pid := servicetest.Props(t, ctl, s.Spec.Name).MainPID
-	if uid := strings.Fields(procStatus(t, pid, "Uid"))[0]; uid != "65534" {
+	if uid := strings.Fields(labtest.ProcStatus(t, pid, "Uid"))[0]; uid != "65534" {
 		t.Fatalf("User=nobody: process runs as uid %s", uid)
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -164,17 +163,7 @@ func pgCPUs(t *testing.T, dir string) string {
 	if st.Postgres.PID == 0 {
 		t.Fatalf("PostgreSQL's pid: %+v", st.Postgres)
 	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", st.Postgres.PID))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	t.Fatalf("no Cpus_allowed_list in /proc/%d/status", st.Postgres.PID)
-	return ""
+	return labtest.ProcStatus(t, st.Postgres.PID, "Cpus_allowed_list")
 }
 
 func targetURL(t *testing.T, dir string) string {
