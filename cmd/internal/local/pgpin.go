@@ -45,15 +45,9 @@ func (l *Server) unpinPGLeftover(ctx context.Context) error {
 	if l.cfg.PGUnit == "" {
 		return nil
 	}
-	removed, err := l.cfg.Ctl.RemoveLabDropIns(ctx, l.cfg.PGUnit)
-	if err != nil {
-		return fmt.Errorf("remove lab drop-ins of %s: %w", l.cfg.PGUnit, err)
-	}
-	if len(removed) == 0 {
-		return nil
-	}
-	for _, r := range removed {
-		l.cfg.Logf("removed drop-in %s left by an interrupted run", r)
+	removed, err := l.removeLeftoverDropIns(ctx, l.cfg.PGUnit)
+	if err != nil || len(removed) == 0 {
+		return err
 	}
 	if err := l.restartPG(ctx); err != nil {
 		return fmt.Errorf("restart %s after removing its lab drop-ins: %w", l.cfg.PGUnit, err)

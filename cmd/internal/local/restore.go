@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
 // Restore implements lab.Server: the original config, PostgreSQL settings,
@@ -35,12 +36,9 @@ func (l *Server) Recover(ctx context.Context) error {
 			l.cfg.Logf("  %s", e)
 		}
 	}
-	removed, err := l.cfg.Ctl.RemoveLabDropIns(ctx, l.cfg.TargetUnit)
+	removed, err := l.removeLeftoverDropIns(ctx, l.cfg.TargetUnit)
 	if err != nil {
-		return fmt.Errorf("remove lab drop-ins of %s: %w", l.cfg.TargetUnit, err)
-	}
-	for _, r := range removed {
-		l.cfg.Logf("removed drop-in %s left by an interrupted run", r)
+		return err
 	}
 	if err := l.unpinPGLeftover(ctx); err != nil {
 		return err
@@ -87,12 +85,10 @@ func (l *Server) restore(ctx context.Context, dropins bool) error {
 	if _, err := l.journal.Restore(); err != nil {
 		errs = append(errs, fmt.Errorf("restore config files: %w", err))
 	}
-	if l.pgPinned != "" {
-		if err := l.cfg.Ctl.RemoveDropIn(ctx, l.cfg.PGUnit, dropIn); err != nil {
-			errs = append(errs, fmt.Errorf("unpin PostgreSQL: %w", err))
-		} else {
-			l.pgPinned, pgRestart = "", true
-		}
+	if _, unpinned, err := l.pinPG(ctx, lab.Variant{}); err != nil {
+		errs = append(errs, err)
+	} else if unpinned {
+		pgRestart = true
 	}
 	if dropins && (l.dropinSet || l.envSet) {
 		if err := l.cfg.Ctl.RemoveDropIn(ctx, l.cfg.TargetUnit, dropIn); err != nil {
@@ -121,4 +117,17 @@ func (l *Server) hasPGEntries() bool {
 		}
 	}
 	return false
+}
+
+// removeLeftoverDropIns removes the lab drop-ins a killed run left on unit
+// and says which.
+func (l *Server) removeLeftoverDropIns(ctx context.Context, unit string) ([]string, error) {
+	removed, err := l.cfg.Ctl.RemoveLabDropIns(ctx, unit)
+	if err != nil {
+		return nil, fmt.Errorf("remove lab drop-ins of %s: %w", unit, err)
+	}
+	for _, r := range removed {
+		l.cfg.Logf("removed drop-in %s left by an interrupted run", r)
+	}
+	return removed, nil
 }
