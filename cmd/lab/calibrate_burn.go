@@ -87,7 +87,7 @@ func onCPU(pid int) (time.Duration, error) {
 	return time.Duration(ns), nil
 }
 
-// set makes A”s pre-request spin about us microseconds.
+// set makes A-prime's pre-request spin about us microseconds.
 func (b *burner) set(ctx context.Context, us int) error {
 	return b.with(ctx, func(conn *pgx.Conn) error {
 		if _, err := conn.Exec(ctx, calibrate.BurnBSQL(calibrate.BurnIterations(us, b.usPerIter))); err != nil {

@@ -32,14 +32,11 @@ const (
 	NamePrimed = "A-prime"
 )
 
-// DefaultEffects are the effects (percent) calibrated by default.
-var DefaultEffects = []float64{1, 2, 3, 5, 10}
-
 // Derive returns the calibration experiment for e: e's baseline variant
 // twice, as A (baseline) and A' with injectUs of CPU work per request (0:
 // an A/A run) injected as inj says, on e's first scenario only (bounding
 // the time), with e's load and trial design. With InjectDatabase both
-// call a pre-request function (A's spins 0 times, A”s as BurnBSQL made
+// call a pre-request function (A's spins 0 times, A-prime's as BurnBSQL made
 // it); an A/A run has both call A's.
 func Derive(e *lab.Experiment, inj Injection, injectUs int) *lab.Experiment {
 	c := *e

@@ -46,27 +46,30 @@ func ParseInjection(s string, reference bool) (Injection, error) {
 const (
 	BurnSchema = "lab_calibrate"
 	BurnA      = BurnSchema + ".burn_a" // A's pre-request: spins 0 times
-	BurnB      = BurnSchema + ".burn_b" // A''s pre-request: spins Iterations times
+	BurnB      = BurnSchema + ".burn_b" // A-prime's pre-request: spins Iterations times
 )
 
-// BurnSetupSQL creates the schema and the spinning function burn(n), run
-// by the request's role (USAGE and EXECUTE for everyone).
-const BurnSetupSQL = `CREATE SCHEMA IF NOT EXISTS ` + BurnSchema + `;
+// BurnSetupSQL creates the schema, the spinning function burn(n), run by
+// the request's role (USAGE and EXECUTE for everyone), and A's function;
+// BurnBSQL makes A-prime's before each run.
+var BurnSetupSQL = `CREATE SCHEMA IF NOT EXISTS ` + BurnSchema + `;
 GRANT USAGE ON SCHEMA ` + BurnSchema + ` TO PUBLIC;
 CREATE OR REPLACE FUNCTION ` + BurnSchema + `.burn(n int) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE x bigint := 0;
 BEGIN
   FOR i IN 1..n LOOP x := x + i; END LOOP;
 END $$;
-CREATE OR REPLACE FUNCTION ` + BurnA + `() RETURNS void LANGUAGE sql AS 'SELECT ` + BurnSchema + `.burn(0)';
-CREATE OR REPLACE FUNCTION ` + BurnB + `() RETURNS void LANGUAGE sql AS 'SELECT ` + BurnSchema + `.burn(0)';`
+` + burnFuncSQL(BurnA, 0)
 
 // BurnTeardownSQL drops what BurnSetupSQL made.
 const BurnTeardownSQL = `DROP SCHEMA IF EXISTS ` + BurnSchema + ` CASCADE`
 
-// BurnBSQL makes A”s function spin n times per request.
-func BurnBSQL(n int) string {
-	return `CREATE OR REPLACE FUNCTION ` + BurnB + `() RETURNS void LANGUAGE sql AS 'SELECT ` + BurnSchema + `.burn(` + strconv.Itoa(max(n, 0)) + `)'`
+// BurnBSQL makes A-prime's function spin n times per request.
+func BurnBSQL(n int) string { return burnFuncSQL(BurnB, n) }
+
+// burnFuncSQL makes the pre-request function name, which spins n times.
+func burnFuncSQL(name string, n int) string {
+	return `CREATE OR REPLACE FUNCTION ` + name + `() RETURNS void LANGUAGE sql AS 'SELECT ` + BurnSchema + `.burn(` + strconv.Itoa(max(n, 0)) + `)'`
 }
 
 // BurnIterations is how many loop iterations cost us microseconds, given
