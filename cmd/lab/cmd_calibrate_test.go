@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
 	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
@@ -135,15 +133,5 @@ func medianCPU(run *lab.Run, variant string, database bool) float64 {
 // countSchema counts the schemas named name in the stack's database.
 func countSchema(t *testing.T, dir, name string) int {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, stackStatus(t, dir).AdminURI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	var n int
-	if err := conn.QueryRow(ctx, "SELECT count(*) FROM pg_namespace WHERE nspname = $1", name).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
+	return labtest.QueryValue[int](t, stackStatus(t, dir).AdminURI, "SELECT count(*) FROM pg_namespace WHERE nspname = $1", name)
 }

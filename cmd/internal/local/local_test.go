@@ -71,17 +71,7 @@ func localOn(t *testing.T, o stack.Options) (*Server, stack.Status) {
 
 func pgSetting(t *testing.T, uri, name string) string {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, uri)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	var v string
-	if err := conn.QueryRow(ctx, "SELECT current_setting($1)", name).Scan(&v); err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return labtest.QueryValue[string](t, uri, "SELECT current_setting($1)", name)
 }
 
 func mainPID(t *testing.T, l *Server) int {
