@@ -178,6 +178,10 @@ type Trials struct {
 	// during a trial; a round with a trial above it is left out of the
 	// verdicts and measured again, within Max. Default 0.2; 1 disables.
 	Interference float64 `toml:"interference" json:"interference,omitempty"`
+	// SpeedAdjust (default true) adjusts the paired verdicts on CPU per
+	// request for the machine's speed reference measured in every trial
+	// (Trial.SpeedRefNs); false tests the raw per-round ratios.
+	SpeedAdjust *bool `toml:"speed_adjust" json:"speed_adjust,omitempty"`
 }
 
 // InterferenceLimit is Interference, or DefaultInterference when unset.
@@ -191,6 +195,10 @@ func (t Trials) InterferenceLimit() float64 {
 // IsSequential reports whether the adaptive stop spends alpha over the
 // looks (the default).
 func (t Trials) IsSequential() bool { return t.Sequential == nil || *t.Sequential }
+
+// AdjustsForSpeed reports whether CPU verdicts are adjusted for the
+// machine's speed reference (the default).
+func (t Trials) AdjustsForSpeed() bool { return t.SpeedAdjust == nil || *t.SpeedAdjust }
 
 // Variant is one configuration of the server under test.
 type Variant struct {

@@ -37,6 +37,9 @@ var coreMetrics = []Metric{
 	{"peak_rss", "server peak RSS", "MB", -1, func(t Trial) (float64, bool) {
 		return float64(t.Server.PeakRSS) / 1e6, t.Server.PeakRSS > 0
 	}},
+	{SpeedRefMetric, "machine speed reference", "µs", 0, func(t Trial) (float64, bool) {
+		return t.SpeedRefNs / 1e3, t.SpeedRefNs > 0
+	}},
 	{"pool_size", "pool size (db-pool)", "connections", 0, poolMetric(func(p *PoolStats) float64 { return float64(p.Size) })},
 	{"pool_in_use", "pool connections in use, max", "connections", 0, poolMetric(func(p *PoolStats) float64 { return float64(p.MaxInUse) })},
 	{"pool_waiting", "waiting for a pool connection, max", "requests", -1, poolMetric(func(p *PoolStats) float64 { return float64(p.MaxWaiting) })},
@@ -51,6 +54,22 @@ var coreMetrics = []Metric{
 		}
 		return 100 * float64(t.Load.Errors+t.Load.Dropped) / float64(asked), true
 	}},
+}
+
+// SpeedRefMetric is the name of the machine's speed reference as a metric
+// (Trial.SpeedRefNs, in µs): not a property of a variant, but a check that
+// the variants did not change it, since CPU metrics are adjusted with it.
+const SpeedRefMetric = "speed_ref"
+
+// SpeedAdjusted reports whether a metric's verdict is adjusted for the
+// machine's speed reference (Trials.SpeedAdjust): the CPU per request of
+// the server, of the database, and of both.
+func (m Metric) SpeedAdjusted() bool {
+	switch m.Name {
+	case "cpu", "server_cpu", "db_cpu":
+		return true
+	}
+	return false
 }
 
 // MetricByName finds a metric.

@@ -130,6 +130,12 @@ type Trial struct {
 	// Interference is the CPU used on the machine by other work during
 	// the trial (nil when the machine's CPU was not measured).
 	Interference *Interference `json:"interference,omitempty"`
+	// SpeedRefNs is the median CPU time, in nanoseconds, of a fixed chase
+	// through memory sampled on the server's machine during the window:
+	// higher means the machine was slower (e.g. busier neighbours on a
+	// shared host). Verdicts on CPU per request are adjusted with it
+	// (lab/stats, "Speed adjustment"). 0 when not measured.
+	SpeedRefNs float64 `json:"speed_ref_ns,omitempty"`
 	// Profile, GHC and SQL are set when the run profiled (profile = true):
 	// CPU profile, GHC runtime statistics (Haskell targets) and the SQL
 	// statements sent during the measured window.

@@ -164,7 +164,7 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 			err = fmt.Errorf("telemetry: %w", werr)
 		}
 		t.Server, t.Database, t.DB, t.Events = tel.Server, tel.Database, tel.DB, tel.Events
-		t.Profile, t.GHC, t.SQL = tel.Profile, tel.GHC, tel.SQL
+		t.Profile, t.GHC, t.SQL, t.SpeedRefNs = tel.Profile, tel.GHC, tel.SQL, tel.SpeedRefNs
 		t.Interference = interference(tel, out, s.run.Host.CPUs, s.exp.Trials.InterferenceLimit())
 	}
 	t.End = s.Now()

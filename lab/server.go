@@ -43,6 +43,9 @@ type Telemetry struct {
 	// MachineCPU is the whole machine's busy CPU during the window, in
 	// cores (0 when unknown, e.g. from an agent that does not report it).
 	MachineCPU float64
+	// SpeedRefNs is the machine's speed reference during the window (see
+	// Trial.SpeedRefNs; 0 when unknown).
+	SpeedRefNs float64
 	// Profile, GHC and SQL: see Trial.
 	Profile *CPUProfile
 	GHC     *GHCStats

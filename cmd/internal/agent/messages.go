@@ -34,7 +34,8 @@ type TelemetryV1 struct {
 	Database   UsageV1   `json:"database"`
 	DB         DBStatsV1 `json:"db"`
 	Events     []EventV1 `json:"events,omitempty"`
-	MachineCPU float64   `json:"machine_cpu,omitempty"` // cores busy on the whole machine
+	MachineCPU float64   `json:"machine_cpu,omitempty"`  // cores busy on the whole machine
+	SpeedRefNs float64   `json:"speed_ref_ns,omitempty"` // the machine's speed reference (lab.Trial.SpeedRefNs)
 }
 
 // UsageV1 is a service's resource use in a window.
@@ -102,7 +103,7 @@ func (a AppliedV1) lab() lab.Applied {
 }
 
 func telemetryV1(t lab.Telemetry) TelemetryV1 {
-	out := TelemetryV1{Server: usageV1(t.Server), Database: usageV1(t.Database), MachineCPU: t.MachineCPU,
+	out := TelemetryV1{Server: usageV1(t.Server), Database: usageV1(t.Database), MachineCPU: t.MachineCPU, SpeedRefNs: t.SpeedRefNs,
 		DB: DBStatsV1{TransactionsPerRequest: t.DB.TransactionsPerRequest, StatementsPerRequest: t.DB.StatementsPerRequest,
 			Rollbacks: t.DB.Rollbacks, Backends: t.DB.Backends}}
 	if p := t.DB.Pool; p != nil {
@@ -116,7 +117,7 @@ func telemetryV1(t lab.Telemetry) TelemetryV1 {
 }
 
 func (t TelemetryV1) lab() lab.Telemetry {
-	out := lab.Telemetry{Server: t.Server.lab(), Database: t.Database.lab(), MachineCPU: t.MachineCPU,
+	out := lab.Telemetry{Server: t.Server.lab(), Database: t.Database.lab(), MachineCPU: t.MachineCPU, SpeedRefNs: t.SpeedRefNs,
 		DB: lab.DBStats{TransactionsPerRequest: t.DB.TransactionsPerRequest, StatementsPerRequest: t.DB.StatementsPerRequest,
 			Rollbacks: t.DB.Rollbacks, Backends: t.DB.Backends}}
 	if p := t.DB.Pool; p != nil {

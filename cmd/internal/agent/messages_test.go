@@ -25,6 +25,7 @@ func goldenMessages() map[string]any {
 			Pool: &lab.PoolStats{Size: 10, MinAvailable: 0, MaxInUse: 10, MaxWaiting: 3, MaxGauge: 13, Timeouts: 0, Scrapes: 16}},
 		Events:     []lab.Event{{T: t0, Kind: lab.EventOOMKill, Source: "postgrest", Detail: "Killed process 4242 (postgrest)", PID: 4242}},
 		MachineCPU: 1.7,
+		SpeedRefNs: 1.65e6,
 	}
 	applied := lab.Applied{Changes: []lab.Change{{Where: "postgrest", Key: "db-uri", From: "tcp", To: "unix"}}, ReadyAfter: 812 * time.Millisecond}
 	a := appliedV1(applied)

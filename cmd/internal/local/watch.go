@@ -51,6 +51,7 @@ func (l *Server) Watch(ctx context.Context) (lab.Window, error) {
 		w.close(ctx)
 		return nil, err
 	}
+	w.speed = telemetry.StartSpeedRef(context.WithoutCancel(ctx), 0)
 	if l.cfg.AdminURL != "" {
 		w.pool = watchPool(context.WithoutCancel(ctx), l.cfg.AdminURL)
 	}
@@ -75,9 +76,14 @@ type window struct {
 	pool    *poolWatch
 	stmts0  map[string]telemetry.StatementCounter
 	prof    *profiling // nil unless profiling
+	speed   *telemetry.SpeedRef
 }
 
 func (w *window) close(ctx context.Context) {
+	if w.speed != nil {
+		w.speed.Stop()
+		w.speed = nil
+	}
 	if w.prof != nil {
 		w.prof.rec.Discard(ctx)
 	}
@@ -95,6 +101,11 @@ func (w *window) Stop(ctx context.Context, requests int64) (lab.Telemetry, error
 		perfErr = w.prof.rec.Stop(ctx) // the window's end, before anything else
 	}
 	rec := w.sampler.Stop()
+	var speedNs float64
+	if w.speed != nil {
+		speedNs, _ = w.speed.Stop()
+		w.speed = nil
+	}
 	var pool *lab.PoolStats
 	if w.pool != nil {
 		pool = w.pool.stop(ctx, w.l.cfg.AdminURL)
@@ -103,6 +114,7 @@ func (w *window) Stop(ctx context.Context, requests int64) (lab.Telemetry, error
 	end := time.Now()
 	sum := rec.Summary(w.start, end)
 	tel.MachineCPU = rec.MachineSummary(w.start, end).CPUCores
+	tel.SpeedRefNs = speedNs
 	tel.Server = usage(rec, "postgrest", sum["postgrest"], requests, w.start)
 	tel.Database = usage(rec, "postgresql", sum["postgresql"], requests, w.start)
 	if w.conn != nil {
