@@ -20,8 +20,8 @@ utilisation = 0.5
 duration = "1s"
 warmup = "0s"
 [trials]
-min = 2
-max = 2
+min = 5
+max = 5
 [[variant]]
 name = "tcp"
 baseline = true
@@ -31,12 +31,20 @@ name = "unix"
 postgrest = { db-uri = "unix" }
 `
 
-// Efficiency mode on the real local stack: a capacity search on the
-// baseline, then open-model trials at half of it, with machine CPU split
-// per trial and CPU per request as the headline.
+// Efficiency mode on the real local stack, on the real PostgREST and on
+// the reference server: a capacity search on the baseline, then
+// open-model trials at half of it, with machine CPU split per trial, the
+// machine's speed reference in every trial, and CPU per request as the
+// headline, adjusted for that speed.
 func TestEfficiencyRunTiny(t *testing.T) {
-	out, resultDir := runExperiment(t, directStack(t), "efficiency-tiny", efficiencyExperiment)
-	for _, want := range []string{"efficiency: GETSingle capacity", "capacity GETSingle: tcp found", "Verdict (server + database CPU):"} {
+	for _, tg := range labTargets("") {
+		t.Run(tg.name, func(t *testing.T) { efficiencyRunTiny(t, directStack(t, tg.flags(t)...)) })
+	}
+}
+
+func efficiencyRunTiny(t *testing.T, dir string) {
+	out, resultDir := runExperiment(t, dir, "efficiency-tiny", efficiencyExperiment)
+	for _, want := range []string{"efficiency: GETSingle capacity", "capacity GETSingle: tcp found", "Verdict (server + database CPU):", "(speed-adjusted: unadjusted p="} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -55,22 +63,40 @@ func TestEfficiencyRunTiny(t *testing.T) {
 		if in := tr.Interference; in == nil || !(in.Machine > 0) || !(in.Server > 0) || in.Other < 0 {
 			t.Errorf("trial %d: interference %+v, want the machine's CPU split", tr.Seq, in)
 		}
+		// A chase of 10,000 loads: microseconds to tens of milliseconds.
+		if tr.SpeedRefNs < 1e4 || tr.SpeedRefNs > 1e8 {
+			t.Errorf("trial %d: speed reference %.0f ns, want a measured chase", tr.Seq, tr.SpeedRefNs)
+		}
 	}
 	var v struct {
 		Rows []struct {
 			Metric, Test string
 			MDE          *float64 `json:"mde_pct"`
+			Paired       *struct {
+				Speed *struct {
+					Beta float64 `json:"beta"`
+					RawP float64 `json:"raw_p"`
+				} `json:"speed_adjustment"`
+			} `json:"paired"`
 		} `json:"rows"`
 	}
 	b, _ := os.ReadFile(filepath.Join(resultDir, "verdicts.json"))
 	if err := json.Unmarshal(b, &v); err != nil || len(v.Rows) == 0 {
 		t.Fatalf("verdicts.json: %v", err)
 	}
-	var cpu bool
+	var cpu, ref bool
 	for _, r := range v.Rows {
-		cpu = cpu || (r.Metric == "cpu" && r.Test != "")
+		if r.Metric == "cpu" && r.Test != "" {
+			cpu = true
+			// 5 rounds: the reference's own signed-rank p is >= 2/32, so
+			// it can never count as moved, and the verdict is adjusted.
+			if r.Paired == nil || r.Paired.Speed == nil || !(r.Paired.Speed.RawP > 0) {
+				t.Errorf("cpu row not speed-adjusted: %s", b)
+			}
+		}
+		ref = ref || r.Metric == lab.SpeedRefMetric
 	}
-	if !cpu {
-		t.Errorf("verdicts.json has no tested cpu row: %s", b)
+	if !cpu || !ref {
+		t.Errorf("verdicts.json lacks a tested cpu row (%v) or the speed reference's row (%v): %s", cpu, ref, b)
 	}
 }

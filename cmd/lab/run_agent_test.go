@@ -171,9 +171,10 @@ key = %q
 	}
 	seen := map[string]int{}
 	for _, tr := range run.Trials {
-		if tr.Error != "" || tr.Load.Requests == 0 || tr.Load.Errors > 0 || len(tr.Server.Samples) < 10 || tr.Server.CPUSeconds <= 0 || tr.Database.CPUSeconds <= 0 {
-			t.Errorf("trial %d (%s): error %q, %d requests, %d errors, %d samples, %.3f CPU s", tr.Seq, tr.Variant, tr.Error,
-				tr.Load.Requests, tr.Load.Errors, len(tr.Server.Samples), tr.Server.CPUSeconds)
+		if tr.Error != "" || tr.Load.Requests == 0 || tr.Load.Errors > 0 || len(tr.Server.Samples) < 10 || tr.Server.CPUSeconds <= 0 || tr.Database.CPUSeconds <= 0 ||
+			tr.SpeedRefNs <= 0 {
+			t.Errorf("trial %d (%s): error %q, %d requests, %d errors, %d samples, %.3f CPU s, speed reference %.0f ns (measured by the agent)", tr.Seq, tr.Variant, tr.Error,
+				tr.Load.Requests, tr.Load.Errors, len(tr.Server.Samples), tr.Server.CPUSeconds, tr.SpeedRefNs)
 		}
 		seen[tr.Variant]++
 	}

@@ -92,6 +92,9 @@ func headlines(v *stats.Verdicts) []string {
 			s = fmt.Sprintf("%s: %s vs %s: %s %s, %s (%s)", r.Scenario, r.VariantName, r.BaselineName, r.Delta(), r.Metric.Label, r.Outcome, r.PString())
 		}
 		s += "; " + r.MDESentence()
+		if n := r.SpeedNote(); n != "" {
+			s += " (" + n + ")"
+		}
 		if len(r.Warnings) > 0 {
 			s += fmt.Sprintf(" — %d warning(s)", len(r.Warnings))
 		}

@@ -41,6 +41,9 @@ func mdVerdictTable(b *bufio.Writer, v *stats.Verdicts, extras []lab.Metric) {
 			fmt.Fprintf(b, " %s |", c)
 		}
 		var notes []string
+		if n := h.SpeedNote(); n != "" {
+			notes = append(notes, n)
+		}
 		if n := len(otherWarnings(rows)); n > 0 {
 			notes = append(notes, fmt.Sprintf("%d warning(s)", n))
 		}

@@ -19,7 +19,7 @@ func compare(run *lab.Run, alpha float64, primaryOnly bool) *Verdicts {
 	alpha = AlphaFor(run, alpha)
 	primary := lab.PrimaryMetric(&run.Experiment)
 	lk := look{design: DesignOf(run, alpha), rounds: Rounds(run), analysis: run.Experiment.Trials.Analysis, pairable: true,
-		primary: primary.Name, primaryOnly: primaryOnly}
+		primary: primary.Name, primaryOnly: primaryOnly, speedAdjust: run.Experiment.Trials.AdjustsForSpeed()}
 	base := BaselineName(run)
 	v := &Verdicts{Alpha: alpha, Confidence: Confidence, Baseline: base, Scenarios: ScenarioNames(run), Design: lk.design, Rounds: lk.rounds, Primary: primary}
 	for _, name := range VariantNames(run) {

@@ -32,19 +32,32 @@ type jsonRow struct {
 }
 
 type jsonPaired struct {
-	N         int      `json:"n"`
-	ChangePct *float64 `json:"change_pct"`
-	LoPct     *float64 `json:"lo_pct"`
-	HiPct     *float64 `json:"hi_pct"`
-	P         float64  `json:"p"`
-	SD        float64  `json:"sd_log_ratio"`
+	N         int        `json:"n"`
+	ChangePct *float64   `json:"change_pct"`
+	LoPct     *float64   `json:"lo_pct"`
+	HiPct     *float64   `json:"hi_pct"`
+	P         float64    `json:"p"`
+	SD        float64    `json:"sd_log_ratio"`
+	Speed     *jsonSpeed `json:"speed_adjustment,omitempty"`
+}
+
+type jsonSpeed struct {
+	Beta         float64  `json:"beta"`
+	Corr         float64  `json:"corr"`
+	RawP         float64  `json:"raw_p"`
+	RawSD        float64  `json:"raw_sd_log_ratio"`
+	RawChangePct *float64 `json:"raw_change_pct"`
 }
 
 func pairedJSON(p *Paired) *jsonPaired {
 	if p == nil {
 		return nil
 	}
-	return &jsonPaired{N: p.N, ChangePct: finite(p.ChangePct), LoPct: finite(p.LoPct), HiPct: finite(p.HiPct), P: p.P, SD: p.SD}
+	out := &jsonPaired{N: p.N, ChangePct: finite(p.ChangePct), LoPct: finite(p.LoPct), HiPct: finite(p.HiPct), P: p.P, SD: p.SD}
+	if sa := p.Speed; sa != nil {
+		out.Speed = &jsonSpeed{Beta: sa.Beta, Corr: sa.Corr, RawP: sa.RawP, RawSD: sa.RawSD, RawChangePct: finite(sa.RawChangePct)}
+	}
+	return out
 }
 
 type jsonSummary struct {

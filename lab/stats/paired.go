@@ -25,30 +25,40 @@ const (
 // rounds had a value in either group. A round with a repeated trial uses
 // the last valid one.
 func pairs(base, vari []lab.Trial, m lab.Metric) (logRatios []float64, rounds int) {
+	lr, _, rounds := pairsByRound(base, vari, m)
+	return lr, rounds
+}
+
+// pairsByRound is pairs with the round (Trial.Rep) of each log-ratio.
+func pairsByRound(base, vari []lab.Trial, m lab.Metric) (logRatios []float64, reps []int, rounds int) {
 	b, v := byRound(base, m), byRound(vari, m)
 	seen := map[int]bool{}
-	var reps []int
+	var all []int
 	for _, mp := range []map[int]float64{b, v} {
 		for r := range mp {
 			if !seen[r] {
 				seen[r] = true
-				reps = append(reps, r)
+				all = append(all, r)
 			}
 		}
 	}
-	sort.Ints(reps)
-	for _, r := range reps {
+	sort.Ints(all)
+	for _, r := range all {
 		bv, okb := b[r]
 		vv, okv := v[r]
 		switch {
 		case !okb || !okv:
+			continue
 		case bv == vv: // also 0 and 0, e.g. no errors in either
 			logRatios = append(logRatios, 0)
 		case bv > 0 && vv > 0:
 			logRatios = append(logRatios, math.Log(vv/bv))
+		default:
+			continue
 		}
+		reps = append(reps, r)
 	}
-	return logRatios, len(reps)
+	return logRatios, reps, len(all)
 }
 
 func byRound(trials []lab.Trial, m lab.Metric) map[int]float64 {
@@ -78,6 +88,9 @@ type Paired struct {
 	// SD is the standard deviation of the log-ratios (the noise the
 	// pairing leaves; ≈ the relative noise of the ratio).
 	SD float64
+	// Speed is set when the log-ratios were adjusted for the machine's
+	// speed; the fields above then describe the adjusted ones.
+	Speed *SpeedAdjustment
 }
 
 // analysePairs summarises log-ratios; ok is false without any pair.

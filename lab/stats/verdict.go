@@ -79,7 +79,20 @@ func (v *Verdicts) method(thisLook bool) string {
 	} else if d.Max > d.Min && d.Min > 0 {
 		s += fmt.Sprintf("; looks after every round from %d tested at alpha (not sequential: more false positives)", d.Min)
 	}
+	if v.speedAdjusted() {
+		s += "; CPU per request adjusted for the machine's speed (each round's ratio less the fitted share explained by the ratio of a timed memory chase run in both trials)"
+	}
 	return s + fmt.Sprintf("; MDE = change detectable with %.0f%% power given the run's noise", 100*Power)
+}
+
+// speedAdjusted reports whether a verdict used speed-adjusted ratios.
+func (v *Verdicts) speedAdjusted() bool {
+	for _, r := range v.Rows {
+		if r.Test == TestSignedRank && r.Paired != nil && r.Paired.Speed != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // Row compares one metric of one variant against the baseline in one
@@ -252,6 +265,8 @@ type look struct {
 	// the stopping rule).
 	primary     string
 	primaryOnly bool
+	// speedAdjust adjusts CPU metrics for the machine's speed reference.
+	speedAdjust bool
 }
 
 // compareGroups builds the rows of every metric for one pair of groups.
@@ -273,11 +288,33 @@ func compareGroups(scenario string, base, vari group, lk look) []Row {
 			continue
 		}
 		var lr []float64
+		var speed *SpeedAdjustment
+		check := speedNone
+		ws := common
 		rounds := 0
 		if lk.pairable {
-			lr, rounds = pairs(base.trials, vari.trials, m)
+			var reps []int
+			lr, reps, rounds = pairsByRound(base.trials, vari.trials, m)
+			if lk.speedAdjust && m.SpeedAdjusted() {
+				var adj []float64
+				var w string
+				adj, speed, check, w = speedAdjust(base.trials, vari.trials, m, lr, reps, lk.design.Alpha)
+				if check == speedAdjusted {
+					lr = adj
+				}
+				if w != "" {
+					ws = append([]string{w}, common...)
+				}
+			}
 		}
-		rows = append(rows, compareMetric(scenario, m, m.Name == primary, base.name, bv, vari.name, vv, lr, rounds, lk, common))
+		r := compareMetric(scenario, m, m.Name == primary, base.name, bv, vari.name, vv, lr, rounds, lk, ws)
+		if r.Paired != nil {
+			r.Paired.Speed = speed
+		}
+		if check == speedUnsure && r.Test == TestSignedRank {
+			r.Significant, r.Outcome = false, Same
+		}
+		rows = append(rows, r)
 	}
 	return rows
 }

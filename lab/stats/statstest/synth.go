@@ -33,7 +33,12 @@ type Spec struct {
 	Trials     int     // per variant and scenario
 	Noise      float64 // relative standard deviation of each value
 	Drift      float64 // relative standard deviation of a per-round drift shared by all variants
-	Seed       uint64
+	// Speed is the relative standard deviation of a per-trial machine
+	// speed that scales both CPU costs per request and the speed
+	// reference (Trial.SpeedRefNs, set only when Speed > 0), as a shared
+	// VM's memory system does.
+	Speed float64
+	Seed  uint64
 	// Detail adds per-second series, telemetry samples and (with model
 	// "search") rate-vs-latency curves.
 	Detail bool
@@ -96,6 +101,12 @@ func Run(s Spec) *lab.Run {
 					Database: usage(v.DBUs*noise(), 0, reqs, secs),
 					DB:       lab.DBStats{TransactionsPerRequest: 1, StatementsPerRequest: 3, Backends: 10},
 				}
+				if s.Speed > 0 {
+					slow := math.Exp(s.Speed * rng.NormFloat64())
+					scaleCPU(&t.Server, slow)
+					scaleCPU(&t.Database, slow)
+					t.SpeedRefNs = 1.7e6 * slow * (1 + 0.005*rng.NormFloat64())
+				}
 				if s.Detail {
 					addDetail(&t, rng, model)
 				}
@@ -116,6 +127,12 @@ func usage(us, rssMB float64, reqs int64, secs float64) lab.Usage {
 		u.MeanRSS = uint64(rssMB * 0.9e6)
 	}
 	return u
+}
+
+func scaleCPU(u *lab.Usage, f float64) {
+	u.CPUSeconds *= f
+	u.CPUUtil *= f
+	u.CPUPerRequestUs *= f
 }
 
 // addDetail adds per-second series, telemetry samples and a search curve.
