@@ -96,9 +96,14 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 			hh.Delta += noiseMark
 			d.NoiseLegend = noiseLegend()
 		}
-		if n := len(otherWarnings(v.For(h.Scenario, h.VariantName))); n > 0 {
-			hh.Notes = fmt.Sprintf("%d warning(s)", n)
+		var notes []string
+		if n := h.SpeedNote(); n != "" {
+			notes = append(notes, n)
 		}
+		if n := len(otherWarnings(v.For(h.Scenario, h.VariantName))); n > 0 {
+			notes = append(notes, fmt.Sprintf("%d warning(s)", n))
+		}
+		hh.Notes = strings.Join(notes, "; ")
 		d.Headlines = append(d.Headlines, hh)
 	}
 	d.Setup = [][2]string{
