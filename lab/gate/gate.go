@@ -29,12 +29,16 @@ var aliases = map[string]string{"throughput": "rate"}
 func Names() []string {
 	out := []string{"throughput"}
 	for _, m := range lab.Metrics {
-		if m.Name != "rate" {
+		if m.Name != "rate" && gateable(m) {
 			out = append(out, m.Name)
 		}
 	}
 	return out
 }
+
+// gateable leaves out the machine's speed reference: it checks the
+// measurement, it is not something a PR changes.
+func gateable(m lab.Metric) bool { return m.Name != lab.SpeedRefMetric }
 
 // Parse reads a comma-separated list of rules, each METRIC<PCT% or
 // METRIC>PCT% (e.g. "throughput<-3%,p99>+10%"). Every bad rule is
@@ -69,7 +73,7 @@ func parseRule(s string) (Rule, error) {
 		return Rule{}, fmt.Errorf("no metric before %q (allowed: %s)", op, strings.Join(Names(), ", "))
 	}
 	m, ok := lab.MetricByName(canonical(name))
-	if !ok {
+	if !ok || !gateable(m) {
 		hint := ""
 		if d := didyoumean.Suggest(name, Names()); d != "" {
 			hint = fmt.Sprintf(" (did you mean %q?)", d)

@@ -24,6 +24,7 @@ func TestParse(t *testing.T) {
 		{in: "", err: []string{"empty"}},
 		{in: "throughpt<-3%", err: []string{`rule 1 "throughpt<-3%"`, `unknown metric "throughpt"`, `did you mean "throughput"`, "allowed: throughput, p50, p99"}},
 		{in: "latency>+10%", err: []string{`unknown metric "latency"`, "allowed:"}},
+		{in: "speed_ref>+5%", err: []string{`unknown metric "speed_ref"`}}, // the measurement's check, not a PR's
 		{in: "throughput-3%", err: []string{"no comparison"}},
 		{in: "<-3%", err: []string{"no metric"}},
 		{in: "p99>10", err: []string{`threshold "10"`, "percentage"}},
