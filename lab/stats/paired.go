@@ -21,16 +21,10 @@ const (
 )
 
 // pairs returns, for each round in which both groups have a valid value of
-// m, the log-ratio ln(variant/baseline), in round order, and how many
-// rounds had a value in either group. A round with a repeated trial uses
-// the last valid one.
-func pairs(base, vari []lab.Trial, m lab.Metric) (logRatios []float64, rounds int) {
-	lr, _, rounds := pairsByRound(base, vari, m)
-	return lr, rounds
-}
-
-// pairsByRound is pairs with the round (Trial.Rep) of each log-ratio.
-func pairsByRound(base, vari []lab.Trial, m lab.Metric) (logRatios []float64, reps []int, rounds int) {
+// m, the log-ratio ln(variant/baseline) and the round (Trial.Rep), in
+// round order, and how many rounds had a value in either group. A round
+// with a repeated trial uses the last valid one.
+func pairs(base, vari []lab.Trial, m lab.Metric) (logRatios []float64, reps []int, rounds int) {
 	b, v := byRound(base, m), byRound(vari, m)
 	seen := map[int]bool{}
 	var all []int

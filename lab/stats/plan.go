@@ -31,7 +31,8 @@ type Noise struct {
 
 // NoiseOf estimates the noise of run's primary metric, as the verdicts
 // would see it: paired when every round is complete, unless analysis says
-// otherwise, and adjusted for the machine's speed when the verdict is. ok is false when no pair of groups has two values.
+// otherwise, and adjusted for the machine's speed when the verdict is. ok
+// is false when no pair of groups has two values.
 func NoiseOf(run *lab.Run, analysis string) (Noise, bool) {
 	var nz Noise
 	m := lab.PrimaryMetric(&run.Experiment)
@@ -44,12 +45,7 @@ func NoiseOf(run *lab.Run, analysis string) (Noise, bool) {
 				continue
 			}
 			v := TrialsOf(run, name, sc)
-			lr, reps, rounds := pairsByRound(b, v, m)
-			if run.Experiment.Trials.AdjustsForSpeed() && m.SpeedAdjusted() {
-				if adj, _, check, _ := speedAdjust(b, v, m, lr, reps, AlphaFor(run, 0)); check == speedAdjusted {
-					lr = adj // the noise the verdict sees
-				}
-			}
+			lr, rounds, _ := verdictPairs(b, v, m, run.Experiment.Trials.AdjustsForSpeed(), AlphaFor(run, 0))
 			paired := analysis == AnalysisPaired || (analysis == AnalysisAuto && len(lr) == rounds && len(lr) >= 2)
 			sdv, n := sd(lr), len(lr)
 			if !paired {

@@ -46,6 +46,28 @@ const (
 	speedUnsure                     // moved, by chance or not: no verdict at this look
 )
 
+// speedResult is what the speed reference did to one row's log-ratios.
+type speedResult struct {
+	adj   *SpeedAdjustment // set when check is speedAdjusted
+	check speedCheck
+	warn  string
+}
+
+// verdictPairs returns the per-round log-ratios of m as a verdict tests
+// them (see pairs), adjusted for the machine's speed when adjust is on and
+// m is a CPU metric, and how many rounds had a value in either group.
+func verdictPairs(base, vari []lab.Trial, m lab.Metric, adjust bool, alpha float64) ([]float64, int, speedResult) {
+	lr, reps, rounds := pairs(base, vari, m)
+	if !adjust || !m.SpeedAdjusted() {
+		return lr, rounds, speedResult{}
+	}
+	adj, sa, check, warn := speedAdjust(base, vari, m, lr, reps, alpha)
+	if check == speedAdjusted {
+		lr = adj
+	}
+	return lr, rounds, speedResult{adj: sa, check: check, warn: warn}
+}
+
 // speedAdjust returns the log-ratios lr (of metric m, measured in rounds
 // reps) adjusted for the machine's speed: lr − β·s, where s is the speed
 // reference's log-ratio in the same round and β the least-squares slope of

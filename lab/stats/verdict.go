@@ -288,30 +288,20 @@ func compareGroups(scenario string, base, vari group, lk look) []Row {
 			continue
 		}
 		var lr []float64
-		var speed *SpeedAdjustment
-		check := speedNone
+		var sp speedResult
 		ws := common
 		rounds := 0
 		if lk.pairable {
-			var reps []int
-			lr, reps, rounds = pairsByRound(base.trials, vari.trials, m)
-			if lk.speedAdjust && m.SpeedAdjusted() {
-				var adj []float64
-				var w string
-				adj, speed, check, w = speedAdjust(base.trials, vari.trials, m, lr, reps, lk.design.Alpha)
-				if check == speedAdjusted {
-					lr = adj
-				}
-				if w != "" {
-					ws = append([]string{w}, common...)
-				}
+			lr, rounds, sp = verdictPairs(base.trials, vari.trials, m, lk.speedAdjust, lk.design.Alpha)
+			if sp.warn != "" {
+				ws = append([]string{sp.warn}, common...)
 			}
 		}
 		r := compareMetric(scenario, m, m.Name == primary, base.name, bv, vari.name, vv, lr, rounds, lk, ws)
 		if r.Paired != nil {
-			r.Paired.Speed = speed
+			r.Paired.Speed = sp.adj
 		}
-		if check == speedUnsure && r.Test == TestSignedRank {
+		if sp.check == speedUnsure && r.Test == TestSignedRank {
 			r.Significant, r.Outcome = false, Same
 		}
 		rows = append(rows, r)
