@@ -26,11 +26,14 @@ var speedRef, _ = lab.MetricByName(lab.SpeedRefMetric)
 
 // speedRefMovedP is the p-value below which a difference of the reference
 // between the variants is taken as the variant's doing, not chance: the
-// row is then compared unadjusted. Between it and alpha the row gives no
-// verdict at that look: falling back to the raw ratios exactly when the
-// reference moved by chance would raise the false-positive rate (to 9.8 %
-// at alpha = 0.05 in the synthetic A/A), and adjusting for a shift the
-// variant caused could turn its effect around.
+// row is then compared unadjusted. Between it and alpha either is
+// possible, and neither test alone is safe: falling back to the raw
+// ratios exactly when the reference moved by chance would raise the
+// false-positive rate (to 9.8 % at alpha = 0.05 in the synthetic A/A), and
+// adjusting for a shift the variant caused could turn its effect around.
+// So the row is significant only where both the raw and the adjusted
+// ratios are, in the same direction (an intersection test: its
+// false-positive rate is at most that of either).
 const speedRefMovedP = 0.0001
 
 // minSpeedPairs is the fewest pairs a slope is fitted on.
@@ -43,7 +46,7 @@ const (
 	speedNone     speedCheck = iota // no reference (or too few rounds): raw ratios
 	speedAdjusted                   // adjusted ratios
 	speedRaw                        // the variant moved the reference: raw ratios
-	speedUnsure                     // moved, by chance or not: no verdict at this look
+	speedUnsure                     // moved, by chance or not: raw and adjusted must agree
 )
 
 // speedResult is what the speed reference did to one row's log-ratios.
@@ -51,6 +54,9 @@ type speedResult struct {
 	adj   *SpeedAdjustment // set when check is speedAdjusted
 	check speedCheck
 	warn  string
+	// alt is the analysis of the adjusted ratios when check is
+	// speedUnsure (the row itself shows the raw ones).
+	alt Paired
 }
 
 // verdictPairs returns the per-round log-ratios of m as a verdict tests
@@ -62,17 +68,35 @@ func verdictPairs(base, vari []lab.Trial, m lab.Metric, adjust bool, alpha float
 		return lr, rounds, speedResult{}
 	}
 	adj, sa, check, warn := speedAdjust(base, vari, m, lr, reps, alpha)
-	if check == speedAdjusted {
-		lr = adj
+	sr := speedResult{check: check, warn: warn}
+	switch check {
+	case speedAdjusted:
+		lr, sr.adj = adj, sa
+	case speedUnsure:
+		sr.alt, _ = analysePairs(adj)
 	}
-	return lr, rounds, speedResult{adj: sa, check: check, warn: warn}
+	return lr, rounds, sr
+}
+
+// requireBoth keeps the verdict of row r (tested on the raw ratios) only
+// where the adjusted ratios agree: significant too, in the same direction.
+// Its p-value becomes the larger of the two (see speedRefMovedP).
+func (s speedResult) requireBoth(r *Row) {
+	if r.Paired == nil {
+		return
+	}
+	r.P = math.Max(r.P, s.alt.P)
+	agree := (s.alt.ChangePct > 0) == (r.Paired.ChangePct > 0) && s.alt.ChangePct != 0 && r.Paired.ChangePct != 0
+	r.Significant = r.P <= r.Threshold && agree
+	r.Outcome = outcome(*r, r.Metric)
+	r.Warnings = dedupe(append([]string{fmt.Sprintf("%s (adjusted: %+.1f%%, p=%s)", s.warn, s.alt.ChangePct, pString(s.alt.P))}, r.Warnings...))
 }
 
 // speedAdjust returns the log-ratios lr (of metric m, measured in rounds
 // reps) adjusted for the machine's speed: lr − β·s, where s is the speed
 // reference's log-ratio in the same round and β the least-squares slope of
-// lr on s. Unless the check is speedAdjusted, adj is nil and the warning
-// says why.
+// lr on s. Unless the check is speedAdjusted or speedUnsure, adj is nil;
+// unless it is speedAdjusted, sa is nil and the warning says why.
 func speedAdjust(base, vari []lab.Trial, m lab.Metric, lr []float64, reps []int, alpha float64) (adj []float64, sa *SpeedAdjustment, check speedCheck, warn string) {
 	if len(lr) < minSpeedPairs || len(lr) != len(reps) {
 		return nil, nil, speedNone, ""
@@ -90,11 +114,9 @@ func speedAdjust(base, vari []lab.Trial, m lab.Metric, lr []float64, reps []int,
 	if !ok {
 		return nil, nil, speedNone, ""
 	}
-	switch p := SignedRankP(x); {
-	case p <= speedRefMovedP:
+	p := SignedRankP(x)
+	if p <= speedRefMovedP {
 		return nil, nil, speedRaw, fmt.Sprintf("the variant changed the machine's speed reference (p=%.2g): %s is compared unadjusted", p, m.Label)
-	case p <= alpha:
-		return nil, nil, speedUnsure, fmt.Sprintf("the machine's speed reference differs between the variants (p=%.3f), by chance or by the variant: no verdict on %s at this look", p, m.Label)
 	}
 	// Each round is adjusted with the slope fitted without it (leave one
 	// out), so that the slope's own error shows in the adjusted values'
@@ -107,6 +129,9 @@ func speedAdjust(base, vari []lab.Trial, m lab.Metric, lr []float64, reps []int,
 			b = beta
 		}
 		adj[i] = lr[i] - b*x[i]
+	}
+	if p <= alpha {
+		return adj, nil, speedUnsure, fmt.Sprintf("the machine's speed reference differs between the variants (p=%s), by chance or by the variant: %s counts as changed only if it is both unadjusted and adjusted", pString(p), m.Label)
 	}
 	raw, _ := analysePairs(lr)
 	return adj, &SpeedAdjustment{Beta: beta, Corr: corr, RawP: raw.P, RawSD: raw.SD, RawChangePct: raw.ChangePct}, speedAdjusted, ""
@@ -155,4 +180,13 @@ func (r Row) SpeedNote() string {
 		return ""
 	}
 	return fmt.Sprintf("speed-adjusted: unadjusted p=%.3f, ±%.1f%%", p.Speed.RawP, MDEPct(p.Speed.RawSD, p.N, r.Threshold, true))
+}
+
+// pString formats a p-value in three decimals, or two significant digits
+// below 0.001.
+func pString(p float64) string {
+	if p < 0.001 {
+		return fmt.Sprintf("%.2g", p)
+	}
+	return fmt.Sprintf("%.3f", p)
 }

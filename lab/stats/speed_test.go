@@ -41,15 +41,15 @@ func TestSpeedAdjustmentFindsWhatRawMisses(t *testing.T) {
 		if r.Paired == nil {
 			t.Fatalf("seed %d: headline not paired", seed)
 		}
-		if r.Paired.Speed == nil { // the reference differed by chance: no verdict at this look
-			unsure++
-			continue
-		}
 		if r.Significant && r.Outcome == stats.Worse {
 			adj++
 		}
-		beta += r.Paired.Speed.Beta / runs
-		mdeAdj += r.MDEPct / runs
+		if r.Paired.Speed == nil { // the reference differed by chance: judged raw and adjusted
+			unsure++
+			continue
+		}
+		beta += r.Paired.Speed.Beta
+		mdeAdj += r.MDEPct
 		rr := stats.Compare(withAdjust(speedRun(0.03, 16, seed), false), 0).Headlines()[0]
 		if rr.Paired.Speed != nil {
 			t.Fatal("speed_adjust = false: adjusted anyway")
@@ -57,9 +57,11 @@ func TestSpeedAdjustmentFindsWhatRawMisses(t *testing.T) {
 		if rr.Significant && rr.Outcome == stats.Worse {
 			raw++
 		}
-		mdeRaw += rr.MDEPct / runs
+		mdeRaw += rr.MDEPct
 	}
-	t.Logf("+3%%, 16 rounds, 5%% speed noise: adjusted %d/%d (MDE ±%.1f%%, beta %.2f; %d without a verdict), raw %d/%d (MDE ±%.1f%%)",
+	n := float64(runs - unsure) // the means are over the adjusted runs
+	beta, mdeAdj, mdeRaw = beta/n, mdeAdj/n, mdeRaw/n
+	t.Logf("+3%%, 16 rounds, 5%% speed noise: adjusted %d/%d (MDE ±%.1f%%, beta %.2f; %d judged both ways), raw %d/%d (MDE ±%.1f%%)",
 		adj, runs, mdeAdj, beta, unsure, raw, runs, mdeRaw)
 	if adj < runs*80/100 || raw >= adj {
 		t.Errorf("detected adjusted %d, raw %d of %d: want adjusted >= 80%% and above raw", adj, raw, runs)
@@ -96,9 +98,10 @@ func TestSpeedAdjustedAAFalsePositiveRate(t *testing.T) {
 	}
 }
 
-// A variant that moves the reference gets no verdict on CPU while that
-// could be chance (adjusting could turn its effect around), and is
-// compared unadjusted once it cannot be: the reference's own row shows it.
+// A variant that moves the reference is judged on CPU both adjusted and
+// unadjusted while that could be chance (adjusting could turn its effect
+// around), and only unadjusted once it cannot be: the reference's own row
+// shows it.
 func TestSpeedReferenceThatMoves(t *testing.T) {
 	moved := func(effect float64, rounds int) *lab.Run {
 		run := withAdjust(speedRun(effect, rounds, 7), true)
@@ -119,8 +122,14 @@ func TestSpeedReferenceThatMoves(t *testing.T) {
 	}
 	v := stats.Compare(moved(0.03, 12), 0)
 	r := v.Headlines()[0]
-	if r.Paired == nil || r.Paired.Speed != nil || r.Significant || !hasWarning(r, "by chance or by the variant: no verdict") {
+	// Adjusted, the +3 % looks like -15 %: the two disagree, no verdict.
+	if r.Paired == nil || r.Paired.Speed != nil || r.Significant || !hasWarning(r, "by chance or by the variant: server + database CPU counts as changed only if it is both unadjusted and adjusted (adjusted: -1") {
 		t.Errorf("12 rounds (p of the reference >= 2^-11): want no verdict and a warning, got significant=%v %+v %q", r.Significant, r.Paired, r.Warnings)
+	}
+	// A change far beyond the machine's speed is found both ways.
+	r = stats.Compare(moved(0.60, 12), 0).Headlines()[0]
+	if !r.Significant || r.Outcome != stats.Worse || r.Paired.ChangePct < 40 || len(r.Warnings) == 0 || !strings.Contains(r.Warnings[0], "(adjusted: +") {
+		t.Errorf("12 rounds, +60%%: want worse, judged both ways, got %s significant=%v %+v %q", r.Outcome, r.Significant, r.Paired, r.Warnings)
 	}
 	if ref := rowOf(v, "speed_ref"); ref == nil || !ref.Significant {
 		t.Errorf("speed_ref row %+v: want a significant change", ref)

@@ -293,7 +293,7 @@ func compareGroups(scenario string, base, vari group, lk look) []Row {
 		rounds := 0
 		if lk.pairable {
 			lr, rounds, sp = verdictPairs(base.trials, vari.trials, m, lk.speedAdjust, lk.design.Alpha)
-			if sp.warn != "" {
+			if sp.warn != "" && sp.check != speedUnsure { // requireBoth says it
 				ws = append([]string{sp.warn}, common...)
 			}
 		}
@@ -302,7 +302,7 @@ func compareGroups(scenario string, base, vari group, lk look) []Row {
 			r.Paired.Speed = sp.adj
 		}
 		if sp.check == speedUnsure && r.Test == TestSignedRank {
-			r.Significant, r.Outcome = false, Same
+			sp.requireBoth(&r)
 		}
 		rows = append(rows, r)
 	}
