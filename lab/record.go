@@ -130,8 +130,10 @@ type Trial struct {
 	// Interference is the CPU used on the machine by other work during
 	// the trial (nil when the machine's CPU was not measured).
 	Interference *Interference `json:"interference,omitempty"`
-	// SpeedRefNs is the median CPU time, in nanoseconds, of a fixed chase
-	// through memory sampled on the server's machine during the window:
+	// SpeedRefNs is the CPU time, in nanoseconds, of a fixed piece of
+	// work (two chases through memory and a run of system calls; the
+	// geometric mean of their medians) sampled on the server's machine
+	// during the window:
 	// higher means the machine was slower (e.g. busier neighbours on a
 	// shared host). Verdicts on CPU per request are adjusted with it
 	// (lab/stats, "Speed adjustment"). 0 when not measured.

@@ -40,8 +40,8 @@
 // request moves with it, by 4-9 % from one trial to the next on the 2-core
 // machines the lab is built on, far more than the effects people argue
 // about. Pairing cancels only what the two trials of a round share. So
-// every trial also times a fixed chase through memory on the server's
-// machine (lab.Trial.SpeedRefNs, from systemd/telemetry's SpeedRef), and
+// every trial also times a fixed piece of work (chases through memory and
+// a run of system calls) on the server's machine (lab.Trial.SpeedRefNs, from systemd/telemetry's SpeedRef), and
 // the CPU-per-request rows (lab.Metric.SpeedAdjusted) use it as a control
 // variate (S. S. Lavenberg and P. D. Welch, "A perspective on the use of
 // control variables to increase the efficiency of Monte Carlo

@@ -80,7 +80,7 @@ func (v *Verdicts) method(thisLook bool) string {
 		s += fmt.Sprintf("; looks after every round from %d tested at alpha (not sequential: more false positives)", d.Min)
 	}
 	if v.speedAdjusted() {
-		s += "; CPU per request adjusted for the machine's speed (each round's ratio less the fitted share explained by the ratio of a timed memory chase run in both trials)"
+		s += "; CPU per request adjusted for the machine's speed (each round's ratio less the fitted share explained by the ratio of timed reference work, memory chases and system calls, run in both trials)"
 	}
 	return s + fmt.Sprintf("; MDE = change detectable with %.0f%% power given the run's noise", 100*Power)
 }
