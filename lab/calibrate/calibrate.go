@@ -181,10 +181,7 @@ func OutcomeOf(run *lab.Run, effectPct float64, injectUs int) Outcome {
 	}
 	r := heads[0]
 	o.Significant, o.Outcome, o.P, o.MDEPct, o.Test = r.Significant, r.Outcome, r.P, r.MDEPct, r.Test
-	o.DeltaPct = r.DeltaPct
-	if r.Paired != nil && r.Test == stats.TestSignedRank {
-		o.DeltaPct = r.Paired.ChangePct
-	}
+	o.DeltaPct = r.DeltaPct // the paired median change when paired
 	return o
 }
 

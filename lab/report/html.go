@@ -79,7 +79,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		Title: run.Experiment.Title, Description: run.Experiment.Description, Reference: run.Target.Reference,
 		Interrupted: run.Interrupted, Timeline: timeline, K6: K6Rows(run),
 		Method: fmt.Sprintf("Medians of %s trials per variant and scenario, ± the half-width of the %.0f%% confidence interval; "+
-			"delta is the change of the median against the baseline, \"~\" when the test finds no significant difference. Test: %s.",
+			"delta is the change against the baseline that the test estimates (the median per-round change where paired, the change of the medians otherwise), \"~\" when the test finds no significant difference. Test: %s.",
 			trialCounts(run), 100*v.Confidence, v.Method()),
 	}
 	if d.Title == "" {

@@ -35,7 +35,8 @@ func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	fmt.Fprintf(b, "## Verdict\n\n")
 	mdVerdictTable(b, v, nil)
 	fmt.Fprint(b, mdPara(fmt.Sprintf("Medians of %s trials per variant and scenario, ± the half-width of the %.0f%% confidence interval; "+
-		"delta is the change of the median against the baseline, \"~\" when the test finds no significant "+
+		"delta is the change against the baseline that the test estimates (the median per-round change where "+
+		"paired, the change of the medians otherwise), \"~\" when the test finds no significant "+
 		"difference; mde is the smallest change the run would have detected with %.0f%% power. Test: %s.",
 		trialCounts(run), 100*v.Confidence, 100*stats.Power, mdEscape(v.Method()))))
 	mdSweep(b, run, v)

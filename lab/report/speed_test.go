@@ -32,6 +32,7 @@ func TestReportsSaySpeedAdjusted(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, out := range map[string]string{"terminal": term.String(), "markdown": md.String(), "html": html.String()} {
+		out = strings.Join(strings.Fields(out), " ") // Markdown wraps its paragraphs
 		for _, want := range []string{"speed-adjusted: unadjusted p=", "CPU per request adjusted for the machine", "machine speed reference"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s report lacks %q", name, want)

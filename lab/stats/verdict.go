@@ -104,8 +104,12 @@ type Row struct {
 	VariantName  string
 	Baseline     Summary
 	Variant      Summary
-	// DeltaPct is the change of the median in percent (variant vs
-	// baseline); ±Inf when the baseline median is 0, NaN when unknown.
+	// DeltaPct is the change in percent (variant vs baseline) that the
+	// verdict's test estimates: for a paired row the median per-round
+	// change (speed-adjusted where Paired.Speed says so), otherwise the
+	// change of the medians; ±Inf when the baseline median is 0, NaN when
+	// unknown. A paired verdict and the figure shown with it thus never
+	// disagree in sign.
 	DeltaPct float64
 	// P is the p-value of the verdict's test (Test), compared with
 	// Threshold; PUnpaired is the Mann-Whitney p-value, always computed.
@@ -350,6 +354,7 @@ func compareMetric(scenario string, m lab.Metric, isPrimary bool, bname string, 
 		}
 		if r.Test == TestSignedRank {
 			r.P = paired.P
+			r.DeltaPct = paired.ChangePct
 			if !lk.primaryOnly {
 				r.MDEPct = MDEPct(paired.SD, paired.N, r.Threshold, true)
 			}

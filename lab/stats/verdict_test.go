@@ -279,3 +279,26 @@ func TestDesignMethodStatesTheLooks(t *testing.T) {
 		t.Errorf("last look's threshold %.4f, want a little under alpha", last)
 	}
 }
+
+// A paired row shows the change its test estimates, the median per-round
+// change, so the figure never contradicts the verdict even where the two
+// medians point elsewhere (here +108 % while every round but one lost 2 %).
+func TestPairedDeltaIsThePerRoundChange(t *testing.T) {
+	run := tcpUnix(2400, 5, 0, 1)
+	base := map[int]float64{1: 100, 2: 110, 3: 120, 4: 300, 5: 310}
+	vari := map[int]float64{1: 98, 2: 107.8, 3: 250, 4: 294, 5: 303.8}
+	for i, tr := range run.Trials {
+		if tr.Variant == "tcp" {
+			run.Trials[i].Load.Rate = base[tr.Rep]
+		} else {
+			run.Trials[i].Load.Rate = vari[tr.Rep]
+		}
+	}
+	r := row(t, stats.Compare(run, 0.05), "GETSingle", "unix", "rate")
+	if r.Test != stats.TestSignedRank || r.Paired == nil {
+		t.Fatalf("test %q, want the paired test", r.Test)
+	}
+	if math.Abs(r.DeltaPct-(-2)) > 0.01 || r.DeltaPct != r.Paired.ChangePct {
+		t.Errorf("delta %.2f%% (paired %.2f%%), want the median per-round change -2%%; medians %.0f -> %.0f", r.DeltaPct, r.Paired.ChangePct, r.Baseline.Median, r.Variant.Median)
+	}
+}
