@@ -40,25 +40,26 @@
 // request moves with it, by 4-9 % from one trial to the next on the 2-core
 // machines the lab is built on, far more than the effects people argue
 // about. Pairing cancels only what the two trials of a round share. So
-// every trial also times a fixed piece of work (chases through memory and
-// a run of system calls) on the server's machine (lab.Trial.SpeedRefNs, from systemd/telemetry's SpeedRef), and
-// the CPU-per-request rows (lab.Metric.SpeedAdjusted) use it as a control
-// variate (S. S. Lavenberg and P. D. Welch, "A perspective on the use of
-// control variables to increase the efficiency of Monte Carlo
-// simulations", Management Science 27(3), 1981; in A/B testing, CUPED:
-// A. Deng et al., WSDM 2013): each round's log-ratio y_i loses β·x_i,
-// where x_i is the reference's log-ratio of that round and β the
-// least-squares slope of y on x fitted without round i. Leaving the round
-// out keeps the slope's own error in the adjusted values' spread, so the
-// signed-rank test on them holds alpha (4.65 % false positives over 2000
-// synthetic A/A runs with looks 6..24; 6.0 % with one slope for all
-// rounds). The adjustment is valid while the variants do not change the
-// reference themselves: its own row (speed_ref) tests that, and when it
-// differs at p <= alpha (chance or the variant) a CPU row is significant
-// only if both its unadjusted and its adjusted ratios are, in the same
-// direction, and its p-value is the larger of the two (an intersection
-// test, no more false positives than either; 4.70 % in the same A/A); at
-// p <= 1e-4 it is the variant's doing, and they are tested unadjusted. Rows keep the unadjusted p-value and noise
+// every trial also times a fixed piece of work (chases through memory and a
+// run of system calls) on the server's machine (lab.Trial.SpeedRefNs, from
+// systemd/telemetry's SpeedRef), and the CPU-per-request rows
+// (lab.Metric.SpeedAdjusted) use it as a control variate (S. S. Lavenberg
+// and P. D. Welch, "A perspective on the use of control variables to
+// increase the efficiency of Monte Carlo simulations", Management Science
+// 27(3), 1981; in A/B testing, CUPED: A. Deng et al., WSDM 2013): each
+// round's log-ratio y_i loses β·x_i, where x_i is the reference's log-ratio
+// of that round and β the least-squares slope of y on x fitted without
+// round i. Leaving the round out keeps the slope's own error in the
+// adjusted values' spread, so the signed-rank test on them holds alpha
+// (4.65 % false positives over 2000 synthetic A/A runs with looks 6..24;
+// 6.0 % with one slope for all rounds). The adjustment is valid while the
+// variants do not change the reference themselves: its own row (speed_ref)
+// tests that, and when it differs at p <= alpha (chance or the variant) a
+// CPU row is significant only if both its unadjusted and its adjusted
+// ratios are, in the same direction, and its p-value is the larger of the
+// two (an intersection test, no more false positives than either; 4.70 % in
+// the same A/A); at p <= 1e-4 it is the variant's doing, and they are
+// tested unadjusted. Rows keep the unadjusted p-value and noise
 // (Paired.Speed). [trials] speed_adjust = false turns it off; trials
 // without a reference (older records) are tested unadjusted.
 //

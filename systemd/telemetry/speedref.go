@@ -45,9 +45,6 @@ var (
 	speedRefChainSmall = sync.OnceValue(func() []uint64 { return sattolo(speedRefSmallWords) })
 )
 
-// speedRefChain is the 8 MiB chain.
-func speedRefChain() []uint64 { return speedRefChainLarge() }
-
 // sattolo is a single cycle through n words (Sattolo's algorithm with a
 // fixed seed), so every load depends on the previous one and the
 // prefetcher cannot guess the next address.

@@ -37,7 +37,7 @@ func TestSpeedRefChainsAreOneCycle(t *testing.T) {
 func TestSpeedRefSample(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	ns, next, ok := speedRefSample(speedRefChain(), 0)
+	ns, next, ok := speedRefSample(speedRefChainLarge(), 0)
 	if !ok {
 		t.Fatal("no per-thread CPU clock (CLOCK_THREAD_CPUTIME_ID)")
 	}
