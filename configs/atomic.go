@@ -3,7 +3,7 @@ package configs
 import (
 	"os"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/atomicfile"
+	"github.com/pgrst-lab/pgrst-lab/internal/atomicfile"
 )
 
 // testHookBeforeRename, when set (by tests), runs after a temp file is

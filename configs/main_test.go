@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
 
 func TestMain(m *testing.M) {

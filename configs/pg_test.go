@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
 
 func pgConn(t *testing.T) (*labtest.Cluster, *pgx.Conn) {

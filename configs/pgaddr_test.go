@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
 
 // QueryPGAddr reads the addresses of a real PostgreSQL, over TCP and over

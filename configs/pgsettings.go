@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/pgrst-lab/pgrst-lab/lab/didyoumean"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/didyoumean"
 )
 
 // PGChange is one PostgreSQL setting the lab changed with ALTER SYSTEM:

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/didyoumean"
+	"github.com/pgrst-lab/pgrst-lab/internal/didyoumean"
 )
 
 // ValidateSetting checks a raw value for a key against the catalogue: an

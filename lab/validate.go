@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/didyoumean"
 	"github.com/pgrst-lab/pgrst-lab/lab/capability"
-	"github.com/pgrst-lab/pgrst-lab/lab/didyoumean"
 )
 
 // BuiltinScenarios are the scenarios of the 2020 Supabase/PostgREST

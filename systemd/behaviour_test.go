@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
-	"github.com/pgrst-lab/pgrst-lab/systemd/direct"
 	"github.com/pgrst-lab/pgrst-lab/systemd/internal/servicetest"
+	"github.com/pgrst-lab/pgrst-lab/systemd/supervisor/direct"
 )
 
 // impl makes a controller for the behaviour suite. Calling it twice in one

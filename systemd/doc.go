@@ -1,19 +1,27 @@
 // Package systemd is the server host: the units the lab runs there, the
-// supervisors that start and stop them, and (in systemd/telemetry) what
-// the lab observes of them. This package holds the vocabulary every
-// supervisor shares (Controller, UnitSpec, Props, UnitError, WaitReady)
-// and the supervisor that uses systemd's D-Bus API (go-systemd, DBus).
+// supervisors that start and stop them, what the lab observes of them, and
+// the roles built on them (the host side that applies variants, the local
+// stack, the agent). This package holds the vocabulary every supervisor
+// shares (Controller, UnitSpec, Props, UnitError, WaitReady) and the
+// supervisor that uses systemd's D-Bus API (go-systemd, DBus).
 //
 // # The map
 //
-//	systemd             Controller, UnitSpec, unit files, readiness; DBus (systemd over D-Bus)
-//	systemd/direct      the direct supervisor: runs services as process groups without systemd
-//	systemd/supervisor  Connect: picks systemd over D-Bus when a manager answers, else direct
-//	systemd/telemetry   what the lab observes there: CPU, memory, OOM kills, database counters
-//	systemd/internal/servicetest  the test server and helpers these packages' tests share
+//	systemd                        Controller, UnitSpec, unit files, readiness; DBus (systemd over D-Bus)
+//	systemd/supervisor             Connect: systemd over D-Bus when a manager answers, else direct
+//	systemd/supervisor/direct      the direct supervisor: services as process groups, without systemd
+//	systemd/telemetry              what the lab observes: CPU, memory, OOM kills, database counters
+//	systemd/profile                perf record of the services, GHC runtime statistics
+//	systemd/host                   the host side: applies a variant (config, settings, unit) and restores
+//	systemd/stack                  the local stack: a PostgreSQL cluster and a target under one directory
+//	systemd/agent                  lab agent: the host side served over HTTPS to a driver elsewhere
+//	systemd/units                  unit files for the agent (and the nightly tracker)
+//	systemd/internal/servicetest   the test server and helpers these packages' tests share
 //
-// Telemetry lives here, not at the top level, because it observes the same
-// host and units the supervisors run; it imports none of these packages.
+// The adapters (this package, supervisor, telemetry, profile) import none
+// of each other's internals and nothing of the lab's domain but what they
+// implement; host, stack and agent are the server host's roles, built from
+// them and from package configs.
 //
 // # Choosing a manager
 //
@@ -53,7 +61,7 @@
 //
 // # Direct supervisor
 //
-// Without systemd, package systemd/direct runs each service in its own
+// Without systemd, package systemd/supervisor/direct runs each service in its own
 // session (setsid), so it outlives the lab process; see its documentation.
 //
 // # Use

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/atomicfile"
+	"github.com/pgrst-lab/pgrst-lab/internal/atomicfile"
 )
 
 // writeFileAtomic replaces path with data (mode 0644), so a manager reload

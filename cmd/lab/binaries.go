@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/local"
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
+
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/systemd/host"
 )
 
 // namedBinary is one --binary NAME=PATH.
@@ -67,7 +69,7 @@ func binaryVariants(ctx context.Context, e *lab.Experiment, bins []namedBinary) 
 			return usageErrorf("--binary %s=%s: the name %q is given twice", b.name, b.path, b.name)
 		}
 		seen[b.name] = true
-		if _, err := local.BinaryVersion(ctx, b.path); err != nil {
+		if _, err := host.BinaryVersion(ctx, b.path); err != nil {
 			return usageErrorf("--binary %s=%s: %v (is it a PostgREST build?)", b.name, b.path, err)
 		}
 		vs = append(vs, lab.Variant{Name: b.name, Baseline: i == 0, Binary: b.path, Description: "--binary " + b.path})
@@ -84,7 +86,7 @@ func binaryVersions(ctx context.Context, e *lab.Experiment) map[string]string {
 		if v.Binary == "" {
 			continue
 		}
-		ver, err := local.BinaryVersion(ctx, v.Binary)
+		ver, err := host.BinaryVersion(ctx, v.Binary)
 		if err != nil {
 			ver = ""
 		}
@@ -103,7 +105,7 @@ func noteVersions(e *lab.Experiment, versions map[string]string) func(*lab.Run) 
 			for i := range run.Variants {
 				if run.Variants[i].Name == v.Name {
 					// A binary's output is untrusted text, cleaned like an agent's.
-					run.Variants[i].Binary, run.Variants[i].Version = v.Binary, lab.CleanText(versions[v.Name])
+					run.Variants[i].Binary, run.Variants[i].Version = v.Binary, textsafe.CleanText(versions[v.Name])
 				}
 			}
 		}

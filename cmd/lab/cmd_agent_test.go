@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/agent"
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/agent/agenttest"
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
+	"github.com/pgrst-lab/pgrst-lab/systemd/agent"
+	"github.com/pgrst-lab/pgrst-lab/systemd/agent/agenttest"
+	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
 const agentTestToken = "test-token-0123456789abcdef0123456789"

@@ -11,14 +11,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/local"
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
+	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
+
 	"github.com/pgrst-lab/pgrst-lab/experiments"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
+	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
 func init() {
@@ -197,7 +198,7 @@ func (c *calibration) one(ctx context.Context, effect float64, us, i int) (*lab.
 		}
 	}
 	e := calibrate.Derive(c.exp, c.inject, us)
-	runner := &lab.Runner{Server: c.srv, Loader: &local.Loader{Target: loadgen.Target{URL: c.url}},
+	runner := &lab.Runner{Server: c.srv, Loader: &trial.Loader{Target: loadgen.Target{URL: c.url}},
 		Progress: &calibrationProgress{w: c.out, prefix: fmt.Sprintf("  [%d/%d] %s #%d", c.done, c.total, label, i)},
 		Decided:  stats.DecidedFunc}
 	run, err := runner.Run(ctx, e)

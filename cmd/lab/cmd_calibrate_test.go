@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 )
 

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/local"
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
 	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/systemd/host"
+	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
 func init() {
@@ -61,7 +61,7 @@ func recoverStack(ctx context.Context, s *stack.Stack, out io.Writer) (stack.Sta
 		}
 		return st, err
 	}
-	l, err := local.New(ctx, stackLocalConfig(s, st, out))
+	l, err := host.New(ctx, stackLocalConfig(s, st, out))
 	if err != nil {
 		return st, err
 	}

@@ -9,13 +9,15 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/local"
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
+	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
+
 	"github.com/pgrst-lab/pgrst-lab/experiments"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
+	"github.com/pgrst-lab/pgrst-lab/systemd/host"
+	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
 func init() {
@@ -102,7 +104,7 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 		return runOnAgents(ctx, e, af, *results, stdout, stderr)
 	}
 
-	var srv *local.Server
+	var srv *host.Server
 	var url string
 	var closeFn func()
 	if e.Target.Unit != "" || e.Target.Config != "" || e.Target.URL != "" {
@@ -126,7 +128,7 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 func runAndReport(ctx context.Context, e *lab.Experiment, srv lab.Server, url, results string, note func(*lab.Run), stdout io.Writer) (*lab.Run, string, error) {
 	fmt.Fprintf(stdout, "%s: %s\n  %s x %s, %d..%d rounds of %s load (%s warm-up)\n",
 		e.Name, e.Title, plural(len(e.Variants), "variant"), plural(len(e.Scenarios), "scenario"), e.Trials.Min, e.Trials.Max, e.Load.Duration, e.Load.Warmup)
-	runner := &lab.Runner{Server: srv, Loader: &local.Loader{Target: loadgen.Target{URL: url}},
+	runner := &lab.Runner{Server: srv, Loader: &trial.Loader{Target: loadgen.Target{URL: url}},
 		Progress: newRunProgress(stdout), Decided: stats.DecidedFunc}
 	run, runErr := runner.Run(ctx, e)
 	if run == nil {

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
 
 // lockedBuffer is a bytes.Buffer a child process writes while the test reads.

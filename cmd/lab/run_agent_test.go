@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/agent"
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/agent/agenttest"
 	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+	"github.com/pgrst-lab/pgrst-lab/systemd/agent"
+	"github.com/pgrst-lab/pgrst-lab/systemd/agent/agenttest"
 )
 
 // netnsPair makes two network namespaces joined by a veth pair, with

@@ -10,11 +10,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/agent"
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/local"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+	"github.com/pgrst-lab/pgrst-lab/systemd/agent"
+	"github.com/pgrst-lab/pgrst-lab/systemd/host"
 )
 
 // runMatrix runs the experiment on every agent's host, at the same time
@@ -40,7 +40,7 @@ func runMatrix(ctx context.Context, e *lab.Experiment, urls []string, opts []age
 		described = append(described, i)
 		hosts, labels = append(hosts, h), append(labels, m.Hosts[i].Label)
 	}
-	plan := planMatrix(local.DescribeHost(ctx), hosts, labels, e)
+	plan := planMatrix(host.DescribeHost(ctx), hosts, labels, e)
 	m.Concurrent, m.Schedule = plan.concurrent, plan.why
 	if plan.concurrent {
 		fmt.Fprintf(stdout, "%d hosts at the same time: %s\n", len(described), plan.why)

@@ -5,17 +5,17 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/local"
-	"github.com/pgrst-lab/pgrst-lab/cmd/internal/stack"
 	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/internal/fixture"
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/lab/fixture"
+	"github.com/pgrst-lab/pgrst-lab/systemd/host"
+	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 	"github.com/pgrst-lab/pgrst-lab/systemd/supervisor"
 )
 
 // stackServer opens (or brings up) the local stack, makes sure the fixture
 // is loaded, and returns the server side over it with its target URL.
-func stackServer(ctx context.Context, dir, postgrest string, e *lab.Experiment, out io.Writer) (*local.Server, string, func(), error) {
+func stackServer(ctx context.Context, dir, postgrest string, e *lab.Experiment, out io.Writer) (*host.Server, string, func(), error) {
 	s, err := stack.Open(dir)
 	var st stack.Status
 	if err == nil {
@@ -45,7 +45,7 @@ func stackServer(ctx context.Context, dir, postgrest string, e *lab.Experiment, 
 	cfg := stackLocalConfig(s, st, out)
 	cfg.AllowUnknownKeys = e.AllowUnknownKeys
 	cfg.Profile = e.Profile
-	l, err := local.New(ctx, cfg)
+	l, err := host.New(ctx, cfg)
 	if err != nil {
 		s.Close()
 		return nil, "", nil, err
@@ -54,9 +54,9 @@ func stackServer(ctx context.Context, dir, postgrest string, e *lab.Experiment, 
 }
 
 // stackLocalConfig is what the server side may touch in a local stack.
-func stackLocalConfig(s *stack.Stack, st stack.Status, out io.Writer) local.Config {
+func stackLocalConfig(s *stack.Stack, st stack.Status, out io.Writer) host.Config {
 	spec := s.TargetSpec()
-	return local.Config{
+	return host.Config{
 		Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name, TargetSpec: &spec,
 		PGUnit: st.Postgres.Name, PG: configs.PGAddr{Host: st.PGHost, Port: st.PGPort, SocketDir: st.PGSocketDir},
 		AdminURI: st.AdminURI, URL: st.URL, AdminURL: st.AdminURL, Binary: st.Binary, Reference: st.Reference,
@@ -74,7 +74,7 @@ func ensureFixture(ctx context.Context, st stack.Status, out io.Writer) error {
 // targetServer is the server side for an existing server named in the
 // experiment's [target] table (unit, config, URL), e.g. a real PostgREST
 // managed by systemd on this machine.
-func targetServer(ctx context.Context, stateDir string, e *lab.Experiment, out io.Writer) (*local.Server, string, func(), error) {
+func targetServer(ctx context.Context, stateDir string, e *lab.Experiment, out io.Writer) (*host.Server, string, func(), error) {
 	t := e.Target
 	if t.Unit == "" || t.Config == "" || t.URL == "" {
 		return nil, "", nil, fmt.Errorf("%s: [target] needs unit, config and url for an existing server (or none of them for the local stack)", e.Source)
@@ -91,7 +91,7 @@ func targetServer(ctx context.Context, stateDir string, e *lab.Experiment, out i
 			return nil, "", nil, err
 		}
 	}
-	l, err := local.New(ctx, local.Config{Ctl: ctl, StateDir: stateDir, Config: t.Config, TargetUnit: t.Unit,
+	l, err := host.New(ctx, host.Config{Ctl: ctl, StateDir: stateDir, Config: t.Config, TargetUnit: t.Unit,
 		PGUnit: t.PGUnit, PG: pg, AdminURI: t.PGURI, URL: t.URL, AdminURL: t.AdminURL, AllowUnknownKeys: e.AllowUnknownKeys, Profile: e.Profile, Logf: logf(out)})
 	if err != nil {
 		ctl.Close()

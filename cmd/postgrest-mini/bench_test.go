@@ -11,8 +11,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 	"github.com/shirou/gopsutil/v3/process"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
 
 // Benchmarks run the real binary with a closed-model load of `clients`

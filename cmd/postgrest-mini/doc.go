@@ -61,7 +61,7 @@
 // Range headers, CSV responses, db-config and
 // config reload (SIGUSR2).
 //
-// Tests and benchmarks (real PostgreSQL through lab/labtest; fuzz targets:
+// Tests and benchmarks (real PostgreSQL through internal/labtest; fuzz targets:
 // FuzzParse for the query-string parser, FuzzRead for parser + SQL builder):
 //
 //	go test ./cmd/postgrest-mini/...

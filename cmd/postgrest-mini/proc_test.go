@@ -12,8 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 	"github.com/valyala/fasthttp"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
 
 var (

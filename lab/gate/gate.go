@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/didyoumean"
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/lab/didyoumean"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 

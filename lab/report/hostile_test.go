@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
+
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
@@ -22,7 +24,7 @@ var hostile = "evil\x1b[2J|cell\n<script>alert(1)</script>[x](http://x)" + strin
 
 // hostileRun is a run whose every agent-supplied string (host, target,
 // changes, events, a failed trial's error) is hostile; clean passes it
-// through lab.CleanStrings first, as the agent client does with every
+// through textsafe.CleanStrings first, as the agent client does with every
 // answer.
 func hostileRun(clean bool) *lab.Run {
 	run := statstest.Run(statstest.Spec{Experiment: "socket-vs-tcp", Scenarios: []string{"GETSingle"},
@@ -38,7 +40,7 @@ func hostileRun(clean bool) *lab.Run {
 	run.Events = append(run.Events, lab.Event{T: run.Trials[1].Start, Kind: "oom", Source: h, Detail: h})
 	run.Trials[0].Error = h
 	if clean {
-		lab.CleanStrings(run)
+		textsafe.CleanStrings(run)
 	}
 	return run
 }
@@ -91,7 +93,7 @@ func checkSafe(t *testing.T, name, out string, md, html bool) {
 // run.json and verdicts.json keep the cleaned strings exactly.
 func TestHostileAgentStringsInEveryFormat(t *testing.T) {
 	run := hostileRun(true)
-	if got := run.Host.Hostname; strings.ContainsAny(got, "\x1b\n") || len([]rune(got)) > lab.MaxText {
+	if got := run.Host.Hostname; strings.ContainsAny(got, "\x1b\n") || len([]rune(got)) > textsafe.MaxText {
 		t.Fatalf("the boundary let through %.80q (%d runes)", got, len([]rune(got)))
 	}
 	v := stats.Compare(run, 0)
@@ -141,14 +143,14 @@ func TestMarkdownEscapesUncleanedStrings(t *testing.T) {
 // hostile) in every matrix format, and matrix.json read back by LoadMatrix.
 func TestHostileAgentStringsInTheMatrix(t *testing.T) {
 	results := t.TempDir()
-	m := &report.Matrix{Experiment: "socket-vs-tcp", Started: statstest.Start, Schedule: lab.CleanText(hostile)}
+	m := &report.Matrix{Experiment: "socket-vs-tcp", Started: statstest.Start, Schedule: textsafe.CleanText(hostile)}
 	for _, label := range []string{"a", "b"} {
 		run := hostileRun(true)
 		v := stats.Compare(run, 0)
 		dir := writeResult(t, filepath.Join(results, label, "socket-vs-tcp", "t"), run, v)
 		m.Hosts = append(m.Hosts, report.MatrixHost{Label: label, URL: "https://" + label + ":7171", Dir: dir, Run: run, Verdicts: v})
 	}
-	m.Hosts = append(m.Hosts, report.MatrixHost{Label: "c", URL: "https://c:7171", Error: "POST /apply: agent: " + lab.CleanText(hostile)})
+	m.Hosts = append(m.Hosts, report.MatrixHost{Label: "c", URL: "https://c:7171", Error: "POST /apply: agent: " + textsafe.CleanText(hostile)})
 	mdir := filepath.Join(results, "matrix", "socket-vs-tcp", "t")
 	var term, md, html bytes.Buffer
 	report.MatrixTerminal(&term, m)

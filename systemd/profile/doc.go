@@ -17,6 +17,6 @@
 // the lines written between two file offsets (the window's start and end).
 //
 // The package is an adapter: it knows processes by PID and files by path,
-// and imports nothing of the lab (cmd/internal/local converts its results
+// and imports nothing of the lab (systemd/host converts its results
 // to the lab's domain types).
 package profile

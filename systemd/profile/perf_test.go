@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
 
 // spinForProfile burns cpu of this process's CPU time (bounded by 30 s

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/systemd"
-	"github.com/pgrst-lab/pgrst-lab/systemd/direct"
+	"github.com/pgrst-lab/pgrst-lab/systemd/supervisor/direct"
 )
 
 // Connect modes (Options.Mode).

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
 
 func TestConnect(t *testing.T) {

@@ -6,7 +6,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
 
 func connect(t *testing.T, db labtest.DB) *pgx.Conn {

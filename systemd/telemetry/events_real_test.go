@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
 
 // unitState is a Target.State for a user unit, read with systemctl.

@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
 	"github.com/valyala/fasthttp"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
 
 func TestMain(m *testing.M) { labtest.Main(m) }

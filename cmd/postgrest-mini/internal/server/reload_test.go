@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
 
 // TestNotifyReload: a table and a foreign key created after start are

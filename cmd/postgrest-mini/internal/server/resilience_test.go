@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
 
 // TestBackendsTerminated: when PostgreSQL drops every connection of

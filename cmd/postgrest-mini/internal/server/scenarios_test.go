@@ -7,7 +7,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/pgrst-lab/pgrst-lab/lab/labtest"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
 
 // sqlJSON runs an equivalent query as the superuser and returns its JSON.

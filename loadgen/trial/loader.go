@@ -1,0 +1,195 @@
+package trial
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/loadgen"
+)
+
+// Loader runs a trial's load with package loadgen against one target.
+type Loader struct {
+	Target  loadgen.Target
+	Threads int
+	CPUs    []int
+	// MaxRequests bounds every trial's count (0 = rate * duration * 2 + 1e6):
+	// load loops are bounded in time and in count.
+	MaxRequests int64
+}
+
+// Load implements lab.Loader.
+func (l *Loader) Load(ctx context.Context, spec lab.LoadSpec) (lab.LoadOutcome, error) {
+	cfg, err := l.config(spec)
+	if err != nil {
+		return lab.LoadOutcome{}, err
+	}
+	progress := func(p loadgen.Progress) {
+		if spec.Progress != nil {
+			spec.Progress(lab.LoadProgress{Elapsed: p.Elapsed, Total: p.Total, Warmup: p.Warmup, Rate: p.Rate,
+				P99Ms: ms(p.P99), Errors: p.Errors})
+		}
+	}
+	if spec.Load.Model == lab.ModelSearch {
+		sr, err := loadgen.Search(ctx, cfg, loadgen.Limit{P99: spec.Load.Limit.P99, MaxErrorRate: spec.Load.Limit.MaxErrors,
+			MaxDroppedRate: spec.Load.Limit.MaxDropped, MaxRate: spec.Load.Limit.MaxRate}, progress)
+		if err != nil {
+			return lab.LoadOutcome{}, fmt.Errorf("search: %w", err)
+		}
+		return searchOutcome(sr, spec.Load.Warmup), nil
+	}
+	cpu0 := processCPU()
+	res, err := loadgen.Run(ctx, cfg, progress)
+	if err != nil {
+		return lab.LoadOutcome{}, err
+	}
+	return lab.LoadOutcome{Stats: stats(res.Summary), Series: series(res.Series), GeneratorCPU: processCPU() - cpu0}, nil
+}
+
+// processCPU is this process's CPU time so far, in seconds: the load
+// generator's share of the machine (with the lab's own sampling, which
+// belongs to the measuring side too). 0 when it cannot be read.
+func processCPU() float64 {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+func (l *Loader) config(spec lab.LoadSpec) (loadgen.Config, error) {
+	sc, err := scenario(spec)
+	if err != nil {
+		return loadgen.Config{}, err
+	}
+	ld := spec.Load
+	cfg := loadgen.Config{Target: l.Target, Mix: []loadgen.Weighted{{Scenario: sc, Weight: 1}}, Duration: ld.Duration,
+		Warmup: ld.Warmup, Timeout: ld.Timeout, Seed: spec.Seed, Threads: ld.Threads, CPUs: l.CPUs, MaxRequests: l.MaxRequests,
+		JWTSecret: spec.JWTSecret, ServerTiming: true}
+	if l.Threads > 0 {
+		cfg.Threads = l.Threads
+	}
+	if len(spec.CPUs) > 0 { // the experiment's [partition] generator
+		cfg.CPUs = spec.CPUs
+	}
+	switch ld.Model {
+	case lab.ModelClosed:
+		cfg.Closed = &loadgen.Closed{Connections: ld.Connections, Think: ld.Think}
+	case lab.ModelOpen, lab.ModelSearch:
+		rate := ld.Rate
+		if rate == 0 {
+			rate = ld.Limit.MinRate
+		}
+		if rate == 0 {
+			rate = 100
+		}
+		cfg.Open = &loadgen.Open{Rate: rate, MaxInFlight: ld.MaxInFlight}
+	default:
+		return cfg, fmt.Errorf("load model %q: allowed are open, closed, search", ld.Model)
+	}
+	if cfg.MaxRequests == 0 {
+		cfg.MaxRequests = boundFor(ld)
+	}
+	if errs := cfg.Validate(); len(errs) > 0 {
+		return cfg, fmt.Errorf("load: %v", errs)
+	}
+	return cfg, nil
+}
+
+// boundFor is a generous count bound: far above what the machine can do in
+// the trial's time, so only a runaway loop ever reaches it.
+func boundFor(ld lab.Load) int64 {
+	sec := (ld.Duration + ld.Warmup).Seconds()
+	return int64(sec*1_000_000) + 1_000_000
+}
+
+func scenario(spec lab.LoadSpec) (loadgen.Scenario, error) {
+	if spec.Custom == nil {
+		return loadgen.Builtin(spec.Scenario)
+	}
+	c := spec.Custom
+	if c.Targets != "" {
+		reqs, err := loadgen.ReadTargets(c.Targets)
+		if err != nil {
+			return loadgen.Scenario{}, fmt.Errorf("scenario %s: %w", c.Name, err)
+		}
+		return loadgen.Scenario{Name: c.Name, Requests: reqs}, nil
+	}
+	body := []byte(c.Body)
+	if c.BodyFile != "" {
+		b, err := os.ReadFile(c.BodyFile)
+		if err != nil {
+			return loadgen.Scenario{}, fmt.Errorf("scenario %s: body_file: %w", c.Name, err)
+		}
+		body = b
+	}
+	return loadgen.Scenario{Name: c.Name, Requests: []loadgen.Request{{Method: c.Method, Path: c.Path, Header: c.Header, Body: body, Expect: c.Expect}}}, nil
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func stats(s loadgen.Summary) lab.LoadStats {
+	st := lab.LoadStats{Model: s.Model, Requests: s.Requests, Errors: s.Errors, Dropped: s.Dropped, Seconds: s.Duration.Seconds(),
+		Rate: s.Rate, AskedRate: s.TargetRate, Connections: s.Connections, BytesIn: s.BytesIn, BytesOut: s.BytesOut,
+		ErrorKinds: s.ErrorKinds, MaxInFlight: s.MaxInFlight,
+		LatencyMs: lab.Percentiles{Min: ms(s.Min), Mean: ms(s.Mean), P50: ms(s.P50), P90: ms(s.P90), P95: ms(s.P95),
+			P99: ms(s.P99), P999: ms(s.P999), Max: ms(s.Max)},
+		ServiceMs: lab.Percentiles{Min: ms(s.ServiceMin), Mean: ms(s.ServiceMean), P50: ms(s.ServiceP50), P90: ms(s.ServiceP90),
+			P95: ms(s.ServiceP95), P99: ms(s.ServiceP99), P999: ms(s.ServiceP999), Max: ms(s.ServiceMax)}}
+	if s.Timed > 0 {
+		st.ServerTiming = &lab.ServerTiming{Requests: s.Timed, Total: phaseStat(s.ServerTotal)}
+		for _, p := range s.Phases {
+			st.ServerTiming.Phases = append(st.ServerTiming.Phases, phaseStat(p))
+		}
+	}
+	if len(s.Status) > 0 {
+		st.Status = map[string]int64{}
+		for code, n := range s.Status {
+			st.Status[strconv.Itoa(code)] = n
+		}
+	}
+	return st
+}
+
+func series(in []loadgen.Second) []lab.Second {
+	out := make([]lab.Second, len(in))
+	for i, s := range in {
+		out[i] = lab.Second{T: s.At.Seconds(), Requests: s.Requests, Errors: s.Errors, P50Ms: ms(s.P50), P99Ms: ms(s.P99)}
+	}
+	return out
+}
+
+// searchOutcome reports the best passing step as the trial's figures and
+// keeps the whole curve. Sent counts every step's answers plus an estimate
+// of its warm-up (asked rate x warm-up), for per-request CPU.
+func searchOutcome(sr *loadgen.SearchResult, warmup time.Duration) lab.LoadOutcome {
+	var out lab.LoadOutcome
+	for _, p := range sr.Curve {
+		s := p.Summary
+		out.Sent += s.Requests + int64(p.Rate*warmup.Seconds())
+		cp := lab.CurvePoint{AskedRate: p.Rate, Rate: s.Rate, P99Ms: ms(s.P99), OK: p.Pass}
+		if s.Requests > 0 {
+			cp.ErrorRate = float64(s.Errors) / float64(s.Requests)
+		}
+		if n := s.Requests + s.Dropped; n > 0 {
+			cp.Dropped = float64(s.Dropped) / float64(n)
+		}
+		out.Curve = append(out.Curve, cp)
+		if p.Pass && p.Rate == sr.Best {
+			out.Stats = stats(s)
+		}
+	}
+	out.Stats.Model = lab.ModelSearch
+	return out
+}
+
+func phaseStat(p loadgen.Phase) lab.PhaseStat {
+	return lab.PhaseStat{Name: p.Name, MinMs: ms(p.Min), MeanMs: ms(p.Mean), P50Ms: ms(p.P50), P99Ms: ms(p.P99)}
+}
+
+var _ lab.Loader = (*Loader)(nil)

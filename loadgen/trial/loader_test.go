@@ -1,0 +1,45 @@
+package trial
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/loadgen"
+)
+
+// An experiment's [load.limit] max_rate reaches the search: no step asks
+// for more, and a target that keeps up is reported at max_rate.
+func TestLoaderSearchHonoursMaxRate(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte("[]"))
+	}))
+	defer srv.Close()
+	l := &Loader{Target: loadgen.Target{URL: srv.URL}}
+	out, err := l.Load(context.Background(), lab.LoadSpec{Scenario: "RPCSimple", Seed: 1, Load: lab.Load{
+		Model: lab.ModelSearch, Duration: 300 * time.Millisecond, Warmup: 50 * time.Millisecond, Timeout: 2 * time.Second,
+		Limit: lab.Limit{P99: time.Second, MaxErrors: 0.01, MaxDropped: 0.05, MinRate: 100, MaxRate: 250},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Curve) == 0 {
+		t.Fatal("no search steps")
+	}
+	best := 0.0
+	for _, p := range out.Curve {
+		if p.AskedRate > 250 {
+			t.Errorf("step asked %v req/s, above max_rate 250", p.AskedRate)
+		}
+		if p.OK {
+			best = max(best, p.AskedRate)
+		}
+	}
+	if best != 250 {
+		t.Errorf("highest passing step %v, want 250: %+v", best, out.Curve)
+	}
+}

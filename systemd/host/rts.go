@@ -1,0 +1,52 @@
+package host
+
+import (
+	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// rtsNote says, as a change of the variant that the report lists, what a
+// variant's GHC runtime options (+RTS ... -RTS arguments, GHCRTS) do on the
+// reference server, which is a Go program without a GHC runtime: -N<n> sets
+// GOMAXPROCS, everything else is ignored. On real PostgREST it says
+// nothing: the options reach the GHC runtime as given.
+func rtsNote(reference bool, v lab.Variant) []lab.Change {
+	if !reference {
+		return nil
+	}
+	var opts []string
+	if g := v.Env["GHCRTS"]; g != "" {
+		opts = append(opts, strings.Fields(g)...)
+	}
+	in := false
+	for _, a := range v.Args {
+		switch {
+		case a == "+RTS":
+			in = true
+		case a == "-RTS":
+			in = false
+		case in:
+			opts = append(opts, a)
+		}
+	}
+	if len(opts) == 0 {
+		return nil
+	}
+	var used, ignored []string
+	for _, o := range opts {
+		if strings.HasPrefix(o, "-N") && len(o) > 2 {
+			used = append(used, o+" sets GOMAXPROCS")
+		} else {
+			ignored = append(ignored, o)
+		}
+	}
+	msg := "postgrest-mini has no GHC runtime"
+	if len(used) > 0 {
+		msg += ": " + strings.Join(used, ", ")
+	}
+	if len(ignored) > 0 {
+		msg += "; ignored: " + strings.Join(ignored, " ")
+	}
+	return []lab.Change{{Where: "note", Key: "GHC RTS options", To: msg}}
+}
