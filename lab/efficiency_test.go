@@ -31,7 +31,7 @@ func TestEfficiencyModel(t *testing.T) {
 		t.Fatalf("defaults: %+v", e.Load)
 	}
 	srv, ld := &fakeServer{}, &specLoader{}
-	run, err := (&Runner{Server: srv, Loader: ld}).Run(context.Background(), e)
+	run, err := (&Runner{Server: srv, Loader: ld, Decided: FixedRounds}).Run(context.Background(), e)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func TestInterferenceLeavesTheRoundOut(t *testing.T) {
 	e := testExperiment()
 	e.Trials.Min, e.Trials.Max = 2, 3
 	notes := &noteRecorder{}
-	r := &Runner{Server: srv, Loader: roundLoader{&round}, Progress: notes}
+	r := &Runner{Server: srv, Loader: roundLoader{&round}, Progress: notes, Decided: FixedRounds}
 	// The round counter follows the Applying calls of the baseline.
 	notes.onApply = func(pos Position) { round = pos.Round }
 	run, err := r.Run(context.Background(), e)
@@ -104,7 +104,7 @@ func TestInterferenceKeptWhenTooFewClean(t *testing.T) {
 	e := testExperiment()
 	e.Trials.Min, e.Trials.Max = 2, 2
 	notes := &noteRecorder{onApply: func(pos Position) { round = pos.Round }}
-	run, err := (&Runner{Server: srv, Loader: roundLoader{&round}, Progress: notes}).Run(context.Background(), e)
+	run, err := (&Runner{Server: srv, Loader: roundLoader{&round}, Progress: notes, Decided: FixedRounds}).Run(context.Background(), e)
 	if err != nil {
 		t.Fatal(err)
 	}

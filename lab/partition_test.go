@@ -41,7 +41,7 @@ func TestPartitionAppliesToEveryVariantAndLoad(t *testing.T) {
 	e.Load.Warmup = 1
 	e.Partition = Partition{Generator: "0", PostgREST: "1", PostgreSQL: "1-2"}
 	srv, ld := &dropInServer{}, &specLoader{}
-	if _, err := (&Runner{Server: srv, Loader: ld}).Run(context.Background(), e); err != nil {
+	if _, err := (&Runner{Server: srv, Loader: ld, Decided: FixedRounds}).Run(context.Background(), e); err != nil {
 		t.Fatal(err)
 	}
 	if len(srv.dropIns) != 2*e.Trials.Max {

@@ -15,8 +15,10 @@ type Runner struct {
 	Server   Server
 	Loader   Loader
 	Progress Progress
-	// Decided reports whether the run so far settles every comparison;
-	// nil means "never", so the run goes to Trials.Max.
+	// Decided reports whether the run so far settles every comparison
+	// (checked after each round from Trials.Min on). It is required:
+	// session.Options sets stats.DecidedFunc, FixedRounds runs Trials.Max
+	// rounds.
 	Decided func(*Run) bool
 	// RestoreTimeout bounds the final restore (default 2 minutes).
 	RestoreTimeout time.Duration
@@ -24,9 +26,16 @@ type Runner struct {
 	Now func() time.Time
 }
 
+// FixedRounds is the stop rule that never stops early: every run goes to
+// Trials.Max rounds.
+func FixedRounds(*Run) bool { return false }
+
 // Run runs the experiment. It returns the record even when it fails or is
 // interrupted (with Run.Interrupted set), so that what was measured is kept.
 func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
+	if r.Decided == nil {
+		return nil, errors.New("lab.Runner: no Decided stop rule (session.Options gives stats.DecidedFunc; lab.FixedRounds runs trials.max rounds)")
+	}
 	if errs := e.Validate(); len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -69,7 +78,7 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 			}
 		}
 		s.discardInterfered(round)
-		if round >= e.Trials.Min && r.Decided != nil && r.Decided(run) {
+		if round >= e.Trials.Min && r.Decided(run) {
 			r.Progress.Note(fmt.Sprintf("verdict decided after %d rounds", round))
 			break
 		}

@@ -83,7 +83,7 @@ func testExperiment() *Experiment {
 
 func TestRunnerInterleavesAndStopsAtMax(t *testing.T) {
 	srv, ld := &fakeServer{}, &fakeLoader{}
-	run, err := (&Runner{Server: srv, Loader: ld}).Run(context.Background(), testExperiment())
+	run, err := (&Runner{Server: srv, Loader: ld, Decided: FixedRounds}).Run(context.Background(), testExperiment())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestRunnerRestoresWhenInterrupted(t *testing.T) {
 	srv, ld := &fakeServer{}, &fakeLoader{block: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
-	run, err := (&Runner{Server: srv, Loader: ld}).Run(ctx, testExperiment())
+	run, err := (&Runner{Server: srv, Loader: ld, Decided: FixedRounds}).Run(ctx, testExperiment())
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v", err)
 	}
@@ -126,7 +126,7 @@ func TestRunnerRestoresWhenInterrupted(t *testing.T) {
 
 func TestRunnerRecordsNotReadyAndGoesOn(t *testing.T) {
 	srv := &fakeServer{failApply: map[string]error{"unix": errors.New("no answer on /ready")}}
-	run, err := (&Runner{Server: srv, Loader: &fakeLoader{}}).Run(context.Background(), testExperiment())
+	run, err := (&Runner{Server: srv, Loader: &fakeLoader{}, Decided: FixedRounds}).Run(context.Background(), testExperiment())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestRunnerRecordsNotReadyAndGoesOn(t *testing.T) {
 
 func TestRunnerRepeatsACrashedTrialOnce(t *testing.T) {
 	srv := &fakeServer{crashOnce: map[string]bool{"unix": true}}
-	run, err := (&Runner{Server: srv, Loader: &fakeLoader{}}).Run(context.Background(), testExperiment())
+	run, err := (&Runner{Server: srv, Loader: &fakeLoader{}, Decided: FixedRounds}).Run(context.Background(), testExperiment())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestWarmupRunsBeforeTelemetryStarts(t *testing.T) {
 	e := testExperiment()
 	e.Variants, e.Trials.Min, e.Trials.Max = e.Variants[:1], 2, 2
 	e.Load.Warmup = 2 * time.Second
-	r := &Runner{Server: &logServer{log: &log}, Loader: logLoader{&log}}
+	r := &Runner{Server: &logServer{log: &log}, Loader: logLoader{&log}, Decided: FixedRounds}
 	if _, err := r.Run(context.Background(), e); err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestCleanupRunsAfterTheWindow(t *testing.T) {
 	e := testExperiment()
 	e.Variants, e.Trials.Min, e.Trials.Max = e.Variants[:1], 2, 2
 	srv := &logServer{log: &log}
-	r := &Runner{Server: srv, Loader: &cleaningLoader{log: &log}}
+	r := &Runner{Server: srv, Loader: &cleaningLoader{log: &log}, Decided: FixedRounds}
 	if _, err := r.Run(context.Background(), e); err != nil {
 		t.Fatal(err)
 	}
@@ -244,12 +244,20 @@ func (searchLoader) Load(context.Context, LoadSpec) (LoadOutcome, error) {
 func TestWindowFiguresArePerRequestSentInTheWindow(t *testing.T) {
 	e := testExperiment()
 	e.Variants, e.Trials.Min, e.Trials.Max = e.Variants[:1], 2, 2
-	run, err := (&Runner{Server: &fakeServer{}, Loader: searchLoader{}}).Run(context.Background(), e)
+	run, err := (&Runner{Server: &fakeServer{}, Loader: searchLoader{}, Decided: FixedRounds}).Run(context.Background(), e)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// fakeWindow records 1e-4 CPU seconds per request it is told about.
 	if got := run.Trials[0].Server.CPUSeconds; got < 0.8999 || got > 0.9001 {
 		t.Fatalf("window told %.0f requests, want the 9000 sent, not the 1000 of the best step", got/1e-4)
+	}
+}
+
+// A Runner without a stop rule is refused, not silently run to Trials.Max.
+func TestRunnerNeedsAStopRule(t *testing.T) {
+	_, err := (&Runner{Server: &fakeServer{}, Loader: &fakeLoader{}}).Run(context.Background(), testExperiment())
+	if err == nil || !strings.Contains(err.Error(), "no Decided stop rule") {
+		t.Fatalf("nil Decided: %v", err)
 	}
 }

@@ -186,3 +186,22 @@ func TestAgentWarnsUnreachableTarget(t *testing.T) {
 		t.Fatalf("warning for *4: %q", w)
 	}
 }
+
+// Each agent gets its own token: as many --token-file as --agent.
+func TestAgentTokensPerAgent(t *testing.T) {
+	tmp := t.TempDir()
+	tok := writeFile(t, tmp, "a.token", agentTestToken, 0o600)
+	af := agentFlags{urls: []string{"http://127.0.0.1:1", "http://127.0.0.1:2"}, tokenFiles: []string{tok}}
+	if _, err := af.clientOptions(nil); err == nil || !strings.Contains(err.Error(), "one --token-file per --agent") {
+		t.Fatalf("two agents, one token file: %v", err)
+	}
+	other := writeFile(t, tmp, "b.token", "another-token-0123456789abcdef", 0o600)
+	af.tokenFiles = append(af.tokenFiles, other)
+	opts, err := af.clientOptions(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(opts[0].Token) != agentTestToken || string(opts[1].Token) != "another-token-0123456789abcdef" {
+		t.Errorf("tokens %q, %q: want each agent's own", opts[0].Token, opts[1].Token)
+	}
+}

@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -14,7 +14,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/experiments"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
-	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+	"github.com/pgrst-lab/pgrst-lab/lab/session"
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
 	"github.com/pgrst-lab/pgrst-lab/systemd/host"
 	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
@@ -68,12 +68,9 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 	dir := fs.String("dir", stack.DefaultDir, "state directory of the local stack")
 	results := fs.String("results", "results", "where result directories are written")
 	postgrest := fs.String("postgrest", "", "PostgREST binary, when this run brings the stack up")
-	minTrials := fs.Int("min-trials", 0, "override trials.min")
-	maxTrials := fs.Int("max-trials", 0, "override trials.max")
-	duration := fs.Duration("duration", 0, "override load.duration")
-	warmup := fs.Duration("warmup", -1, "override load.warmup")
-	targets := fs.String("targets", "", "replay this targets file (vegeta's format, e.g. PostgREST's test/load/targets.http) as the only scenario")
-	prof := fs.Bool("profile", false, "profile every trial's window (perf CPU profile, GHC runtime statistics, SQL); as profile = true")
+	ed := editFlags(fs)
+	fs.StringVar(&ed.Targets, "targets", "", "replay this targets file (vegeta's format, e.g. PostgREST's test/load/targets.http) as the only scenario")
+	fs.BoolVar(&ed.Profile, "profile", false, "profile every trial's window (perf CPU profile, GHC runtime statistics, SQL); as profile = true")
 	var af agentFlags
 	af.add(fs)
 	var pf prFlags
@@ -86,14 +83,11 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 	if err != nil {
 		return err
 	}
-	e, err := loadExperiment(expName, *minTrials, *maxTrials, *duration, *warmup, pf.edit(ctx))
+	ed.Edit = append(ed.Edit, pf.edit(ctx))
+	e, err := loadExperiment(expName, *ed)
 	if err != nil {
 		return err
 	}
-	if err := useTargets(e, *targets); err != nil {
-		return err
-	}
-	e.Profile = e.Profile || *prof
 	if err := checkProfile(ctx, e, len(af.urls) > 0); err != nil {
 		return err
 	}
@@ -118,105 +112,52 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 	}
 	defer closeFn()
 
-	run, out, err := runAndReport(ctx, e, srv, url, *results, noteVersions(e, binaryVersions(ctx, e)), stdout)
-	return pf.finish(run, out, err, stdout)
+	res, err := runAndReport(ctx, session.Options{Experiment: e, Server: srv, Loader: loader(url), Results: *results,
+		Note: noteVersions(e, binaryVersions(ctx, e))}, stdout)
+	return pf.finish(res, err, stdout)
 }
 
-// runAndReport runs the experiment against one server side, then writes the
-// result directory (under results) and prints the verdicts. Before writing,
-// note may add to the record (e.g. the agent's clock).
-func runAndReport(ctx context.Context, e *lab.Experiment, srv lab.Server, url, results string, note func(*lab.Run), stdout io.Writer) (*lab.Run, string, error) {
+// runAndReport runs the experiment through the session layer and prints
+// what it does and its verdicts.
+func runAndReport(ctx context.Context, o session.Options, stdout io.Writer) (*session.Result, error) {
+	e := o.Experiment
 	fmt.Fprintf(stdout, "%s: %s\n  %s x %s, %d..%d rounds of %s load (%s warm-up)\n",
 		e.Name, e.Title, plural(len(e.Variants), "variant"), plural(len(e.Scenarios), "scenario"), e.Trials.Min, e.Trials.Max, e.Load.Duration, e.Load.Warmup)
-	runner := &lab.Runner{Server: srv, Loader: &trial.Loader{Target: loadgen.Target{URL: url}},
-		Progress: newRunProgress(stdout), Decided: stats.DecidedFunc}
-	run, runErr := runner.Run(ctx, e)
-	if run == nil {
-		return nil, "", runErr
-	}
-	run.Host.LabVersion = labVersion()
-	if note != nil {
-		note(run)
-	}
-	out, err := writeRun(results, run)
-	if err != nil {
-		return run, "", errors.Join(runErr, err)
+	o.Progress, o.LabVersion = newRunProgress(stdout), labVersion()
+	res, err := session.Run(ctx, o)
+	if res == nil {
+		return nil, err
 	}
 	fmt.Fprintln(stdout)
-	report.Terminal(stdout, run, stats.Compare(run, 0))
-	fmt.Fprintf(stdout, "\nreport: %s (report.md, report.html, run.json)\n", out)
-	return run, out, runErr
+	report.Terminal(stdout, res.Run, res.Verdicts)
+	if res.Dir != "" {
+		fmt.Fprintf(stdout, "\nreport: %s (report.md, report.html, run.json)\n", res.Dir)
+	}
+	return res, err
 }
 
-// loadExperiment loads an experiment to run (bundled name or file),
-// applies edits (e.g. --binary), resolves its $(VAR)s and applies the
-// command line's overrides.
-func loadExperiment(name string, min, max int, d, w time.Duration, edits ...func(*lab.Experiment) error) (*lab.Experiment, error) {
-	e, err := experiments.LoadWith(name, postgrestKeys)
-	if err != nil {
-		return nil, err
-	}
-	for _, edit := range edits {
-		if err := edit(e); err != nil {
-			return nil, err
-		}
-	}
-	if err := experiments.Expand(e, os.LookupEnv); err != nil {
-		return nil, err
-	}
-	if err := override(e, min, max, d, w); err != nil {
-		return nil, err
-	}
-	return e, nil
+// loader is the load generator against url; it also checks requests.
+func loader(url string) *trial.Loader { return &trial.Loader{Target: loadgen.Target{URL: url}} }
+
+// editFlags adds the overrides every command that runs experiments has.
+func editFlags(fs *flag.FlagSet) *session.Edits {
+	ed := &session.Edits{Keys: postgrestKeys}
+	fs.IntVar(&ed.MinTrials, "min-trials", 0, "override trials.min")
+	fs.IntVar(&ed.MaxTrials, "max-trials", 0, "override trials.max")
+	fs.DurationVar(&ed.Duration, "duration", 0, "override load.duration")
+	warmup := time.Duration(-1)
+	ed.Warmup = &warmup
+	fs.DurationVar(ed.Warmup, "warmup", -1, "override load.warmup")
+	return ed
 }
 
-// override applies command-line overrides and validates the result again.
-func override(e *lab.Experiment, min, max int, d, w time.Duration) error {
-	if min > 0 {
-		e.Trials.Min = min
-		if e.Trials.Max < min {
-			e.Trials.Max = min
-		}
+// loadExperiment loads an experiment to run through the session layer
+// (edits, $(VAR)s, overrides, one validation with the requests); an
+// invalid one is a usage error.
+func loadExperiment(name string, ed session.Edits) (*lab.Experiment, error) {
+	e, err := session.Load(name, ed, &trial.Loader{})
+	if errors.Is(err, session.ErrInvalid) {
+		return nil, usageErrorf("%v", err)
 	}
-	if max > 0 {
-		e.Trials.Max = max
-	}
-	if d > 0 {
-		e.Load.Duration = d
-	}
-	if w >= 0 {
-		e.Load.Warmup = w
-	}
-	if errs := e.Validate(); len(errs) > 0 {
-		return usageErrorf("after overrides: %v", errors.Join(errs...))
-	}
-	return nil
-}
-
-// writeRun writes run.json and the reports to RESULTS/<name>/<timestamp>/.
-func writeRun(results string, run *lab.Run) (string, error) {
-	dir := filepath.Join(results, run.Experiment.Name, run.Started.UTC().Format("20060102-150405"))
-	if err := writeRunJSON(dir, run); err != nil {
-		return "", err
-	}
-	if err := report.WriteAll(dir, run, stats.Compare(run, 0)); err != nil {
-		return "", fmt.Errorf("reports: %w", err)
-	}
-	return dir, nil
-}
-
-// useTargets applies --targets: the file's requests replace the
-// experiment's scenarios. Every experiment's requests are checked here.
-func useTargets(e *lab.Experiment, file string) error {
-	if file != "" {
-		abs, err := filepath.Abs(file)
-		if err != nil {
-			return err
-		}
-		e.UseTargets(abs, true)
-		if errs := e.Validate(); len(errs) > 0 {
-			return usageErrorf("with --targets: %v", errors.Join(errs...))
-		}
-	}
-	return checkRequests(e)
+	return e, err
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
+
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/experiments"
 	"github.com/pgrst-lab/pgrst-lab/lab"
@@ -30,7 +32,7 @@ func cmdValidate(_ context.Context, args []string, stdout, _ io.Writer) error {
 	for _, t := range targets {
 		e, err := experiments.LoadWith(t, postgrestKeys)
 		if err == nil {
-			err = checkRequests(e)
+			err = trial.CheckRequests(e)
 		}
 		if err != nil {
 			bad++

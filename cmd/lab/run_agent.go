@@ -1,20 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/lab/report"
-	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+	"github.com/pgrst-lab/pgrst-lab/lab/session"
 	"github.com/pgrst-lab/pgrst-lab/systemd/agent"
+	"github.com/pgrst-lab/pgrst-lab/systemd/host"
 )
 
 // agentFlags are `lab run`'s flags for remote server sides.
@@ -69,31 +66,55 @@ func (a *agentFlags) clientOptions(stderr io.Writer) ([]agent.ClientOptions, err
 
 // runOnAgents runs the experiment with the agents' server sides, generating
 // the load from this host: one agent writes one result directory; several
-// write one per host and a matrix report (see runMatrix).
+// write one per host and a matrix report (session.Matrix).
 func runOnAgents(ctx context.Context, e *lab.Experiment, af agentFlags, results string, stdout, stderr io.Writer) error {
 	opts, err := af.clientOptions(stderr)
 	if err != nil {
 		return err
 	}
 	if len(af.urls) > 1 {
-		return runMatrix(ctx, e, af.urls, opts, results, stdout)
+		m := &session.Matrix{Experiment: e, Driver: host.DescribeHost(ctx), Results: results, Out: stdout}
+		for i, u := range af.urls {
+			m.Hosts = append(m.Hosts, remote{url: u, opts: opts[i]})
+		}
+		return m.Run(ctx)
 	}
-	_, _, err = runOnAgent(ctx, e, af.urls[0], opts[0], results, stdout)
+	_, err = remote{url: af.urls[0], opts: opts[0]}.Run(ctx, e, results, stdout)
 	if err != nil {
 		return fmt.Errorf("agent %s: %w", af.urls[0], err)
 	}
 	return nil
 }
 
-// runOnAgent runs the experiment with one agent's server side and writes
-// its result directory under results.
-func runOnAgent(ctx context.Context, e *lab.Experiment, u string, o agent.ClientOptions, results string, stdout io.Writer) (*lab.Run, string, error) {
-	c, err := agent.NewClient(u, o)
+// remote is a host of a matrix (session.Remote): the server side a
+// `lab agent` serves.
+type remote struct {
+	url  string
+	opts agent.ClientOptions
+}
+
+func (r remote) URL() string { return r.url }
+
+// Describe asks the agent what host and target it serves (no session).
+func (r remote) Describe(ctx context.Context) (lab.Host, error) {
+	c, err := agent.NewClient(r.url, r.opts)
 	if err != nil {
-		return nil, "", usageErrorf("%v", err)
+		return lab.Host{}, err
+	}
+	h, _, err := c.Describe(ctx)
+	return h, err
+}
+
+// Run runs the experiment with the agent's server side and writes its
+// result directory under results.
+func (r remote) Run(ctx context.Context, e *lab.Experiment, results string, stdout io.Writer) (*session.Result, error) {
+	u := r.url
+	c, err := agent.NewClient(u, r.opts)
+	if err != nil {
+		return nil, usageErrorf("%v", err)
 	}
 	if err := c.Open(ctx); err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	closed := false
 	defer func() {
@@ -101,71 +122,26 @@ func runOnAgent(ctx context.Context, e *lab.Experiment, u string, o agent.Client
 			_ = c.Close(context.WithoutCancel(ctx))
 		}
 	}()
-	host, target, err := c.Describe(ctx)
+	h, target, err := c.Describe(ctx)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	clk := c.Clock()
-	fmt.Fprintf(stdout, "agent %s: host %s (%s, %d CPUs), target %s; clock offset %v ± %v\n", u, host.Hostname, host.CPUModel, host.CPUs,
+	fmt.Fprintf(stdout, "agent %s: host %s (%s, %d CPUs), target %s; clock offset %v ± %v\n", u, h.Hostname, h.CPUModel, h.CPUs,
 		target.URL, clk.Offset.Round(time.Microsecond), (clk.Delay / 2).Round(time.Microsecond))
 	// The session stays open through the run; it is closed before writing,
 	// so the agent has restored when the report says so.
-	note := func(r *lab.Run) {
+	note := func(run *lab.Run) {
 		closed = true
 		if cerr := c.Close(context.WithoutCancel(ctx)); cerr != nil {
 			fmt.Fprintf(stdout, "agent %s: close: %v\n", u, cerr)
 		}
-		r.Agent = &lab.AgentInfo{URL: u, ClockOffset: clk.Offset, ClockError: clk.Delay / 2}
+		run.Agent = &lab.AgentInfo{URL: u, ClockOffset: clk.Offset, ClockError: clk.Delay / 2}
 	}
-	return runAndReport(ctx, e, c, target.URL, results, note, stdout)
-}
-
-// hostLabel names a host's result directory: its hostname, else the
-// agent's host; never a path of its own (the agent's answer is not trusted),
-// only letters, digits, '.', '-' and '_' (any other character is '_').
-func hostLabel(h lab.Host, agentURL string) string {
-	name := h.Hostname
-	if name == "" || name == "." || name == ".." || len(name) > 64 {
-		name = ""
-		if u, err := url.Parse(agentURL); err == nil {
-			name = u.Hostname()
-		}
-	}
-	if name == "" {
-		name = "host"
-	}
-	// A hostname's own characters only: the label is a file name and goes
-	// into links, tables and terminals unquoted.
-	return strings.Map(func(r rune) rune {
-		if (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') || r == '.' || r == '-' || r == '_' {
-			return r
-		}
-		return '_'
-	}, name)
+	return runAndReport(ctx, session.Options{Experiment: e, Server: c, Loader: loader(target.URL), Results: results, Note: note}, stdout)
 }
 
 func driverName() string {
 	h, _ := os.Hostname()
 	return fmt.Sprintf("lab run on %s (pid %d)", h, os.Getpid())
-}
-
-// hostVerdicts compares every host with the first, variant by variant, with
-// the same statistics as `lab compare`, and writes each comparison as
-// RESULTS/hosts-<host>-vs-<first>.md (the matrix shows the ratios).
-func hostVerdicts(results string, runs []*lab.Run, labels, dirs []string, stdout io.Writer) error {
-	a := report.Compared{Label: labels[0], Dir: dirs[0], Run: runs[0]}
-	for i := 1; i < len(runs); i++ {
-		b := report.Compared{Label: labels[i], Dir: dirs[i], Run: runs[i]}
-		v := stats.CompareRuns(a.Run, b.Run, a.Label, b.Label, 0)
-		var md bytes.Buffer
-		if err := report.CompareMarkdown(&md, a, b, v); err != nil {
-			return err
-		}
-		name := filepath.Join(results, fmt.Sprintf("hosts-%s-vs-%s.md", b.Label, a.Label))
-		if err := os.WriteFile(name, md.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("host comparison: %w", err)
-		}
-		fmt.Fprintf(stdout, "host comparison (as lab compare): %s\n", name)
-	}
-	return nil
 }

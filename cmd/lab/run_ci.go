@@ -14,7 +14,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/gate"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
-	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+	"github.com/pgrst-lab/pgrst-lab/lab/session"
 )
 
 // errGate marks a run whose --gate fired (exit code 3).
@@ -91,13 +91,13 @@ func (p *prFlags) edit(ctx context.Context) func(*lab.Experiment) error {
 }
 
 // finish writes the summary (--markdown, $GITHUB_STEP_SUMMARY) and
-// evaluates the gate once the run is written (dir); runErr is the run's
-// own error, which wins over the gate's.
-func (p *prFlags) finish(run *lab.Run, dir string, runErr error, stdout io.Writer) error {
-	if run == nil || dir == "" {
+// evaluates the gate on the run's verdicts once it is written; runErr is
+// the run's own error, which wins over the gate's.
+func (p *prFlags) finish(res *session.Result, runErr error, stdout io.Writer) error {
+	if res == nil || res.Dir == "" {
 		return runErr
 	}
-	v := stats.Compare(run, 0)
+	run, v, dir := res.Run, res.Verdicts, res.Dir
 	var g *report.Gate
 	var fired []gate.Firing
 	if p.rules != nil {

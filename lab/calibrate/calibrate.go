@@ -168,11 +168,11 @@ type Outcome struct {
 	Error    string        `json:"error,omitempty"`
 }
 
-// OutcomeOf takes the headline verdict of a calibration run.
-func OutcomeOf(run *lab.Run, effectPct float64, injectUs int) Outcome {
+// OutcomeOf takes the headline verdict of a calibration run (v, its verdicts).
+func OutcomeOf(run *lab.Run, v *stats.Verdicts, effectPct float64, injectUs int) Outcome {
 	o := Outcome{EffectPct: effectPct, InjectUs: injectUs, Rounds: stats.Rounds(run), Took: run.Finished.Sub(run.Started),
 		DeltaPct: math.NaN(), MDEPct: math.Inf(1), P: 1, Error: run.Interrupted}
-	heads := stats.Compare(run, 0).Headlines()
+	heads := v.Headlines()
 	if len(heads) == 0 {
 		if o.Error == "" {
 			o.Error = "no verdict (no valid trials)"

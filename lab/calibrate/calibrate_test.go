@@ -143,7 +143,7 @@ func TestTally(t *testing.T) {
 func TestOutcomeOf(t *testing.T) {
 	run := statstest.Run(statstest.Spec{Experiment: "c", Scenarios: []string{"GETSingle"}, Trials: 8, Noise: 0.01, Seed: 3,
 		Variants: []statstest.Variant{{Name: calibrate.NameA, Baseline: true, Rate: 2000}, {Name: calibrate.NamePrimed, Rate: 1800}}})
-	o := calibrate.OutcomeOf(run, 10, 111)
+	o := calibrate.OutcomeOf(run, stats.Compare(run, 0), 10, 111)
 	if !o.Significant || o.Outcome != stats.Worse || math.Abs(o.DeltaPct+10) > 2 || o.Rounds != 8 || o.Test != stats.TestSignedRank {
 		t.Errorf("outcome %+v, want a significant paired -10%%", o)
 	}

@@ -88,5 +88,5 @@
 //
 //	c, _ := agent.NewClient("https://db1:7171", agent.ClientOptions{Token: tok, TLS: tc})
 //	c.Open(ctx); defer c.Close(ctx)
-//	run, err := (&lab.Runner{Server: c, Loader: loader}).Run(ctx, e) // on the client
+//	run, err := (&lab.Runner{Server: c, Loader: loader, Decided: stats.DecidedFunc}).Run(ctx, e) // on the client
 package agent

@@ -1,4 +1,4 @@
-package main
+package host
 
 import (
 	"context"
@@ -13,12 +13,12 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
 )
 
-// burner is the database injection of `lab calibrate --inject database`:
+// Burner is the database injection of `lab calibrate --inject database`:
 // pre-request functions in the stack's own database (made at the start,
 // dropped at the end), sized by one loop iteration's measured cost. Each
 // step opens its own connection: the run may restart PostgreSQL between
 // them.
-type burner struct {
+type Burner struct {
 	uri       string
 	usPerIter float64
 }
@@ -26,12 +26,12 @@ type burner struct {
 // burnProbe is the loop count timed to measure an iteration's cost.
 const burnProbe = 2_000_000
 
-// newBurner makes the functions and measures one iteration's cost as the
+// NewBurner makes the functions and measures one iteration's cost as the
 // CPU time the backend spent on a probe (from /proc/PID/schedstat: the
 // stack's PostgreSQL runs on this machine), so that other work on the
 // machine does not inflate it; the best of three.
-func newBurner(ctx context.Context, uri string) (*burner, error) {
-	b := &burner{uri: uri}
+func NewBurner(ctx context.Context, uri string) (*Burner, error) {
+	b := &Burner{uri: uri}
 	err := b.with(ctx, func(conn *pgx.Conn) error {
 		if _, err := conn.Exec(ctx, calibrate.BurnSetupSQL); err != nil {
 			return fmt.Errorf("create the pre-request functions: %w", err)
@@ -64,7 +64,7 @@ func newBurner(ctx context.Context, uri string) (*burner, error) {
 		err = fmt.Errorf("the loop of %d iterations took no measurable CPU time", burnProbe)
 	}
 	if err != nil {
-		b.close()
+		b.Close()
 		return nil, err
 	}
 	return b, nil
@@ -87,8 +87,8 @@ func onCPU(pid int) (time.Duration, error) {
 	return time.Duration(ns), nil
 }
 
-// set makes A-prime's pre-request spin about us microseconds.
-func (b *burner) set(ctx context.Context, us int) error {
+// Set makes A-prime's pre-request spin about us microseconds.
+func (b *Burner) Set(ctx context.Context, us int) error {
 	return b.with(ctx, func(conn *pgx.Conn) error {
 		if _, err := conn.Exec(ctx, calibrate.BurnBSQL(calibrate.BurnIterations(us, b.usPerIter))); err != nil {
 			return fmt.Errorf("size the pre-request function to %d µs: %w", us, err)
@@ -97,8 +97,8 @@ func (b *burner) set(ctx context.Context, us int) error {
 	})
 }
 
-// close drops the schema, also after Ctrl-C (with a context of its own).
-func (b *burner) close() {
+// Close drops the schema, also after Ctrl-C (with a context of its own).
+func (b *Burner) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = b.with(ctx, func(conn *pgx.Conn) error {
@@ -107,7 +107,7 @@ func (b *burner) close() {
 	})
 }
 
-func (b *burner) with(ctx context.Context, f func(*pgx.Conn) error) error {
+func (b *Burner) with(ctx context.Context, f func(*pgx.Conn) error) error {
 	conn, err := pgx.Connect(ctx, b.uri)
 	if err != nil {
 		return fmt.Errorf("connect to the stack's database: %w", err)
@@ -115,3 +115,6 @@ func (b *burner) with(ctx context.Context, f func(*pgx.Conn) error) error {
 	defer conn.Close(ctx)
 	return f(conn)
 }
+
+// UsPerIteration is the measured CPU cost of one loop iteration, in µs.
+func (b *Burner) UsPerIteration() float64 { return b.usPerIter }

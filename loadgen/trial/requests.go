@@ -1,4 +1,4 @@
-package main
+package trial
 
 import (
 	"errors"
@@ -9,10 +9,11 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
 )
 
-// checkRequests reads the experiment's targets files (errors at
+// CheckRequests reads the experiment's targets files (errors at
 // file:line) and checks that every custom request can be sent, {jwt}
-// templates included (they need jwt_secret), before any trial starts.
-func checkRequests(e *lab.Experiment) error {
+// templates included (they need jwt_secret), and that writes asking for
+// tx=rollback are honoured, before any trial starts.
+func CheckRequests(e *lab.Experiment) error {
 	var errs []error
 	for _, c := range e.Custom {
 		if c.Targets != "" {
@@ -69,3 +70,7 @@ func rollbackHonoured(e *lab.Experiment, file string, reqs []loadgen.Request) er
 	return fmt.Errorf("%s: %s %s asks for Prefer: tx=rollback, but variant(s) %s do not set db-tx-end = \"commit-allow-override\" (or \"rollback-allow-override\"): PostgREST would ignore the preference and commit the writes",
 		file, asks.Method, asks.Path, strings.Join(missing, ", "))
 }
+
+// CheckRequests implements session.RequestChecker with the package's
+// CheckRequests.
+func (l *Loader) CheckRequests(e *lab.Experiment) error { return CheckRequests(e) }

@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"bytes"
@@ -12,25 +12,45 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
-	"github.com/pgrst-lab/pgrst-lab/lab/stats"
-	"github.com/pgrst-lab/pgrst-lab/systemd/agent"
-	"github.com/pgrst-lab/pgrst-lab/systemd/host"
 )
 
-// runMatrix runs the experiment on every agent's host, at the same time
-// when planMatrix allows, else one after another. Each host keeps its own
-// result directory and verdicts (RESULTS/<host>/<experiment>/<timestamp>/);
-// one matrix report puts the hosts side by side
-// (RESULTS/matrix/<experiment>/<timestamp>/). A host that fails is named in
-// the matrix with why; the others are still reported.
-func runMatrix(ctx context.Context, e *lab.Experiment, urls []string, opts []agent.ClientOptions, results string, stdout io.Writer) error {
-	m := &report.Matrix{Experiment: e.Name, Title: e.Title, Started: time.Now(), Hosts: make([]report.MatrixHost, len(urls))}
+// Remote is one host of a matrix: a server side that an agent serves.
+type Remote interface {
+	// URL names the host (its agent's URL).
+	URL() string
+	// Describe says what host it is, without taking its agent.
+	Describe(ctx context.Context) (lab.Host, error)
+	// Run runs the experiment there, writing its result directory under
+	// results and printing to out (as Run with the agent's server side).
+	Run(ctx context.Context, e *lab.Experiment, results string, out io.Writer) (*Result, error)
+}
+
+// Matrix is one experiment on several hosts: each host keeps its own
+// result directory and verdicts (Results/<host>/<experiment>/<stamp>/),
+// one matrix report puts them side by side
+// (Results/matrix/<experiment>/<stamp>/), and every host is compared with
+// the first as `lab compare` does (Results/hosts-<host>-vs-<first>.md).
+type Matrix struct {
+	Experiment *lab.Experiment
+	Driver     lab.Host // this machine, where the load generators run
+	Hosts      []Remote
+	Results    string
+	Out        io.Writer
+}
+
+// Run runs the experiment on every host, at the same time when planMatrix
+// allows, else one after another. A host that fails is named in the
+// matrix with why; the others are still reported.
+func (mx *Matrix) Run(ctx context.Context) error {
+	e, results, stdout := mx.Experiment, mx.Results, mx.Out
+	m := &report.Matrix{Experiment: e.Name, Title: e.Title, Started: time.Now(), Hosts: make([]report.MatrixHost, len(mx.Hosts))}
 	used := map[string]int{"matrix": 1} // RESULTS/matrix/ is the matrix's
 	var described []int
 	var hosts []lab.Host
 	var labels []string
-	for i, u := range urls {
-		h, err := describeAgent(ctx, u, opts[i])
+	for i, r := range mx.Hosts {
+		u := r.URL()
+		h, err := r.Describe(ctx)
 		m.Hosts[i] = report.MatrixHost{URL: u, Label: uniqueLabel(used, hostLabel(h, u))}
 		if err != nil {
 			m.Hosts[i].Error = err.Error()
@@ -40,7 +60,7 @@ func runMatrix(ctx context.Context, e *lab.Experiment, urls []string, opts []age
 		described = append(described, i)
 		hosts, labels = append(hosts, h), append(labels, m.Hosts[i].Label)
 	}
-	plan := planMatrix(host.DescribeHost(ctx), hosts, labels, e)
+	plan := planMatrix(mx.Driver, hosts, labels, e)
 	m.Concurrent, m.Schedule = plan.concurrent, plan.why
 	if plan.concurrent {
 		fmt.Fprintf(stdout, "%d hosts at the same time: %s\n", len(described), plan.why)
@@ -56,10 +76,9 @@ func runMatrix(ctx context.Context, e *lab.Experiment, urls []string, opts []age
 			cp.Partition.Generator = plan.generators[k]
 			ex, h.Generator = &cp, plan.generators[k]
 		}
-		run, dir, err := runOnAgent(ctx, ex, h.URL, opts[i], filepath.Join(results, h.Label), w)
-		h.Run, h.Dir = run, dir
-		if run != nil {
-			h.Verdicts = stats.Compare(run, 0)
+		res, err := mx.Hosts[i].Run(ctx, ex, filepath.Join(results, h.Label), w)
+		if res != nil {
+			h.Run, h.Dir, h.Verdicts = res.Run, res.Dir, res.Verdicts
 		}
 		if err != nil {
 			h.Error = err.Error()
@@ -105,7 +124,7 @@ func runMatrix(ctx context.Context, e *lab.Experiment, urls []string, opts []age
 			errs = append(errs, err)
 		}
 	}
-	dir := filepath.Join(results, "matrix", e.Name, m.Started.UTC().Format("20060102-150405"))
+	dir := ResultDir(filepath.Join(results, "matrix"), e.Name, m.Started)
 	fmt.Fprintln(stdout)
 	report.MatrixTerminal(stdout, m)
 	if err := report.WriteMatrix(dir, m); err != nil {
@@ -113,16 +132,6 @@ func runMatrix(ctx context.Context, e *lab.Experiment, urls []string, opts []age
 	}
 	fmt.Fprintf(stdout, "\nmatrix report: %s (matrix.md, matrix.html, matrix.json)\n", dir)
 	return errors.Join(errs...)
-}
-
-// describeAgent asks an agent what host and target it serves (no session).
-func describeAgent(ctx context.Context, u string, o agent.ClientOptions) (lab.Host, error) {
-	c, err := agent.NewClient(u, o)
-	if err != nil {
-		return lab.Host{}, err
-	}
-	h, _, err := c.Describe(ctx)
-	return h, err
 }
 
 // uniqueLabel is label, or label-2, label-3... when taken.

@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"strings"
@@ -36,25 +36,6 @@ func TestPlanMatrix(t *testing.T) {
 		if p.concurrent != tc.concurrent || !strings.Contains(p.why, tc.why) || strings.Join(p.generators, "|") != strings.Join(tc.generators, "|") {
 			t.Errorf("%s: %+v, want concurrent %v, generators %v, why containing %q", tc.name, p, tc.concurrent, tc.generators, tc.why)
 		}
-	}
-}
-
-// Each agent gets its own token: as many --token-file as --agent.
-func TestAgentTokensPerAgent(t *testing.T) {
-	tmp := t.TempDir()
-	tok := writeFile(t, tmp, "a.token", agentTestToken, 0o600)
-	af := agentFlags{urls: []string{"http://127.0.0.1:1", "http://127.0.0.1:2"}, tokenFiles: []string{tok}}
-	if _, err := af.clientOptions(nil); err == nil || !strings.Contains(err.Error(), "one --token-file per --agent") {
-		t.Fatalf("two agents, one token file: %v", err)
-	}
-	other := writeFile(t, tmp, "b.token", "another-token-0123456789abcdef", 0o600)
-	af.tokenFiles = append(af.tokenFiles, other)
-	opts, err := af.clientOptions(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(opts[0].Token) != agentTestToken || string(opts[1].Token) != "another-token-0123456789abcdef" {
-		t.Errorf("tokens %q, %q: want each agent's own", opts[0].Token, opts[1].Token)
 	}
 }
 

@@ -1,0 +1,154 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
+	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+)
+
+// Burner is the database injection of a calibration (calibrate
+// --inject database): A′'s pre-request function, sized to spin a number
+// of microseconds. systemd/host.Burner is one.
+type Burner interface {
+	// Set makes A′'s pre-request spin about us microseconds.
+	Set(ctx context.Context, us int) error
+	// UsPerIteration is the measured cost of one loop iteration.
+	UsPerIteration() float64
+}
+
+// Calibration is one `lab calibrate`: A/A runs and A/A′ runs per effect,
+// interleaved, against one server side.
+type Calibration struct {
+	Experiment *lab.Experiment // validated; its baseline and first scenario are used
+	Server     lab.Server
+	Loader     lab.Loader
+	Out        io.Writer // one line per trial and per run, then the table
+	AARuns     int
+	Effects    []calibrate.Effect
+	Inject     calibrate.Injection
+	Burner     Burner // InjectDatabase only
+	Results    string // RESULTS/calibrate/<experiment>/<stamp>/
+	LabVersion string
+
+	dir         string
+	done, total int
+}
+
+// Run runs the calibration: the first A/A run sizes the injection, the
+// others are interleaved (A/A, 1%, 2%, ..., A/A, 1%, ...) so that the
+// machine's drift hits every effect alike. It writes calibration.md,
+// .html and .json and each run's run.json; after Ctrl-C, the report of
+// the runs done so far (the interrupted run left out of the tally).
+func (c *Calibration) Run(ctx context.Context) error {
+	e := c.Experiment
+	start := time.Now()
+	c.dir = filepath.Join(c.Results, "calibrate", e.Name, Stamp(start))
+	plan := calibrate.Schedule(c.AARuns, c.Effects)
+	c.total = len(plan)
+	perTrial := e.Load.Warmup + e.Load.Duration + stats.DefaultTrialOverhead
+	worst := time.Duration(c.total*2*e.Trials.Max) * perTrial
+	fmt.Fprintf(c.Out, "calibrate %s: %d runs (%s) of 2 variants x %d..%d rounds of %s; at most about %s\n",
+		e.Name, c.total, calibrate.PlanText(c.AARuns, c.Effects), e.Trials.Min, e.Trials.Max, e.Load.Duration, worst.Round(time.Second))
+	res := &calibrate.Result{Experiment: e.Name, Load: e.Load, Trials: e.Trials, Started: start, AARuns: c.AARuns, Effects: c.Effects, Injection: c.Inject}
+	if c.Burner != nil {
+		res.BurnUsPerIteration = c.Burner.UsPerIteration()
+	}
+	finish := func(stopped error) error {
+		res.Finished = time.Now()
+		res.Rows = calibrate.Tally(res.Outcomes)
+		if stopped != nil {
+			res.Stopped = stopped.Error()
+		}
+		fmt.Fprintln(c.Out)
+		report.CalibrationTable(c.Out, res)
+		if err := report.WriteCalibration(c.dir, res); err != nil {
+			return errors.Join(stopped, err)
+		}
+		fmt.Fprintf(c.Out, "\nreport: %s (calibration.md, calibration.html, calibration.json; runs/*/run.json)\n", c.dir)
+		return stopped
+	}
+	for _, p := range plan {
+		us := 0
+		if p.Effect > 0 {
+			us = calibrate.InjectUs(p.Effect, res.Baseline)
+		}
+		r, o, err := c.one(ctx, p.Effect, us, p.N)
+		if r != nil && res.Design == "" {
+			res.Host, res.Target, res.Design = r.Run.Host, r.Run.Target, r.Verdicts.DesignMethod()
+		}
+		if ctx.Err() != nil {
+			// Ctrl-C: this run's verdict is not final, so it stays out of the tally.
+			return finish(fmt.Errorf("interrupted in run %d of %d (left out of the tally): %w", c.done, c.total, ctx.Err()))
+		}
+		res.Outcomes = append(res.Outcomes, o)
+		if err != nil {
+			return finish(err)
+		}
+		fmt.Fprintf(c.Out, "    so far: %s\n", calibrate.SoFar(res.Outcomes, p.Effect))
+		if p.Effect == 0 && p.N == 1 && len(c.Effects) > 0 {
+			b, ok := calibrate.BaselineOf(r.Run)
+			if !ok {
+				return finish(errors.New("the first A/A run measured no throughput: cannot size the injected work"))
+			}
+			res.Baseline = b
+		}
+	}
+	return finish(nil)
+}
+
+// one runs one calibration run and prints a line about it.
+func (c *Calibration) one(ctx context.Context, effect float64, us, i int) (*Result, calibrate.Outcome, error) {
+	c.done++
+	label := "A/A"
+	if effect > 0 {
+		label = fmt.Sprintf("%g%% (%d µs)", effect, us)
+	}
+	if c.Burner != nil {
+		if err := c.Burner.Set(ctx, us); err != nil {
+			return nil, calibrate.Outcome{EffectPct: effect, InjectUs: us, Error: err.Error()}, err
+		}
+	}
+	o := Options{Experiment: calibrate.Derive(c.Experiment, c.Inject, us), Server: c.Server, Loader: c.Loader,
+		Progress:   &calibrationProgress{w: c.Out, prefix: fmt.Sprintf("  [%d/%d] %s #%d", c.done, c.total, label, i)},
+		LabVersion: c.LabVersion}
+	r, err := Run(ctx, o)
+	if r == nil {
+		return nil, calibrate.Outcome{EffectPct: effect, InjectUs: us, Error: fmt.Sprint(err)}, err
+	}
+	out := calibrate.OutcomeOf(r.Run, r.Verdicts, effect, us)
+	out.Dir = filepath.Join("runs", fmt.Sprintf("%02d-%s-%d", c.done, strings.NewReplacer("%", "pct", " ", "", "(", "", ")", "", "/", "", "µ", "u").Replace(label), i))
+	if werr := writeRunJSON(filepath.Join(c.dir, out.Dir), r.Run); werr != nil {
+		err = errors.Join(err, werr)
+	}
+	verdict := "~"
+	if out.Significant {
+		verdict = string(out.Outcome)
+	}
+	fmt.Fprintf(c.Out, "[%d/%d] %s #%d: %s, change %+.1f%%, p=%.3f (%s), %d rounds, %s\n", c.done, c.total, label, i,
+		verdict, out.DeltaPct, out.P, out.Test, out.Rounds, out.Took.Round(time.Second))
+	return r, out, err
+}
+
+// calibrationProgress prints one short line per finished trial.
+type calibrationProgress struct {
+	lab.NoProgress
+	w      io.Writer
+	prefix string
+}
+
+func (p *calibrationProgress) TrialDone(pos lab.Position, t lab.Trial) {
+	what := fmt.Sprintf("%.0f req/s", t.Load.Rate)
+	if t.Error != "" {
+		what = "failed: " + t.Error
+	}
+	fmt.Fprintf(p.w, "%s round %d %s: %s\n", p.prefix, pos.Round, pos.Variant, what)
+}

@@ -1,0 +1,118 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/experiments"
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// ErrInvalid marks an experiment that Load or Validate refused: the
+// command line reports it as a usage error.
+var ErrInvalid = errors.New("invalid experiment")
+
+// RequestChecker checks, before any trial, that every request an
+// experiment sends can be sent: targets files read (errors at file:line),
+// {jwt} templates signable, writes that ask for tx=rollback honoured by
+// every variant. loadgen/trial.Loader is one.
+type RequestChecker interface {
+	CheckRequests(e *lab.Experiment) error
+}
+
+// Edits are what the command line changes in an experiment it loads.
+type Edits struct {
+	// Keys checks PostgREST keys while the file is parsed (the command
+	// line passes configs.ValidateSetting); nil checks none.
+	Keys experiments.KeyValidator
+	// Edit changes the experiment as read, before its $(VAR)s are
+	// resolved (--binary, --scenarios: `lab run binaries --binary ...`
+	// then needs no PGRST_RELEASE).
+	Edit []func(*lab.Experiment) error
+	// Lookup resolves $(VAR)s; nil is os.LookupEnv.
+	Lookup func(string) (string, bool)
+
+	MinTrials, MaxTrials int            // trials.min, trials.max (0 keeps the file's)
+	Duration             time.Duration  // load.duration (0 keeps the file's)
+	Warmup               *time.Duration // load.warmup (nil keeps the file's)
+	// Targets replays this targets file as the only scenario (--targets).
+	Targets string
+	// Profile turns profiling on (--profile); the file may have it on too.
+	Profile bool
+}
+
+// Load reads an experiment (a bundled name or a file; the file itself is
+// checked where it is parsed, at file:line), applies the edits, resolves
+// its $(VAR)s and the overrides, and validates what will run once, with
+// Validate.
+func Load(name string, ed Edits, rc RequestChecker) (*lab.Experiment, error) {
+	e, err := experiments.LoadWith(name, ed.Keys)
+	if err != nil {
+		return nil, err
+	}
+	for _, edit := range ed.Edit {
+		if err := edit(e); err != nil {
+			return nil, err
+		}
+	}
+	lookup := ed.Lookup
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	if err := experiments.Expand(e, lookup); err != nil {
+		return nil, err
+	}
+	if err := ed.apply(e); err != nil {
+		return nil, err
+	}
+	if err := Validate(e, rc); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// apply sets the overrides.
+func (ed Edits) apply(e *lab.Experiment) error {
+	if ed.MinTrials > 0 {
+		e.Trials.Min = ed.MinTrials
+		if e.Trials.Max < ed.MinTrials {
+			e.Trials.Max = ed.MinTrials
+		}
+	}
+	if ed.MaxTrials > 0 {
+		e.Trials.Max = ed.MaxTrials
+	}
+	if ed.Duration > 0 {
+		e.Load.Duration = ed.Duration
+	}
+	if ed.Warmup != nil && *ed.Warmup >= 0 {
+		e.Load.Warmup = *ed.Warmup
+	}
+	if ed.Targets != "" {
+		abs, err := filepath.Abs(ed.Targets)
+		if err != nil {
+			return fmt.Errorf("--targets: %w", err)
+		}
+		e.UseTargets(abs, true)
+	}
+	e.Profile = e.Profile || ed.Profile
+	return nil
+}
+
+// Validate is the one validation of an experiment that is about to run,
+// after every edit: the model (lab.Experiment.Validate) and, with rc, the
+// requests. Its errors wrap ErrInvalid.
+func Validate(e *lab.Experiment, rc RequestChecker) error {
+	if errs := e.Validate(); len(errs) > 0 {
+		return fmt.Errorf("%w %s: %w", ErrInvalid, e.Name, errors.Join(errs...))
+	}
+	if rc != nil {
+		if err := rc.CheckRequests(e); err != nil {
+			return fmt.Errorf("%w %s: %w", ErrInvalid, e.Name, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,66 @@
+package session
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// checker records the experiments it was asked about.
+type checker struct {
+	seen []*lab.Experiment
+	err  error
+}
+
+func (c *checker) CheckRequests(e *lab.Experiment) error {
+	c.seen = append(c.seen, e)
+	return c.err
+}
+
+// Load applies the edits before $(VAR)s and the overrides after them,
+// then validates what will run once, with the requests.
+func TestLoadEditsOverridesAndValidatesOnce(t *testing.T) {
+	c := &checker{}
+	w := time.Duration(0)
+	edited := false
+	e, err := Load("socket-vs-tcp", Edits{
+		Edit:      []func(*lab.Experiment) error{func(*lab.Experiment) error { edited = true; return nil }},
+		MinTrials: 3, MaxTrials: 5, Duration: 2 * time.Second, Warmup: &w, Profile: true,
+	}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !edited || e.Trials.Min != 3 || e.Trials.Max != 5 || e.Load.Duration != 2*time.Second || e.Load.Warmup != 0 || !e.Profile {
+		t.Errorf("edits not applied: edited %v, trials %d..%d, load %v after %v, profile %v", edited, e.Trials.Min, e.Trials.Max, e.Load.Duration, e.Load.Warmup, e.Profile)
+	}
+	if len(c.seen) != 1 || c.seen[0] != e {
+		t.Errorf("requests checked %d times, want once on the loaded experiment", len(c.seen))
+	}
+
+	// An override that makes it invalid is refused, as ErrInvalid.
+	_, err = Load("socket-vs-tcp", Edits{MinTrials: 9, MaxTrials: 4}, nil)
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "socket-vs-tcp") {
+		t.Errorf("min 9 > max 4: %v, want ErrInvalid naming the experiment", err)
+	}
+	// So is one whose requests cannot be sent.
+	c = &checker{err: errors.New("t.http:3: bad line")}
+	if _, err := Load("socket-vs-tcp", Edits{}, c); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "t.http:3: bad line") {
+		t.Errorf("bad requests: %v", err)
+	}
+}
+
+// The stop rule is stats.DecidedFunc unless one is given.
+func TestOptionsRunnerHasTheStopRule(t *testing.T) {
+	if (Options{}).Runner().Decided == nil {
+		t.Fatal("Options.Runner has no stop rule")
+	}
+	calls := 0
+	r := (Options{Decided: func(*lab.Run) bool { calls++; return true }}).Runner()
+	r.Decided(nil)
+	if calls != 1 {
+		t.Error("Options.Decided not used")
+	}
+}

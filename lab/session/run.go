@@ -1,0 +1,88 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+)
+
+// Options are one run of an experiment against one server side.
+type Options struct {
+	Experiment *lab.Experiment // from Load (or validated with Validate)
+	Server     lab.Server
+	Loader     lab.Loader
+	Progress   lab.Progress // nil: none
+	// Decided is the stop rule; nil is stats.DecidedFunc (stop once every
+	// comparison is decided, after trials.min). lab.FixedRounds runs
+	// trials.max rounds.
+	Decided func(*lab.Run) bool
+	// Results is where the result directory is written
+	// (Results/<experiment>/<stamp>/); "" writes none.
+	Results string
+	// LabVersion goes into the record (run.Host.LabVersion).
+	LabVersion string
+	// Note adds to the record after the run and before it is written (an
+	// agent's clock, the binaries' versions).
+	Note func(*lab.Run)
+}
+
+// Result is a finished (or interrupted) run: its record, its verdicts,
+// computed once, and the directory it was written to.
+type Result struct {
+	Run      *lab.Run
+	Verdicts *stats.Verdicts
+	Dir      string // "" when nothing was written
+}
+
+// Runner is the lab.Runner of o, with the stop rule as its default.
+func (o Options) Runner() *lab.Runner {
+	decided := o.Decided
+	if decided == nil {
+		decided = stats.DecidedFunc
+	}
+	return &lab.Runner{Server: o.Server, Loader: o.Loader, Progress: o.Progress, Decided: decided}
+}
+
+// Run runs the experiment, computes its verdicts and writes its result
+// directory. A run that fails or is interrupted still returns (and writes)
+// what it measured, with the run's error; a run that measured nothing
+// returns a nil Result.
+func Run(ctx context.Context, o Options) (*Result, error) {
+	run, runErr := o.Runner().Run(ctx, o.Experiment)
+	if run == nil {
+		return nil, runErr
+	}
+	run.Host.LabVersion = o.LabVersion
+	if o.Note != nil {
+		o.Note(run)
+	}
+	res := &Result{Run: run, Verdicts: stats.Compare(run, 0)}
+	if o.Results == "" {
+		return res, runErr
+	}
+	dir, err := WriteResult(ResultDir(o.Results, run.Experiment.Name, run.Started), res)
+	res.Dir = dir
+	if err != nil {
+		return res, errors.Join(runErr, err)
+	}
+	return res, runErr
+}
+
+// WriteResult writes a result directory atomically: run.json and every
+// report of report.WriteAll. It returns the directory's name (dir, or
+// dir-2... when dir exists).
+func WriteResult(dir string, res *Result) (string, error) {
+	return writeDir(dir, func(tmp string) error {
+		if err := writeRunJSON(tmp, res.Run); err != nil {
+			return err
+		}
+		if err := report.WriteAll(tmp, res.Run, res.Verdicts); err != nil {
+			return fmt.Errorf("reports: %w", err)
+		}
+		return nil
+	})
+}
