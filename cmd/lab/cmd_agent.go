@@ -3,15 +3,10 @@ package main
 import (
 	"context"
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/url"
 	"os"
-	"path/filepath"
 
-	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/systemd/agent"
 	"github.com/pgrst-lab/pgrst-lab/systemd/host"
@@ -86,11 +81,11 @@ func cmdAgent(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer closeFn()
-	advertise, err := advertised(cfg, targetURL)
+	advertise, err := cfg.Advertised(targetURL)
 	if err != nil {
 		return err
 	}
-	if warn := reachable(cfg, targetURL, advertise); warn != "" {
+	if warn := cfg.Unreachable(targetURL, advertise); warn != "" {
 		fmt.Fprintln(stderr, "warning:", warn)
 	}
 	cfg.Allow.AllowUnknownKeys = cfg.AllowUnknownKeys
@@ -128,59 +123,4 @@ func agentServer(ctx context.Context, cfg *agent.Config, out io.Writer) (*host.S
 		return nil, "", nil, fmt.Errorf("state_dir: %w", err)
 	}
 	return targetServer(ctx, state, e, out)
-}
-
-// advertised is the target URL drivers use: advertise_url, or the target
-// URL with advertise_host as its host.
-func advertised(cfg *agent.Config, targetURL string) (string, error) {
-	if cfg.AdvertiseURL != "" {
-		return cfg.AdvertiseURL, nil
-	}
-	if cfg.AdvertiseHost == "" {
-		return targetURL, nil
-	}
-	u, err := url.Parse(targetURL)
-	if err != nil {
-		return "", fmt.Errorf("target URL %q: %w", targetURL, err)
-	}
-	port := u.Port()
-	if port == "" {
-		return "", errors.New("advertise_host: the target URL has no port; give advertise_url")
-	}
-	u.Host = net.JoinHostPort(cfg.AdvertiseHost, port)
-	return u.String(), nil
-}
-
-// reachable warns when drivers are told a non-loopback URL while the
-// target's config makes it listen on loopback only.
-func reachable(cfg *agent.Config, targetURL, advertise string) string {
-	au, err := url.Parse(advertise)
-	if err != nil || advertise == targetURL || isLoopbackHost(au.Hostname()) {
-		return ""
-	}
-	conf := cfg.Target.Config
-	if cfg.Stack.Dir != "" {
-		conf = filepath.Join(cfg.Stack.Dir, "postgrest.conf")
-	}
-	src, err := os.ReadFile(conf)
-	if err != nil {
-		return ""
-	}
-	f, err := configs.Parse(conf, src)
-	if err != nil {
-		return ""
-	}
-	if v, ok := f.Get("server-host"); ok && isLoopbackHost(v.String()) {
-		return fmt.Sprintf("drivers are told %s, but %s has server-host = %q: the target is not reachable from other hosts (set server-host to %q or \"*4\")",
-			advertise, conf, v.String(), au.Hostname())
-	}
-	return ""
-}
-
-func isLoopbackHost(h string) bool {
-	if h == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
 }

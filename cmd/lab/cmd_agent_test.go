@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
-	"github.com/pgrst-lab/pgrst-lab/systemd/agent"
 	"github.com/pgrst-lab/pgrst-lab/systemd/agent/agenttest"
 	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
@@ -165,25 +164,6 @@ func TestAgentKilledDriverRestores(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 {
 		t.Fatalf("target answered %d", resp.StatusCode)
-	}
-}
-
-// TestAgentWarnsUnreachableTarget: an advertised address the target does
-// not listen on is pointed out at start.
-func TestAgentWarnsUnreachableTarget(t *testing.T) {
-	dir := t.TempDir()
-	writeFile(t, dir, "postgrest.conf", "server-host = \"127.0.0.1\"\nserver-port = 3000\n", 0o644)
-	cfg := &agent.Config{}
-	cfg.Stack.Dir = dir
-	if w := reachable(cfg, "http://127.0.0.1:3000", "http://10.0.0.5:3000"); !strings.Contains(w, `server-host = "127.0.0.1"`) {
-		t.Fatalf("no warning: %q", w)
-	}
-	if w := reachable(cfg, "http://127.0.0.1:3000", "http://127.0.0.1:3000"); w != "" {
-		t.Fatalf("warning without an advertised address: %q", w)
-	}
-	writeFile(t, dir, "postgrest.conf", "server-host = \"*4\"\n", 0o644)
-	if w := reachable(cfg, "http://127.0.0.1:3000", "http://10.0.0.5:3000"); w != "" {
-		t.Fatalf("warning for *4: %q", w)
 	}
 }
 
