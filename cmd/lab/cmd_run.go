@@ -48,8 +48,8 @@ change beyond a threshold is found.
 
 With --profile (or profile = true in the file) every trial's measured
 window also gets a CPU profile of the target and PostgreSQL (perf), GHC
-runtime statistics of a Haskell target (+RTS -S): see README, "Profiling a
-change".`
+runtime statistics of a Haskell target (+RTS -S): see
+docs/prs-and-profiling.md, "Profiling a change".`
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return runWith(ctx, "run", runUsage, args, stdout, stderr, func(pos []string, _ *prFlags) (string, error) {

@@ -22,7 +22,7 @@ func RequireSystemd(t testing.TB) {
 	t.Helper()
 	dir := RuntimeDir()
 	if _, err := os.Stat(filepath.Join(dir, "systemd", "private")); err != nil {
-		Need(t, "no systemd user manager at %s (start one as in README.md): %v", dir, err)
+		Need(t, "no systemd user manager at %s (start one as in docs/ci.md): %v", dir, err)
 		return
 	}
 	if os.Getenv("XDG_RUNTIME_DIR") == "" {

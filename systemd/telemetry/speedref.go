@@ -26,7 +26,7 @@ import (
 // median times: on real PostgREST 13 each part alone followed the CPU per
 // request with a per-trial correlation of 0.78-0.89, and their mean took
 // 14-32 % more out of the per-round scatter than the 8 MiB chase alone
-// (two 12- and 23-round socket-vs-tcp runs; README, "calibration").
+// (two 12- and 23-round socket-vs-tcp runs; docs/notebook/2026-12-01-speed-reference.md).
 const (
 	speedRefWords      = 1 << 20 // 8 MiB of uint64
 	speedRefSmallWords = 1 << 17 // 1 MiB of uint64
