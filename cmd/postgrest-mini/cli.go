@@ -9,15 +9,16 @@ import (
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/internal/ghcrts"
 )
 
 // cli is the parsed command line, PostgREST-style:
 //
 //	postgrest-mini [--help|--version|--dump-config] [+RTS ... -RTS] [FILENAME]
 //
-// GHC runtime options are accepted so the lab can pass the same command
-// line as to postgrest; -N<n> sets GOMAXPROCS, the others are ignored (and
-// listed in ignoredRTS, which the server logs: there is no GHC runtime).
+// GHC runtime options mean what package ghcrts says: -N<n> sets
+// GOMAXPROCS, the others are ignored (and listed in ignoredRTS, which the
+// server logs: there is no GHC runtime).
 type cli struct {
 	path       string // "" = configure from the environment only
 	help       bool
@@ -30,7 +31,7 @@ type cli struct {
 // rtsOption takes one GHC runtime option: -N<n> sets procs, anything else
 // is recorded as ignored.
 func (c *cli) rtsOption(a, from string) error {
-	if n, ok := strings.CutPrefix(a, "-N"); ok && n != "" {
+	if n, ok := ghcrts.Procs(a); ok {
 		p, err := strconv.Atoi(n)
 		if err != nil || p < 1 {
 			return fmt.Errorf("%s %s: expecting -N<processors>", from, a)
@@ -44,16 +45,16 @@ func (c *cli) rtsOption(a, from string) error {
 
 // rtsFromEnv reads GHCRTS (as GHC does: before the command line, which
 // wins); -N<n> sets GOMAXPROCS unless +RTS -N<n> did.
-func (c *cli) rtsFromEnv(ghcrts string) error {
-	var env cli
-	for _, a := range strings.Fields(ghcrts) {
-		if err := env.rtsOption(a, "GHCRTS"); err != nil {
+func (c *cli) rtsFromEnv(env string) error {
+	var e cli
+	for _, a := range ghcrts.Env(env) {
+		if err := e.rtsOption(a, "GHCRTS"); err != nil {
 			return err
 		}
 	}
-	c.ignoredRTS = append(env.ignoredRTS, c.ignoredRTS...)
-	if c.procs == 0 && env.procs > 0 {
-		c.procs = env.procs
+	c.ignoredRTS = append(e.ignoredRTS, c.ignoredRTS...)
+	if c.procs == 0 && e.procs > 0 {
+		c.procs = e.procs
 		runtime.GOMAXPROCS(c.procs)
 	}
 	return nil
@@ -77,17 +78,14 @@ func (c cli) rtsNote() string {
 
 func parseCLI(args []string) (cli, error) {
 	var c cli
-	inRTS := false
-	for _, a := range args {
+	opts, rest := ghcrts.Split(args)
+	for _, a := range opts {
+		if err := c.rtsOption(a, "+RTS"); err != nil {
+			return c, err
+		}
+	}
+	for _, a := range rest {
 		switch {
-		case a == "+RTS":
-			inRTS = true
-		case a == "-RTS":
-			inRTS = false
-		case inRTS:
-			if err := c.rtsOption(a, "+RTS"); err != nil {
-				return c, err
-			}
 		case a == "-h" || a == "--help":
 			c.help = true
 		case a == "-v" || a == "--version":

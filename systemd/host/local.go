@@ -49,16 +49,8 @@ type Server struct {
 	watcher  *telemetry.Watcher
 	lock     *stateLock // held from New to Close
 
-	mu      sync.Mutex
-	running []byte // the PostgREST config the target last started or reloaded with
-	// restartNeeded: a restart failed, so what runs is unknown
-	restartNeeded bool
-	pgDirty       bool   // PostgreSQL settings changed by a variant
-	pgPinned      string // CPUAffinity of the lab's drop-in on the PostgreSQL unit ([partition] postgresql)
-	pgRestarted   bool   // PostgreSQL restarted while applying the variant: PostgREST restarts too
-	specDirty     bool   // target unit reinstalled with another binary/args
-	dropinSet     bool
-	envSet        bool // the variant's environment is in place
+	mu  sync.Mutex
+	cur applied // what is in place: see Apply
 }
 
 // New locks the state directory (one agent or run at a time), opens
@@ -92,7 +84,7 @@ func New(ctx context.Context, cfg Config) (l *Server, err error) {
 	if l.original, err = os.ReadFile(cfg.Config); err != nil {
 		return nil, fmt.Errorf("read target config: %w", err)
 	}
-	l.running = l.original
+	l.cur = l.originalApplied()
 	if err := l.watcher.Start(ctx); err != nil {
 		return nil, err
 	}
@@ -165,7 +157,6 @@ func (l *Server) restartPG(ctx context.Context) error {
 	if err := l.cfg.Ctl.Restart(ctx, l.cfg.PGUnit); err != nil {
 		return err
 	}
-	l.pgRestarted = true
 	deadline := time.Now().Add(l.cfg.ReadyTimeout)
 	for {
 		conn, err := l.connect(ctx)

@@ -5,38 +5,33 @@ import (
 	"fmt"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
-// pinPG gives the PostgreSQL unit the variant's CPUAffinity ([partition]
-// postgresql) as a lab drop-in, or removes it, when that differs from
-// what the unit has; it says whether PostgreSQL must restart for it. Every
-// variant of a run carries the same list, so a run restarts PostgreSQL for
-// it once, at its first variant; Restore removes the drop-in (and
-// Recover one a killed run left).
-func (l *Server) pinPG(ctx context.Context, v lab.Variant) ([]lab.Change, bool, error) {
-	if v.PGCPUAffinity == l.pgPinned {
-		return nil, false, nil
+// pin gives the PostgreSQL unit the wanted CPUAffinity ([partition]
+// postgresql) as a lab drop-in, or removes it, when the plan says so;
+// PostgreSQL restarts for it (plan.pgRestart). Every variant of a run
+// carries the same list, so a run restarts PostgreSQL for it once, at its
+// first variant; Restore removes the drop-in (and Recover one a killed
+// run left).
+func (e *executor) pin(ctx context.Context) error {
+	if !e.p.pin {
+		return nil
 	}
+	l, to := e.l, e.in.want.pgPin
 	if l.cfg.PGUnit == "" {
-		return nil, false, fmt.Errorf("partition.postgresql: no PostgreSQL unit is known to pin (set target.pg_unit)")
+		return fmt.Errorf("partition.postgresql: no PostgreSQL unit is known to pin (set target.pg_unit)")
 	}
-	change := lab.Change{Where: "postgresql-unit", Key: "CPUAffinity", From: l.pgPinned, To: v.PGCPUAffinity}
-	if v.PGCPUAffinity == "" {
+	change := lab.Change{Where: "postgresql-unit", Key: "CPUAffinity", From: e.cur.pgPin, To: to}
+	if to == "" {
 		if err := l.cfg.Ctl.RemoveDropIn(ctx, l.cfg.PGUnit, dropIn); err != nil {
-			return nil, false, fmt.Errorf("unpin PostgreSQL: %w", err)
+			return fmt.Errorf("unpin PostgreSQL: %w", err)
 		}
-		l.pgPinned = ""
-		return []lab.Change{change}, true, nil
+	} else if err := l.cfg.Ctl.SetDropIn(ctx, l.cfg.PGUnit, dropIn, map[string]string{"CPUAffinity": to}); err != nil {
+		return fmt.Errorf("pin PostgreSQL to CPUs %s: %w", to, err)
 	}
-	if err := capability.PGCPUAffinity(v.PGCPUAffinity); err != nil { // second line behind lab validate and the agent
-		return nil, false, err
-	}
-	if err := l.cfg.Ctl.SetDropIn(ctx, l.cfg.PGUnit, dropIn, map[string]string{"CPUAffinity": v.PGCPUAffinity}); err != nil {
-		return nil, false, fmt.Errorf("pin PostgreSQL to CPUs %s: %w", v.PGCPUAffinity, err)
-	}
-	l.pgPinned = v.PGCPUAffinity
-	return []lab.Change{change}, true, nil
+	e.cur.pgPin = to
+	e.changes = append(e.changes, change)
+	return nil
 }
 
 // unpinPGLeftover removes lab drop-ins a killed run left on the PostgreSQL

@@ -89,7 +89,11 @@ func TestReloadableKeysOnRealPostgREST(t *testing.T) {
 
 	// By hand: write the config, SIGUSR2, observe.
 	pid := mainPID(t, l)
-	if _, err := l.applyConfig(lab.Variant{PostgREST: map[string]string{"db-prepared-statements": "false", "log-level": "info", "db-pool": "4"}}); err != nil {
+	in, err := l.wanted(lab.Variant{PostgREST: map[string]string{"db-prepared-statements": "false", "log-level": "info", "db-pool": "4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.journal.WriteFile(l.cfg.Config, in.want.config); err != nil {
 		t.Fatal(err)
 	}
 	mark := fileSize(targetLog)

@@ -6,22 +6,32 @@ import (
 	"fmt"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
-	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
-// Restore implements lab.Server: the original config, PostgreSQL settings,
-// unit and drop-ins are put back and the target restarted and gated.
+// Restore implements lab.Server: the reconcile towards the original (no
+// variant, unpinned) plus the journal's restore of the config, then the
+// target restarted and gated.
 func (l *Server) Restore(ctx context.Context) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	err := l.restore(ctx, true)
-	if _, rerr := l.restartTarget(ctx); rerr != nil {
-		l.restartNeeded = true
+	e := l.towardsOriginal(&l.cur)
+	err := e.run(ctx)
+	if _, _, rerr := e.activate(ctx); rerr != nil {
 		err = errors.Join(err, fmt.Errorf("restart after restore: %w", rerr))
-	} else {
-		l.running, l.restartNeeded = l.original, false
 	}
 	return err
+}
+
+// towardsOriginal is the executor that puts back the original from cur.
+// PostgreSQL settings count as set when the journal holds any, whatever
+// cur says: the journal is what is restored. It always restarts the
+// target.
+func (l *Server) towardsOriginal(cur *applied) *executor {
+	cur.pg = pgApplied{broken: l.hasPGEntries()}
+	in := intent{want: l.originalApplied()}
+	p := planFor(*cur, in.want, l.reloadRules())
+	p.reload = nil
+	return &executor{l: l, p: p, in: in, cur: cur, restore: true}
 }
 
 // Recover restores what a killed run left behind: a pending journal,
@@ -46,68 +56,17 @@ func (l *Server) Recover(ctx context.Context) error {
 	if len(pending) == 0 && len(removed) == 0 {
 		return nil
 	}
-	if err := l.restore(ctx, false); err != nil {
+	// What a killed run left is unknown but for its drop-ins, just
+	// removed: a unit the lab created is reinstalled whatever its command
+	// line (no argv differs from the spec's).
+	var left applied
+	if err := l.towardsOriginal(&left).run(ctx); err != nil {
 		return err
 	}
 	if _, err := l.restartTarget(ctx); err != nil {
 		return fmt.Errorf("restart %s after restoring: %w", l.cfg.TargetUnit, err)
 	}
 	return nil
-}
-
-// restore puts back PostgreSQL settings (through a connection, so the
-// server re-reads them; when PostgreSQL does not answer, from the
-// journal's copy of postgresql.auto.conf, then restarting it), then every
-// journaled file, then the unit.
-func (l *Server) restore(ctx context.Context, dropins bool) error {
-	var errs []error
-	pgRestart := false
-	if l.hasPGEntries() {
-		conn, err := l.connect(ctx)
-		if err == nil {
-			pgRestart, err = configs.RestorePGSettings(ctx, conn, l.journal)
-			conn.Close(ctx)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("restore PostgreSQL settings: %w", err))
-			}
-		} else {
-			// A variant may keep PostgreSQL from starting (shared_buffers
-			// = 200GB): no ALTER SYSTEM then, but the original bytes.
-			l.cfg.Logf("PostgreSQL does not answer (%v); restoring postgresql.auto.conf from the journal's copy", err)
-			if _, err := configs.RestorePGSettingsOffline(l.journal); err != nil {
-				errs = append(errs, fmt.Errorf("restore PostgreSQL settings offline: %w", err))
-			} else {
-				pgRestart = true
-			}
-		}
-	}
-	l.pgDirty = false
-	if _, err := l.journal.Restore(); err != nil {
-		errs = append(errs, fmt.Errorf("restore config files: %w", err))
-	}
-	if _, unpinned, err := l.pinPG(ctx, lab.Variant{}); err != nil {
-		errs = append(errs, err)
-	} else if unpinned {
-		pgRestart = true
-	}
-	if dropins && (l.dropinSet || l.envSet) {
-		if err := l.cfg.Ctl.RemoveDropIn(ctx, l.cfg.TargetUnit, dropIn); err != nil {
-			errs = append(errs, err)
-		}
-		l.dropinSet, l.envSet = false, false
-	}
-	if l.cfg.TargetSpec != nil && (l.specDirty || !dropins) {
-		if err := l.cfg.Ctl.Install(ctx, *l.cfg.TargetSpec); err != nil {
-			errs = append(errs, fmt.Errorf("reinstall %s: %w", l.cfg.TargetUnit, err))
-		}
-		l.specDirty = false
-	}
-	if pgRestart {
-		if err := l.restartPG(ctx); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
 }
 
 func (l *Server) hasPGEntries() bool {

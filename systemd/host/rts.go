@@ -3,39 +3,27 @@ package host
 import (
 	"strings"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/ghcrts"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
 // rtsNote says, as a change of the variant that the report lists, what a
 // variant's GHC runtime options (+RTS ... -RTS arguments, GHCRTS) do on the
-// reference server, which is a Go program without a GHC runtime: -N<n> sets
-// GOMAXPROCS, everything else is ignored. On real PostgREST it says
-// nothing: the options reach the GHC runtime as given.
+// reference server (package ghcrts: -N<n> sets GOMAXPROCS, everything else
+// is ignored). On real PostgREST it says nothing: the options reach the
+// GHC runtime as given.
 func rtsNote(reference bool, v lab.Variant) []lab.Change {
 	if !reference {
 		return nil
 	}
-	var opts []string
-	if g := v.Env["GHCRTS"]; g != "" {
-		opts = append(opts, strings.Fields(g)...)
-	}
-	in := false
-	for _, a := range v.Args {
-		switch {
-		case a == "+RTS":
-			in = true
-		case a == "-RTS":
-			in = false
-		case in:
-			opts = append(opts, a)
-		}
-	}
+	args, _ := ghcrts.Split(v.Args)
+	opts := append(ghcrts.Env(v.Env["GHCRTS"]), args...)
 	if len(opts) == 0 {
 		return nil
 	}
 	var used, ignored []string
 	for _, o := range opts {
-		if strings.HasPrefix(o, "-N") && len(o) > 2 {
+		if _, ok := ghcrts.Procs(o); ok {
 			used = append(used, o+" sets GOMAXPROCS")
 		} else {
 			ignored = append(ignored, o)
