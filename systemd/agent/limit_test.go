@@ -2,7 +2,6 @@ package agent
 
 import (
 	"net"
-	"sync"
 	"testing"
 	"testing/synctest"
 )
@@ -45,49 +44,3 @@ func TestLimitListener(t *testing.T) {
 		second.Close()
 	})
 }
-
-// pipeListener is a net.Listener whose connections are net.Pipe ends: no
-// socket, so it can serve inside a synctest bubble.
-type pipeListener struct {
-	conns     chan net.Conn
-	done      chan struct{}
-	closeOnce sync.Once
-}
-
-func newPipeListener() *pipeListener {
-	return &pipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
-}
-
-// dial connects to the listener; the server end waits in Accept's queue.
-func (l *pipeListener) dial() net.Conn {
-	srv, cli := net.Pipe()
-	go func() {
-		select {
-		case l.conns <- srv:
-		case <-l.done:
-			srv.Close()
-		}
-	}()
-	return cli
-}
-
-func (l *pipeListener) Accept() (net.Conn, error) {
-	select {
-	case c := <-l.conns:
-		return c, nil
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-}
-
-func (l *pipeListener) Close() error {
-	l.closeOnce.Do(func() { close(l.done) })
-	return nil
-}
-
-func (l *pipeListener) Addr() net.Addr { return pipeAddr{} }
-
-type pipeAddr struct{}
-
-func (pipeAddr) Network() string { return "pipe" }
-func (pipeAddr) String() string  { return "pipe" }
