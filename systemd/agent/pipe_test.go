@@ -63,14 +63,7 @@ func (pipeAddr) String() string  { return "agent.pipe:80" }
 // from pipeClient reach.
 func pipeAgent(t *testing.T, srv lab.Server, opt Options) (*Handler, *pipeListener) {
 	t.Helper()
-	if opt.Token == nil {
-		opt.Token = []byte(testToken)
-	}
-	opt.Logf = t.Logf
-	h, err := NewHandler(srv, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := newHandler(t, srv, opt)
 	ln := newPipeListener()
 	hs := &http.Server{Handler: h}
 	go hs.Serve(ln)

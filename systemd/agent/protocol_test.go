@@ -20,6 +20,16 @@ const testToken = "0123456789abcdef0123456789abcdef"
 
 func newAgent(t *testing.T, srv lab.Server, opt Options) (*Handler, *httptest.Server) {
 	t.Helper()
+	h := newHandler(t, srv, opt)
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	return h, ts
+}
+
+// newHandler is an agent for srv with the test token (unless opt has one),
+// logging to the test.
+func newHandler(t *testing.T, srv lab.Server, opt Options) *Handler {
+	t.Helper()
 	if opt.Token == nil {
 		opt.Token = []byte(testToken)
 	}
@@ -28,9 +38,7 @@ func newAgent(t *testing.T, srv lab.Server, opt Options) (*Handler, *httptest.Se
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(h)
-	t.Cleanup(ts.Close)
-	return h, ts
+	return h
 }
 
 func newClient(t *testing.T, url string, tc *tls.Config) *Client {
