@@ -4,41 +4,15 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
-	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/cpulist"
 )
 
-// maxCPU bounds the CPU numbers a list may name.
-const maxCPU = 1023
-
 // ParseCPUList reads a CPU list in systemd's CPUAffinity form: numbers
-// and ranges separated by commas or spaces ("0", "0,2-3", "1 3").
-func ParseCPUList(s string) ([]int, error) {
-	var cpus []int
-	seen := map[int]bool{}
-	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
-	if len(fields) == 0 {
-		return nil, fmt.Errorf("%q is not a CPU list (e.g. \"0\" or \"0,2-3\")", s)
-	}
-	for _, f := range fields {
-		lo, hi, isRange := strings.Cut(f, "-")
-		a, err1 := strconv.Atoi(lo)
-		b, err2 := a, error(nil)
-		if isRange {
-			b, err2 = strconv.Atoi(hi)
-		}
-		if err1 != nil || err2 != nil || a < 0 || b < a || b > maxCPU {
-			return nil, fmt.Errorf("%q is not a CPU list (e.g. \"0\" or \"0,2-3\"; CPUs 0..%d)", s, maxCPU)
-		}
-		for c := a; c <= b; c++ {
-			if !seen[c] {
-				seen[c] = true
-				cpus = append(cpus, c)
-			}
-		}
-	}
-	return cpus, nil
-}
+// and ranges separated by commas or spaces ("0", "0,2-3", "1 3"). The rule
+// is internal/cpulist's, which the drop-in check and the direct
+// supervisor follow too.
+func ParseCPUList(s string) ([]int, error) { return cpulist.Parse(s) }
 
 // partitioned is v as applied under e's partition: PostgREST's CPUs as its
 // CPUAffinity drop-in, PostgreSQL's as its unit's.

@@ -7,19 +7,6 @@ import (
 	"testing"
 )
 
-func TestParseCPUList(t *testing.T) {
-	for in, want := range map[string][]int{"0": {0}, "0,2-3": {0, 2, 3}, "1 3": {1, 3}, "1,1": {1}} {
-		if got, err := ParseCPUList(in); err != nil || !slices.Equal(got, want) {
-			t.Errorf("%q: %v %v, want %v", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"", "x", "3-1", "-1", "0,2048", "1-"} {
-		if _, err := ParseCPUList(bad); err == nil || !strings.Contains(err.Error(), "is not a CPU list") {
-			t.Errorf("%q: err %v", bad, err)
-		}
-	}
-}
-
 // dropInServer records the drop-ins each Apply asked for.
 type dropInServer struct {
 	fakeServer

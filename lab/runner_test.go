@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -111,17 +112,34 @@ func TestRunnerStopsWhenDecidedAfterMin(t *testing.T) {
 	}
 }
 
+// An interrupt during a trial's load restores the server and marks the run
+// interrupted. It runs in a synctest bubble: synctest.Wait returns once
+// the run is blocked in the first load, so the interrupt lands there for
+// sure, not 20 ms of wall clock after the start, wherever that is.
 func TestRunnerRestoresWhenInterrupted(t *testing.T) {
-	srv, ld := &fakeServer{}, &fakeLoader{block: make(chan struct{})}
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
-	run, err := (&Runner{Server: srv, Loader: ld, Decided: FixedRounds}).Run(ctx, testExperiment())
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("err %v", err)
-	}
-	if srv.restores != 1 || run.Interrupted == "" {
-		t.Fatalf("restores %d interrupted %q", srv.restores, run.Interrupted)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		srv, ld := &fakeServer{}, &fakeLoader{block: make(chan struct{})}
+		ctx, cancel := context.WithCancel(context.Background())
+		var run *Run
+		var err error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			run, err = (&Runner{Server: srv, Loader: ld, Decided: FixedRounds}).Run(ctx, testExperiment())
+		}()
+		synctest.Wait()
+		if ld.calls != 1 || len(srv.applied) != 1 {
+			t.Errorf("before the interrupt: %d loads, %d applies, want the first trial loading", ld.calls, len(srv.applied))
+		}
+		cancel()
+		<-done
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("err %v", err)
+		}
+		if srv.restores != 1 || run.Interrupted == "" || ld.calls != 1 {
+			t.Fatalf("restores %d interrupted %q loads %d", srv.restores, run.Interrupted, ld.calls)
+		}
+	})
 }
 
 func TestRunnerRecordsNotReadyAndGoesOn(t *testing.T) {

@@ -35,6 +35,9 @@ type Request struct {
 type Scenario struct {
 	Name     string
 	Requests []Request
+	// Inserts says the scenario adds rows (the built-in POST ones), which
+	// a trial deletes afterwards so that the table does not grow.
+	Inserts bool
 }
 
 // Weighted is a scenario in a mix; a request picks its scenario with

@@ -8,8 +8,24 @@ import (
 	"testing"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
+	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 )
+
+// onlyRun loads the one run recorded under dir (an experiment's results)
+// and returns its directory too.
+func onlyRun(t *testing.T, dir string) (string, *lab.Run) {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if len(dirs) != 1 {
+		t.Fatalf("result dirs %v, want one run", dirs)
+	}
+	run, err := report.Load(dirs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dirs[0], run
+}
 
 // buildMini builds postgrest-mini into a temporary directory.
 func buildMini(t *testing.T) string {
@@ -54,14 +70,7 @@ func TestABTwoCopies(t *testing.T) {
 			if !strings.Contains(out, "binaries "+binaries) {
 				t.Errorf("terminal output lacks %q:\n%s", binaries, out)
 			}
-			dirs, _ := filepath.Glob(filepath.Join(results, "binaries", "*"))
-			if len(dirs) != 1 {
-				t.Fatalf("result dirs %v", dirs)
-			}
-			run, err := report.Load(dirs[0])
-			if err != nil {
-				t.Fatal(err)
-			}
+			runDir, run := onlyRun(t, filepath.Join(results, "binaries"))
 			if got := strings.Join(run.Experiment.Scenarios, ","); got != "GETSingle" {
 				t.Errorf("scenarios %s, want GETSingle", got)
 			}
@@ -87,7 +96,7 @@ func TestABTwoCopies(t *testing.T) {
 			if measured["base"] != 2 || measured["pr"] != 2 {
 				t.Errorf("measured trials %v, want 2 per variant", measured)
 			}
-			for _, f := range []string{filepath.Join(dirs[0], "report.md"), filepath.Join(dirs[0], "report.html"), filepath.Join(dirs[0], "verdicts.json"), md, stepSummary} {
+			for _, f := range []string{filepath.Join(runDir, "report.md"), filepath.Join(runDir, "report.html"), filepath.Join(runDir, "verdicts.json"), md, stepSummary} {
 				text, _ := os.ReadFile(f)
 				flat := strings.Join(strings.Fields(string(text)), " ")
 				for _, w := range []string{version, a, b} {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
 // A tiny calibration on the real local stack (PostgreSQL, direct
@@ -123,11 +123,7 @@ func medianCPU(run *lab.Run, variant string, database bool) float64 {
 			}
 		}
 	}
-	if len(vs) == 0 {
-		return 0
-	}
-	slices.Sort(vs)
-	return vs[len(vs)/2]
+	return stats.Median(vs)
 }
 
 // countSchema counts the schemas named name in the stack's database.

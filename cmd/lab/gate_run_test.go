@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,10 +13,12 @@ import (
 )
 
 // gateExperiment makes a real regression on the reference server: the
-// "slow" variant injects CPU work into every request (postgrest-mini's
-// PGRST_LAB_INJECT_CPU_US, as lab calibrate does). Six paired rounds are
-// the fewest that can reach p <= 0.05 (2/2^6).
-const gateExperiment = `name = "gate-inject"
+// "slow" variant injects injectUs of CPU work into every request
+// (postgrest-mini's PGRST_LAB_INJECT_CPU_US, as lab calibrate does), in
+// rounds paired rounds. Six are the fewest that can reach p <= 0.05
+// (2/2^6).
+func gateExperiment(injectUs, rounds int) string {
+	return fmt.Sprintf(`name = "gate-inject"
 scenarios = ["GETSingle"]
 [load]
 model = "closed"
@@ -22,28 +26,44 @@ connections = 4
 duration = "1s"
 warmup = "0s"
 [trials]
-min = 6
-max = 6
+min = %[2]d
+max = %[2]d
 interference = 1
 [[variant]]
 name = "base"
 baseline = true
 [[variant]]
 name = "slow"
-env = { ` + calibrate.InjectEnv + ` = "500" }
-`
+env = { `+calibrate.InjectEnv+` = "%[1]d" }
+`, injectUs, rounds)
+}
+
+// gateInjectFactor sizes the injection from the baseline's own CPU per
+// request. The injected work costs about 1.45 times its nominal µs (2.5
+// times a 97 µs baseline measured +387 %, 15 times a 103 µs one +2,135 %),
+// so twice the baseline is +190 % to +330 % (measured): near the
+// middle, as ratios, of the two gates below (+50 % must fire, +1000 %
+// must not), so that both hold however fast the machine, even with the
+// baseline measured beforehand off by a factor of two either way.
+const gateInjectFactor = 2
 
 // --gate end to end on postgrest-mini: a gate the injected regression
 // must trip exits with code 3 and names it (while a rule on errors, which
 // did not change, does not fire); a gate beyond the regression passes.
-// The rules are on server CPU per request, which the injection raises by
-// about +300% (500 µs on ~150 µs): throughput, on this shared 2-core
-// machine, is too noisy for six 1-second rounds to call.
+// The rules are on server CPU per request: throughput, on this shared
+// 2-core machine, is too noisy for six 1-second rounds to call. A fixed
+// injection would be a different regression on every machine (500 µs was
+// +300 % on ~150 µs, and +1,198 % on a machine serving a request in
+// 44 µs, where the gate that must not fire fired), so the test first
+// measures the baseline's CPU per request and injects a multiple of it.
 func TestGateOnInjectedRegression(t *testing.T) {
 	dir := directStack(t, "--postgrest", buildMini(t))
 	tmp := t.TempDir()
 	exp := filepath.Join(tmp, "gate.toml")
-	if err := os.WriteFile(exp, []byte(gateExperiment), 0o644); err != nil {
+	baseUs := gateBaselineCPU(t, dir, exp)
+	injectUs := max(1, int(math.Round(gateInjectFactor*baseUs)))
+	t.Logf("baseline %.1f µs of server CPU per request: injecting %d µs", baseUs, injectUs)
+	if err := os.WriteFile(exp, []byte(gateExperiment(injectUs, 6)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	md := filepath.Join(tmp, "summary.md")
@@ -66,6 +86,9 @@ func TestGateOnInjectedRegression(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a gate beyond the regression fired: %v\n%s", err, out)
 	}
+	if m := regexp.MustCompile(`(?m)^  server CPU \(µs/req\) .*$`).FindString(out); m != "" {
+		t.Logf("injected %d µs on %.1f µs:%s", injectUs, baseUs, m)
+	}
 	if !strings.Contains(out, "gate server_cpu>+1000%: passed") {
 		t.Errorf("output lacks the passed gate:\n%s", out)
 	}
@@ -73,4 +96,24 @@ func TestGateOnInjectedRegression(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^  server CPU \(µs/req\) .*\+\d+\.\d+%.* worse$`).MatchString(out) {
 		t.Errorf("the second run did not find the regression significant:\n%s", out)
 	}
+}
+
+// gateBaselineCPU measures the median server CPU per request of the
+// baseline on the stack in dir with a short run of the gate experiment
+// without injection (written to exp).
+func gateBaselineCPU(t *testing.T, dir, exp string) float64 {
+	t.Helper()
+	if err := os.WriteFile(exp, []byte(gateExperiment(0, 2)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results := t.TempDir()
+	if out, err := runLab(t, "run", exp, "--dir", dir, "--results", results); err != nil {
+		t.Fatalf("baseline run: %v\n%s", err, out)
+	}
+	_, run := onlyRun(t, filepath.Join(results, "gate-inject"))
+	us := medianCPU(run, "base", false)
+	if us <= 0 {
+		t.Fatalf("baseline run measured no server CPU per request: %+v", run.Trials)
+	}
+	return us
 }

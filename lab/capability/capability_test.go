@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/cpulist"
 )
 
 func code(err error) (Code, bool) {
@@ -89,6 +91,19 @@ func TestDropIn(t *testing.T) {
 	}
 	if got := strings.Join(DirectDropInKeys(), ","); got != "CPUAffinity,LimitNOFILE" {
 		t.Errorf("direct keys %s", got)
+	}
+}
+
+// The drop-in settings holding CPUs accept exactly the lists [partition]
+// does (internal/cpulist's rule): "3-1" and CPU 2048 are refused by both.
+func TestDropInCPUListsFollowTheLabsRule(t *testing.T) {
+	for _, v := range []string{"0", "0-1", "0 2", "0,2-3", "3-1", "0,2048", "x", "1-", ""} {
+		_, perr := cpulist.Parse(v)
+		for _, k := range []string{"CPUAffinity", "AllowedCPUs"} {
+			if err := DropIn(k, v); (err == nil) != (perr == nil) {
+				t.Errorf("%s=%q: %v, but as a CPU list: %v", k, v, err, perr)
+			}
+		}
 	}
 }
 

@@ -8,10 +8,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/cpulist"
 )
 
 var (
-	cpuListRe = regexp.MustCompile(`^[0-9]+(-[0-9]+)?([ ,]+[0-9]+(-[0-9]+)?)*$`)
 	bytesRe   = regexp.MustCompile(`^([0-9]+[KMGT]?|[0-9]+(\.[0-9]+)?%|infinity)$`)
 	percentRe = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?%$`)
 	countRe   = regexp.MustCompile(`^([0-9]+|[0-9]+(\.[0-9]+)?%|infinity)$`)
@@ -37,9 +38,17 @@ func matches(re *regexp.Regexp, what string) func(string) string {
 	}
 }
 
+// isCPUList checks a CPU list by the lab's one rule (internal/cpulist).
+func isCPUList(v string) string {
+	if _, err := cpulist.Parse(v); err != nil {
+		return fmt.Sprintf(`%q is not a CPU list (e.g. "0", "0-1" or "0 2"; CPUs 0..%d)`, v, cpulist.MaxCPU)
+	}
+	return ""
+}
+
 var dropIns = map[string]dropIn{
-	"CPUAffinity": {matches(cpuListRe, `a CPU list (e.g. "0", "0-1" or "0 2")`), "via taskset(1)"},
-	"AllowedCPUs": {matches(cpuListRe, `a CPU list (e.g. "0", "0-1" or "0 2")`), ""},
+	"CPUAffinity": {isCPUList, "via taskset(1)"},
+	"AllowedCPUs": {isCPUList, ""},
 	"CPUQuota":    {matches(percentRe, `a percentage of one CPU (e.g. "50%" or "150%")`), ""},
 	"CPUWeight":   {matches(weightRe, `a CPU weight (1..10000 or idle)`), ""},
 	"MemoryMax":   {matches(bytesRe, "a size (bytes with K, M, G or T; a percentage; or infinity)"), ""},

@@ -210,7 +210,7 @@ func TestMDEIsCalibrated(t *testing.T) {
 		r := stats.Compare(realistic(2400, n, 9000+seed), 0.05).Headlines()[0]
 		mdes = append(mdes, r.MDEPct)
 	}
-	mde := median(mdes)
+	mde := stats.Median(mdes)
 	det := 0
 	for seed := uint64(1); seed <= runs; seed++ {
 		r := stats.Compare(realistic(2400*(1+mde/100), n, 20000+seed), 0.05).Headlines()[0]
@@ -263,18 +263,6 @@ func TestPlanRounds(t *testing.T) {
 		t.Error("50% noise, 0.5% effect within 50 rounds: want not ok")
 	}
 	t.Logf("5%% noise: 3%% needs %d rounds, 6%% needs %d", n3, n6)
-}
-
-func median(xs []float64) float64 {
-	s := append([]float64(nil), xs...)
-	for i := range s {
-		for j := i + 1; j < len(s); j++ {
-			if s[j] < s[i] {
-				s[i], s[j] = s[j], s[i]
-			}
-		}
-	}
-	return s[len(s)/2]
 }
 
 // NoiseOf recovers the synthetic noise: per-round ratios of two values

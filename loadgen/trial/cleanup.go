@@ -14,17 +14,14 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
 )
 
-// postScenarios insert rows that the original benchmark deleted after each
-// run, so that the employee table does not grow from trial to trial.
-var postScenarios = map[string]bool{"POSTSingle": true, "POSTBulk": true}
-
-// Cleanup implements lab.Cleaner: after a POST scenario it sends the
+// Cleanup implements lab.Cleaner: after a built-in scenario that inserts
+// rows (loadgen.Scenario.Inserts, the POST ones) it sends the
 // original benchmark's DELETE of the rows it inserted, then checks with a
 // GET that none is left. A request the load cut off at its end may still
 // commit in the server after the first DELETE, so the two are repeated
 // (with a growing pause) until the check finds no row, for 30 s at most.
 func (l *Loader) Cleanup(ctx context.Context, spec lab.LoadSpec) error {
-	if spec.Custom != nil || !postScenarios[spec.Scenario] {
+	if spec.Custom != nil || !inserts(spec.Scenario) {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -49,6 +46,14 @@ func (l *Loader) Cleanup(ctx context.Context, spec lab.LoadSpec) error {
 		case <-time.After(pause):
 		}
 	}
+}
+
+// inserts reports whether the built-in scenario of that name adds rows, so
+// that the employee table would grow from trial to trial without a
+// cleanup.
+func inserts(scenario string) bool {
+	s, err := loadgen.Builtin(scenario)
+	return err == nil && s.Inserts
 }
 
 func (l *Loader) httpClient() *http.Client {

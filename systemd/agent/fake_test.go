@@ -21,6 +21,7 @@ type fakeServer struct {
 	failNext string
 	// restoreFails is how many Restore calls fail before one succeeds.
 	restoreFails atomic.Int32
+	restoredAt   []time.Time // when each Restore was called (under mu)
 }
 
 func (f *fakeServer) Describe(ctx context.Context) (lab.Host, lab.TargetInfo, error) {
@@ -48,12 +49,26 @@ func (f *fakeServer) applies() []string {
 	return append([]string(nil), f.applied...)
 }
 
+// restoreGaps are the times between successive Restore calls.
+func (f *fakeServer) restoreGaps() []time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var gaps []time.Duration
+	for i := 1; i < len(f.restoredAt); i++ {
+		gaps = append(gaps, f.restoredAt[i].Sub(f.restoredAt[i-1]))
+	}
+	return gaps
+}
+
 func (f *fakeServer) Watch(ctx context.Context) (lab.Window, error) {
 	f.watches.Add(1)
 	return &fakeWindow{f: f, start: time.Now()}, nil
 }
 
 func (f *fakeServer) Restore(ctx context.Context) error {
+	f.mu.Lock()
+	f.restoredAt = append(f.restoredAt, time.Now())
+	f.mu.Unlock()
 	f.restores.Add(1)
 	if f.restoreFails.Add(-1) >= 0 {
 		return errors.New("restart lab-postgres.service: failed\nlast lines of its log:\n    FATAL: could not map anonymous shared memory")

@@ -3,49 +3,44 @@ package agent
 import (
 	"net"
 	"testing"
-	"time"
+	"testing/synctest"
 )
 
 // TestLimitListener: with n connections open, Accept waits until one
-// closes (the cap of Options.MaxConnections).
+// closes (the cap of Options.MaxConnections). It runs in a synctest bubble
+// on an in-memory listener: synctest.Wait returns once every goroutine is
+// blocked, so "the third connection is not accepted" is checked exactly
+// instead of by watching for 200 ms.
 func TestLimitListener(t *testing.T) {
-	inner, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln := limitListener(inner, 2)
-	defer ln.Close()
-	accepted := make(chan net.Conn, 3)
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
+	synctest.Test(t, func(t *testing.T) {
+		inner := newPipeListener()
+		ln := limitListener(inner, 2)
+		defer ln.Close()
+		accepted := make(chan net.Conn, 3)
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				accepted <- c
 			}
-			accepted <- c
+		}()
+		for i := 0; i < 3; i++ {
+			c := inner.dial()
+			defer c.Close()
 		}
-	}()
-	var clients []net.Conn
-	for i := 0; i < 3; i++ {
-		c, err := net.Dial("tcp", inner.Addr().String())
-		if err != nil {
-			t.Fatal(err)
+		synctest.Wait()
+		if len(accepted) != 2 {
+			t.Fatalf("%d connections accepted of 3 dialled, want the cap of 2", len(accepted))
 		}
-		defer c.Close()
-		clients = append(clients, c)
-	}
-	first, second := <-accepted, <-accepted
-	select {
-	case <-accepted:
-		t.Fatal("a third connection was accepted while two were open")
-	case <-time.After(200 * time.Millisecond): // observing that nothing happens
-	}
-	first.Close()
-	select {
-	case c := <-accepted:
-		c.Close()
-	case <-time.After(5 * time.Second):
-		t.Fatal("the third connection was not accepted after one closed")
-	}
-	second.Close()
+		first, second := <-accepted, <-accepted
+		first.Close()
+		synctest.Wait()
+		if len(accepted) != 1 {
+			t.Fatal("the third connection was not accepted after one closed")
+		}
+		(<-accepted).Close()
+		second.Close()
+	})
 }

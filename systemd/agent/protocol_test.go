@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
@@ -19,6 +20,16 @@ const testToken = "0123456789abcdef0123456789abcdef"
 
 func newAgent(t *testing.T, srv lab.Server, opt Options) (*Handler, *httptest.Server) {
 	t.Helper()
+	h := newHandler(t, srv, opt)
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	return h, ts
+}
+
+// newHandler is an agent for srv with the test token (unless opt has one),
+// logging to the test.
+func newHandler(t *testing.T, srv lab.Server, opt Options) *Handler {
+	t.Helper()
 	if opt.Token == nil {
 		opt.Token = []byte(testToken)
 	}
@@ -27,9 +38,7 @@ func newAgent(t *testing.T, srv lab.Server, opt Options) (*Handler, *httptest.Se
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(h)
-	t.Cleanup(ts.Close)
-	return h, ts
+	return h
 }
 
 func newClient(t *testing.T, url string, tc *tls.Config) *Client {
@@ -180,43 +189,49 @@ func TestStopKeptUntilForgotten(t *testing.T) {
 }
 
 // TestLeaseExpiryRestores is the dead-man switch: a driver that stops
-// renewing loses the session and the agent restores.
+// renewing loses the session and the agent restores. It runs in a synctest
+// bubble, agent and driver on an in-memory connection: on the fake clock
+// the renewals (every lease/5) never miss on a busy machine, and the
+// expiry is checked one lease after the last renewal instead of by
+// polling for two seconds.
 func TestLeaseExpiryRestores(t *testing.T) {
-	f := &fakeServer{}
-	h, ts := newAgent(t, f, Options{Lease: 300 * time.Millisecond})
-	c := newClient(t, ts.URL, nil)
-	if err := c.Open(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Apply(context.Background(), lab.Variant{Name: "v"}); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(time.Second) // renewals keep it alive
-	if f.restores.Load() != 0 || !h.ss.live() {
-		t.Fatalf("renewed session expired (restores %d)", f.restores.Load())
-	}
-	c.stopHB() // the driver dies
-	<-c.hbDone
-	deadline := time.Now().Add(2 * time.Second)
-	for f.restores.Load() == 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if f.restores.Load() != 1 {
-		t.Fatalf("restores = %d after the lease expired, want 1", f.restores.Load())
-	}
-	_, err := c.Apply(context.Background(), lab.Variant{Name: "v2"})
-	if se, ok := asStatus(err); !ok || se.Status != http.StatusGone {
-		t.Fatalf("apply after expiry: %v, want 410", err)
-	}
-	if c.Lost() == nil {
-		t.Fatal("client does not know it lost the session")
-	}
-	// The agent is free again for the next driver.
-	c2 := newClient(t, ts.URL, nil)
-	if err := c2.Open(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	c2.Close(context.Background())
+	synctest.Test(t, func(t *testing.T) {
+		const lease = 300 * time.Millisecond
+		f := &fakeServer{}
+		h, ln := pipeAgent(t, f, Options{Lease: lease})
+		c := pipeClient(t, ln)
+		if err := c.Open(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Apply(context.Background(), lab.Variant{Name: "v"}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(10 * lease) // renewals keep it alive
+		synctest.Wait()
+		if f.restores.Load() != 0 || !h.ss.live() {
+			t.Fatalf("renewed session expired (restores %d)", f.restores.Load())
+		}
+		c.stopHB() // the driver dies
+		<-c.hbDone
+		time.Sleep(lease) // the last renewal was at most one lease ago
+		synctest.Wait()
+		if f.restores.Load() != 1 || h.ss.live() {
+			t.Fatalf("restores = %d a lease after the last renewal (session live %v), want 1", f.restores.Load(), h.ss.live())
+		}
+		_, err := c.Apply(context.Background(), lab.Variant{Name: "v2"})
+		if se, ok := asStatus(err); !ok || se.Status != http.StatusGone {
+			t.Fatalf("apply after expiry: %v, want 410", err)
+		}
+		if c.Lost() == nil {
+			t.Fatal("client does not know it lost the session")
+		}
+		// The agent is free again for the next driver.
+		c2 := pipeClient(t, ln)
+		if err := c2.Open(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		c2.Close(context.Background())
+	})
 }
 
 // TestOneDriverAtATime: a second driver is refused while the first holds the agent.

@@ -4,10 +4,11 @@ import (
 	"context"
 	"math"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/median"
 )
 
 // The speed reference is a fixed piece of work timed in the CPU time of
@@ -145,17 +146,7 @@ func (r *SpeedRef) Stop() (ns float64, samples int) {
 	}
 	var logSum float64
 	for _, p := range parts {
-		logSum += math.Log(median(p))
+		logSum += math.Log(median.Of(p))
 	}
 	return math.Exp(logSum / speedRefParts), len(parts[0])
-}
-
-// median sorts xs and returns their median (xs not empty).
-func median(xs []float64) float64 {
-	slices.Sort(xs)
-	m := xs[len(xs)/2]
-	if len(xs)%2 == 0 {
-		m = (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
-	}
-	return m
 }

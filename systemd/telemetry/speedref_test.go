@@ -94,14 +94,3 @@ func TestSpeedRefCombinesParts(t *testing.T) {
 		t.Errorf("reference %.0f ns from %d samples, want within [%.0f, %.0f] (parts now: chase %.0f ns, system calls %.0f ns)", ns, n, lo, hi, l, c)
 	}
 }
-
-func TestMedian(t *testing.T) {
-	for _, c := range []struct {
-		in   []float64
-		want float64
-	}{{[]float64{3}, 3}, {[]float64{5, 1, 3}, 3}, {[]float64{4, 1, 3, 2}, 2.5}} {
-		if got := median(c.in); got != c.want {
-			t.Errorf("median(%v) = %v, want %v", c.in, got, c.want)
-		}
-	}
-}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/cpulist"
 	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
@@ -37,8 +38,11 @@ func (d *Supervisor) command(st *directState, logf *os.File) (*exec.Cmd, error) 
 		if err != nil {
 			return nil, fmt.Errorf("unit %s: CPUAffinity=%s: %w", name, v, err)
 		}
-		cpus := strings.Join(strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ',' }), ",")
-		argv = append([]string{taskset, "-c", cpus}, argv...) // taskset stops parsing options at the command
+		cpus, err := cpulist.Parse(v)
+		if err != nil {
+			return nil, fmt.Errorf("unit %s: CPUAffinity=%s: %w", name, v, err)
+		}
+		argv = append([]string{taskset, "-c", cpulist.Format(cpus)}, argv...) // taskset stops parsing options at the command
 	}
 	if v, ok := settings["LimitNOFILE"]; ok {
 		prlimit, err := exec.LookPath("prlimit")
