@@ -2,9 +2,9 @@ package session
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/cpulist"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
@@ -44,7 +44,7 @@ func planMatrix(driver lab.Host, hosts []lab.Host, labels []string, e *lab.Exper
 	if e.Partition.Generator == "" {
 		return seq("the experiment has no [partition] generator CPU list, so the hosts' load generators would share this driver's cores")
 	}
-	cpus, err := lab.ParseCPUList(e.Partition.Generator)
+	cpus, err := cpulist.Parse(e.Partition.Generator)
 	if err != nil {
 		return seq("[partition] generator: %v", err)
 	}
@@ -56,19 +56,10 @@ func planMatrix(driver lab.Host, hosts []lab.Host, labels []string, e *lab.Exper
 	var parts []string
 	for i := range hosts {
 		part := cpus[i*per : (i+1)*per]
-		p.generators = append(p.generators, cpuList(part))
-		parts = append(parts, labels[i]+" "+cpuList(part))
+		p.generators = append(p.generators, cpulist.Format(part))
+		parts = append(parts, labels[i]+" "+cpulist.Format(part))
 	}
 	p.why = fmt.Sprintf("distinct machines, and [partition] generator %s gives each host's load generator its own CPUs (%s)",
 		e.Partition.Generator, strings.Join(parts, ", "))
 	return p
-}
-
-// cpuList writes CPUs as a list ParseCPUList reads: "0,1,4".
-func cpuList(cpus []int) string {
-	s := make([]string, len(cpus))
-	for i, c := range cpus {
-		s[i] = strconv.Itoa(c)
-	}
-	return strings.Join(s, ",")
 }
