@@ -1,6 +1,11 @@
 package lab
 
-import "time"
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
 
 // Experiment is one experiment file: what to vary, what to send, how long,
 // and how often. It is decoded from TOML by package experiments.
@@ -83,16 +88,25 @@ type Scenario struct {
 	Targets string `toml:"-" json:"targets,omitempty"`
 }
 
+// Model is a load model (Load.Model).
+type Model string
+
 // Load models.
 const (
-	ModelOpen   = "open"   // constant arrival rate
-	ModelClosed = "closed" // fixed number of connections
-	ModelSearch = "search" // highest open-model rate within Limit
+	ModelOpen   Model = "open"   // constant arrival rate
+	ModelClosed Model = "closed" // fixed number of connections
+	ModelSearch Model = "search" // highest open-model rate within Limit
 	// ModelEfficiency first searches the baseline's capacity (as search,
 	// within Limit), then measures every trial with the open model at
 	// Utilisation of it; the primary metric is CPU per request.
-	ModelEfficiency = "efficiency"
+	ModelEfficiency Model = "efficiency"
 )
+
+// Models are the load models, in the order messages list them.
+var Models = []Model{ModelOpen, ModelClosed, ModelSearch, ModelEfficiency}
+
+// Valid reports whether m is a load model, naming the allowed ones if not.
+func (m Model) Valid() error { return oneOf(m, "a load model", Models, "") }
 
 // CapacityLimit is the limit of the efficiency model's capacity search:
 // Limit, or without p99 and max_errors, at most 0.1 % errors and 1 %
@@ -122,7 +136,7 @@ const DefaultUtilisation = 0.65
 
 // Load says how traffic is generated in each trial.
 type Load struct {
-	Model       string        `toml:"model" json:"model"`
+	Model       Model         `toml:"model" json:"model"`
 	Rate        float64       `toml:"rate" json:"rate,omitempty"`                   // open: requests/s
 	MaxInFlight int           `toml:"max_in_flight" json:"max_in_flight,omitempty"` // open: bound on concurrent requests
 	Connections int           `toml:"connections" json:"connections,omitempty"`     // closed
@@ -146,29 +160,66 @@ type Limit struct {
 	MaxRate    float64       `toml:"max_rate" json:"max_rate,omitempty"`
 }
 
+// Order is the order of a round's trials (Trials.Order).
+type Order string
+
 // Trial orders.
 const (
-	OrderInterleaved = "interleaved" // ABAB...
-	OrderRandom      = "random"      // randomised blocks, seeded
+	OrderInterleaved Order = "interleaved" // ABAB...
+	OrderRandom      Order = "random"      // randomised blocks, seeded
 )
+
+// Orders are the trial orders.
+var Orders = []Order{OrderInterleaved, OrderRandom}
+
+// Valid reports whether o is a trial order, naming the allowed ones if not.
+func (o Order) Valid() error { return oneOf(o, "a trial order", Orders, "") }
+
+// Analysis is the test verdicts use (Trials.Analysis); "" chooses.
+type Analysis string
 
 // Analyses a verdict can use (Trials.Analysis).
 const (
-	AnalysisPaired   = "paired"   // per-round ratios, Wilcoxon signed-rank
-	AnalysisUnpaired = "unpaired" // two samples, Mann-Whitney U
+	AnalysisPaired   Analysis = "paired"   // per-round ratios, Wilcoxon signed-rank
+	AnalysisUnpaired Analysis = "unpaired" // two samples, Mann-Whitney U
 )
+
+// Analyses are the analyses a file may name.
+var Analyses = []Analysis{AnalysisPaired, AnalysisUnpaired}
+
+// Valid reports whether a is an analysis or unset, naming the allowed ones
+// if not.
+func (a Analysis) Valid() error {
+	if a == "" {
+		return nil
+	}
+	return oneOf(a, "an analysis", Analyses, "; unset = paired when every round is complete")
+}
+
+// oneOf checks a value of a string enum against its allowed values:
+// `"x" is not a load model (allowed: open, closed, ...)`.
+func oneOf[T ~string](v T, what string, allowed []T, note string) error {
+	if slices.Contains(allowed, v) {
+		return nil
+	}
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	return fmt.Errorf("%q is not %s (allowed: %s%s)", string(v), what, strings.Join(names, ", "), note)
+}
 
 // Trials says how often each (variant, scenario) is measured.
 type Trials struct {
 	Min   int     `toml:"min" json:"min"`     // trials per variant and scenario before a verdict
 	Max   int     `toml:"max" json:"max"`     // stop here even if undecided
-	Order string  `toml:"order" json:"order"` // interleaved | random
+	Order Order   `toml:"order" json:"order"` // interleaved | random
 	Seed  int64   `toml:"seed" json:"seed"`
 	Alpha float64 `toml:"alpha" json:"alpha"` // significance level, default 0.05
 	// Analysis is the test verdicts use: "paired" (Wilcoxon signed-rank
 	// on per-round ratios), "unpaired" (Mann-Whitney U), or "" for paired
 	// when every round measured both variants.
-	Analysis string `toml:"analysis" json:"analysis,omitempty"`
+	Analysis Analysis `toml:"analysis" json:"analysis,omitempty"`
 	// Sequential (default true) makes the adaptive stop a group-sequential
 	// design that spends alpha over the looks between Min and Max; false
 	// tests at alpha after every round (more false positives).

@@ -151,7 +151,7 @@ type Trial struct {
 
 // LoadStats is the load generator's summary of a trial (warm-up excluded).
 type LoadStats struct {
-	Model       string           `json:"model"`
+	Model       Model            `json:"model"`
 	Requests    int64            `json:"requests"`
 	Errors      int64            `json:"errors"`
 	Dropped     int64            `json:"dropped"`
@@ -244,20 +244,23 @@ type PoolStats struct {
 	Scrapes      int   `json:"scrapes"`
 }
 
+// EventKind is what happened to a server (Event.Kind).
+type EventKind string
+
 // Event kinds, as written in run.json. The telemetry adapter's kinds have
 // the same names (a test in the wiring checks it).
 const (
-	EventOOMKill  = "oom-kill"  // the kernel's OOM killer killed a server process
-	EventCrash    = "crash"     // a server's main process went away without a restart by systemd
-	EventRestart  = "restart"   // systemd restarted a server
-	EventNotReady = "not-ready" // the target did not pass the readiness gate after a variant was applied
+	EventOOMKill  EventKind = "oom-kill"  // the kernel's OOM killer killed a server process
+	EventCrash    EventKind = "crash"     // a server's main process went away without a restart by systemd
+	EventRestart  EventKind = "restart"   // systemd restarted a server
+	EventNotReady EventKind = "not-ready" // the target did not pass the readiness gate after a variant was applied
 )
 
 // Event is something that happened to the server: an OOM kill, a crash,
 // an unexpected restart, a failed readiness gate.
 type Event struct {
 	T       time.Time `json:"t"`
-	Kind    string    `json:"kind"`   // EventOOMKill, EventCrash, EventRestart, EventNotReady
+	Kind    EventKind `json:"kind"`   // EventOOMKill, EventCrash, EventRestart, EventNotReady
 	Source  string    `json:"source"` // postgrest, postgresql
 	Detail  string    `json:"detail"`
 	PID     int       `json:"pid,omitempty"`

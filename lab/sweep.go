@@ -22,7 +22,7 @@ type Sweep struct {
 	// cheapest value as good as the best"): ascending (default for
 	// numbers: the smallest value is the cheapest), descending, or listed
 	// (the order of values, the first the cheapest; default for text).
-	Cheapest string `toml:"cheapest" json:"cheapest,omitempty"`
+	Cheapest Cheapest `toml:"cheapest" json:"cheapest,omitempty"`
 	// Template holds what every generated variant shares: the file's
 	// single [[variant]] (without name and baseline), set by the parser.
 	Template *Variant `toml:"-" json:"template,omitempty"`
@@ -74,12 +74,28 @@ func ScalarText(v any) (string, error) {
 	return "", fmt.Errorf("must be a string, number or boolean, not %T", v)
 }
 
+// Cheapest is the cost order of a sweep's values (Sweep.Cheapest); ""
+// chooses by the values' kind.
+type Cheapest string
+
 // Cost orders of Sweep.Cheapest.
 const (
-	CheapestAscending  = "ascending"
-	CheapestDescending = "descending"
-	CheapestListed     = "listed"
+	CheapestAscending  Cheapest = "ascending"
+	CheapestDescending Cheapest = "descending"
+	CheapestListed     Cheapest = "listed"
 )
+
+// Cheapests are the cost orders a file may name.
+var Cheapests = []Cheapest{CheapestAscending, CheapestDescending, CheapestListed}
+
+// Valid reports whether c is a cost order or unset, naming the allowed
+// ones if not.
+func (c Cheapest) Valid() error {
+	if c == "" {
+		return nil
+	}
+	return oneOf(c, "a cost order", Cheapests, "")
+}
 
 // MaxSweepValues bounds the values of one axis (and of a grid).
 const MaxSweepValues = 64
@@ -181,7 +197,7 @@ func (s *Sweep) Axes() []SweepAxis {
 
 // CostOrder returns the order of Cheapest, defaulting to ascending for
 // numeric values and listed otherwise.
-func (s *Sweep) CostOrder() string {
+func (s *Sweep) CostOrder() Cheapest {
 	if s.Cheapest != "" {
 		return s.Cheapest
 	}
@@ -215,7 +231,7 @@ func (s *Sweep) Points() []SweepPoint {
 }
 
 // costOrdered returns an axis' values cheapest first.
-func costOrdered(a SweepAxis, cheapest string) []string {
+func costOrdered(a SweepAxis, cheapest Cheapest) []string {
 	vals := a.List()
 	xs, numeric := a.Numbers()
 	if cheapest == "" {

@@ -86,7 +86,7 @@ func TestClientCleansHostileAnswers(t *testing.T) {
 	if err != nil || len(tel.Events) != 1 {
 		t.Fatalf("telemetry: %v, %+v", err, tel)
 	}
-	got = append(got, tel.Events[0].Kind, tel.Events[0].Source, tel.Events[0].Detail)
+	got = append(got, string(tel.Events[0].Kind), tel.Events[0].Source, tel.Events[0].Detail)
 
 	for i, s := range got {
 		if strings.ContainsAny(s, "\x1b\n\r") {

@@ -111,7 +111,7 @@ func telemetryV1(t lab.Telemetry) TelemetryV1 {
 			MaxGauge: p.MaxGauge, Timeouts: p.Timeouts, Scrapes: p.Scrapes}
 	}
 	for _, e := range t.Events {
-		out.Events = append(out.Events, EventV1{T: e.T, Kind: e.Kind, Source: e.Source, Detail: e.Detail, PID: e.PID})
+		out.Events = append(out.Events, EventV1{T: e.T, Kind: string(e.Kind), Source: e.Source, Detail: e.Detail, PID: e.PID})
 	}
 	return out
 }
@@ -125,7 +125,7 @@ func (t TelemetryV1) lab() lab.Telemetry {
 			MaxGauge: p.MaxGauge, Timeouts: p.Timeouts, Scrapes: p.Scrapes}
 	}
 	for _, e := range t.Events {
-		out.Events = append(out.Events, lab.Event{T: e.T, Kind: e.Kind, Source: e.Source, Detail: e.Detail, PID: e.PID})
+		out.Events = append(out.Events, lab.Event{T: e.T, Kind: lab.EventKind(e.Kind), Source: e.Source, Detail: e.Detail, PID: e.PID})
 	}
 	return out
 }
