@@ -10,54 +10,54 @@ import (
 // Experiment is one experiment file: what to vary, what to send, how long,
 // and how often. It is decoded from TOML by package experiments.
 type Experiment struct {
-	Name        string `toml:"name" json:"name"`
-	Title       string `toml:"title" json:"title"`
-	Description string `toml:"description" json:"description,omitempty"`
+	Name        string `toml:"name"`
+	Title       string `toml:"title"`
+	Description string `toml:"description"`
 
-	Target    Target     `toml:"target" json:"target"`
-	Scenarios []string   `toml:"scenarios" json:"scenarios"` // built-in or custom scenario names
-	Custom    []Scenario `toml:"scenario" json:"custom,omitempty"`
+	Target    Target     `toml:"target"`
+	Scenarios []string   `toml:"scenarios"` // built-in or custom scenario names
+	Custom    []Scenario `toml:"scenario"`
 	// Targets is a targets file (vegeta's format, like PostgREST's
 	// test/load/targets.http), relative to the experiment file: its
 	// requests, round-robin, become the scenario "targets" (see UseTargets).
-	Targets string `toml:"targets" json:"targets,omitempty"`
+	Targets string `toml:"targets"`
 	// JWTSecret signs the {jwt ...} templates of the requests (HS256); it
 	// is never written to run.json or reports.
-	JWTSecret string    `toml:"jwt_secret" json:"-"`
-	Load      Load      `toml:"load" json:"load"`
-	Trials    Trials    `toml:"trials" json:"trials"`
-	Variants  []Variant `toml:"variant" json:"variants"`
+	JWTSecret string    `toml:"jwt_secret"`
+	Load      Load      `toml:"load"`
+	Trials    Trials    `toml:"trials"`
+	Variants  []Variant `toml:"variant"`
 	// Sweep optionally generates the variants: one key (or a grid of two)
 	// at a list or range of values; see Sweep.
-	Sweep *Sweep `toml:"sweep" json:"sweep,omitempty"`
+	Sweep *Sweep `toml:"sweep"`
 	// Partition optionally gives the load generator and PostgREST their
 	// own CPUs.
-	Partition Partition `toml:"partition" json:"partition,omitempty"`
+	Partition Partition `toml:"partition"`
 
 	// AllowUnknownKeys lets variants set PostgREST keys the lab's catalogue
 	// does not know (e.g. from a newer PostgREST).
-	AllowUnknownKeys bool `toml:"allow_unknown_keys" json:"allow_unknown_keys,omitempty"`
+	AllowUnknownKeys bool `toml:"allow_unknown_keys"`
 
 	// Profile records, per trial, a CPU profile (perf) of the target and
 	// PostgreSQL, GHC runtime statistics of a Haskell target (+RTS -S) and
 	// the SQL statements sent (pg_stat_statements), all over the measured
 	// window. Local server side only.
-	Profile bool `toml:"profile" json:"profile,omitempty"`
+	Profile bool `toml:"profile"`
 
 	// Source is the file the experiment was read from ("" for built-ins).
-	Source string `toml:"-" json:"source,omitempty"`
+	Source string `toml:"-"`
 }
 
 // Target says which server the experiment runs against. The zero value
 // means the local stack (`lab stack up`).
 type Target struct {
-	Stack    string `toml:"stack" json:"stack,omitempty"`         // state dir of a local stack; "" = default
-	Unit     string `toml:"unit" json:"unit,omitempty"`           // PostgREST unit of an existing server
-	Config   string `toml:"config" json:"config,omitempty"`       // its config file
-	URL      string `toml:"url" json:"url,omitempty"`             // its API URL
-	AdminURL string `toml:"admin_url" json:"admin_url,omitempty"` // its admin server (/ready, /metrics)
-	PGUnit   string `toml:"pg_unit" json:"pg_unit,omitempty"`     // PostgreSQL unit, for restarts and telemetry
-	PGURI    string `toml:"pg_uri" json:"pg_uri,omitempty"`       // superuser URI, for settings and counters
+	Stack    string `toml:"stack"`     // state dir of a local stack; "" = default
+	Unit     string `toml:"unit"`      // PostgREST unit of an existing server
+	Config   string `toml:"config"`    // its config file
+	URL      string `toml:"url"`       // its API URL
+	AdminURL string `toml:"admin_url"` // its admin server (/ready, /metrics)
+	PGUnit   string `toml:"pg_unit"`   // PostgreSQL unit, for restarts and telemetry
+	PGURI    string `toml:"pg_uri"`    // superuser URI, for settings and counters
 }
 
 // Partition assigns CPUs (lists like "0" or "0,2-3") so that the load
@@ -68,24 +68,24 @@ type Target struct {
 // PostgREST and the generator must not share CPUs; PostgreSQL may share
 // with either (on two cores one of the three shares).
 type Partition struct {
-	Generator  string `toml:"generator" json:"generator,omitempty"`
-	PostgREST  string `toml:"postgrest" json:"postgrest,omitempty"`
-	PostgreSQL string `toml:"postgresql" json:"postgresql,omitempty"`
+	Generator  string `toml:"generator"`
+	PostgREST  string `toml:"postgrest"`
+	PostgreSQL string `toml:"postgresql"`
 }
 
 // Scenario is a user-defined scenario: one request template, weighted in the mix.
 type Scenario struct {
-	Name     string            `toml:"name" json:"name"`
-	Method   string            `toml:"method" json:"method"`
-	Path     string            `toml:"path" json:"path"` // may hold templates like {rand 1 275}
-	Header   map[string]string `toml:"header" json:"header,omitempty"`
-	Body     string            `toml:"body" json:"body,omitempty"`
-	BodyFile string            `toml:"body_file" json:"body_file,omitempty"`
-	Expect   int               `toml:"expect" json:"expect,omitempty"` // expected status; 0 = any 2xx
-	Weight   float64           `toml:"weight" json:"weight,omitempty"`
+	Name     string            `toml:"name"`
+	Method   string            `toml:"method"`
+	Path     string            `toml:"path"` // may hold templates like {rand 1 275}
+	Header   map[string]string `toml:"header"`
+	Body     string            `toml:"body"`
+	BodyFile string            `toml:"body_file"`
+	Expect   int               `toml:"expect"` // expected status; 0 = any 2xx
+	Weight   float64           `toml:"weight"`
 	// Targets is the targets file this scenario replays (set by
 	// UseTargets; then Method, Path, Header and Body are unused).
-	Targets string `toml:"-" json:"targets,omitempty"`
+	Targets string `toml:"-"`
 }
 
 // Model is a load model (Load.Model).
@@ -136,28 +136,28 @@ const DefaultUtilisation = 0.65
 
 // Load says how traffic is generated in each trial.
 type Load struct {
-	Model       Model         `toml:"model" json:"model"`
-	Rate        float64       `toml:"rate" json:"rate,omitempty"`                   // open: requests/s
-	MaxInFlight int           `toml:"max_in_flight" json:"max_in_flight,omitempty"` // open: bound on concurrent requests
-	Connections int           `toml:"connections" json:"connections,omitempty"`     // closed
-	Think       time.Duration `toml:"think" json:"think,omitempty"`                 // closed
-	Duration    time.Duration `toml:"duration" json:"duration"`
-	Warmup      time.Duration `toml:"warmup" json:"warmup"`
-	Timeout     time.Duration `toml:"timeout" json:"timeout,omitempty"` // per request
-	Limit       Limit         `toml:"limit" json:"limit,omitempty"`     // search
-	Threads     int           `toml:"threads" json:"threads,omitempty"`
+	Model       Model         `toml:"model"`
+	Rate        float64       `toml:"rate"`          // open: requests/s
+	MaxInFlight int           `toml:"max_in_flight"` // open: bound on concurrent requests
+	Connections int           `toml:"connections"`   // closed
+	Think       time.Duration `toml:"think"`         // closed
+	Duration    time.Duration `toml:"duration"`
+	Warmup      time.Duration `toml:"warmup"`
+	Timeout     time.Duration `toml:"timeout"` // per request
+	Limit       Limit         `toml:"limit"`   // search
+	Threads     int           `toml:"threads"`
 	// Utilisation is the efficiency model's rate as a share of the
 	// baseline's capacity, in (0, 1); default DefaultUtilisation.
-	Utilisation float64 `toml:"utilisation" json:"utilisation,omitempty"`
+	Utilisation float64 `toml:"utilisation"`
 }
 
 // Limit is what a search must meet.
 type Limit struct {
-	P99        time.Duration `toml:"p99" json:"p99,omitempty"`
-	MaxErrors  float64       `toml:"max_errors" json:"max_errors,omitempty"`   // fraction, e.g. 0.001
-	MaxDropped float64       `toml:"max_dropped" json:"max_dropped,omitempty"` // fraction, e.g. 0.01
-	MinRate    float64       `toml:"min_rate" json:"min_rate,omitempty"`
-	MaxRate    float64       `toml:"max_rate" json:"max_rate,omitempty"`
+	P99        time.Duration `toml:"p99"`
+	MaxErrors  float64       `toml:"max_errors"`  // fraction, e.g. 0.001
+	MaxDropped float64       `toml:"max_dropped"` // fraction, e.g. 0.01
+	MinRate    float64       `toml:"min_rate"`
+	MaxRate    float64       `toml:"max_rate"`
 }
 
 // Order is the order of a round's trials (Trials.Order).
@@ -211,28 +211,28 @@ func oneOf[T ~string](v T, what string, allowed []T, note string) error {
 
 // Trials says how often each (variant, scenario) is measured.
 type Trials struct {
-	Min   int     `toml:"min" json:"min"`     // trials per variant and scenario before a verdict
-	Max   int     `toml:"max" json:"max"`     // stop here even if undecided
-	Order Order   `toml:"order" json:"order"` // interleaved | random
-	Seed  int64   `toml:"seed" json:"seed"`
-	Alpha float64 `toml:"alpha" json:"alpha"` // significance level, default 0.05
+	Min   int     `toml:"min"`   // trials per variant and scenario before a verdict
+	Max   int     `toml:"max"`   // stop here even if undecided
+	Order Order   `toml:"order"` // interleaved | random
+	Seed  int64   `toml:"seed"`
+	Alpha float64 `toml:"alpha"` // significance level, default 0.05
 	// Analysis is the test verdicts use: "paired" (Wilcoxon signed-rank
 	// on per-round ratios), "unpaired" (Mann-Whitney U), or "" for paired
 	// when every round measured both variants.
-	Analysis Analysis `toml:"analysis" json:"analysis,omitempty"`
+	Analysis Analysis `toml:"analysis"`
 	// Sequential (default true) makes the adaptive stop a group-sequential
 	// design that spends alpha over the looks between Min and Max; false
 	// tests at alpha after every round (more false positives).
-	Sequential *bool `toml:"sequential" json:"sequential,omitempty"`
+	Sequential *bool `toml:"sequential"`
 	// Interference is the share of the machine's CPUs that other work
 	// (anything but the measured services and the load generator) may use
 	// during a trial; a round with a trial above it is left out of the
 	// verdicts and measured again, within Max. Default 0.2; 1 disables.
-	Interference float64 `toml:"interference" json:"interference,omitempty"`
+	Interference float64 `toml:"interference"`
 	// SpeedAdjust (default true) adjusts the paired verdicts on CPU per
 	// request for the machine's speed reference measured in every trial
 	// (Trial.SpeedRefNs); false tests the raw per-round ratios.
-	SpeedAdjust *bool `toml:"speed_adjust" json:"speed_adjust,omitempty"`
+	SpeedAdjust *bool `toml:"speed_adjust"`
 }
 
 // InterferenceLimit is Interference, or DefaultInterference when unset.
@@ -253,27 +253,27 @@ func (t Trials) AdjustsForSpeed() bool { return t.SpeedAdjust == nil || *t.Speed
 
 // Variant is one configuration of the server under test.
 type Variant struct {
-	Name        string `toml:"name" json:"name"`
-	Description string `toml:"description" json:"description,omitempty"`
-	Baseline    bool   `toml:"baseline" json:"baseline,omitempty"`
+	Name        string `toml:"name"`
+	Description string `toml:"description"`
+	Baseline    bool   `toml:"baseline"`
 
 	// PostgREST config keys. db-uri may be "tcp" or "unix": the lab derives
 	// the full URI from the base config and the PostgreSQL's addresses.
-	PostgREST map[string]string `toml:"postgrest" json:"postgrest,omitempty"`
+	PostgREST map[string]string `toml:"postgrest"`
 	// PostgreSQL settings (ALTER SYSTEM); restart or reload as each needs.
-	PostgreSQL map[string]string `toml:"postgresql" json:"postgresql,omitempty"`
+	PostgreSQL map[string]string `toml:"postgresql"`
 	// Environment of the PostgREST unit (e.g. PGRST_* or GHCRTS).
-	Env map[string]string `toml:"env" json:"env,omitempty"`
+	Env map[string]string `toml:"env"`
 	// Unit drop-in settings for the PostgREST unit, e.g. CPUAffinity, MemoryMax.
-	DropIn map[string]string `toml:"dropin" json:"dropin,omitempty"`
+	DropIn map[string]string `toml:"dropin"`
 	// Binary replaces the PostgREST executable; Args are extra arguments
 	// (e.g. ["+RTS", "-N2", "-RTS"]).
-	Binary string   `toml:"binary" json:"binary,omitempty"`
-	Args   []string `toml:"args" json:"args,omitempty"`
+	Binary string   `toml:"binary"`
+	Args   []string `toml:"args"`
 	// PGCPUAffinity is the PostgreSQL unit's CPUAffinity, set from
 	// [partition] postgresql (never from a variant table): the server
 	// keeps it across variants and removes it when it restores.
-	PGCPUAffinity string `toml:"-" json:"pg_cpu_affinity,omitempty"`
+	PGCPUAffinity string `toml:"-"`
 }
 
 // BaselineVariant returns the variant marked baseline, else the first.

@@ -17,15 +17,15 @@ import (
 type Sweep struct {
 	SweepAxis
 	// Cross is the optional second key of a grid.
-	Cross *SweepAxis `toml:"cross" json:"cross,omitempty"`
+	Cross *SweepAxis `toml:"cross"`
 	// Cheapest orders the values by cost, for the recommendation ("the
 	// cheapest value as good as the best"): ascending (default for
 	// numbers: the smallest value is the cheapest), descending, or listed
 	// (the order of values, the first the cheapest; default for text).
-	Cheapest Cheapest `toml:"cheapest" json:"cheapest,omitempty"`
+	Cheapest Cheapest `toml:"cheapest"`
 	// Template holds what every generated variant shares: the file's
 	// single [[variant]] (without name and baseline), set by the parser.
-	Template *Variant `toml:"-" json:"template,omitempty"`
+	Template *Variant `toml:"-"`
 }
 
 // SweepAxis is one swept key and its values: a list, or a range from From
@@ -34,17 +34,17 @@ type SweepAxis struct {
 	// Key is what is swept: "postgrest.<key>", "postgresql.<setting>",
 	// "env.<NAME>", "dropin.<Setting>", or "rts" (GHC runtime options,
 	// given as +RTS ... -RTS arguments; "" = none).
-	Key    string   `toml:"key" json:"key"`
-	Values []Scalar `toml:"values" json:"values,omitempty"`
-	From   float64  `toml:"from" json:"from,omitempty"`
-	To     float64  `toml:"to" json:"to,omitempty"`
-	Step   float64  `toml:"step" json:"step,omitempty"`
-	Factor float64  `toml:"factor" json:"factor,omitempty"`
+	Key    string   `toml:"key"`
+	Values []Scalar `toml:"values"`
+	From   float64  `toml:"from"`
+	To     float64  `toml:"to"`
+	Step   float64  `toml:"step"`
+	Factor float64  `toml:"factor"`
 	// Unit is appended to a range's values (work_mem from 1 to 64 with
 	// unit "MB": 1MB, 2MB, ...).
-	Unit string `toml:"unit" json:"unit,omitempty"`
+	Unit string `toml:"unit"`
 	// Baseline is the value the baseline variant has (required).
-	Baseline Scalar `toml:"baseline" json:"baseline"`
+	Baseline Scalar `toml:"baseline"`
 }
 
 // Scalar is a value a file may write as a string, a number or a boolean;
@@ -102,8 +102,8 @@ const MaxSweepValues = 64
 
 // SweepPoint is one generated variant: its name and its value per axis.
 type SweepPoint struct {
-	Variant string   `json:"variant"`
-	Values  []string `json:"values"`
+	Variant string
+	Values  []string
 }
 
 var sweepKinds = []string{"postgrest", "postgresql", "env", "dropin", "rts"}

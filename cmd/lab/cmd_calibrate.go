@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -16,6 +14,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/experiments"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
@@ -222,19 +221,7 @@ func (c *calibration) one(ctx context.Context, effect float64, us, i int) (*lab.
 
 // writeRunJSON writes run.json into dir (made if missing), for lab run
 // and for each of lab calibrate's runs.
-func writeRunJSON(dir string, run *lab.Run) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("results: %w", err)
-	}
-	b, err := json.MarshalIndent(run, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "run.json"), b, 0o644); err != nil {
-		return fmt.Errorf("results: %w", err)
-	}
-	return nil
-}
+func writeRunJSON(dir string, run *lab.Run) error { return record.Write(dir, run) }
 
 // calibrationProgress prints one short line per finished trial.
 type calibrationProgress struct {
