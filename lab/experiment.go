@@ -8,56 +8,59 @@ import (
 )
 
 // Experiment is one experiment file: what to vary, what to send, how long,
-// and how often. It is decoded from TOML by package experiments.
+// and how often. It is the model, not the file format: package experiments
+// decodes a file into its own types (the TOML names) and converts them into
+// an Experiment; package record writes it to run.json. FieldError paths
+// use the file's names (Custom is [[scenario]], Variants [[variant]]).
 type Experiment struct {
-	Name        string `toml:"name"`
-	Title       string `toml:"title"`
-	Description string `toml:"description"`
+	Name        string
+	Title       string
+	Description string
 
-	Target    Target     `toml:"target"`
-	Scenarios []string   `toml:"scenarios"` // built-in or custom scenario names
-	Custom    []Scenario `toml:"scenario"`
+	Target    Target
+	Scenarios []string // built-in or custom scenario names
+	Custom    []Scenario
 	// Targets is a targets file (vegeta's format, like PostgREST's
 	// test/load/targets.http), relative to the experiment file: its
 	// requests, round-robin, become the scenario "targets" (see UseTargets).
-	Targets string `toml:"targets"`
+	Targets string
 	// JWTSecret signs the {jwt ...} templates of the requests (HS256); it
 	// is never written to run.json or reports.
-	JWTSecret string    `toml:"jwt_secret"`
-	Load      Load      `toml:"load"`
-	Trials    Trials    `toml:"trials"`
-	Variants  []Variant `toml:"variant"`
+	JWTSecret string
+	Load      Load
+	Trials    Trials
+	Variants  []Variant
 	// Sweep optionally generates the variants: one key (or a grid of two)
 	// at a list or range of values; see Sweep.
-	Sweep *Sweep `toml:"sweep"`
+	Sweep *Sweep
 	// Partition optionally gives the load generator and PostgREST their
 	// own CPUs.
-	Partition Partition `toml:"partition"`
+	Partition Partition
 
 	// AllowUnknownKeys lets variants set PostgREST keys the lab's catalogue
 	// does not know (e.g. from a newer PostgREST).
-	AllowUnknownKeys bool `toml:"allow_unknown_keys"`
+	AllowUnknownKeys bool
 
 	// Profile records, per trial, a CPU profile (perf) of the target and
 	// PostgreSQL, GHC runtime statistics of a Haskell target (+RTS -S) and
 	// the SQL statements sent (pg_stat_statements), all over the measured
 	// window. Local server side only.
-	Profile bool `toml:"profile"`
+	Profile bool
 
 	// Source is the file the experiment was read from ("" for built-ins).
-	Source string `toml:"-"`
+	Source string
 }
 
 // Target says which server the experiment runs against. The zero value
 // means the local stack (`lab stack up`).
 type Target struct {
-	Stack    string `toml:"stack"`     // state dir of a local stack; "" = default
-	Unit     string `toml:"unit"`      // PostgREST unit of an existing server
-	Config   string `toml:"config"`    // its config file
-	URL      string `toml:"url"`       // its API URL
-	AdminURL string `toml:"admin_url"` // its admin server (/ready, /metrics)
-	PGUnit   string `toml:"pg_unit"`   // PostgreSQL unit, for restarts and telemetry
-	PGURI    string `toml:"pg_uri"`    // superuser URI, for settings and counters
+	Stack    string // state dir of a local stack; "" = default
+	Unit     string // PostgREST unit of an existing server
+	Config   string // its config file
+	URL      string // its API URL
+	AdminURL string // its admin server (/ready, /metrics)
+	PGUnit   string // PostgreSQL unit, for restarts and telemetry
+	PGURI    string // superuser URI, for settings and counters
 }
 
 // Partition assigns CPUs (lists like "0" or "0,2-3") so that the load
@@ -68,24 +71,24 @@ type Target struct {
 // PostgREST and the generator must not share CPUs; PostgreSQL may share
 // with either (on two cores one of the three shares).
 type Partition struct {
-	Generator  string `toml:"generator"`
-	PostgREST  string `toml:"postgrest"`
-	PostgreSQL string `toml:"postgresql"`
+	Generator  string
+	PostgREST  string
+	PostgreSQL string
 }
 
 // Scenario is a user-defined scenario: one request template, weighted in the mix.
 type Scenario struct {
-	Name     string            `toml:"name"`
-	Method   string            `toml:"method"`
-	Path     string            `toml:"path"` // may hold templates like {rand 1 275}
-	Header   map[string]string `toml:"header"`
-	Body     string            `toml:"body"`
-	BodyFile string            `toml:"body_file"`
-	Expect   int               `toml:"expect"` // expected status; 0 = any 2xx
-	Weight   float64           `toml:"weight"`
+	Name     string
+	Method   string
+	Path     string // may hold templates like {rand 1 275}
+	Header   map[string]string
+	Body     string
+	BodyFile string
+	Expect   int // expected status; 0 = any 2xx
+	Weight   float64
 	// Targets is the targets file this scenario replays (set by
 	// UseTargets; then Method, Path, Header and Body are unused).
-	Targets string `toml:"-"`
+	Targets string
 }
 
 // Model is a load model (Load.Model).
@@ -136,28 +139,28 @@ const DefaultUtilisation = 0.65
 
 // Load says how traffic is generated in each trial.
 type Load struct {
-	Model       Model         `toml:"model"`
-	Rate        float64       `toml:"rate"`          // open: requests/s
-	MaxInFlight int           `toml:"max_in_flight"` // open: bound on concurrent requests
-	Connections int           `toml:"connections"`   // closed
-	Think       time.Duration `toml:"think"`         // closed
-	Duration    time.Duration `toml:"duration"`
-	Warmup      time.Duration `toml:"warmup"`
-	Timeout     time.Duration `toml:"timeout"` // per request
-	Limit       Limit         `toml:"limit"`   // search
-	Threads     int           `toml:"threads"`
+	Model       Model
+	Rate        float64       // open: requests/s
+	MaxInFlight int           // open: bound on concurrent requests
+	Connections int           // closed
+	Think       time.Duration // closed
+	Duration    time.Duration
+	Warmup      time.Duration
+	Timeout     time.Duration // per request
+	Limit       Limit         // search
+	Threads     int
 	// Utilisation is the efficiency model's rate as a share of the
 	// baseline's capacity, in (0, 1); default DefaultUtilisation.
-	Utilisation float64 `toml:"utilisation"`
+	Utilisation float64
 }
 
 // Limit is what a search must meet.
 type Limit struct {
-	P99        time.Duration `toml:"p99"`
-	MaxErrors  float64       `toml:"max_errors"`  // fraction, e.g. 0.001
-	MaxDropped float64       `toml:"max_dropped"` // fraction, e.g. 0.01
-	MinRate    float64       `toml:"min_rate"`
-	MaxRate    float64       `toml:"max_rate"`
+	P99        time.Duration
+	MaxErrors  float64 // fraction, e.g. 0.001
+	MaxDropped float64 // fraction, e.g. 0.01
+	MinRate    float64
+	MaxRate    float64
 }
 
 // Order is the order of a round's trials (Trials.Order).
@@ -211,28 +214,28 @@ func oneOf[T ~string](v T, what string, allowed []T, note string) error {
 
 // Trials says how often each (variant, scenario) is measured.
 type Trials struct {
-	Min   int     `toml:"min"`   // trials per variant and scenario before a verdict
-	Max   int     `toml:"max"`   // stop here even if undecided
-	Order Order   `toml:"order"` // interleaved | random
-	Seed  int64   `toml:"seed"`
-	Alpha float64 `toml:"alpha"` // significance level, default 0.05
+	Min   int   // trials per variant and scenario before a verdict
+	Max   int   // stop here even if undecided
+	Order Order // interleaved | random
+	Seed  int64
+	Alpha float64 // significance level, default 0.05
 	// Analysis is the test verdicts use: "paired" (Wilcoxon signed-rank
 	// on per-round ratios), "unpaired" (Mann-Whitney U), or "" for paired
 	// when every round measured both variants.
-	Analysis Analysis `toml:"analysis"`
+	Analysis Analysis
 	// Sequential (default true) makes the adaptive stop a group-sequential
 	// design that spends alpha over the looks between Min and Max; false
 	// tests at alpha after every round (more false positives).
-	Sequential *bool `toml:"sequential"`
+	Sequential *bool
 	// Interference is the share of the machine's CPUs that other work
 	// (anything but the measured services and the load generator) may use
 	// during a trial; a round with a trial above it is left out of the
 	// verdicts and measured again, within Max. Default 0.2; 1 disables.
-	Interference float64 `toml:"interference"`
+	Interference float64
 	// SpeedAdjust (default true) adjusts the paired verdicts on CPU per
 	// request for the machine's speed reference measured in every trial
 	// (Trial.SpeedRefNs); false tests the raw per-round ratios.
-	SpeedAdjust *bool `toml:"speed_adjust"`
+	SpeedAdjust *bool
 }
 
 // InterferenceLimit is Interference, or DefaultInterference when unset.
@@ -253,27 +256,27 @@ func (t Trials) AdjustsForSpeed() bool { return t.SpeedAdjust == nil || *t.Speed
 
 // Variant is one configuration of the server under test.
 type Variant struct {
-	Name        string `toml:"name"`
-	Description string `toml:"description"`
-	Baseline    bool   `toml:"baseline"`
+	Name        string
+	Description string
+	Baseline    bool
 
 	// PostgREST config keys. db-uri may be "tcp" or "unix": the lab derives
 	// the full URI from the base config and the PostgreSQL's addresses.
-	PostgREST map[string]string `toml:"postgrest"`
+	PostgREST map[string]string
 	// PostgreSQL settings (ALTER SYSTEM); restart or reload as each needs.
-	PostgreSQL map[string]string `toml:"postgresql"`
+	PostgreSQL map[string]string
 	// Environment of the PostgREST unit (e.g. PGRST_* or GHCRTS).
-	Env map[string]string `toml:"env"`
+	Env map[string]string
 	// Unit drop-in settings for the PostgREST unit, e.g. CPUAffinity, MemoryMax.
-	DropIn map[string]string `toml:"dropin"`
+	DropIn map[string]string
 	// Binary replaces the PostgREST executable; Args are extra arguments
 	// (e.g. ["+RTS", "-N2", "-RTS"]).
-	Binary string   `toml:"binary"`
-	Args   []string `toml:"args"`
+	Binary string
+	Args   []string
 	// PGCPUAffinity is the PostgreSQL unit's CPUAffinity, set from
 	// [partition] postgresql (never from a variant table): the server
 	// keeps it across variants and removes it when it restores.
-	PGCPUAffinity string `toml:"-"`
+	PGCPUAffinity string
 }
 
 // BaselineVariant returns the variant marked baseline, else the first.
