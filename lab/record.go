@@ -83,7 +83,7 @@ type TargetInfo struct {
 	Binary     string
 	Version    string
 	Reference  bool   // postgrest-mini, not PostgREST
-	Supervisor string // systemd-user, systemd-system, direct
+	Supervisor string // a systemd.Kind: systemd-user, systemd-system, direct
 	URL        string
 	Unit       string
 	Config     string
