@@ -158,7 +158,7 @@ func trialV1(t lab.Trial) TrialV1 {
 		Load:   loadStatsV1(t.Load),
 		Series: each(t.Series, func(s lab.Second) SecondV1 { return SecondV1(s) }),
 		Curve:  each(t.Curve, curvePointV1),
-		Server: usageV1(t.Server), Database: usageV1(t.Database), DB: dbStatsV1(t.DB),
+		Server: FromUsage(t.Server), Database: FromUsage(t.Database), DB: FromDBStats(t.DB),
 		Events: each(t.Events, eventV1), SpeedRefNs: t.SpeedRefNs,
 		SQL:   each(t.SQL, func(s lab.Statement) StatementV1 { return StatementV1(s) }),
 		Error: t.Error,
@@ -184,7 +184,7 @@ func (t TrialV1) lab() lab.Trial {
 		Load:   t.Load.lab(),
 		Series: each(t.Series, func(s SecondV1) lab.Second { return lab.Second(s) }),
 		Curve:  each(t.Curve, CurvePointV1.lab),
-		Server: t.Server.lab(), Database: t.Database.lab(), DB: t.DB.lab(),
+		Server: t.Server.Usage(), Database: t.Database.Usage(), DB: t.DB.DBStats(),
 		Events: each(t.Events, EventV1.lab), SpeedRefNs: t.SpeedRefNs,
 		SQL:   each(t.SQL, func(s StatementV1) lab.Statement { return lab.Statement(s) }),
 		Error: t.Error,
@@ -231,17 +231,21 @@ func (l LoadStatsV1) lab() lab.LoadStats {
 func curvePointV1(p lab.CurvePoint) CurvePointV1 { return CurvePointV1(p) }
 func (p CurvePointV1) lab() lab.CurvePoint       { return lab.CurvePoint(p) }
 
-func usageV1(u lab.Usage) UsageV1 {
+// FromUsage is the record of a service's usage (also the agent's wire form).
+func FromUsage(u lab.Usage) UsageV1 {
 	return UsageV1{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, CPUPerRequestUs: u.CPUPerRequestUs, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS,
 		Samples: each(u.Samples, func(s lab.UsageSample) UsageSampleV1 { return UsageSampleV1(s) })}
 }
 
-func (u UsageV1) lab() lab.Usage {
+// Usage is the usage u records.
+func (u UsageV1) Usage() lab.Usage {
 	return lab.Usage{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, CPUPerRequestUs: u.CPUPerRequestUs, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS,
 		Samples: each(u.Samples, func(s UsageSampleV1) lab.UsageSample { return lab.UsageSample(s) })}
 }
 
-func dbStatsV1(d lab.DBStats) DBStatsV1 {
+// FromDBStats is the record of PostgreSQL's counters (also the agent's wire
+// form).
+func FromDBStats(d lab.DBStats) DBStatsV1 {
 	out := DBStatsV1{TransactionsPerRequest: d.TransactionsPerRequest, StatementsPerRequest: d.StatementsPerRequest,
 		Rollbacks: d.Rollbacks, Backends: d.Backends}
 	if p := d.Pool; p != nil {
@@ -251,7 +255,8 @@ func dbStatsV1(d lab.DBStats) DBStatsV1 {
 	return out
 }
 
-func (d DBStatsV1) lab() lab.DBStats {
+// DBStats is the counters d records.
+func (d DBStatsV1) DBStats() lab.DBStats {
 	out := lab.DBStats{TransactionsPerRequest: d.TransactionsPerRequest, StatementsPerRequest: d.StatementsPerRequest,
 		Rollbacks: d.Rollbacks, Backends: d.Backends}
 	if p := d.Pool; p != nil {
