@@ -2,7 +2,6 @@ package record_test
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,11 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/golden"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden/run.json")
 
 // realRun is a run.json written by `lab run` before package record existed
 // (TestEfficiencyRunTiny on the real PostgREST): an efficiency run, with
@@ -61,18 +59,7 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join("testdata", "golden", "run.json")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -run TestGolden -update writes it)", err)
-	}
+	want := golden.File(t, path, got)
 	if !bytes.Equal(got, want) {
 		t.Fatalf("run.json changed (earlier labs' records would not load the same):\n%s", firstDiff(got, want))
 	}

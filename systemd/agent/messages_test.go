@@ -3,18 +3,15 @@ package agent
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/golden"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
 )
-
-var updateGolden = flag.Bool("update", false, "rewrite testdata/golden/*.json")
 
 // goldenMessages is one example of every v1 message, requests and answers.
 func goldenMessages() map[string]any {
@@ -56,19 +53,7 @@ func TestMessagesGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got = append(got, '\n')
-			path := filepath.Join("testdata", "golden", name+".json")
-			if *updateGolden {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (go test -run TestMessagesGolden -update writes it)", err)
-			}
+			want := golden.File(t, filepath.Join("testdata", "golden", name+".json"), got)
 			if !bytes.Equal(got, want) {
 				t.Fatalf("message %s changed on the wire (a v1 driver or agent would not understand it):\ngot  %s\nwant %s", name, got, want)
 			}
