@@ -31,7 +31,7 @@ type checker struct {
 
 var (
 	durationType = reflect.TypeOf(time.Duration(0))
-	scalarType   = reflect.TypeOf(lab.Scalar(""))
+	scalarType   = reflect.TypeOf(scalar(""))
 )
 
 func (c *checker) add(at, shown []string, format string, args ...any) {
@@ -227,7 +227,7 @@ var errNotScalar = errors.New("must be a string, number or boolean")
 // scalarText renders a scalar as the text a config file or environment
 // would hold: strings as they are, numbers and booleans as TOML writes them.
 func scalarText(v any) (string, error) {
-	t, err := lab.ScalarText(v)
+	t, err := tomlText(v)
 	if err != nil {
 		return "", fmt.Errorf("%w, not %s", errNotScalar, describe(v))
 	}

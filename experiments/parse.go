@@ -23,49 +23,6 @@ import (
 // unknown key "db-pol" ...); any other error is reported at the key.
 type KeyValidator func(key, value string, allowUnknown bool) error
 
-// fileExperiment is lab.Experiment as written in a file: the string maps
-// of variants and scenarios also take numbers and booleans (db-pool = 10).
-// The fields shadow the embedded ones of the same TOML name.
-type fileExperiment struct {
-	lab.Experiment
-	Custom   []fileScenario `toml:"scenario"`
-	Variants []fileVariant  `toml:"variant"`
-}
-
-type fileScenario struct {
-	lab.Scenario
-	Header scalars `toml:"header"`
-}
-
-type fileVariant struct {
-	lab.Variant
-	PostgREST  scalars `toml:"postgrest"`
-	PostgreSQL scalars `toml:"postgresql"`
-	Env        scalars `toml:"env"`
-	DropIn     scalars `toml:"dropin"`
-}
-
-// scalars is a map[string]string decoded from a table of strings, numbers
-// and booleans.
-type scalars map[string]string
-
-// UnmarshalTOML implements toml.Unmarshaler.
-func (s *scalars) UnmarshalTOML(v any) error {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return fmt.Errorf("must be a table, not %s", describe(v))
-	}
-	*s = make(scalars, len(m))
-	for k, x := range m {
-		t, err := scalarText(x)
-		if err != nil {
-			return fmt.Errorf("%s: %w", k, err)
-		}
-		(*s)[k] = t
-	}
-	return nil
-}
-
 // Parse decodes and validates an experiment file. filename is used in
 // error messages only. validate checks PostgREST keys; nil skips that check.
 //
@@ -89,7 +46,7 @@ func Parse(filename string, src []byte, validate KeyValidator) (*lab.Experiment,
 	// Check the document against the struct; on problems, decode what is
 	// left of it (re-encoded) so that Validate still reports the rest.
 	var c checker
-	c.table(nil, doc, reflect.TypeOf(lab.Experiment{}))
+	c.table(nil, doc, reflect.TypeOf(fileExperiment{}))
 	for _, pr := range c.probs {
 		p.add(pr.at, pr.shown, pr.err)
 	}
@@ -101,8 +58,7 @@ func Parse(filename string, src []byte, validate KeyValidator) (*lab.Experiment,
 		src = buf.Bytes()
 	}
 
-	var f fileExperiment
-	f.Experiment.Defaults()
+	f := defaultFile()
 	md, err := toml.Decode(string(src), &f)
 	if err != nil { // the checker should have caught it: report it as is
 		p.errs = append(p.errs, &Error{File: filename, Err: err})
@@ -111,7 +67,7 @@ func Parse(filename string, src []byte, validate KeyValidator) (*lab.Experiment,
 	for _, k := range md.Undecoded() { // likewise
 		p.add(k, k[:len(k)-1], &UnknownKey{Key: k[len(k)-1]})
 	}
-	e := f.toExperiment()
+	e := f.experiment()
 	if !md.IsDefined("trials", "max") && e.Trials.Max < e.Trials.Min {
 		e.Trials.Max = e.Trials.Min // trials.min = 12 alone raises the default max
 	}
@@ -255,21 +211,4 @@ func (p *parse) result() Errors {
 		out[i] = e
 	}
 	return out
-}
-
-func (f *fileExperiment) toExperiment() *lab.Experiment {
-	e := f.Experiment
-	e.Custom = nil
-	for _, s := range f.Custom {
-		sc := s.Scenario
-		sc.Header = s.Header
-		e.Custom = append(e.Custom, sc)
-	}
-	e.Variants = nil
-	for _, v := range f.Variants {
-		va := v.Variant
-		va.PostgREST, va.PostgreSQL, va.Env, va.DropIn = v.PostgREST, v.PostgreSQL, v.Env, v.DropIn
-		e.Variants = append(e.Variants, va)
-	}
-	return &e
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 )
 
 // The targets key becomes the scenario "targets", its path relative to the
@@ -31,7 +32,7 @@ postgrest = { jwt-secret = "reallyreallyreallyreallyverysafe", db-tx-end = "comm
 	if !slices.Equal(e.Scenarios, []string{"GETSingle", lab.TargetsScenario}) || len(e.Custom) != 1 || e.Custom[0].Targets != want || e.Targets != want {
 		t.Errorf("scenarios %v, custom %+v, targets %q", e.Scenarios, e.Custom, e.Targets)
 	}
-	b, _ := json.Marshal(e.Redacted())
+	b, _ := json.Marshal(record.FromExperiment(e.Redacted())) // as run.json holds it
 	if strings.Contains(string(b), "really") {
 		t.Errorf("the JWT secret reached JSON: %s", b)
 	}

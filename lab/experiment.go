@@ -1,58 +1,66 @@
 package lab
 
-import "time"
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
 
 // Experiment is one experiment file: what to vary, what to send, how long,
-// and how often. It is decoded from TOML by package experiments.
+// and how often. It is the model, not the file format: package experiments
+// decodes a file into its own types (the TOML names) and converts them into
+// an Experiment; package record writes it to run.json. FieldError paths
+// use the file's names (Custom is [[scenario]], Variants [[variant]]).
 type Experiment struct {
-	Name        string `toml:"name" json:"name"`
-	Title       string `toml:"title" json:"title"`
-	Description string `toml:"description" json:"description,omitempty"`
+	Name        string
+	Title       string
+	Description string
 
-	Target    Target     `toml:"target" json:"target"`
-	Scenarios []string   `toml:"scenarios" json:"scenarios"` // built-in or custom scenario names
-	Custom    []Scenario `toml:"scenario" json:"custom,omitempty"`
+	Target    Target
+	Scenarios []string // built-in or custom scenario names
+	Custom    []Scenario
 	// Targets is a targets file (vegeta's format, like PostgREST's
 	// test/load/targets.http), relative to the experiment file: its
 	// requests, round-robin, become the scenario "targets" (see UseTargets).
-	Targets string `toml:"targets" json:"targets,omitempty"`
+	Targets string
 	// JWTSecret signs the {jwt ...} templates of the requests (HS256); it
 	// is never written to run.json or reports.
-	JWTSecret string    `toml:"jwt_secret" json:"-"`
-	Load      Load      `toml:"load" json:"load"`
-	Trials    Trials    `toml:"trials" json:"trials"`
-	Variants  []Variant `toml:"variant" json:"variants"`
+	JWTSecret string
+	Load      Load
+	Trials    Trials
+	Variants  []Variant
 	// Sweep optionally generates the variants: one key (or a grid of two)
 	// at a list or range of values; see Sweep.
-	Sweep *Sweep `toml:"sweep" json:"sweep,omitempty"`
+	Sweep *Sweep
 	// Partition optionally gives the load generator and PostgREST their
 	// own CPUs.
-	Partition Partition `toml:"partition" json:"partition,omitempty"`
+	Partition Partition
 
 	// AllowUnknownKeys lets variants set PostgREST keys the lab's catalogue
 	// does not know (e.g. from a newer PostgREST).
-	AllowUnknownKeys bool `toml:"allow_unknown_keys" json:"allow_unknown_keys,omitempty"`
+	AllowUnknownKeys bool
 
 	// Profile records, per trial, a CPU profile (perf) of the target and
 	// PostgreSQL, GHC runtime statistics of a Haskell target (+RTS -S) and
 	// the SQL statements sent (pg_stat_statements), all over the measured
 	// window. Local server side only.
-	Profile bool `toml:"profile" json:"profile,omitempty"`
+	Profile bool
 
 	// Source is the file the experiment was read from ("" for built-ins).
-	Source string `toml:"-" json:"source,omitempty"`
+	Source string
 }
 
 // Target says which server the experiment runs against. The zero value
 // means the local stack (`lab stack up`).
 type Target struct {
-	Stack    string `toml:"stack" json:"stack,omitempty"`         // state dir of a local stack; "" = default
-	Unit     string `toml:"unit" json:"unit,omitempty"`           // PostgREST unit of an existing server
-	Config   string `toml:"config" json:"config,omitempty"`       // its config file
-	URL      string `toml:"url" json:"url,omitempty"`             // its API URL
-	AdminURL string `toml:"admin_url" json:"admin_url,omitempty"` // its admin server (/ready, /metrics)
-	PGUnit   string `toml:"pg_unit" json:"pg_unit,omitempty"`     // PostgreSQL unit, for restarts and telemetry
-	PGURI    string `toml:"pg_uri" json:"pg_uri,omitempty"`       // superuser URI, for settings and counters
+	Stack    string // state dir of a local stack; "" = default
+	Unit     string // PostgREST unit of an existing server
+	Config   string // its config file
+	URL      string // its API URL
+	AdminURL string // its admin server (/ready, /metrics)
+	PGUnit   string // PostgreSQL unit, for restarts and telemetry
+	PGURI    string // superuser URI, for settings and counters
 }
 
 // Partition assigns CPUs (lists like "0" or "0,2-3") so that the load
@@ -63,36 +71,45 @@ type Target struct {
 // PostgREST and the generator must not share CPUs; PostgreSQL may share
 // with either (on two cores one of the three shares).
 type Partition struct {
-	Generator  string `toml:"generator" json:"generator,omitempty"`
-	PostgREST  string `toml:"postgrest" json:"postgrest,omitempty"`
-	PostgreSQL string `toml:"postgresql" json:"postgresql,omitempty"`
+	Generator  string
+	PostgREST  string
+	PostgreSQL string
 }
 
 // Scenario is a user-defined scenario: one request template, weighted in the mix.
 type Scenario struct {
-	Name     string            `toml:"name" json:"name"`
-	Method   string            `toml:"method" json:"method"`
-	Path     string            `toml:"path" json:"path"` // may hold templates like {rand 1 275}
-	Header   map[string]string `toml:"header" json:"header,omitempty"`
-	Body     string            `toml:"body" json:"body,omitempty"`
-	BodyFile string            `toml:"body_file" json:"body_file,omitempty"`
-	Expect   int               `toml:"expect" json:"expect,omitempty"` // expected status; 0 = any 2xx
-	Weight   float64           `toml:"weight" json:"weight,omitempty"`
+	Name     string
+	Method   string
+	Path     string // may hold templates like {rand 1 275}
+	Header   map[string]string
+	Body     string
+	BodyFile string
+	Expect   int // expected status; 0 = any 2xx
+	Weight   float64
 	// Targets is the targets file this scenario replays (set by
 	// UseTargets; then Method, Path, Header and Body are unused).
-	Targets string `toml:"-" json:"targets,omitempty"`
+	Targets string
 }
+
+// Model is a load model (Load.Model).
+type Model string
 
 // Load models.
 const (
-	ModelOpen   = "open"   // constant arrival rate
-	ModelClosed = "closed" // fixed number of connections
-	ModelSearch = "search" // highest open-model rate within Limit
+	ModelOpen   Model = "open"   // constant arrival rate
+	ModelClosed Model = "closed" // fixed number of connections
+	ModelSearch Model = "search" // highest open-model rate within Limit
 	// ModelEfficiency first searches the baseline's capacity (as search,
 	// within Limit), then measures every trial with the open model at
 	// Utilisation of it; the primary metric is CPU per request.
-	ModelEfficiency = "efficiency"
+	ModelEfficiency Model = "efficiency"
 )
+
+// Models are the load models, in the order messages list them.
+var Models = []Model{ModelOpen, ModelClosed, ModelSearch, ModelEfficiency}
+
+// Valid reports whether m is a load model, naming the allowed ones if not.
+func (m Model) Valid() error { return oneOf(m, "a load model", Models, "") }
 
 // CapacityLimit is the limit of the efficiency model's capacity search:
 // Limit, or without p99 and max_errors, at most 0.1 % errors and 1 %
@@ -122,66 +139,103 @@ const DefaultUtilisation = 0.65
 
 // Load says how traffic is generated in each trial.
 type Load struct {
-	Model       string        `toml:"model" json:"model"`
-	Rate        float64       `toml:"rate" json:"rate,omitempty"`                   // open: requests/s
-	MaxInFlight int           `toml:"max_in_flight" json:"max_in_flight,omitempty"` // open: bound on concurrent requests
-	Connections int           `toml:"connections" json:"connections,omitempty"`     // closed
-	Think       time.Duration `toml:"think" json:"think,omitempty"`                 // closed
-	Duration    time.Duration `toml:"duration" json:"duration"`
-	Warmup      time.Duration `toml:"warmup" json:"warmup"`
-	Timeout     time.Duration `toml:"timeout" json:"timeout,omitempty"` // per request
-	Limit       Limit         `toml:"limit" json:"limit,omitempty"`     // search
-	Threads     int           `toml:"threads" json:"threads,omitempty"`
+	Model       Model
+	Rate        float64       // open: requests/s
+	MaxInFlight int           // open: bound on concurrent requests
+	Connections int           // closed
+	Think       time.Duration // closed
+	Duration    time.Duration
+	Warmup      time.Duration
+	Timeout     time.Duration // per request
+	Limit       Limit         // search
+	Threads     int
 	// Utilisation is the efficiency model's rate as a share of the
 	// baseline's capacity, in (0, 1); default DefaultUtilisation.
-	Utilisation float64 `toml:"utilisation" json:"utilisation,omitempty"`
+	Utilisation float64
 }
 
 // Limit is what a search must meet.
 type Limit struct {
-	P99        time.Duration `toml:"p99" json:"p99,omitempty"`
-	MaxErrors  float64       `toml:"max_errors" json:"max_errors,omitempty"`   // fraction, e.g. 0.001
-	MaxDropped float64       `toml:"max_dropped" json:"max_dropped,omitempty"` // fraction, e.g. 0.01
-	MinRate    float64       `toml:"min_rate" json:"min_rate,omitempty"`
-	MaxRate    float64       `toml:"max_rate" json:"max_rate,omitempty"`
+	P99        time.Duration
+	MaxErrors  float64 // fraction, e.g. 0.001
+	MaxDropped float64 // fraction, e.g. 0.01
+	MinRate    float64
+	MaxRate    float64
 }
+
+// Order is the order of a round's trials (Trials.Order).
+type Order string
 
 // Trial orders.
 const (
-	OrderInterleaved = "interleaved" // ABAB...
-	OrderRandom      = "random"      // randomised blocks, seeded
+	OrderInterleaved Order = "interleaved" // ABAB...
+	OrderRandom      Order = "random"      // randomised blocks, seeded
 )
+
+// Orders are the trial orders.
+var Orders = []Order{OrderInterleaved, OrderRandom}
+
+// Valid reports whether o is a trial order, naming the allowed ones if not.
+func (o Order) Valid() error { return oneOf(o, "a trial order", Orders, "") }
+
+// Analysis is the test verdicts use (Trials.Analysis); "" chooses.
+type Analysis string
 
 // Analyses a verdict can use (Trials.Analysis).
 const (
-	AnalysisPaired   = "paired"   // per-round ratios, Wilcoxon signed-rank
-	AnalysisUnpaired = "unpaired" // two samples, Mann-Whitney U
+	AnalysisPaired   Analysis = "paired"   // per-round ratios, Wilcoxon signed-rank
+	AnalysisUnpaired Analysis = "unpaired" // two samples, Mann-Whitney U
 )
+
+// Analyses are the analyses a file may name.
+var Analyses = []Analysis{AnalysisPaired, AnalysisUnpaired}
+
+// Valid reports whether a is an analysis or unset, naming the allowed ones
+// if not.
+func (a Analysis) Valid() error {
+	if a == "" {
+		return nil
+	}
+	return oneOf(a, "an analysis", Analyses, "; unset = paired when every round is complete")
+}
+
+// oneOf checks a value of a string enum against its allowed values:
+// `"x" is not a load model (allowed: open, closed, ...)`.
+func oneOf[T ~string](v T, what string, allowed []T, note string) error {
+	if slices.Contains(allowed, v) {
+		return nil
+	}
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	return fmt.Errorf("%q is not %s (allowed: %s%s)", string(v), what, strings.Join(names, ", "), note)
+}
 
 // Trials says how often each (variant, scenario) is measured.
 type Trials struct {
-	Min   int     `toml:"min" json:"min"`     // trials per variant and scenario before a verdict
-	Max   int     `toml:"max" json:"max"`     // stop here even if undecided
-	Order string  `toml:"order" json:"order"` // interleaved | random
-	Seed  int64   `toml:"seed" json:"seed"`
-	Alpha float64 `toml:"alpha" json:"alpha"` // significance level, default 0.05
+	Min   int   // trials per variant and scenario before a verdict
+	Max   int   // stop here even if undecided
+	Order Order // interleaved | random
+	Seed  int64
+	Alpha float64 // significance level, default 0.05
 	// Analysis is the test verdicts use: "paired" (Wilcoxon signed-rank
 	// on per-round ratios), "unpaired" (Mann-Whitney U), or "" for paired
 	// when every round measured both variants.
-	Analysis string `toml:"analysis" json:"analysis,omitempty"`
+	Analysis Analysis
 	// Sequential (default true) makes the adaptive stop a group-sequential
 	// design that spends alpha over the looks between Min and Max; false
 	// tests at alpha after every round (more false positives).
-	Sequential *bool `toml:"sequential" json:"sequential,omitempty"`
+	Sequential *bool
 	// Interference is the share of the machine's CPUs that other work
 	// (anything but the measured services and the load generator) may use
 	// during a trial; a round with a trial above it is left out of the
 	// verdicts and measured again, within Max. Default 0.2; 1 disables.
-	Interference float64 `toml:"interference" json:"interference,omitempty"`
+	Interference float64
 	// SpeedAdjust (default true) adjusts the paired verdicts on CPU per
 	// request for the machine's speed reference measured in every trial
 	// (Trial.SpeedRefNs); false tests the raw per-round ratios.
-	SpeedAdjust *bool `toml:"speed_adjust" json:"speed_adjust,omitempty"`
+	SpeedAdjust *bool
 }
 
 // InterferenceLimit is Interference, or DefaultInterference when unset.
@@ -202,27 +256,27 @@ func (t Trials) AdjustsForSpeed() bool { return t.SpeedAdjust == nil || *t.Speed
 
 // Variant is one configuration of the server under test.
 type Variant struct {
-	Name        string `toml:"name" json:"name"`
-	Description string `toml:"description" json:"description,omitempty"`
-	Baseline    bool   `toml:"baseline" json:"baseline,omitempty"`
+	Name        string
+	Description string
+	Baseline    bool
 
 	// PostgREST config keys. db-uri may be "tcp" or "unix": the lab derives
 	// the full URI from the base config and the PostgreSQL's addresses.
-	PostgREST map[string]string `toml:"postgrest" json:"postgrest,omitempty"`
+	PostgREST map[string]string
 	// PostgreSQL settings (ALTER SYSTEM); restart or reload as each needs.
-	PostgreSQL map[string]string `toml:"postgresql" json:"postgresql,omitempty"`
+	PostgreSQL map[string]string
 	// Environment of the PostgREST unit (e.g. PGRST_* or GHCRTS).
-	Env map[string]string `toml:"env" json:"env,omitempty"`
+	Env map[string]string
 	// Unit drop-in settings for the PostgREST unit, e.g. CPUAffinity, MemoryMax.
-	DropIn map[string]string `toml:"dropin" json:"dropin,omitempty"`
+	DropIn map[string]string
 	// Binary replaces the PostgREST executable; Args are extra arguments
 	// (e.g. ["+RTS", "-N2", "-RTS"]).
-	Binary string   `toml:"binary" json:"binary,omitempty"`
-	Args   []string `toml:"args" json:"args,omitempty"`
+	Binary string
+	Args   []string
 	// PGCPUAffinity is the PostgreSQL unit's CPUAffinity, set from
 	// [partition] postgresql (never from a variant table): the server
 	// keeps it across variants and removes it when it restores.
-	PGCPUAffinity string `toml:"-" json:"pg_cpu_affinity,omitempty"`
+	PGCPUAffinity string
 }
 
 // BaselineVariant returns the variant marked baseline, else the first.

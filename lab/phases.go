@@ -6,18 +6,18 @@ package lab
 // their per-request sum (Total: the server's own time for a request).
 // PostgREST rounds each phase to 0.1 ms.
 type ServerTiming struct {
-	Requests int64       `json:"requests"` // answers with a complete header
-	Phases   []PhaseStat `json:"phases"`
-	Total    PhaseStat   `json:"total"`
+	Requests int64 // answers with a complete header
+	Phases   []PhaseStat
+	Total    PhaseStat
 }
 
 // PhaseStat is one phase's figures, in milliseconds.
 type PhaseStat struct {
-	Name   string  `json:"name"`
-	MinMs  float64 `json:"min_ms"`
-	MeanMs float64 `json:"mean_ms"`
-	P50Ms  float64 `json:"p50_ms"`
-	P99Ms  float64 `json:"p99_ms"`
+	Name   string
+	MinMs  float64
+	MeanMs float64
+	P50Ms  float64
+	P99Ms  float64
 }
 
 // PhaseNames are the Server-Timing phases PostgREST 13 reports.

@@ -4,18 +4,18 @@ package lab
 // trial's measured window: perf's cpu-clock samples as folded stacks.
 type CPUProfile struct {
 	// Samples is the number of samples taken; each stands for PeriodNs of CPU.
-	Samples  int64 `json:"samples"`
-	PeriodNs int64 `json:"period_ns"`
+	Samples  int64
+	PeriodNs int64
 	// Stacks are folded stacks, most samples first, at most MaxStacks; the
 	// first frame is the service ("postgrest", "postgresql"), the last the
 	// function that was running.
-	Stacks []Stack `json:"stacks"`
+	Stacks []Stack
 	// Dropped counts the samples of the stacks left out beyond MaxStacks.
-	Dropped int64 `json:"dropped,omitempty"`
+	Dropped int64
 	// PerfCPUSeconds is the CPU perf record itself used during the window
 	// (10 ms resolution): the profiler's own cost, besides the sampling
 	// interrupts the profiled processes pay.
-	PerfCPUSeconds float64 `json:"perf_cpu_seconds,omitempty"`
+	PerfCPUSeconds float64
 }
 
 // MaxStacks bounds the folded stacks kept per trial.
@@ -23,29 +23,29 @@ const MaxStacks = 2000
 
 // Stack is one folded stack and its sample count.
 type Stack struct {
-	Frames []string `json:"frames"` // root first
-	Count  int64    `json:"count"`
+	Frames []string // root first
+	Count  int64
 }
 
 // GHCStats are a GHC runtime's garbage collection statistics during a
 // trial's measured window (from +RTS -S).
 type GHCStats struct {
-	BytesAllocated  int64   `json:"bytes_allocated"`
-	AllocPerRequest float64 `json:"alloc_per_request"` // bytes
-	GCs             int     `json:"gcs"`
-	MajorGCs        int     `json:"major_gcs"` // generation 1 collections
-	GCCPUSeconds    float64 `json:"gc_cpu_seconds"`
-	CPUSeconds      float64 `json:"cpu_seconds"` // the process's user CPU in the window
+	BytesAllocated  int64
+	AllocPerRequest float64 // bytes
+	GCs             int
+	MajorGCs        int // generation 1 collections
+	GCCPUSeconds    float64
+	CPUSeconds      float64 // the process's user CPU in the window
 	// GCShare is GCCPUSeconds / CPUSeconds, in [0, 1].
-	GCShare      float64 `json:"gc_share"`
-	MaxLiveBytes int64   `json:"max_live_bytes"` // largest live heap after a collection
+	GCShare      float64
+	MaxLiveBytes int64 // largest live heap after a collection
 }
 
 // Statement is one SQL statement's work during a trial's measured window
 // (pg_stat_statements, all users of the target's database).
 type Statement struct {
-	Query   string  `json:"query"` // normalised text, as pg_stat_statements shows it
-	Calls   int64   `json:"calls"`
-	TotalMs float64 `json:"total_ms"`
-	Rows    int64   `json:"rows"`
+	Query   string // normalised text, as pg_stat_statements shows it
+	Calls   int64
+	TotalMs float64
+	Rows    int64
 }

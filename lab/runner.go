@@ -195,7 +195,7 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 			t.Events[i].Rate = t.Load.Rate
 		}
 		if t.Error == "" && t.Events[i].Fatal() {
-			t.Error = t.Events[i].Kind + ": " + t.Events[i].Detail
+			t.Error = string(t.Events[i].Kind) + ": " + t.Events[i].Detail
 		}
 	}
 	s.run.Events = append(s.run.Events, t.Events...)

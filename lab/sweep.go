@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"fmt"
 	"math"
 	"regexp"
 	"slices"
@@ -17,15 +16,15 @@ import (
 type Sweep struct {
 	SweepAxis
 	// Cross is the optional second key of a grid.
-	Cross *SweepAxis `toml:"cross" json:"cross,omitempty"`
+	Cross *SweepAxis
 	// Cheapest orders the values by cost, for the recommendation ("the
 	// cheapest value as good as the best"): ascending (default for
 	// numbers: the smallest value is the cheapest), descending, or listed
 	// (the order of values, the first the cheapest; default for text).
-	Cheapest string `toml:"cheapest" json:"cheapest,omitempty"`
+	Cheapest Cheapest
 	// Template holds what every generated variant shares: the file's
 	// single [[variant]] (without name and baseline), set by the parser.
-	Template *Variant `toml:"-" json:"template,omitempty"`
+	Template *Variant
 }
 
 // SweepAxis is one swept key and its values: a list, or a range from From
@@ -34,60 +33,54 @@ type SweepAxis struct {
 	// Key is what is swept: "postgrest.<key>", "postgresql.<setting>",
 	// "env.<NAME>", "dropin.<Setting>", or "rts" (GHC runtime options,
 	// given as +RTS ... -RTS arguments; "" = none).
-	Key    string   `toml:"key" json:"key"`
-	Values []Scalar `toml:"values" json:"values,omitempty"`
-	From   float64  `toml:"from" json:"from,omitempty"`
-	To     float64  `toml:"to" json:"to,omitempty"`
-	Step   float64  `toml:"step" json:"step,omitempty"`
-	Factor float64  `toml:"factor" json:"factor,omitempty"`
+	Key    string
+	Values []Scalar
+	From   float64
+	To     float64
+	Step   float64
+	Factor float64
 	// Unit is appended to a range's values (work_mem from 1 to 64 with
 	// unit "MB": 1MB, 2MB, ...).
-	Unit string `toml:"unit" json:"unit,omitempty"`
+	Unit string
 	// Baseline is the value the baseline variant has (required).
-	Baseline Scalar `toml:"baseline" json:"baseline"`
+	Baseline Scalar
 }
 
 // Scalar is a value a file may write as a string, a number or a boolean;
 // it is kept as the text a config file would hold (5, 0.5, true, "4MB").
+// Package experiments renders the file's values so.
 type Scalar string
 
-// UnmarshalTOML implements the TOML decoder's Unmarshaler.
-func (s *Scalar) UnmarshalTOML(v any) error {
-	t, err := ScalarText(v)
-	*s = Scalar(t)
-	return err
-}
-
-// ScalarText renders a decoded TOML scalar as text: strings as they are,
-// numbers and booleans as TOML writes them.
-func ScalarText(v any) (string, error) {
-	switch x := v.(type) {
-	case string:
-		return x, nil
-	case int64:
-		return strconv.FormatInt(x, 10), nil
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64), nil
-	case bool:
-		return strconv.FormatBool(x), nil
-	}
-	return "", fmt.Errorf("must be a string, number or boolean, not %T", v)
-}
+// Cheapest is the cost order of a sweep's values (Sweep.Cheapest); ""
+// chooses by the values' kind.
+type Cheapest string
 
 // Cost orders of Sweep.Cheapest.
 const (
-	CheapestAscending  = "ascending"
-	CheapestDescending = "descending"
-	CheapestListed     = "listed"
+	CheapestAscending  Cheapest = "ascending"
+	CheapestDescending Cheapest = "descending"
+	CheapestListed     Cheapest = "listed"
 )
+
+// Cheapests are the cost orders a file may name.
+var Cheapests = []Cheapest{CheapestAscending, CheapestDescending, CheapestListed}
+
+// Valid reports whether c is a cost order or unset, naming the allowed
+// ones if not.
+func (c Cheapest) Valid() error {
+	if c == "" {
+		return nil
+	}
+	return oneOf(c, "a cost order", Cheapests, "")
+}
 
 // MaxSweepValues bounds the values of one axis (and of a grid).
 const MaxSweepValues = 64
 
 // SweepPoint is one generated variant: its name and its value per axis.
 type SweepPoint struct {
-	Variant string   `json:"variant"`
-	Values  []string `json:"values"`
+	Variant string
+	Values  []string
 }
 
 var sweepKinds = []string{"postgrest", "postgresql", "env", "dropin", "rts"}
@@ -181,7 +174,7 @@ func (s *Sweep) Axes() []SweepAxis {
 
 // CostOrder returns the order of Cheapest, defaulting to ascending for
 // numeric values and listed otherwise.
-func (s *Sweep) CostOrder() string {
+func (s *Sweep) CostOrder() Cheapest {
 	if s.Cheapest != "" {
 		return s.Cheapest
 	}
@@ -215,7 +208,7 @@ func (s *Sweep) Points() []SweepPoint {
 }
 
 // costOrdered returns an axis' values cheapest first.
-func costOrdered(a SweepAxis, cheapest string) []string {
+func costOrdered(a SweepAxis, cheapest Cheapest) []string {
 	vals := a.List()
 	xs, numeric := a.Numbers()
 	if cheapest == "" {

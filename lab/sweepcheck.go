@@ -32,10 +32,8 @@ func (v *validator) sweep(e *Experiment) {
 			v.add("a sweep's baseline is sweep.baseline, the value it names", "variant[0]", "baseline")
 		}
 	}
-	switch s.Cheapest {
-	case "", CheapestAscending, CheapestDescending, CheapestListed:
-	default:
-		v.add(fmt.Sprintf("%q is not a cost order (allowed: ascending, descending, listed)", s.Cheapest), "sweep", "cheapest")
+	if err := s.Cheapest.Valid(); err != nil {
+		v.add(err.Error(), "sweep", "cheapest")
 	}
 	n := 1
 	for i, a := range s.Axes() {

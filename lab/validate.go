@@ -280,7 +280,7 @@ func (v *validator) load(l *Load) {
 	case ModelSearch:
 		v.searchLimit(l.Model, l.Limit, true)
 	default:
-		v.add(fmt.Sprintf("%q is not a load model (allowed: open, closed, search, efficiency)", l.Model), "load", "model")
+		v.add(l.Model.Valid().Error(), "load", "model")
 	}
 	for _, f := range []struct {
 		name string
@@ -317,7 +317,7 @@ func (v *validator) load(l *Load) {
 
 // searchLimit checks the limit a capacity search must meet (models search
 // and efficiency).
-func (v *validator) searchLimit(model string, lim Limit, required bool) {
+func (v *validator) searchLimit(model Model, lim Limit, required bool) {
 	if required && lim.P99 <= 0 && lim.MaxErrors <= 0 {
 		v.add(fmt.Sprintf("model %q needs limit.p99 (e.g. \"50ms\") or limit.max_errors (e.g. 0.001)", model), "load", "limit")
 	}
@@ -339,10 +339,8 @@ func (v *validator) trials(t *Trials) {
 	if t.Max < t.Min {
 		v.add(fmt.Sprintf("%d must be >= trials.min (%d)", t.Max, t.Min), "trials", "max")
 	}
-	switch t.Order {
-	case OrderInterleaved, OrderRandom:
-	default:
-		v.add(fmt.Sprintf("%q is not a trial order (allowed: interleaved, random)", t.Order), "trials", "order")
+	if err := t.Order.Valid(); err != nil {
+		v.add(err.Error(), "trials", "order")
 	}
 	if !(t.Alpha > 0 && t.Alpha <= 0.5) {
 		v.add(fmt.Sprintf("%v must be in (0, 0.5] (e.g. 0.05)", t.Alpha), "trials", "alpha")
@@ -350,10 +348,8 @@ func (v *validator) trials(t *Trials) {
 	if !(t.Interference >= 0 && t.Interference <= 1) { // 0: DefaultInterference
 		v.add(fmt.Sprintf("%v must be in (0, 1]: the share of the machine's CPUs other work may use during a trial (1 disables the check)", t.Interference), "trials", "interference")
 	}
-	switch t.Analysis {
-	case "", AnalysisPaired, AnalysisUnpaired:
-	default:
-		v.add(fmt.Sprintf("%q is not an analysis (allowed: paired, unpaired; unset = paired when every round is complete)", t.Analysis), "trials", "analysis")
+	if err := t.Analysis.Valid(); err != nil {
+		v.add(err.Error(), "trials", "analysis")
 	}
 }
 

@@ -42,8 +42,8 @@ type Props struct {
 // Controller controls services. Every method takes a context; errors name
 // the unit and, when a start or restart fails, include the tail of its log.
 type Controller interface {
-	// Kind says which implementation this is ("systemd-user", "systemd-system", "direct").
-	Kind() string
+	// Kind says which implementation this is (KindSystemdUser, KindSystemdSystem, KindDirect).
+	Kind() Kind
 	// Describe says, for people, which manager this is and how it is reached,
 	// e.g. "systemd user manager via /run/user/0/systemd/private".
 	Describe() string

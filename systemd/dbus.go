@@ -163,7 +163,12 @@ func defaultUnitDir(system bool) (string, error) {
 	return filepath.Join(home, ".config", "systemd", "user"), nil
 }
 
-func (d *DBus) Kind() string { return "systemd-" + scope(d.system) }
+func (d *DBus) Kind() Kind {
+	if d.system {
+		return KindSystemdSystem
+	}
+	return KindSystemdUser
+}
 
 func (d *DBus) Describe() string {
 	return fmt.Sprintf("systemd %s manager via %s (units in %s)", scope(d.system), d.via, d.unitDir)

@@ -5,8 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
@@ -39,7 +41,7 @@ func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if report.IsMatrixDir(dir) {
 		return reportMatrix(dir, *format, *alpha, *write, stdout, stderr)
 	}
-	run, err := report.Load(dir)
+	run, err := record.Read(filepath.Join(dir, record.File))
 	if err != nil {
 		return err
 	}

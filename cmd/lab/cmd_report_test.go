@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
 )
 
@@ -28,11 +29,7 @@ func resultDir(t *testing.T, dir string, unixRate float64, seed uint64, started 
 	for i := range run.Trials {
 		run.Trials[i].Start = run.Trials[i].Start.Add(shift)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := json.Marshal(run)
-	if err := os.WriteFile(filepath.Join(dir, "run.json"), b, 0o644); err != nil {
+	if err := record.Write(dir, run); err != nil {
 		t.Fatal(err)
 	}
 	return dir

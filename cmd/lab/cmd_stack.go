@@ -32,7 +32,7 @@ func newStackFlags(stdout io.Writer) (*flag.FlagSet, *stackFlags) {
 	fs := newFlags("stack", stackUsage, stdout)
 	sf := &stackFlags{}
 	fs.StringVar(&sf.opts.Dir, "dir", stack.DefaultDir, "state directory of the stack")
-	fs.StringVar(&sf.opts.Supervisor, "supervisor", "", "up: auto, systemd or direct (default $LAB_SUPERVISOR, else auto)")
+	fs.StringVar((*string)(&sf.opts.Supervisor), "supervisor", "", "up: auto, systemd or direct (default $LAB_SUPERVISOR, else auto)")
 	fs.StringVar(&sf.opts.Postgrest, "postgrest", "", "up: target binary (default: postgrest on PATH, else postgrest-mini)")
 	fs.BoolVar(&sf.opts.NoTarget, "no-target", false, "up: start PostgreSQL only")
 	fs.IntVar(&sf.opts.PGPort, "pg-port", 0, "up: PostgreSQL TCP port (default: the stack's, else a free one)")

@@ -3,7 +3,6 @@ package main
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,7 +13,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
-	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/systemd/agent"
 	"github.com/pgrst-lab/pgrst-lab/systemd/agent/agenttest"
 )
@@ -161,9 +160,8 @@ key = %q
 	if len(runs) != 1 {
 		t.Fatalf("want one run.json, found %v", runs)
 	}
-	var run lab.Run
-	b, _ := os.ReadFile(runs[0])
-	if err := json.Unmarshal(b, &run); err != nil {
+	run, err := record.Read(runs[0])
+	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(run.Target.URL, "http://"+ip+":") {

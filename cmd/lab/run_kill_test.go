@@ -14,6 +14,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
@@ -58,12 +59,12 @@ func TestRunInterruptedOrKilledLeavesOriginalConfig(t *testing.T) {
 	}
 	lab := buildLab(t)
 	for _, tg := range labTargets(lab) {
-		for _, sup := range []string{stack.SupervisorSystemd, stack.SupervisorDirect} {
-			t.Run(tg.name+"/"+sup, func(t *testing.T) {
-				if sup == stack.SupervisorSystemd {
+		for _, sup := range []systemd.Mode{systemd.ModeSystemd, systemd.ModeDirect} {
+			t.Run(tg.name+"/"+string(sup), func(t *testing.T) {
+				if sup == systemd.ModeSystemd {
 					labtest.RequireSystemd(t)
 				}
-				interruptedOrKilled(t, lab, append([]string{"--supervisor", sup}, tg.flags(t)...))
+				interruptedOrKilled(t, lab, append([]string{"--supervisor", string(sup)}, tg.flags(t)...))
 			})
 		}
 	}

@@ -6,29 +6,77 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 )
 
 // Result is a whole calibration: what was run, on what, and the tally.
+// It is written as calibration.json (resultJSON).
 type Result struct {
-	Experiment string         `json:"experiment"`
-	Design     string         `json:"design"` // the verdicts' method, as reports say it
-	Load       lab.Load       `json:"load"`
-	Trials     lab.Trials     `json:"trials"`
-	Host       lab.Host       `json:"host"`
-	Target     lab.TargetInfo `json:"target"`
-	Started    time.Time      `json:"started"`
-	Finished   time.Time      `json:"finished"`
-	AARuns     int            `json:"aa_runs"`
-	Effects    []Effect       `json:"effects"` // as planned; Rows count what ran
-	Injection  Injection      `json:"injection"`
+	Experiment string
+	Design     string // the verdicts' method, as reports say it
+	Load       lab.Load
+	Trials     lab.Trials
+	Host       lab.Host
+	Target     lab.TargetInfo
+	Started    time.Time
+	Finished   time.Time
+	AARuns     int
+	Effects    []Effect // as planned; Rows count what ran
+	Injection  Injection
 	// BurnUsPerIteration is the database injection's cost of one loop
 	// iteration (µs), measured at the start.
-	BurnUsPerIteration float64   `json:"burn_us_per_iteration,omitempty"`
-	Baseline           Baseline  `json:"baseline"`
-	Rows               []Row     `json:"rows"`
-	Outcomes           []Outcome `json:"outcomes"`
+	BurnUsPerIteration float64
+	Baseline           Baseline
+	Rows               []Row
+	Outcomes           []Outcome
 	// Stopped is set when the calibration ended early (Ctrl-C, an error).
-	Stopped string `json:"stopped,omitempty"`
+	Stopped string
+}
+
+// resultJSON is calibration.json: Result with the experiment's settings,
+// the host and the target as run.json records them.
+type resultJSON struct {
+	Experiment         string              `json:"experiment"`
+	Design             string              `json:"design"`
+	Load               record.LoadV1       `json:"load"`
+	Trials             record.TrialsV1     `json:"trials"`
+	Host               record.HostV1       `json:"host"`
+	Target             record.TargetInfoV1 `json:"target"`
+	Started            time.Time           `json:"started"`
+	Finished           time.Time           `json:"finished"`
+	AARuns             int                 `json:"aa_runs"`
+	Effects            []Effect            `json:"effects"`
+	Injection          Injection           `json:"injection"`
+	BurnUsPerIteration float64             `json:"burn_us_per_iteration,omitempty"`
+	Baseline           Baseline            `json:"baseline"`
+	Rows               []Row               `json:"rows"`
+	Outcomes           []Outcome           `json:"outcomes"`
+	Stopped            string              `json:"stopped,omitempty"`
+}
+
+// MarshalJSON writes calibration.json.
+func (r Result) MarshalJSON() ([]byte, error) {
+	return json.Marshal(resultJSON{
+		Experiment: r.Experiment, Design: r.Design, Load: record.FromLoad(r.Load), Trials: record.FromTrials(r.Trials),
+		Host: record.FromHost(r.Host), Target: record.FromTargetInfo(r.Target), Started: r.Started, Finished: r.Finished,
+		AARuns: r.AARuns, Effects: r.Effects, Injection: r.Injection, BurnUsPerIteration: r.BurnUsPerIteration,
+		Baseline: r.Baseline, Rows: r.Rows, Outcomes: r.Outcomes, Stopped: r.Stopped,
+	})
+}
+
+// UnmarshalJSON reads calibration.json.
+func (r *Result) UnmarshalJSON(b []byte) error {
+	var j resultJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*r = Result{
+		Experiment: j.Experiment, Design: j.Design, Load: j.Load.Load(), Trials: j.Trials.Trials(),
+		Host: j.Host.Host(), Target: j.Target.TargetInfo(), Started: j.Started, Finished: j.Finished,
+		AARuns: j.AARuns, Effects: j.Effects, Injection: j.Injection, BurnUsPerIteration: j.BurnUsPerIteration,
+		Baseline: j.Baseline, Rows: j.Rows, Outcomes: j.Outcomes, Stopped: j.Stopped,
+	}
+	return nil
 }
 
 // MarshalJSON writes unknown numbers (NaN, ±Inf) as null.

@@ -31,11 +31,11 @@ func TrialsCSV(w io.Writer, run *lab.Run) error {
 		l := t.Load
 		var evs []string
 		for _, e := range t.Events {
-			evs = append(evs, e.Kind)
+			evs = append(evs, string(e.Kind))
 		}
 		cw.Write([]string{
 			strconv.Itoa(t.Seq), t.Variant, t.Scenario, strconv.Itoa(t.Rep), t.Start.UTC().Format(time.RFC3339Nano), t.End.UTC().Format(time.RFC3339Nano),
-			f(float64(t.ReadyAfter) / 1e6), l.Model,
+			f(float64(t.ReadyAfter) / 1e6), string(l.Model),
 			i64(l.Requests), i64(l.Errors), i64(l.Dropped), f(l.Seconds), f(l.Rate), f(l.AskedRate), strconv.Itoa(l.Connections),
 			f(l.LatencyMs.Min), f(l.LatencyMs.Mean), f(l.LatencyMs.P50), f(l.LatencyMs.P90), f(l.LatencyMs.P95), f(l.LatencyMs.P99), f(l.LatencyMs.P999), f(l.LatencyMs.Max),
 			f(l.ServiceMs.P50), f(l.ServiceMs.P99), i64(l.BytesIn), i64(l.BytesOut),

@@ -9,7 +9,7 @@ import (
 
 // fixtureRun is the synthetic run the report tests render: three variants
 // of socket-vs-tcp on two scenarios, with an OOM kill and a failed trial.
-func fixtureRun(model string) *lab.Run {
+func fixtureRun(model lab.Model) *lab.Run {
 	run := statstest.Run(statstest.Spec{
 		Experiment: "socket-vs-tcp", Scenarios: []string{"GETSingle", "GETSingleEmbed"}, Trials: 8,
 		Noise: 0.02, Drift: 0.03, Seed: 42, Detail: true, Model: model,

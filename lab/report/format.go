@@ -94,7 +94,7 @@ func loadDesc(l lab.Load) string {
 	case lab.ModelEfficiency:
 		parts = append(parts, fmt.Sprintf("efficiency: open model at %.0f%% of the baseline's capacity (found by a search), CPU per request as the verdict", 100*l.EffectiveUtilisation()))
 	default:
-		parts = append(parts, l.Model+" model")
+		parts = append(parts, string(l.Model)+" model")
 	}
 	if l.Duration > 0 {
 		parts = append(parts, l.Duration.String()+" per trial")

@@ -6,11 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
-func renderHTML(t *testing.T, model string) []byte {
+func renderHTML(t *testing.T, model lab.Model) []byte {
 	t.Helper()
 	run := fixtureRun(model)
 	var b bytes.Buffer

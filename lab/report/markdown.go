@@ -277,7 +277,7 @@ func mdEvents(b *bufio.Writer, run *lab.Run) {
 		if e.Rate > 0 {
 			at = append(at, "at "+num(e.Rate)+" req/s")
 		}
-		fmt.Fprint(b, mdItem(fmt.Sprintf("%s **%s** (%s): %s", e.T.UTC().Format("15:04:05"), mdEscape(e.Kind), strings.Join(at, ", "), mdEscape(e.Detail))))
+		fmt.Fprint(b, mdItem(fmt.Sprintf("%s **%s** (%s): %s", e.T.UTC().Format("15:04:05"), mdEscape(string(e.Kind)), strings.Join(at, ", "), mdEscape(e.Detail))))
 	}
 	for _, t := range failed {
 		fmt.Fprint(b, mdItem(fmt.Sprintf("%s **failed trial** (variant %s, trial %d, %s): %s; left out of the verdicts",

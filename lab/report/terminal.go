@@ -106,7 +106,7 @@ func headlines(v *stats.Verdicts) []string {
 	return out
 }
 
-func orderOf(run *lab.Run) string {
+func orderOf(run *lab.Run) lab.Order {
 	if o := run.Experiment.Trials.Order; o != "" {
 		return o
 	}

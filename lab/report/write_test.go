@@ -11,6 +11,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
@@ -18,11 +19,7 @@ import (
 // writeRun stores run as dir/run.json, as the runner does.
 func writeRun(t *testing.T, dir string, run *lab.Run) {
 	t.Helper()
-	b, err := json.MarshalIndent(run, "", " ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, report.RunFile), b, 0o644); err != nil {
+	if err := record.Write(dir, run); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
@@ -126,7 +127,7 @@ func (c *Calibration) one(ctx context.Context, effect float64, us, i int) (*Resu
 	}
 	out := calibrate.OutcomeOf(r.Run, r.Verdicts, effect, us)
 	out.Dir = filepath.Join("runs", fmt.Sprintf("%02d-%s-%d", c.done, strings.NewReplacer("%", "pct", " ", "", "(", "", ")", "", "/", "", "µ", "u").Replace(label), i))
-	if werr := writeRunJSON(filepath.Join(c.dir, out.Dir), r.Run); werr != nil {
+	if werr := record.Write(filepath.Join(c.dir, out.Dir), r.Run); werr != nil {
 		err = errors.Join(err, werr)
 	}
 	verdict := "~"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
@@ -77,7 +78,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 // dir-2... when dir exists).
 func WriteResult(dir string, res *Result) (string, error) {
 	return writeDir(dir, func(tmp string) error {
-		if err := writeRunJSON(tmp, res.Run); err != nil {
+		if err := record.Write(tmp, res.Run); err != nil {
 			return err
 		}
 		if err := report.WriteAll(tmp, res.Run, res.Verdicts); err != nil {

@@ -130,7 +130,7 @@ func adaptive(full *lab.Run, minR, maxR int, tr lab.Trials) (stats.Row, int) {
 	}
 }
 
-func seqTrials(analysis string, sequential bool) lab.Trials {
+func seqTrials(analysis lab.Analysis, sequential bool) lab.Trials {
 	return lab.Trials{Alpha: 0.05, Analysis: analysis, Sequential: &sequential, Order: lab.OrderInterleaved}
 }
 

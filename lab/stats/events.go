@@ -2,6 +2,8 @@ package stats
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -52,7 +54,7 @@ func groupWarnings(g group) []string {
 // eventKinds counts a group's distinct events by kind: "oom-kill ×1 (#3), crash ×2 (#3, #5)".
 func eventKinds(g group) string {
 	type key struct {
-		kind  string
+		kind  lab.EventKind
 		trial int
 		t     int64
 	}
@@ -61,8 +63,8 @@ func eventKinds(g group) string {
 		seqs[t.Seq] = true
 	}
 	seen := map[key]bool{}
-	count := map[string]int{}
-	where := map[string][]int{}
+	count := map[lab.EventKind]int{}
+	where := map[lab.EventKind][]int{}
 	add := func(e lab.Event, trial int) {
 		k := key{e.Kind, trial, e.T.UnixNano()}
 		if seen[k] {
@@ -85,11 +87,7 @@ func eventKinds(g group) string {
 	if len(count) == 0 {
 		return ""
 	}
-	kinds := make([]string, 0, len(count))
-	for k := range count {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
+	kinds := slices.Sorted(maps.Keys(count))
 	var parts []string
 	for _, k := range kinds {
 		parts = append(parts, fmt.Sprintf("%s ×%d (trial %s)", k, count[k], seqList(where[k])))

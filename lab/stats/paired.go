@@ -9,9 +9,9 @@ import (
 
 // Analyses: which test a verdict uses.
 const (
-	AnalysisAuto     = ""                   // paired when the rounds are complete pairs
-	AnalysisPaired   = lab.AnalysisPaired   // Wilcoxon signed-rank on per-round log-ratios
-	AnalysisUnpaired = lab.AnalysisUnpaired // Mann-Whitney U on the two samples
+	AnalysisAuto     lab.Analysis = ""                   // paired when the rounds are complete pairs
+	AnalysisPaired                = lab.AnalysisPaired   // Wilcoxon signed-rank on per-round log-ratios
+	AnalysisUnpaired              = lab.AnalysisUnpaired // Mann-Whitney U on the two samples
 )
 
 // Test names, as rows and reports show them.

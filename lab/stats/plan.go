@@ -33,7 +33,7 @@ type Noise struct {
 // would see it: paired when every round is complete, unless analysis says
 // otherwise, and adjusted for the machine's speed when the verdict is. ok
 // is false when no pair of groups has two values.
-func NoiseOf(run *lab.Run, analysis string) (Noise, bool) {
+func NoiseOf(run *lab.Run, analysis lab.Analysis) (Noise, bool) {
 	var nz Noise
 	m := lab.PrimaryMetric(&run.Experiment)
 	base := BaselineName(run)

@@ -23,7 +23,7 @@ type SweepResult struct {
 	Geometric bool     `json:"geometric"`
 	// Baseline is the baseline variant; Order the cost order.
 	Baseline  string          `json:"baseline"`
-	Order     string          `json:"cheapest"`
+	Order     lab.Cheapest    `json:"cheapest"`
 	Scenarios []SweepScenario `json:"scenarios"`
 }
 

@@ -263,7 +263,7 @@ type group struct {
 type look struct {
 	design   Design
 	rounds   int
-	analysis string
+	analysis lab.Analysis
 	pairable bool
 	// primary is the headline metric; primaryOnly skips the others (for
 	// the stopping rule).

@@ -134,7 +134,7 @@ func scenario(spec lab.LoadSpec) (loadgen.Scenario, error) {
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 func stats(s loadgen.Summary) lab.LoadStats {
-	st := lab.LoadStats{Model: s.Model, Requests: s.Requests, Errors: s.Errors, Dropped: s.Dropped, Seconds: s.Duration.Seconds(),
+	st := lab.LoadStats{Model: lab.Model(s.Model), Requests: s.Requests, Errors: s.Errors, Dropped: s.Dropped, Seconds: s.Duration.Seconds(),
 		Rate: s.Rate, AskedRate: s.TargetRate, Connections: s.Connections, BytesIn: s.BytesIn, BytesOut: s.BytesOut,
 		ErrorKinds: s.ErrorKinds, MaxInFlight: s.MaxInFlight,
 		LatencyMs: lab.Percentiles{Min: ms(s.Min), Mean: ms(s.Mean), P50: ms(s.P50), P90: ms(s.P90), P95: ms(s.P95),

@@ -3,7 +3,7 @@ package agent
 import (
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 )
 
 // APIVersion is the path prefix of this protocol version.
@@ -35,8 +35,8 @@ type ClockReading struct {
 
 // Description is GET /v1/describe.
 type Description struct {
-	Host   lab.Host       `json:"host"`
-	Target lab.TargetInfo `json:"target"`
+	Host   record.HostV1       `json:"host"`
+	Target record.TargetInfoV1 `json:"target"`
 }
 
 // SessionRequest is POST /v1/session.
@@ -55,7 +55,7 @@ func (s Session) Lease() time.Duration { return time.Duration(s.LeaseMs) * time.
 
 // ApplyRequest is POST /v1/apply.
 type ApplyRequest struct {
-	Variant lab.Variant `json:"variant"`
+	Variant record.VariantV1 `json:"variant"`
 }
 
 // WindowStarted is the answer to POST /v1/windows.

@@ -21,6 +21,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 	"github.com/pgrst-lab/pgrst-lab/systemd/agent/agenttest"
 	"github.com/pgrst-lab/pgrst-lab/systemd/host"
 	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
@@ -46,7 +47,7 @@ type rig struct {
 	original []byte // the target's config before any case
 }
 
-func newRig(t *testing.T, supervisor, postgrest string) *rig {
+func newRig(t *testing.T, supervisor systemd.Mode, postgrest string) *rig {
 	t.Helper()
 	s, st := upStack(t, supervisor, postgrest)
 	// A secret in the original config, which replies must never show.
@@ -246,8 +247,8 @@ func TestAttack(t *testing.T) {
 	if os.Geteuid() != 0 {
 		labtest.Need(t, "the attack suite runs the agent as root, as in production (uid %d)", os.Geteuid())
 	}
-	for _, sup := range []string{stack.SupervisorDirect, stack.SupervisorSystemd} {
-		t.Run(sup, func(t *testing.T) {
+	for _, sup := range []systemd.Mode{systemd.ModeDirect, systemd.ModeSystemd} {
+		t.Run(string(sup), func(t *testing.T) {
 			r := newRig(t, sup, "")
 			for _, c := range attackCases() {
 				t.Run(c.name, func(t *testing.T) {
@@ -259,7 +260,7 @@ func TestAttack(t *testing.T) {
 	}
 	t.Run("direct-postgrest", func(t *testing.T) {
 		bin := labtest.PostgREST(t)
-		r := newRig(t, stack.SupervisorDirect, bin)
+		r := newRig(t, systemd.ModeDirect, bin)
 		if r.st.Reference {
 			t.Fatalf("stack runs postgrest-mini, not %s", bin)
 		}

@@ -13,11 +13,12 @@ func (h *Handler) apply(ctx context.Context, s *session, r *http.Request, body [
 	if err := decode(body, &req); err != nil {
 		return http.StatusBadRequest, err
 	}
-	if err := h.opt.Policy.Check(req.Variant); err != nil {
+	v := req.Variant.Variant()
+	if err := h.opt.Policy.Check(v); err != nil {
 		var pe *PolicyError
 		if errors.As(err, &pe) {
-			h.opt.Logf("refused variant %q: %v", req.Variant.Name, err)
-			return pe.Status, fmt.Errorf("variant %s: %w", req.Variant.Name, err)
+			h.opt.Logf("refused variant %q: %v", v.Name, err)
+			return pe.Status, fmt.Errorf("variant %s: %w", v.Name, err)
 		}
 		return http.StatusBadRequest, err
 	}
@@ -32,13 +33,13 @@ func (h *Handler) apply(ctx context.Context, s *session, r *http.Request, body [
 	ctx, cancel := detached(ctx, h.opt.ApplyTimeout)
 	defer cancel()
 	start := time.Now()
-	applied, err := h.srv.Apply(ctx, req.Variant)
+	applied, err := h.srv.Apply(ctx, v)
 	if err != nil {
-		h.opt.Logf("apply %q: %s", req.Variant.Name, logSafe(err))
+		h.opt.Logf("apply %q: %s", v.Name, logSafe(err))
 		a := appliedV1(applied)
 		return http.StatusInternalServerError, ErrorBody{Error: publicError(err), Applied: &a}
 	}
-	h.opt.Logf("applied %s in %v (ready after %v)", req.Variant.Name, time.Since(start).Round(time.Millisecond), applied.ReadyAfter.Round(time.Millisecond))
+	h.opt.Logf("applied %s in %v (ready after %v)", v.Name, time.Since(start).Round(time.Millisecond), applied.ReadyAfter.Round(time.Millisecond))
 	return http.StatusOK, appliedV1(applied)
 }
 

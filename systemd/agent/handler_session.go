@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 )
 
 func (h *Handler) health(w http.ResponseWriter, r *http.Request) {
@@ -33,7 +35,7 @@ func (h *Handler) describe(w http.ResponseWriter, r *http.Request) {
 	if h.opt.HostID != "" {
 		host.HostID = h.opt.HostID
 	}
-	writeJSON(w, http.StatusOK, Description{Host: host, Target: target})
+	writeJSON(w, http.StatusOK, Description{Host: record.FromHost(host), Target: record.FromTargetInfo(target)})
 }
 
 func (h *Handler) openSession(w http.ResponseWriter, r *http.Request) {

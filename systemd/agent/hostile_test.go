@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
@@ -33,8 +34,8 @@ func TestClientCleansHostileAnswers(t *testing.T) {
 		status := http.StatusOK
 		switch r.Method + " " + r.URL.Path {
 		case "GET /v1/describe":
-			body = Description{Host: lab.Host{Hostname: h, HostID: h, OS: h, Kernel: h, CPUModel: h, CPUs: 2, PostgreSQL: h, LabVersion: h},
-				Target: lab.TargetInfo{Binary: h, Version: h, Supervisor: h, URL: "http://127.0.0.1:1", Config: h}}
+			body = Description{Host: record.HostV1{Hostname: h, HostID: h, OS: h, Kernel: h, CPUModel: h, CPUs: 2, PostgreSQL: h, LabVersion: h},
+				Target: record.TargetInfoV1{Binary: h, Version: h, Supervisor: h, URL: "http://127.0.0.1:1", Config: h}}
 		case "GET /v1/health":
 			body = Health{OK: true, API: "v1", Version: h}
 		case "POST /v1/apply":
@@ -86,7 +87,7 @@ func TestClientCleansHostileAnswers(t *testing.T) {
 	if err != nil || len(tel.Events) != 1 {
 		t.Fatalf("telemetry: %v, %+v", err, tel)
 	}
-	got = append(got, tel.Events[0].Kind, tel.Events[0].Source, tel.Events[0].Detail)
+	got = append(got, string(tel.Events[0].Kind), tel.Events[0].Source, tel.Events[0].Detail)
 
 	for i, s := range got {
 		if strings.ContainsAny(s, "\x1b\n\r") {

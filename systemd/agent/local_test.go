@@ -14,6 +14,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 	"github.com/pgrst-lab/pgrst-lab/systemd/agent/agenttest"
 	"github.com/pgrst-lab/pgrst-lab/systemd/host"
 	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
@@ -23,7 +24,7 @@ import (
 // systemd) and the real server side over it; both are stopped at the end.
 func realStack(t testing.TB) (*host.Server, stack.Status) {
 	t.Helper()
-	s, st := upStack(t, stack.SupervisorDirect, "")
+	s, st := upStack(t, systemd.ModeDirect, "")
 	l, err := host.New(context.Background(), localConfig(t, s, st))
 	if err != nil {
 		t.Fatalf("host.New: %v", err)
@@ -34,12 +35,12 @@ func realStack(t testing.TB) (*host.Server, stack.Status) {
 
 // upStack brings up a local stack under supervisor with the target binary
 // postgrest ("" = the default); it is taken down at the end.
-func upStack(t testing.TB, supervisor, postgrest string) (*stack.Stack, stack.Status) {
+func upStack(t testing.TB, supervisor systemd.Mode, postgrest string) (*stack.Stack, stack.Status) {
 	t.Helper()
 	if _, err := labtest.BinDir(); err != nil {
 		labtest.Need(t, "PostgreSQL: %v", err)
 	}
-	if supervisor == stack.SupervisorSystemd {
+	if supervisor == systemd.ModeSystemd {
 		labtest.RequireSystemd(t)
 	}
 	dir := labtest.StateDir(t)

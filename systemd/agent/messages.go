@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 )
 
 // The v1 answers that carry the run loop's results have their own types,
@@ -19,14 +20,6 @@ type AppliedV1 struct {
 	ReadyAfterMs float64    `json:"ready_after_ms"`
 }
 
-// ChangeV1 is one change a variant made.
-type ChangeV1 struct {
-	Where string `json:"where"`
-	Key   string `json:"key"`
-	From  string `json:"from"`
-	To    string `json:"to"`
-}
-
 // TelemetryV1 is the answer to POST /v1/windows/{id}/stop and
 // GET /v1/windows/{id}.
 type TelemetryV1 struct {
@@ -38,43 +31,17 @@ type TelemetryV1 struct {
 	SpeedRefNs float64   `json:"speed_ref_ns,omitempty"` // the machine's speed reference (lab.Trial.SpeedRefNs)
 }
 
-// UsageV1 is a service's resource use in a window.
-type UsageV1 struct {
-	CPUSeconds      float64    `json:"cpu_seconds"`
-	CPUUtil         float64    `json:"cpu_util"`
-	CPUPerRequestUs float64    `json:"cpu_per_request_us"`
-	PeakRSS         uint64     `json:"peak_rss"`
-	MeanRSS         uint64     `json:"mean_rss"`
-	Samples         []SampleV1 `json:"samples,omitempty"`
-}
-
-// SampleV1 is one telemetry sample: seconds from the window's start, cores
-// busy since the previous sample, resident bytes.
-type SampleV1 struct {
-	T   float64 `json:"t"`
-	CPU float64 `json:"cpu"`
-	RSS uint64  `json:"rss"`
-}
-
-// DBStatsV1 are PostgreSQL's counters per request and PostgREST's pool.
-type DBStatsV1 struct {
-	TransactionsPerRequest float64 `json:"transactions_per_request"`
-	StatementsPerRequest   float64 `json:"statements_per_request,omitempty"`
-	Rollbacks              int64   `json:"rollbacks"`
-	Backends               int     `json:"backends,omitempty"`
-	Pool                   *PoolV1 `json:"pool,omitempty"`
-}
-
-// PoolV1 summarises PostgREST's pool metrics over a window.
-type PoolV1 struct {
-	Size         int   `json:"size"`
-	MinAvailable int   `json:"min_available"`
-	MaxInUse     int   `json:"max_in_use"`
-	MaxWaiting   int   `json:"max_waiting"`
-	MaxGauge     int   `json:"max_gauge"`
-	Timeouts     int64 `json:"timeouts"`
-	Scrapes      int   `json:"scrapes"`
-}
+// The parts a window's telemetry shares with run.json are run.json's
+// (package record): one shape for a service's usage and PostgreSQL's
+// counters, on the wire and in the file, with the same rule (fields may be
+// added, never renamed).
+type (
+	ChangeV1  = record.ChangeV1      // one change a variant made
+	UsageV1   = record.UsageV1       // a service's resource use in a window
+	SampleV1  = record.UsageSampleV1 // seconds from the window's start, cores busy since the previous sample, resident bytes
+	DBStatsV1 = record.DBStatsV1     // PostgreSQL's counters per request and PostgREST's pool
+	PoolV1    = record.PoolStatsV1   // PostgREST's pool metrics over a window
+)
 
 // EventV1 is an OOM kill, crash or restart during a window (agent clock,
 // RFC 3339 with nanoseconds).
@@ -103,45 +70,19 @@ func (a AppliedV1) lab() lab.Applied {
 }
 
 func telemetryV1(t lab.Telemetry) TelemetryV1 {
-	out := TelemetryV1{Server: usageV1(t.Server), Database: usageV1(t.Database), MachineCPU: t.MachineCPU, SpeedRefNs: t.SpeedRefNs,
-		DB: DBStatsV1{TransactionsPerRequest: t.DB.TransactionsPerRequest, StatementsPerRequest: t.DB.StatementsPerRequest,
-			Rollbacks: t.DB.Rollbacks, Backends: t.DB.Backends}}
-	if p := t.DB.Pool; p != nil {
-		out.DB.Pool = &PoolV1{Size: p.Size, MinAvailable: p.MinAvailable, MaxInUse: p.MaxInUse, MaxWaiting: p.MaxWaiting,
-			MaxGauge: p.MaxGauge, Timeouts: p.Timeouts, Scrapes: p.Scrapes}
-	}
+	out := TelemetryV1{Server: record.FromUsage(t.Server), Database: record.FromUsage(t.Database), DB: record.FromDBStats(t.DB),
+		MachineCPU: t.MachineCPU, SpeedRefNs: t.SpeedRefNs}
 	for _, e := range t.Events {
-		out.Events = append(out.Events, EventV1{T: e.T, Kind: e.Kind, Source: e.Source, Detail: e.Detail, PID: e.PID})
+		out.Events = append(out.Events, EventV1{T: e.T, Kind: string(e.Kind), Source: e.Source, Detail: e.Detail, PID: e.PID})
 	}
 	return out
 }
 
 func (t TelemetryV1) lab() lab.Telemetry {
-	out := lab.Telemetry{Server: t.Server.lab(), Database: t.Database.lab(), MachineCPU: t.MachineCPU, SpeedRefNs: t.SpeedRefNs,
-		DB: lab.DBStats{TransactionsPerRequest: t.DB.TransactionsPerRequest, StatementsPerRequest: t.DB.StatementsPerRequest,
-			Rollbacks: t.DB.Rollbacks, Backends: t.DB.Backends}}
-	if p := t.DB.Pool; p != nil {
-		out.DB.Pool = &lab.PoolStats{Size: p.Size, MinAvailable: p.MinAvailable, MaxInUse: p.MaxInUse, MaxWaiting: p.MaxWaiting,
-			MaxGauge: p.MaxGauge, Timeouts: p.Timeouts, Scrapes: p.Scrapes}
-	}
+	out := lab.Telemetry{Server: t.Server.Usage(), Database: t.Database.Usage(), DB: t.DB.DBStats(),
+		MachineCPU: t.MachineCPU, SpeedRefNs: t.SpeedRefNs}
 	for _, e := range t.Events {
-		out.Events = append(out.Events, lab.Event{T: e.T, Kind: e.Kind, Source: e.Source, Detail: e.Detail, PID: e.PID})
-	}
-	return out
-}
-
-func usageV1(u lab.Usage) UsageV1 {
-	out := UsageV1{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, CPUPerRequestUs: u.CPUPerRequestUs, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS}
-	for _, s := range u.Samples {
-		out.Samples = append(out.Samples, SampleV1(s))
-	}
-	return out
-}
-
-func (u UsageV1) lab() lab.Usage {
-	out := lab.Usage{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, CPUPerRequestUs: u.CPUPerRequestUs, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS}
-	for _, s := range u.Samples {
-		out.Samples = append(out.Samples, lab.UsageSample(s))
+		out.Events = append(out.Events, lab.Event{T: e.T, Kind: lab.EventKind(e.Kind), Source: e.Source, Detail: e.Detail, PID: e.PID})
 	}
 	return out
 }

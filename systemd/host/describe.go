@@ -24,7 +24,7 @@ func (l *Server) Describe(ctx context.Context) (lab.Host, lab.TargetInfo, error)
 		_ = conn.QueryRow(ctx, "SHOW server_version").Scan(&h.PostgreSQL)
 		conn.Close(ctx)
 	}
-	t := lab.TargetInfo{Binary: l.cfg.Binary, Reference: l.cfg.Reference, Supervisor: l.cfg.Ctl.Kind(), URL: l.cfg.URL,
+	t := lab.TargetInfo{Binary: l.cfg.Binary, Reference: l.cfg.Reference, Supervisor: string(l.cfg.Ctl.Kind()), URL: l.cfg.URL,
 		Unit: l.cfg.TargetUnit, Config: l.cfg.Config, Version: binaryVersion(ctx, l.cfg.Binary)}
 	return h, t, nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
 	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
@@ -27,7 +28,7 @@ import (
 // systemd user units) and returns the server side over it.
 func localOnStack(t *testing.T) (*Server, stack.Status) {
 	t.Helper()
-	return localOn(t, stack.Options{Supervisor: stack.SupervisorSystemd})
+	return localOn(t, stack.Options{Supervisor: systemd.ModeSystemd})
 }
 
 // localOn brings up a real stack with o (Dir is set here), loads the
@@ -38,7 +39,7 @@ func localOn(t *testing.T, o stack.Options) (*Server, stack.Status) {
 	if _, err := labtest.BinDir(); err != nil {
 		labtest.Need(t, "PostgreSQL: %v", err)
 	}
-	if o.Supervisor == stack.SupervisorSystemd {
+	if o.Supervisor == systemd.ModeSystemd {
 		labtest.RequireSystemd(t)
 	}
 	o.Dir = labtest.StateDir(t)

@@ -13,6 +13,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
@@ -56,7 +57,7 @@ func logAfter(t *testing.T, path string, mark int64, want string, limit time.Dur
 //   - db-pool: not reloaded (pgrst_db_pool_max keeps the old size).
 func TestReloadableKeysOnRealPostgREST(t *testing.T) {
 	bin := labtest.PostgREST(t)
-	l, st := localOn(t, stack.Options{Supervisor: stack.SupervisorDirect, Postgrest: bin})
+	l, st := localOn(t, stack.Options{Supervisor: systemd.ModeDirect, Postgrest: bin})
 	ctx := context.Background()
 	targetLog := l.cfg.TargetSpec.LogFile
 	pgLog := filepath.Join(st.Dir, "logs", "postgres.log")

@@ -20,6 +20,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
 	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 	"github.com/pgrst-lab/pgrst-lab/systemd/telemetry"
 )
@@ -73,8 +74,8 @@ var targets = []target{
 func TestTargets(t *testing.T) {
 	bodies := map[string]map[string]any{} // target -> scenario -> JSON body
 	for _, tg := range targets {
-		for _, sup := range []string{stack.SupervisorSystemd, stack.SupervisorDirect} {
-			t.Run(tg.name+"/"+sup, func(t *testing.T) {
+		for _, sup := range []systemd.Mode{systemd.ModeSystemd, systemd.ModeDirect} {
+			t.Run(tg.name+"/"+string(sup), func(t *testing.T) {
 				l, st := localOn(t, stack.Options{Supervisor: sup, Postgrest: tg.binary(t)})
 				if st.Reference != tg.reference {
 					t.Fatalf("stack runs %s (reference %v), want reference %v", st.Binary, st.Reference, tg.reference)
@@ -87,7 +88,7 @@ func TestTargets(t *testing.T) {
 				}
 				t.Run("scenarios", func(t *testing.T) { loadScenarios(t, st.URL) })
 				t.Run("restart", func(t *testing.T) { restartGated(t, l, st) })
-				if sup == stack.SupervisorSystemd {
+				if sup == systemd.ModeSystemd {
 					t.Run("pool", func(t *testing.T) { poolWaiting(t, l, st) })
 					t.Run("rts", func(t *testing.T) { rtsVariant(t, l, st) })
 					if !tg.reference {

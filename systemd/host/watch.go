@@ -176,7 +176,7 @@ func usage(rec telemetry.Recording, name string, u telemetry.Usage, requests int
 }
 
 // eventKinds maps the telemetry adapter's event kinds to the record's.
-var eventKinds = map[string]string{
+var eventKinds = map[string]lab.EventKind{
 	telemetry.KindOOMKill: lab.EventOOMKill,
 	telemetry.KindCrash:   lab.EventCrash,
 	telemetry.KindRestart: lab.EventRestart,

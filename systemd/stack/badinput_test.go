@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/pgbin"
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
 // nothingLeft checks that a failed Up left no state dir and no units behind.
@@ -17,7 +18,7 @@ func nothingLeft(t *testing.T, dir string) {
 		t.Errorf("failed up left %s behind (%v)", dir, err)
 	}
 	for _, unit := range []string{pgUnitName(dir), targetUnitName(dir)} {
-		ctrl, err := connect(context.Background(), dir, SupervisorDirect, nil)
+		ctrl, err := connect(context.Background(), dir, systemd.ModeDirect, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +42,7 @@ func occupy(t *testing.T) int {
 func TestOccupiedPGPort(t *testing.T) {
 	needPostgres(t)
 	dir := stateDir(t)
-	_, err := Up(context.Background(), Options{Dir: dir, Supervisor: SupervisorDirect, PGPort: occupy(t)})
+	_, err := Up(context.Background(), Options{Dir: dir, Supervisor: systemd.ModeDirect, PGPort: occupy(t)})
 	oneLine(t, err, "in use", "--pg-port")
 	nothingLeft(t, dir)
 }
@@ -50,14 +51,14 @@ func TestOccupiedPGPort(t *testing.T) {
 func TestOccupiedTargetPortStopsPostgresAgain(t *testing.T) {
 	needPostgres(t)
 	dir := stateDir(t)
-	_, err := Up(context.Background(), Options{Dir: dir, Supervisor: SupervisorDirect, Port: occupy(t), Postgrest: "/bin/true"})
+	_, err := Up(context.Background(), Options{Dir: dir, Supervisor: systemd.ModeDirect, Port: occupy(t), Postgrest: "/bin/true"})
 	oneLine(t, err, "in use", "--port")
 	nothingLeft(t, dir)
 }
 
 func TestMissingPostgres(t *testing.T) {
 	dir := stateDir(t)
-	_, err := Up(context.Background(), Options{Dir: dir, Supervisor: SupervisorDirect, PGBinDir: "/nonexistent/bin"})
+	_, err := Up(context.Background(), Options{Dir: dir, Supervisor: systemd.ModeDirect, PGBinDir: "/nonexistent/bin"})
 	oneLine(t, err, "PostgreSQL not found", "LAB_PG_BINDIR")
 	nothingLeft(t, dir)
 }
@@ -65,14 +66,14 @@ func TestMissingPostgres(t *testing.T) {
 func TestUnusableStateDir(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(file, []byte("x"), 0o644)
-	_, err := Up(context.Background(), Options{Dir: file, Supervisor: SupervisorDirect})
+	_, err := Up(context.Background(), Options{Dir: file, Supervisor: systemd.ModeDirect})
 	oneLine(t, err, "not a directory", "--dir")
 	_, err = Open(file)
 	oneLine(t, err, "not a directory")
 
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, FactsFile), []byte("{not json"), 0o644)
-	_, err = Up(context.Background(), Options{Dir: dir, Supervisor: SupervisorDirect})
+	_, err = Up(context.Background(), Options{Dir: dir, Supervisor: systemd.ModeDirect})
 	oneLine(t, err, FactsFile, "not valid")
 	if b, _ := os.ReadFile(filepath.Join(dir, FactsFile)); string(b) != "{not json" {
 		t.Errorf("stack.json was changed: %q", b)
@@ -95,7 +96,7 @@ func TestNoTargetAvailableBringsUpPostgresOnly(t *testing.T) {
 	t.Setenv("PATH", "") // no postgrest, no postgrest-mini, no go
 	t.Chdir(t.TempDir()) // not in the source tree
 	dir := stateDir(t)
-	s := up(t, Options{Dir: dir, Supervisor: SupervisorDirect})
+	s := up(t, Options{Dir: dir, Supervisor: systemd.ModeDirect})
 	st, err := s.Status(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/atomicfile"
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
 // FactsFile is the name of the file in the state directory that records the stack.
@@ -20,11 +21,11 @@ const FactsFile = "stack.json"
 // Facts is what stack.json records: enough to find, inspect and stop the
 // stack from another process.
 type Facts struct {
-	Dir        string `json:"dir"`
-	Supervisor string `json:"supervisor"` // Controller.Kind() the units run under
-	PGBinDir   string `json:"pg_bin_dir"`
-	PGPort     int    `json:"pg_port"`
-	PGUnit     string `json:"pg_unit,omitempty"`
+	Dir        string       `json:"dir"`
+	Supervisor systemd.Kind `json:"supervisor"` // Controller.Kind() the units run under
+	PGBinDir   string       `json:"pg_bin_dir"`
+	PGPort     int          `json:"pg_port"`
+	PGUnit     string       `json:"pg_unit,omitempty"`
 	// Target fields are empty when no target runs.
 	TargetUnit string `json:"target_unit,omitempty"`
 	// Installed lists the units this stack installed and has not removed;

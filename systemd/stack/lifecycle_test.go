@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
 // A target that exits at once fails Up with its log, and Up takes back
@@ -14,7 +16,7 @@ import (
 func TestDyingTargetRollsBack(t *testing.T) {
 	needPostgres(t)
 	dir := stateDir(t)
-	_, err := Up(context.Background(), Options{Dir: dir, Supervisor: SupervisorDirect, Postgrest: "/bin/false"})
+	_, err := Up(context.Background(), Options{Dir: dir, Supervisor: systemd.ModeDirect, Postgrest: "/bin/false"})
 	if err == nil || !strings.Contains(err.Error(), "did not become ready") {
 		t.Fatalf("want a readiness error, got %v", err)
 	}
@@ -30,7 +32,7 @@ func TestCancelledUpLeavesNothing(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		_, err := Up(ctx, Options{Dir: dir, Supervisor: SupervisorDirect})
+		_, err := Up(ctx, Options{Dir: dir, Supervisor: systemd.ModeDirect})
 		done <- err
 	}()
 	started := filepath.Join(Facts{Dir: dir}.dataDir(), "PG_VERSION")
@@ -64,9 +66,9 @@ func TestCancelledUpLeavesNothing(t *testing.T) {
 func TestSwitchingSupervisorNeedsDown(t *testing.T) {
 	needPostgres(t)
 	dir := stateDir(t)
-	s := up(t, Options{Dir: dir, Supervisor: SupervisorDirect, NoTarget: true})
+	s := up(t, Options{Dir: dir, Supervisor: systemd.ModeDirect, NoTarget: true})
 	defer s.Close()
-	_, err := Up(context.Background(), Options{Dir: dir, Supervisor: SupervisorSystemd, NoTarget: true})
+	_, err := Up(context.Background(), Options{Dir: dir, Supervisor: systemd.ModeSystemd, NoTarget: true})
 	oneLine(t, err, "runs under direct", "lab stack down")
 	st, err := s.Status(context.Background())
 	if err != nil || st.Postgres.State != "active" {
@@ -86,7 +88,7 @@ func TestForeignUnitIsLeftAlone(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ctrl, err := connect(context.Background(), dir, SupervisorDirect, nil)
+	ctrl, err := connect(context.Background(), dir, systemd.ModeDirect, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +99,7 @@ func TestForeignUnitIsLeftAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ctrl.Uninstall(context.Background(), foreign.Name)
-	_, err = Up(context.Background(), Options{Dir: dir, Supervisor: SupervisorDirect, NoTarget: true})
+	_, err = Up(context.Background(), Options{Dir: dir, Supervisor: systemd.ModeDirect, NoTarget: true})
 	oneLine(t, err, foreign.Name, "not made by this stack")
 	if p, err := ctrl.Properties(context.Background(), foreign.Name); err != nil || p.LoadState == "not-found" {
 		t.Errorf("the foreign unit was removed: %+v %v", p, err)
@@ -110,7 +112,7 @@ func TestStateDirPostgresCannotEnter(t *testing.T) {
 		t.Skip("only root runs PostgreSQL as another user")
 	}
 	closed := filepath.Join(t.TempDir(), "closed") // t.TempDir's parent is 0700
-	_, err := Up(context.Background(), Options{Dir: closed, Supervisor: SupervisorDirect, NoTarget: true})
+	_, err := Up(context.Background(), Options{Dir: closed, Supervisor: systemd.ModeDirect, NoTarget: true})
 	oneLine(t, err, "cannot enter", "chmod o+x")
 	if _, serr := os.Stat(closed); !os.IsNotExist(serr) {
 		t.Errorf("failed up left %s", closed)

@@ -5,13 +5,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-)
 
-// Supervisor choices for Options.Supervisor.
-const (
-	SupervisorAuto    = "auto"    // systemd user manager when reachable, else direct
-	SupervisorSystemd = "systemd" // systemd over D-Bus, fail when unreachable
-	SupervisorDirect  = "direct"  // the lab supervises the processes itself
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
 // DefaultDir is the state directory used when Options.Dir is empty.
@@ -22,29 +17,29 @@ const Database = "chinook"
 
 // Options configure Up.
 type Options struct {
-	Dir        string    // state directory ("" = DefaultDir in the working directory)
-	Supervisor string    // "", auto, systemd or direct ("" = $LAB_SUPERVISOR, else auto)
-	Postgrest  string    // target binary; "" = find postgrest, else postgrest-mini
-	NoTarget   bool      // bring up PostgreSQL only
-	PGBinDir   string    // PostgreSQL server programs ("" = $LAB_PG_BINDIR, pg_config, /usr/lib/postgresql/*/bin)
-	PGPort     int       // PostgreSQL TCP port (0 = keep the stack's, else a free one)
-	Port       int       // target's server-port (0 = keep the stack's, else a free one)
-	AdminPort  int       // target's admin-server-port (0 = keep the stack's, else a free one)
-	Progress   io.Writer // one line per step; nil = silent
+	Dir        string       // state directory ("" = DefaultDir in the working directory)
+	Supervisor systemd.Mode // one of systemd.StackModes ("" = $LAB_SUPERVISOR, else auto)
+	Postgrest  string       // target binary; "" = find postgrest, else postgrest-mini
+	NoTarget   bool         // bring up PostgreSQL only
+	PGBinDir   string       // PostgreSQL server programs ("" = $LAB_PG_BINDIR, pg_config, /usr/lib/postgresql/*/bin)
+	PGPort     int          // PostgreSQL TCP port (0 = keep the stack's, else a free one)
+	Port       int          // target's server-port (0 = keep the stack's, else a free one)
+	AdminPort  int          // target's admin-server-port (0 = keep the stack's, else a free one)
+	Progress   io.Writer    // one line per step; nil = silent
 }
 
-func (o Options) supervisor() (string, error) {
+func (o Options) supervisor() (systemd.Mode, error) {
 	s := o.Supervisor
 	if s == "" {
-		s = os.Getenv("LAB_SUPERVISOR")
+		s = systemd.Mode(os.Getenv("LAB_SUPERVISOR"))
 	}
 	switch s {
-	case "", SupervisorAuto:
-		return SupervisorAuto, nil
-	case SupervisorSystemd, SupervisorDirect:
+	case "", systemd.ModeAuto:
+		return systemd.ModeAuto, nil
+	case systemd.ModeSystemd, systemd.ModeDirect:
 		return s, nil
 	}
-	return "", fmt.Errorf("supervisor %q: allowed: auto, systemd, direct", s)
+	return "", fmt.Errorf("supervisor %q: allowed: %s", s, systemd.ModeList(systemd.StackModes))
 }
 
 // AbsDir resolves a state directory ("" = DefaultDir) to an absolute path.

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
 // When another process takes the stack's port between the lab's check and
@@ -31,7 +33,7 @@ func TestPortTakenMeanwhileIsRetried(t *testing.T) {
 		}
 	}
 	t.Cleanup(func() { afterPortCheck = nil })
-	s := up(t, Options{Dir: dir, Supervisor: SupervisorDirect, NoTarget: true})
+	s := up(t, Options{Dir: dir, Supervisor: systemd.ModeDirect, NoTarget: true})
 	defer s.Close()
 	st, err := s.Status(context.Background())
 	if err != nil {

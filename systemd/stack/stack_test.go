@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
 // cycle runs up, up again (reuse), status and down twice in a row on one
 // state dir, checking that PostgreSQL answers over TCP and the Unix socket,
 // that the target is ready, and that down stops every process.
-func cycle(t *testing.T, supervisor, wantKind string) {
+func cycle(t *testing.T, supervisor systemd.Mode, wantKind systemd.Kind) {
 	needPostgres(t)
 	dir := stateDir(t)
 	o := Options{Dir: dir, Supervisor: supervisor}
@@ -93,11 +94,11 @@ func cycle(t *testing.T, supervisor, wantKind string) {
 	}
 }
 
-func TestUpStatusDownTwiceDirect(t *testing.T) { cycle(t, SupervisorDirect, KindDirect) }
+func TestUpStatusDownTwiceDirect(t *testing.T) { cycle(t, systemd.ModeDirect, systemd.KindDirect) }
 
 func TestUpStatusDownTwiceSystemd(t *testing.T) {
 	labtest.RequireSystemd(t)
-	cycle(t, SupervisorSystemd, KindSystemdUser)
+	cycle(t, systemd.ModeSystemd, systemd.KindSystemdUser)
 }
 
 func TestTwoStacksDoNotCollide(t *testing.T) {
@@ -106,8 +107,8 @@ func TestTwoStacksDoNotCollide(t *testing.T) {
 	if pgUnitName(a) == pgUnitName(b) || targetUnitName(a) == targetUnitName(b) {
 		t.Fatal("unit names collide")
 	}
-	sa := up(t, Options{Dir: a, Supervisor: SupervisorDirect, NoTarget: true})
-	sb := up(t, Options{Dir: b, Supervisor: SupervisorDirect, NoTarget: true})
+	sa := up(t, Options{Dir: a, Supervisor: systemd.ModeDirect, NoTarget: true})
+	sb := up(t, Options{Dir: b, Supervisor: systemd.ModeDirect, NoTarget: true})
 	ctx := context.Background()
 	if err := sa.Down(ctx, true); err != nil {
 		t.Fatal(err)

@@ -17,12 +17,12 @@ type Unit struct {
 // Status describes a stack: who supervises it, its units, how to reach
 // PostgreSQL and the target.
 type Status struct {
-	Dir         string `json:"dir"`
-	Supervisor  string `json:"supervisor"` // systemd-user or direct
-	Description string `json:"supervisor_description"`
-	Postgres    Unit   `json:"postgres"`
-	Target      *Unit  `json:"target,omitempty"`    // nil when no target runs
-	NoTarget    string `json:"no_target,omitempty"` // why, then
+	Dir         string       `json:"dir"`
+	Supervisor  systemd.Kind `json:"supervisor"` // systemd-user or direct
+	Description string       `json:"supervisor_description"`
+	Postgres    Unit         `json:"postgres"`
+	Target      *Unit        `json:"target,omitempty"`    // nil when no target runs
+	NoTarget    string       `json:"no_target,omitempty"` // why, then
 
 	PGHost      string `json:"pg_host"`
 	PGPort      int    `json:"pg_port"`

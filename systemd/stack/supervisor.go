@@ -11,22 +11,16 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/systemd/supervisor"
 )
 
-// Controller kinds recorded in stack.json (systemd.Controller.Kind()).
-const (
-	KindSystemdUser = "systemd-user"
-	KindDirect      = "direct"
-)
-
 // connect returns the controller for choice (auto, systemd, direct). The
 // direct supervisor keeps its state in <dir>/supervisor, so any later lab
 // process finds the stack's processes.
-func connect(ctx context.Context, dir, choice string, logf func(string, ...any)) (systemd.Controller, error) {
-	direct := supervisor.Options{Mode: supervisor.ModeDirect, StateDir: filepath.Join(dir, "supervisor")}
-	user := supervisor.Options{Mode: supervisor.ModeUser, Logf: logf}
+func connect(ctx context.Context, dir string, choice systemd.Mode, logf func(string, ...any)) (systemd.Controller, error) {
+	direct := supervisor.Options{Mode: systemd.ModeDirect, StateDir: filepath.Join(dir, "supervisor")}
+	user := supervisor.Options{Mode: systemd.ModeUser, Logf: logf}
 	switch choice {
-	case SupervisorDirect:
+	case systemd.ModeDirect:
 		return supervisor.Connect(ctx, direct)
-	case SupervisorSystemd:
+	case systemd.ModeSystemd:
 		c, err := supervisor.Connect(ctx, user)
 		if err != nil {
 			return nil, flatten(err, " (start a systemd user manager, or use --supervisor direct)")
@@ -63,10 +57,10 @@ func flatten(err error, advice string) error {
 // reconnect returns the controller of the kind an existing stack runs under.
 func reconnect(ctx context.Context, f Facts) (systemd.Controller, error) {
 	switch f.Supervisor {
-	case KindDirect:
-		return connect(ctx, f.Dir, SupervisorDirect, nil)
-	case KindSystemdUser:
-		c, err := connect(ctx, f.Dir, SupervisorSystemd, nil)
+	case systemd.KindDirect:
+		return connect(ctx, f.Dir, systemd.ModeDirect, nil)
+	case systemd.KindSystemdUser:
+		c, err := connect(ctx, f.Dir, systemd.ModeSystemd, nil)
 		if err != nil {
 			return nil, fmt.Errorf("the stack in %s runs under the systemd user manager: %w", f.Dir, err)
 		}
@@ -76,9 +70,9 @@ func reconnect(ctx context.Context, f Facts) (systemd.Controller, error) {
 }
 
 // choiceOf maps a controller kind to the Options.Supervisor that selects it.
-func choiceOf(kind string) string {
-	if kind == KindDirect {
-		return SupervisorDirect
+func choiceOf(kind systemd.Kind) systemd.Mode {
+	if kind == systemd.KindDirect {
+		return systemd.ModeDirect
 	}
-	return SupervisorSystemd
+	return systemd.ModeSystemd
 }

@@ -93,10 +93,10 @@ func Up(ctx context.Context, o Options) (st *Stack, err error) {
 
 // upController connects to the supervisor the stack already runs under, or
 // to the one chosen for a new stack.
-func upController(ctx context.Context, f *Facts, choice string, o Options) (systemd.Controller, error) {
+func upController(ctx context.Context, f *Facts, choice systemd.Mode, o Options) (systemd.Controller, error) {
 	running := f.Supervisor != "" && len(f.Installed) > 0
 	if running {
-		if choice != SupervisorAuto && choice != choiceOf(f.Supervisor) {
+		if choice != systemd.ModeAuto && choice != choiceOf(f.Supervisor) {
 			return nil, fmt.Errorf("the stack in %s runs under %s, not %s: run `lab stack down` first to switch", f.Dir, f.Supervisor, choice)
 		}
 		return reconnect(ctx, *f)

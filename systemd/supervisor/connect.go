@@ -13,20 +13,11 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/systemd/supervisor/direct"
 )
 
-// Connect modes (Options.Mode).
-const (
-	ModeAuto        = "auto"         // system (root only) -> user-private -> user-session -> direct
-	ModeSystem      = "system"       // system manager: /run/systemd/private, else the system bus
-	ModeUser        = "user"         // user manager: private socket, else the session bus
-	ModeUserPrivate = "user-private" // user manager over $XDG_RUNTIME_DIR/systemd/private
-	ModeUserSession = "user-session" // user manager over the session bus
-	ModeDirect      = direct.Kind    // no systemd: supervise processes directly
-)
-
 // Options choose how Connect reaches a service manager.
 type Options struct {
-	// Mode forces a manager; "" means ModeAuto.
-	Mode string
+	// Mode forces a manager, one of systemd.ConnectModes; "" means
+	// systemd.ModeAuto.
+	Mode systemd.Mode
 	// StateDir keeps the direct supervisor's state
 	// ("" = $XDG_STATE_HOME/pgrst-lab/direct, i.e. ~/.local/state/pgrst-lab/direct).
 	StateDir string
@@ -42,18 +33,18 @@ type Options struct {
 // order of opts.Mode, and says through opts.Logf which one it picked.
 func Connect(ctx context.Context, opts Options) (systemd.Controller, error) {
 	type try struct {
-		mode string
+		mode systemd.Mode
 		open func() (systemd.Controller, error)
 	}
-	dbusTry := func(mode string, system bool, transport string) try {
+	dbusTry := func(mode systemd.Mode, system bool, transport string) try {
 		return try{mode, func() (systemd.Controller, error) {
 			return systemd.NewDBus(ctx, systemd.DBusOptions{System: system, Transport: transport, UnitDir: opts.UnitDir, Timeout: opts.Timeout})
 		}}
 	}
-	system := []try{dbusTry(ModeSystem, true, systemd.TransportPrivate), dbusTry(ModeSystem, true, systemd.TransportBus)}
-	userPrivate := dbusTry(ModeUserPrivate, false, systemd.TransportPrivate)
-	userSession := dbusTry(ModeUserSession, false, systemd.TransportBus)
-	directTry := try{ModeDirect, func() (systemd.Controller, error) {
+	system := []try{dbusTry(systemd.ModeSystem, true, systemd.TransportPrivate), dbusTry(systemd.ModeSystem, true, systemd.TransportBus)}
+	userPrivate := dbusTry(systemd.ModeUserPrivate, false, systemd.TransportPrivate)
+	userSession := dbusTry(systemd.ModeUserSession, false, systemd.TransportBus)
+	directTry := try{systemd.ModeDirect, func() (systemd.Controller, error) {
 		dir := opts.StateDir
 		if dir == "" {
 			var err error
@@ -67,26 +58,25 @@ func Connect(ctx context.Context, opts Options) (systemd.Controller, error) {
 	var tries []try
 	var skipped []string
 	switch opts.Mode {
-	case "", ModeAuto:
+	case "", systemd.ModeAuto:
 		if os.Geteuid() == 0 {
 			tries = append(tries, system...)
 		} else {
 			skipped = append(skipped, "system manager skipped: not root, cannot write /etc/systemd/system")
 		}
 		tries = append(tries, userPrivate, userSession, directTry)
-	case ModeSystem:
+	case systemd.ModeSystem:
 		tries = system
-	case ModeUser:
+	case systemd.ModeUser:
 		tries = []try{userPrivate, userSession}
-	case ModeUserPrivate:
+	case systemd.ModeUserPrivate:
 		tries = []try{userPrivate}
-	case ModeUserSession:
+	case systemd.ModeUserSession:
 		tries = []try{userSession}
-	case ModeDirect:
+	case systemd.ModeDirect:
 		tries = []try{directTry}
 	default:
-		return nil, fmt.Errorf("systemd: connect mode %q: allowed: %s", opts.Mode,
-			strings.Join([]string{ModeAuto, ModeSystem, ModeUser, ModeUserPrivate, ModeUserSession, ModeDirect}, ", "))
+		return nil, fmt.Errorf("systemd: connect mode %q: allowed: %s", opts.Mode, systemd.ModeList(systemd.ConnectModes))
 	}
 	var errs []error
 	for _, t := range tries {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
 func TestConnect(t *testing.T) {
@@ -31,7 +32,7 @@ func TestConnect(t *testing.T) {
 	}
 
 	msgs = nil
-	for mode, kind := range map[string]string{ModeUserPrivate: "systemd-user", ModeUserSession: "systemd-user", ModeUser: "systemd-user", ModeDirect: "direct"} {
+	for mode, kind := range map[systemd.Mode]systemd.Kind{systemd.ModeUserPrivate: systemd.KindSystemdUser, systemd.ModeUserSession: systemd.KindSystemdUser, systemd.ModeUser: systemd.KindSystemdUser, systemd.ModeDirect: systemd.KindDirect} {
 		c, err := Connect(ctx, Options{Mode: mode, StateDir: t.TempDir(), Logf: logf, Timeout: 5 * time.Second})
 		if err != nil {
 			t.Fatalf("mode %s: %v", mode, err)
@@ -44,7 +45,7 @@ func TestConnect(t *testing.T) {
 	if _, err := Connect(ctx, Options{Mode: "systemd"}); err == nil || !strings.Contains(err.Error(), "allowed: auto, system, user") {
 		t.Fatalf("bad mode: %v", err)
 	}
-	if c, err := Connect(ctx, Options{Mode: ModeSystem}); err == nil {
+	if c, err := Connect(ctx, Options{Mode: systemd.ModeSystem}); err == nil {
 		if c.Kind() != "systemd-system" {
 			t.Errorf("mode system gave %s", c.Kind())
 		}

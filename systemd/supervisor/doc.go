@@ -7,5 +7,5 @@
 //
 //	ctl, err := supervisor.Connect(ctx, supervisor.Options{Logf: log.Printf})
 //	// systemd: using the systemd user manager via /run/user/0/systemd/private; not used: ...
-//	ctl, err = supervisor.Connect(ctx, supervisor.Options{Mode: supervisor.ModeDirect, StateDir: dir})
+//	ctl, err = supervisor.Connect(ctx, supervisor.Options{Mode: systemd.ModeDirect, StateDir: dir})
 package supervisor

@@ -8,7 +8,7 @@ import (
 // 10) of one scenario with the given throughput per pool size; latency
 // follows throughput, RSS grows with the pool. cheapest is the sweep's
 // cost order ("" for the default).
-func PoolSweep(rates []float64, noise float64, seed uint64, cheapest string) *lab.Run {
+func PoolSweep(rates []float64, noise float64, seed uint64, cheapest lab.Cheapest) *lab.Run {
 	pools := []lab.Scalar{"1", "2", "5", "10", "20", "50"}
 	var vs []Variant
 	for i, p := range pools {

@@ -42,7 +42,7 @@ type Spec struct {
 	// Detail adds per-second series, telemetry samples and (with model
 	// "search") rate-vs-latency curves.
 	Detail bool
-	Model  string // default "closed"
+	Model  lab.Model // default "closed"
 }
 
 // Start is the synthetic run's start time.
@@ -136,7 +136,7 @@ func scaleCPU(u *lab.Usage, f float64) {
 }
 
 // addDetail adds per-second series, telemetry samples and a search curve.
-func addDetail(t *lab.Trial, rng *rand.Rand, model string) {
+func addDetail(t *lab.Trial, rng *rand.Rand, model lab.Model) {
 	per := float64(t.Load.Requests) / t.Load.Seconds
 	for i := range int(t.Load.Seconds) {
 		t.Series = append(t.Series, lab.Second{T: float64(i), Requests: int64(per * (1 + 0.02*rng.NormFloat64())),

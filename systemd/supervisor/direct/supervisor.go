@@ -37,10 +37,6 @@ type child struct {
 	stopping bool          // guarded by Supervisor.mu; set by Stop
 }
 
-// Kind is what Kind returns: the name of this supervisor among the
-// controllers (and the mode that picks it in package supervisor).
-const Kind = "direct"
-
 var _ systemd.Controller = (*Supervisor)(nil)
 
 // New returns a direct supervisor keeping its state in stateDir
@@ -55,7 +51,7 @@ func New(stateDir string) (*Supervisor, error) {
 	return &Supervisor{dir: stateDir, children: map[string]*child{}}, nil
 }
 
-func (d *Supervisor) Kind() string { return Kind }
+func (d *Supervisor) Kind() systemd.Kind { return systemd.KindDirect }
 
 func (d *Supervisor) Describe() string {
 	return "direct process supervisor (no systemd; state in " + d.dir + ")"

@@ -1,0 +1,237 @@
+package experiments
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// The file format: an experiment file's tables and keys, by their TOML
+// names. Parse decodes a file into fileExperiment (the checker walks the
+// same types to report unknown keys and wrong types) and converts it into
+// the model, lab.Experiment, which Validate then checks. The string maps of
+// variants and scenarios also take numbers and booleans (db-pool = 10).
+
+type fileExperiment struct {
+	Name             string         `toml:"name"`
+	Title            string         `toml:"title"`
+	Description      string         `toml:"description"`
+	Target           fileTarget     `toml:"target"`
+	Scenarios        []string       `toml:"scenarios"`
+	Custom           []fileScenario `toml:"scenario"`
+	Targets          string         `toml:"targets"`
+	JWTSecret        string         `toml:"jwt_secret"`
+	Load             fileLoad       `toml:"load"`
+	Trials           fileTrials     `toml:"trials"`
+	Variants         []fileVariant  `toml:"variant"`
+	Sweep            *fileSweep     `toml:"sweep"`
+	Partition        filePartition  `toml:"partition"`
+	AllowUnknownKeys bool           `toml:"allow_unknown_keys"`
+	Profile          bool           `toml:"profile"`
+}
+
+// fileTarget is [target] (lab.Target).
+type fileTarget struct {
+	Stack    string `toml:"stack"`
+	Unit     string `toml:"unit"`
+	Config   string `toml:"config"`
+	URL      string `toml:"url"`
+	AdminURL string `toml:"admin_url"`
+	PGUnit   string `toml:"pg_unit"`
+	PGURI    string `toml:"pg_uri"`
+}
+
+// filePartition is [partition] (lab.Partition).
+type filePartition struct {
+	Generator  string `toml:"generator"`
+	PostgREST  string `toml:"postgrest"`
+	PostgreSQL string `toml:"postgresql"`
+}
+
+// fileScenario is a [[scenario]] (lab.Scenario).
+type fileScenario struct {
+	Name     string  `toml:"name"`
+	Method   string  `toml:"method"`
+	Path     string  `toml:"path"`
+	Header   scalars `toml:"header"`
+	Body     string  `toml:"body"`
+	BodyFile string  `toml:"body_file"`
+	Expect   int     `toml:"expect"`
+	Weight   float64 `toml:"weight"`
+}
+
+// fileLoad is [load] (lab.Load); durations are strings like "10s".
+type fileLoad struct {
+	Model       string        `toml:"model"`
+	Rate        float64       `toml:"rate"`
+	MaxInFlight int           `toml:"max_in_flight"`
+	Connections int           `toml:"connections"`
+	Think       time.Duration `toml:"think"`
+	Duration    time.Duration `toml:"duration"`
+	Warmup      time.Duration `toml:"warmup"`
+	Timeout     time.Duration `toml:"timeout"`
+	Limit       fileLimit     `toml:"limit"`
+	Threads     int           `toml:"threads"`
+	Utilisation float64       `toml:"utilisation"`
+}
+
+// fileLimit is [load.limit] (lab.Limit).
+type fileLimit struct {
+	P99        time.Duration `toml:"p99"`
+	MaxErrors  float64       `toml:"max_errors"`
+	MaxDropped float64       `toml:"max_dropped"`
+	MinRate    float64       `toml:"min_rate"`
+	MaxRate    float64       `toml:"max_rate"`
+}
+
+// fileTrials is [trials] (lab.Trials).
+type fileTrials struct {
+	Min          int     `toml:"min"`
+	Max          int     `toml:"max"`
+	Order        string  `toml:"order"`
+	Seed         int64   `toml:"seed"`
+	Alpha        float64 `toml:"alpha"`
+	Analysis     string  `toml:"analysis"`
+	Sequential   *bool   `toml:"sequential"`
+	Interference float64 `toml:"interference"`
+	SpeedAdjust  *bool   `toml:"speed_adjust"`
+}
+
+// fileVariant is a [[variant]] (lab.Variant).
+type fileVariant struct {
+	Name        string   `toml:"name"`
+	Description string   `toml:"description"`
+	Baseline    bool     `toml:"baseline"`
+	PostgREST   scalars  `toml:"postgrest"`
+	PostgreSQL  scalars  `toml:"postgresql"`
+	Env         scalars  `toml:"env"`
+	DropIn      scalars  `toml:"dropin"`
+	Binary      string   `toml:"binary"`
+	Args        []string `toml:"args"`
+}
+
+// fileSweep is [sweep] (lab.Sweep): the first axis' keys are the table's
+// own, the second axis is [sweep.cross].
+type fileSweep struct {
+	fileSweepAxis
+	Cross    *fileSweepAxis `toml:"cross"`
+	Cheapest string         `toml:"cheapest"`
+}
+
+// fileSweepAxis is one swept key (lab.SweepAxis).
+type fileSweepAxis struct {
+	Key      string   `toml:"key"`
+	Values   []scalar `toml:"values"`
+	From     float64  `toml:"from"`
+	To       float64  `toml:"to"`
+	Step     float64  `toml:"step"`
+	Factor   float64  `toml:"factor"`
+	Unit     string   `toml:"unit"`
+	Baseline scalar   `toml:"baseline"`
+}
+
+// scalar is a value a file may write as a string, a number or a boolean,
+// kept as text (lab.Scalar).
+type scalar string
+
+// UnmarshalTOML implements toml.Unmarshaler.
+func (s *scalar) UnmarshalTOML(v any) error {
+	t, err := tomlText(v)
+	*s = scalar(t)
+	return err
+}
+
+// scalars is a map[string]string decoded from a table of strings, numbers
+// and booleans.
+type scalars map[string]string
+
+// UnmarshalTOML implements toml.Unmarshaler.
+func (s *scalars) UnmarshalTOML(v any) error {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("must be a table, not %s", describe(v))
+	}
+	*s = make(scalars, len(m))
+	for k, x := range m {
+		t, err := scalarText(x)
+		if err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+		(*s)[k] = t
+	}
+	return nil
+}
+
+// tomlText renders a decoded TOML scalar as text: strings as they are,
+// numbers and booleans as TOML writes them.
+func tomlText(v any) (string, error) {
+	switch x := v.(type) {
+	case string:
+		return x, nil
+	case int64:
+		return strconv.FormatInt(x, 10), nil
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64), nil
+	case bool:
+		return strconv.FormatBool(x), nil
+	}
+	return "", fmt.Errorf("must be a string, number or boolean, not %T", v)
+}
+
+// defaultFile is the file every experiment file is decoded over: the
+// model's defaults (lab.Experiment.Defaults), so that what a file leaves
+// out is the default and what it writes, even 0, is kept.
+func defaultFile() fileExperiment {
+	var e lab.Experiment
+	e.Defaults()
+	l, t := e.Load, e.Trials
+	return fileExperiment{
+		Load: fileLoad{Model: string(l.Model), Rate: l.Rate, MaxInFlight: l.MaxInFlight, Connections: l.Connections, Think: l.Think,
+			Duration: l.Duration, Warmup: l.Warmup, Timeout: l.Timeout, Limit: fileLimit(l.Limit), Threads: l.Threads, Utilisation: l.Utilisation},
+		Trials: fileTrials{Min: t.Min, Max: t.Max, Order: string(t.Order), Seed: t.Seed, Alpha: t.Alpha, Analysis: string(t.Analysis),
+			Sequential: t.Sequential, Interference: t.Interference, SpeedAdjust: t.SpeedAdjust},
+	}
+}
+
+// experiment converts the file into the model (not yet validated).
+func (f *fileExperiment) experiment() *lab.Experiment {
+	l, t := f.Load, f.Trials
+	e := &lab.Experiment{
+		Name: f.Name, Title: f.Title, Description: f.Description, Target: lab.Target(f.Target),
+		Scenarios: f.Scenarios, Targets: f.Targets, JWTSecret: f.JWTSecret,
+		Load: lab.Load{Model: lab.Model(l.Model), Rate: l.Rate, MaxInFlight: l.MaxInFlight, Connections: l.Connections, Think: l.Think,
+			Duration: l.Duration, Warmup: l.Warmup, Timeout: l.Timeout, Limit: lab.Limit(l.Limit), Threads: l.Threads, Utilisation: l.Utilisation},
+		Trials: lab.Trials{Min: t.Min, Max: t.Max, Order: lab.Order(t.Order), Seed: t.Seed, Alpha: t.Alpha, Analysis: lab.Analysis(t.Analysis),
+			Sequential: t.Sequential, Interference: t.Interference, SpeedAdjust: t.SpeedAdjust},
+		Partition: lab.Partition(f.Partition), AllowUnknownKeys: f.AllowUnknownKeys, Profile: f.Profile,
+	}
+	for _, s := range f.Custom {
+		e.Custom = append(e.Custom, lab.Scenario{Name: s.Name, Method: s.Method, Path: s.Path, Header: s.Header,
+			Body: s.Body, BodyFile: s.BodyFile, Expect: s.Expect, Weight: s.Weight})
+	}
+	for _, v := range f.Variants {
+		e.Variants = append(e.Variants, lab.Variant{Name: v.Name, Description: v.Description, Baseline: v.Baseline,
+			PostgREST: v.PostgREST, PostgreSQL: v.PostgreSQL, Env: v.Env, DropIn: v.DropIn, Binary: v.Binary, Args: v.Args})
+	}
+	if s := f.Sweep; s != nil {
+		e.Sweep = &lab.Sweep{SweepAxis: s.fileSweepAxis.axis(), Cheapest: lab.Cheapest(s.Cheapest)}
+		if s.Cross != nil {
+			c := s.Cross.axis()
+			e.Sweep.Cross = &c
+		}
+	}
+	return e
+}
+
+func (a fileSweepAxis) axis() lab.SweepAxis {
+	out := lab.SweepAxis{Key: a.Key, From: a.From, To: a.To, Step: a.Step, Factor: a.Factor, Unit: a.Unit, Baseline: lab.Scalar(a.Baseline)}
+	if a.Values != nil {
+		out.Values = make([]lab.Scalar, len(a.Values))
+		for i, v := range a.Values {
+			out.Values[i] = lab.Scalar(v)
+		}
+	}
+	return out
+}
