@@ -32,15 +32,28 @@ type fileExperiment struct {
 	Profile          bool           `toml:"profile"`
 }
 
-// fileTarget is [target] (lab.Target).
+// fileTarget is [target] (lab.Target): a local stack's directory, or an
+// existing server.
 type fileTarget struct {
-	Stack    string `toml:"stack"`
-	Unit     string `toml:"unit"`
-	Config   string `toml:"config"`
-	URL      string `toml:"url"`
-	AdminURL string `toml:"admin_url"`
-	PGUnit   string `toml:"pg_unit"`
-	PGURI    string `toml:"pg_uri"`
+	Stack string `toml:"stack"`
+	ServerTable
+}
+
+// ServerTable is the keys of a [target] table that name an existing
+// server: the same in an experiment file and in lab agent's AGENT.toml.
+type ServerTable struct {
+	Unit     string `toml:"unit"`      // PostgREST unit
+	Config   string `toml:"config"`    // its config file
+	URL      string `toml:"url"`       // its API URL
+	AdminURL string `toml:"admin_url"` // its admin server (/ready, /metrics)
+	PGUnit   string `toml:"pg_unit"`   // PostgreSQL unit, for restarts and telemetry
+	PGURI    string `toml:"pg_uri"`    // superuser URI, for settings and counters
+}
+
+// Target is the table as the lab's model has it, with a local stack's
+// directory ("" for an existing server or the default stack).
+func (s ServerTable) Target(stack string) lab.Target {
+	return lab.Target{Stack: stack, Unit: s.Unit, Config: s.Config, URL: s.URL, AdminURL: s.AdminURL, PGUnit: s.PGUnit, PGURI: s.PGURI}
 }
 
 // filePartition is [partition] (lab.Partition).
@@ -199,7 +212,7 @@ func defaultFile() fileExperiment {
 func (f *fileExperiment) experiment() *lab.Experiment {
 	l, t := f.Load, f.Trials
 	e := &lab.Experiment{
-		Name: f.Name, Title: f.Title, Description: f.Description, Target: lab.Target(f.Target),
+		Name: f.Name, Title: f.Title, Description: f.Description, Target: f.Target.Target(f.Target.Stack),
 		Scenarios: f.Scenarios, Targets: f.Targets, JWTSecret: f.JWTSecret,
 		Load: lab.Load{Model: lab.Model(l.Model), Rate: l.Rate, MaxInFlight: l.MaxInFlight, Connections: l.Connections, Think: l.Think,
 			Duration: l.Duration, Warmup: l.Warmup, Timeout: l.Timeout, Limit: lab.Limit(l.Limit), Threads: l.Threads, Utilisation: l.Utilisation},

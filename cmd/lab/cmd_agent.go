@@ -111,7 +111,7 @@ func agentServer(ctx context.Context, cfg *agent.Config, out io.Writer) (*host.S
 		return stackServer(ctx, cfg.Stack.Dir, "", e, out)
 	}
 	t := cfg.Target
-	e.Target = lab.Target{Unit: t.Unit, Config: t.Config, URL: t.URL, AdminURL: t.AdminURL, PGUnit: t.PGUnit, PGURI: t.PGURI}
+	e.Target = t.Target("")
 	state := cfg.StateDir
 	if state == "" {
 		state = os.Getenv("STATE_DIRECTORY") // systemd's StateDirectory=

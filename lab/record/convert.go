@@ -267,11 +267,23 @@ func (d DBStatsV1) DBStats() lab.DBStats {
 }
 
 func eventV1(e lab.Event) EventV1 {
-	return EventV1{T: e.T, Kind: string(e.Kind), Source: e.Source, Detail: e.Detail, PID: e.PID, Variant: e.Variant, Trial: e.Trial, Rate: e.Rate}
+	return EventV1{ServerEventV1: FromServerEvent(e), Variant: e.Variant, Trial: e.Trial, Rate: e.Rate}
 }
 
 func (e EventV1) lab() lab.Event {
-	return lab.Event{T: e.T, Kind: lab.EventKind(e.Kind), Source: e.Source, Detail: e.Detail, PID: e.PID, Variant: e.Variant, Trial: e.Trial, Rate: e.Rate}
+	out := e.ServerEventV1.Event()
+	out.Variant, out.Trial, out.Rate = e.Variant, e.Trial, e.Rate
+	return out
+}
+
+// FromServerEvent is what the server host saw of an event (no trial).
+func FromServerEvent(e lab.Event) ServerEventV1 {
+	return ServerEventV1{T: e.T, Kind: string(e.Kind), Source: e.Source, Detail: e.Detail, PID: e.PID}
+}
+
+// Event is the event in the lab's model, outside any trial.
+func (e ServerEventV1) Event() lab.Event {
+	return lab.Event{T: e.T, Kind: lab.EventKind(e.Kind), Source: e.Source, Detail: e.Detail, PID: e.PID}
 }
 
 func capacityV1(c lab.Capacity) CapacityV1 {

@@ -321,16 +321,23 @@ type PoolStatsV1 struct {
 	Scrapes      int   `json:"scrapes"`
 }
 
-// EventV1 is something that happened to the server.
+// EventV1 is something that happened to the server, with the trial it
+// happened in.
 type EventV1 struct {
-	T       time.Time `json:"t"`
-	Kind    string    `json:"kind"`
-	Source  string    `json:"source"`
-	Detail  string    `json:"detail"`
-	PID     int       `json:"pid,omitempty"`
-	Variant string    `json:"variant,omitempty"`
-	Trial   int       `json:"trial,omitempty"`
-	Rate    float64   `json:"rate,omitempty"`
+	ServerEventV1
+	Variant string  `json:"variant,omitempty"`
+	Trial   int     `json:"trial,omitempty"`
+	Rate    float64 `json:"rate,omitempty"`
+}
+
+// ServerEventV1 is an OOM kill, crash or restart as the server host saw
+// it (also what an agent sends for a window).
+type ServerEventV1 struct {
+	T      time.Time `json:"t"`
+	Kind   string    `json:"kind"`
+	Source string    `json:"source"`
+	Detail string    `json:"detail"`
+	PID    int       `json:"pid,omitempty"`
 }
 
 // InterferenceV1 is how a trial's window used the machine's CPU, in cores.

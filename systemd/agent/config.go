@@ -13,6 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/pgrst-lab/pgrst-lab/experiments"
 	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
@@ -59,15 +60,9 @@ type Config struct {
 	File string `toml:"-"`
 }
 
-// TargetConfig names an existing server the agent may touch.
-type TargetConfig struct {
-	Unit     string `toml:"unit"`
-	Config   string `toml:"config"`
-	URL      string `toml:"url"`
-	AdminURL string `toml:"admin_url"`
-	PGUnit   string `toml:"pg_unit"`
-	PGURI    string `toml:"pg_uri"`
-}
+// TargetConfig names an existing server the agent may touch: the keys of
+// an experiment file's [target] table.
+type TargetConfig = experiments.ServerTable
 
 // LoadConfig reads AGENT.toml strictly: unknown keys and missing or
 // conflicting settings are errors naming file:line. Lists in [allow]

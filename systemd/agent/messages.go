@@ -44,14 +44,8 @@ type (
 )
 
 // EventV1 is an OOM kill, crash or restart during a window (agent clock,
-// RFC 3339 with nanoseconds).
-type EventV1 struct {
-	T      time.Time `json:"t"`
-	Kind   string    `json:"kind"`
-	Source string    `json:"source"`
-	Detail string    `json:"detail"`
-	PID    int       `json:"pid,omitempty"`
-}
+// RFC 3339 with nanoseconds): run.json's record of it, without the trial.
+type EventV1 = record.ServerEventV1
 
 func appliedV1(a lab.Applied) AppliedV1 {
 	out := AppliedV1{Changes: make([]ChangeV1, len(a.Changes)), ReadyAfterMs: float64(a.ReadyAfter) / float64(time.Millisecond)}
@@ -73,7 +67,7 @@ func telemetryV1(t lab.Telemetry) TelemetryV1 {
 	out := TelemetryV1{Server: record.FromUsage(t.Server), Database: record.FromUsage(t.Database), DB: record.FromDBStats(t.DB),
 		MachineCPU: t.MachineCPU, SpeedRefNs: t.SpeedRefNs}
 	for _, e := range t.Events {
-		out.Events = append(out.Events, EventV1{T: e.T, Kind: string(e.Kind), Source: e.Source, Detail: e.Detail, PID: e.PID})
+		out.Events = append(out.Events, record.FromServerEvent(e))
 	}
 	return out
 }
@@ -82,7 +76,7 @@ func (t TelemetryV1) lab() lab.Telemetry {
 	out := lab.Telemetry{Server: t.Server.Usage(), Database: t.Database.Usage(), DB: t.DB.DBStats(),
 		MachineCPU: t.MachineCPU, SpeedRefNs: t.SpeedRefNs}
 	for _, e := range t.Events {
-		out.Events = append(out.Events, lab.Event{T: e.T, Kind: lab.EventKind(e.Kind), Source: e.Source, Detail: e.Detail, PID: e.PID})
+		out.Events = append(out.Events, e.Event())
 	}
 	return out
 }
