@@ -121,7 +121,10 @@ func TestStallVisibleInOpenHiddenInClosed(t *testing.T) {
 	if open.Summary.P99 < 150*time.Millisecond || open.Summary.Dropped != 0 {
 		t.Errorf("open model p99 %v (dropped %d): the stall is hidden", open.Summary.P99, open.Summary.Dropped)
 	}
-	if open.Summary.SendDelayP99 >= 100*time.Millisecond || open.Summary.SendDelayP99 >= open.Summary.P99/2 {
+	// The generator's own lateness is judged against what it measured, not
+	// in milliseconds: under a whole -race suite on two cores it reached
+	// 125 ms next to a p99 of 393 ms (a fixed 100 ms bound failed there).
+	if open.Summary.SendDelayP99 >= open.Summary.P99/2 {
 		t.Errorf("open model send delay p99 %v: the generator, not the server, looks late", open.Summary.SendDelayP99)
 	}
 	// The closed model sends nothing while its 10 connections wait: each
