@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/atomicfile"
@@ -53,7 +52,7 @@ func writeDir(dir string, fill func(tmp string) error) (string, error) {
 		if err == nil {
 			break
 		}
-		if !errors.Is(err, os.ErrExist) && !isNotEmpty(err) {
+		if !errors.Is(err, os.ErrExist) { // EEXIST or ENOTEMPTY: the name is taken
 			os.RemoveAll(tmp)
 			return "", fmt.Errorf("results: %w", err)
 		}
@@ -64,10 +63,4 @@ func writeDir(dir string, fill func(tmp string) error) (string, error) {
 		name = fmt.Sprintf("%s-%d", dir, i)
 	}
 	return name, atomicfile.SyncDir(parent)
-}
-
-// isNotEmpty reports whether a rename failed because its target is a
-// directory that exists and is not empty.
-func isNotEmpty(err error) bool {
-	return errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST)
 }
