@@ -136,7 +136,7 @@ func runAndReport(ctx context.Context, o session.Options, stdout io.Writer) (*se
 	return res, err
 }
 
-// loader is the load generator against url; it also checks requests.
+// loader is the load generator against url.
 func loader(url string) *trial.Loader { return &trial.Loader{Target: loadgen.Target{URL: url}} }
 
 // editFlags adds the overrides every command that runs experiments has.
@@ -155,7 +155,7 @@ func editFlags(fs *flag.FlagSet) *session.Edits {
 // (edits, $(VAR)s, overrides, one validation with the requests); an
 // invalid one is a usage error.
 func loadExperiment(name string, ed session.Edits) (*lab.Experiment, error) {
-	e, err := session.Load(name, ed, &trial.Loader{})
+	e, err := session.Load(name, ed, trial.CheckRequests)
 	if errors.Is(err, session.ErrInvalid) {
 		return nil, usageErrorf("%v", err)
 	}

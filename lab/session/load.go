@@ -18,10 +18,8 @@ var ErrInvalid = errors.New("invalid experiment")
 // RequestChecker checks, before any trial, that every request an
 // experiment sends can be sent: targets files read (errors at file:line),
 // {jwt} templates signable, writes that ask for tx=rollback honoured by
-// every variant. loadgen/trial.Loader is one.
-type RequestChecker interface {
-	CheckRequests(e *lab.Experiment) error
-}
+// every variant. loadgen/trial.CheckRequests is the one the lab uses.
+type RequestChecker func(e *lab.Experiment) error
 
 // Edits are what the command line changes in an experiment it loads.
 type Edits struct {
@@ -110,7 +108,7 @@ func Validate(e *lab.Experiment, rc RequestChecker) error {
 		return fmt.Errorf("%w %s: %w", ErrInvalid, e.Name, errors.Join(errs...))
 	}
 	if rc != nil {
-		if err := rc.CheckRequests(e); err != nil {
+		if err := rc(e); err != nil {
 			return fmt.Errorf("%w %s: %w", ErrInvalid, e.Name, err)
 		}
 	}

@@ -15,7 +15,7 @@ type checker struct {
 	err  error
 }
 
-func (c *checker) CheckRequests(e *lab.Experiment) error {
+func (c *checker) check(e *lab.Experiment) error {
 	c.seen = append(c.seen, e)
 	return c.err
 }
@@ -29,7 +29,7 @@ func TestLoadEditsOverridesAndValidatesOnce(t *testing.T) {
 	e, err := Load("socket-vs-tcp", Edits{
 		Edit:      []func(*lab.Experiment) error{func(*lab.Experiment) error { edited = true; return nil }},
 		MinTrials: 3, MaxTrials: 5, Duration: 2 * time.Second, Warmup: &w, Profile: true,
-	}, c)
+	}, c.check)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestLoadEditsOverridesAndValidatesOnce(t *testing.T) {
 	}
 	// So is one whose requests cannot be sent.
 	c = &checker{err: errors.New("t.http:3: bad line")}
-	if _, err := Load("socket-vs-tcp", Edits{}, c); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "t.http:3: bad line") {
+	if _, err := Load("socket-vs-tcp", Edits{}, c.check); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "t.http:3: bad line") {
 		t.Errorf("bad requests: %v", err)
 	}
 }

@@ -70,7 +70,3 @@ func rollbackHonoured(e *lab.Experiment, file string, reqs []loadgen.Request) er
 	return fmt.Errorf("%s: %s %s asks for Prefer: tx=rollback, but variant(s) %s do not set db-tx-end = \"commit-allow-override\" (or \"rollback-allow-override\"): PostgREST would ignore the preference and commit the writes",
 		file, asks.Method, asks.Path, strings.Join(missing, ", "))
 }
-
-// CheckRequests implements session.RequestChecker with the package's
-// CheckRequests.
-func (l *Loader) CheckRequests(e *lab.Experiment) error { return CheckRequests(e) }
