@@ -16,10 +16,10 @@
 //     machine (A/A and A/A' runs with a known injected cost).
 //
 // It imports no adapter: the server side, the loader, the request checker,
-// the hosts of a matrix and the injection come in as interfaces that
+// the hosts of a matrix and the injection come in as ports that
 // cmd/lab wires to systemd/host, loadgen/trial and systemd/agent.
 //
-//	e, err := session.Load("socket-vs-tcp", session.Edits{MaxTrials: 12}, checker)
+//	e, err := session.Load("socket-vs-tcp", session.Edits{MaxTrials: 12}, trial.CheckRequests)
 //	...
 //	res, err := session.Run(ctx, session.Options{Experiment: e, Server: srv, Loader: ld, Results: "results"})
 //	report.Terminal(os.Stdout, res.Run, res.Verdicts)
