@@ -8,12 +8,6 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/internal/cpulist"
 )
 
-// ParseCPUList reads a CPU list in systemd's CPUAffinity form: numbers
-// and ranges separated by commas or spaces ("0", "0,2-3", "1 3"). The rule
-// is internal/cpulist's, which the drop-in check and the direct
-// supervisor follow too.
-func ParseCPUList(s string) ([]int, error) { return cpulist.Parse(s) }
-
 // partitioned is v as applied under e's partition: PostgREST's CPUs as its
 // CPUAffinity drop-in, PostgreSQL's as its unit's.
 func partitioned(e *Experiment, v Variant) Variant {
@@ -34,7 +28,7 @@ func generatorCPUs(e *Experiment) []int {
 	if e.Partition.Generator == "" {
 		return nil
 	}
-	cpus, _ := ParseCPUList(e.Partition.Generator) // validated
+	cpus, _ := cpulist.Parse(e.Partition.Generator) // validated
 	return cpus
 }
 
@@ -47,7 +41,7 @@ func (v *validator) partition(e *Experiment) {
 		if f.val == "" {
 			continue
 		}
-		cpus, err := ParseCPUList(f.val)
+		cpus, err := cpulist.Parse(f.val)
 		if err != nil {
 			v.add(err.Error(), "partition", f.key)
 			continue

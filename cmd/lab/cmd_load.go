@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/internal/cpulist"
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
 )
 
@@ -141,7 +141,7 @@ func (f *loadFlags) config() (loadgen.Config, error) {
 	}
 	var err error
 	if *f.cpus != "" {
-		if cfg.CPUs, err = lab.ParseCPUList(*f.cpus); err != nil {
+		if cfg.CPUs, err = cpulist.Parse(*f.cpus); err != nil {
 			return cfg, usageErrorf("load: --cpus: %v", err)
 		}
 	}
