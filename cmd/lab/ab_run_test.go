@@ -9,7 +9,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 )
 
 // onlyRun loads the one run recorded under dir (an experiment's results)
@@ -20,7 +20,7 @@ func onlyRun(t *testing.T, dir string) (string, *lab.Run) {
 	if len(dirs) != 1 {
 		t.Fatalf("result dirs %v, want one run", dirs)
 	}
-	run, err := report.Load(dirs[0])
+	run, err := record.ReadDir(dirs[0])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
-	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -72,7 +72,7 @@ func calibrateTiny(t *testing.T, inject string, targetArgs []string) {
 	if len(res.Rows) != 2 || res.Rows[0].InjectUs != 0 || res.Rows[1].InjectUs <= 0 || res.Rows[0].Runs+res.Rows[1].Runs != 2 {
 		t.Fatalf("rows %+v, want A/A and 30%% with one run each", res.Rows)
 	}
-	run, err := report.Load(filepath.Join(reports[0], res.Outcomes[1].Dir))
+	run, err := record.ReadDir(filepath.Join(reports[0], res.Outcomes[1].Dir))
 	if err != nil {
 		t.Fatal(err)
 	}

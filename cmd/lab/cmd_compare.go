@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
@@ -33,7 +34,7 @@ func cmdCompare(_ context.Context, args []string, stdout, _ io.Writer) error {
 	}
 	var runs [2]report.Compared
 	for i, dir := range pos {
-		run, err := report.Load(dir)
+		run, err := record.ReadDir(dir)
 		if err != nil {
 			return err
 		}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/experiments"
-	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -56,7 +56,7 @@ func cmdPlan(_ context.Context, args []string, stdout, _ io.Writer) error {
 		nz.SD = *cv
 	}
 	if *from != "" {
-		run, err := report.Load(*from)
+		run, err := record.ReadDir(*from)
 		if err != nil {
 			return err
 		}

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
@@ -41,7 +40,7 @@ func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if report.IsMatrixDir(dir) {
 		return reportMatrix(dir, *format, *alpha, *write, stdout, stderr)
 	}
-	run, err := record.Read(filepath.Join(dir, record.File))
+	run, err := record.ReadDir(dir)
 	if err != nil {
 		return err
 	}

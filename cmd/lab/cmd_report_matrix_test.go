@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
@@ -20,7 +21,7 @@ func TestReportMatrixDir(t *testing.T) {
 		Schedule: "distinct machines, load generators on their own CPUs"}
 	for i, label := range []string{"db1", "db2"} {
 		dir := resultDir(t, filepath.Join(results, label, "socket-vs-tcp", "20261130-090000"), 2600+float64(i)*100, uint64(i+1), statstest.Start)
-		run, err := report.Load(dir)
+		run, err := record.ReadDir(dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 )
 
 const efficiencyExperiment = `name = "efficiency-tiny"
@@ -49,7 +49,7 @@ func efficiencyRunTiny(t *testing.T, dir string) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	run, err := report.Load(resultDir)
+	run, err := record.ReadDir(resultDir)
 	if err != nil {
 		t.Fatal(err)
 	}

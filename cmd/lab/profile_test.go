@@ -18,6 +18,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 )
 
@@ -68,7 +69,7 @@ func profileBinaries(t *testing.T, tg labTarget) {
 		t.Fatalf("result dirs %v", dirs)
 	}
 	res := dirs[0]
-	rec, err := report.Load(res)
+	rec, err := record.ReadDir(res)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/systemd/agent/agenttest"
 )
 
@@ -185,7 +185,7 @@ key = %q
 	}
 	// Each measured host keeps its own result directory and verdicts.
 	for i, h := range m.Hosts[:2] {
-		run, err := report.Load(h.Dir)
+		run, err := record.ReadDir(h.Dir)
 		if err != nil {
 			t.Fatalf("%s: %v", h.Label, err)
 		}

@@ -39,6 +39,9 @@ func Write(dir string, run *lab.Run) error {
 	return nil
 }
 
+// ReadDir reads the run record of the result directory dir (dir/run.json).
+func ReadDir(dir string) (*lab.Run, error) { return Read(filepath.Join(dir, File)) }
+
 // Read reads a run record (a run.json). A record of a newer schema than
 // this lab's is refused rather than half read.
 func Read(path string) (*lab.Run, error) {

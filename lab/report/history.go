@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -28,7 +29,7 @@ func LoadHistory(resultsDir, experiment string) (runs []Compared, errs []error) 
 			continue
 		}
 		dir := filepath.Join(root, e.Name())
-		run, err := Load(dir)
+		run, err := record.ReadDir(dir)
 		if err != nil {
 			errs = append(errs, err)
 			continue

@@ -12,6 +12,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
@@ -115,7 +116,7 @@ func TestHostileAgentStringsInEveryFormat(t *testing.T) {
 
 	// JSON round trip: run.json gives back the cleaned strings unchanged.
 	dir := writeResult(t, t.TempDir(), run, v)
-	back, err := report.Load(dir)
+	back, err := record.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -16,7 +17,7 @@ const MatrixFile = "matrix.json"
 
 // IsMatrixDir reports whether dir holds a matrix (matrix.json, no run.json).
 func IsMatrixDir(dir string) bool {
-	if _, err := os.Stat(filepath.Join(dir, RunFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, record.File)); err == nil {
 		return false
 	}
 	_, err := os.Stat(filepath.Join(dir, MatrixFile))
@@ -61,7 +62,7 @@ func LoadMatrix(dir string, alpha float64) (*Matrix, error) {
 		}
 		var firstErr error
 		for _, d := range tried {
-			run, err := Load(d)
+			run, err := record.ReadDir(d)
 			if err != nil {
 				firstErr = cmp.Or(firstErr, err)
 				continue

@@ -27,7 +27,7 @@ func writeRun(t *testing.T, dir string, run *lab.Run) {
 func TestWriteAllAndLoad(t *testing.T) {
 	dir := t.TempDir()
 	writeRun(t, dir, fixtureRun("closed"))
-	run, err := report.Load(dir)
+	run, err := record.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestWriteAllAndLoad(t *testing.T) {
 	}
 	if out := os.Getenv("REPORT_OUT"); out != "" { // keep the files to look at them
 		os.MkdirAll(out, 0o755)
-		for _, name := range append([]string{report.RunFile}, report.Files...) {
+		for _, name := range append([]string{record.File}, report.Files...) {
 			b, _ := os.ReadFile(filepath.Join(dir, name))
 			os.WriteFile(filepath.Join(out, name), b, 0o644)
 		}
@@ -120,15 +120,15 @@ func readCSV(t *testing.T, path string) [][]string {
 
 func TestLoadErrors(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := report.Load(dir); err == nil || !strings.Contains(err.Error(), "run.json") {
+	if _, err := record.ReadDir(dir); err == nil || !strings.Contains(err.Error(), "run.json") {
 		t.Errorf("missing run.json: %v", err)
 	}
 	os.WriteFile(filepath.Join(dir, "run.json"), []byte(`{"schema": 1, "trials": [}`), 0o644)
-	if _, err := report.Load(dir); err == nil || !strings.Contains(err.Error(), "at byte") {
+	if _, err := record.ReadDir(dir); err == nil || !strings.Contains(err.Error(), "at byte") {
 		t.Errorf("bad JSON: %v", err)
 	}
 	os.WriteFile(filepath.Join(dir, "run.json"), []byte(`{"schema": 99}`), 0o644)
-	if _, err := report.Load(dir); err == nil || !strings.Contains(err.Error(), "newer") {
+	if _, err := record.ReadDir(dir); err == nil || !strings.Contains(err.Error(), "newer") {
 		t.Errorf("newer schema: %v", err)
 	}
 }
