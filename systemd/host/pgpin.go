@@ -17,10 +17,7 @@ func (e *executor) pin(ctx context.Context) error {
 	if !e.p.pin {
 		return nil
 	}
-	l, to := e.l, e.in.want.pgPin
-	if l.cfg.PGUnit == "" {
-		return fmt.Errorf("partition.postgresql: no PostgreSQL unit is known to pin (set target.pg_unit)")
-	}
+	l, to := e.l, e.in.want.pgPin // wanted refused a pin without a PostgreSQL unit
 	change := lab.Change{Where: "postgresql-unit", Key: "CPUAffinity", From: e.cur.pgPin, To: to}
 	if to == "" {
 		if err := l.cfg.Ctl.RemoveDropIn(ctx, l.cfg.PGUnit, dropIn); err != nil {
