@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
-
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/systemd/host"
 )

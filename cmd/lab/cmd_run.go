@@ -9,13 +9,12 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
-
 	"github.com/pgrst-lab/pgrst-lab/experiments"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
+	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
 	"github.com/pgrst-lab/pgrst-lab/systemd/host"
 	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )

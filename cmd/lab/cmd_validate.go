@@ -8,11 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
-
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/experiments"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
 )
 
 func init() {

@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
-
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 

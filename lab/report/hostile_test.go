@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
-
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"

@@ -11,9 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
-	"github.com/pgrst-lab/pgrst-lab/lab/record"
-
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 )
 
 // hostileText is what a compromised or buggy agent could put in any
