@@ -144,8 +144,7 @@ func editFlags(fs *flag.FlagSet) *session.Edits {
 	fs.IntVar(&ed.MinTrials, "min-trials", 0, "override trials.min")
 	fs.IntVar(&ed.MaxTrials, "max-trials", 0, "override trials.max")
 	fs.DurationVar(&ed.Duration, "duration", 0, "override load.duration")
-	warmup := time.Duration(-1)
-	ed.Warmup = &warmup
+	ed.Warmup = new(time.Duration) // -1 (the flag's default) keeps the file's
 	fs.DurationVar(ed.Warmup, "warmup", -1, "override load.warmup")
 	return ed
 }
