@@ -208,29 +208,6 @@ func lineDiff(a, b []string) string {
 	return d.String()
 }
 
-// copyTree copies the directory src to dst.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		to := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(to, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(to, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestDocsExamples(t *testing.T) {
 	var examples []docExample
 	for _, f := range docFiles(t) {
@@ -251,7 +228,9 @@ func TestDocsExamples(t *testing.T) {
 		name := fmt.Sprintf("%s:%d", strings.TrimPrefix(ex.file, repoRoot+"/"), ex.line)
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			copyTree(t, filepath.Join(repoRoot, "docs", "examples"), filepath.Join(dir, "docs", "examples"))
+			if err := os.CopyFS(filepath.Join(dir, "docs", "examples"), os.DirFS(filepath.Join(repoRoot, "docs", "examples"))); err != nil {
+				t.Fatal(err)
+			}
 			for _, c := range ex.cmds {
 				cmd := exec.Command(lab, c.args...)
 				cmd.Dir = dir
