@@ -238,6 +238,8 @@ func attackCases() []attackCase {
 		{"7-unknown-key-is-4xx", false, attackUnknownKey},
 		{"7-line-separator-in-value", false, attackLineSeparator},
 		{"7-pg-hba-trusts-local-users", false, attackPGHBA},
+		// Round 3 (issue 27).
+		{"r3-1-windows-outlive-session", false, attackWindowsOutliveSession},
 	}
 }
 

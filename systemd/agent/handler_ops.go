@@ -85,7 +85,17 @@ func (h *Handler) watch(ctx context.Context, s *session, r *http.Request, body [
 		h.opt.Logf("watch: %s", logSafe(err))
 		return http.StatusInternalServerError, fmt.Errorf("watch: %s", publicError(err))
 	}
-	win := s.windows.add(lw, h.now().UnixNano(), cancel)
+	win, ok := s.windows.add(lw, h.now().UnixNano(), cancel)
+	if !ok {
+		// The session ended while the window was being set up: its
+		// windows were stopped already, so this one is stopped here.
+		sctx, scancel := detached(ctx, h.opt.CallTimeout)
+		_, _ = lw.Stop(sctx, 0)
+		scancel()
+		cancel()
+		s.windows.release()
+		return http.StatusGone, fmt.Errorf("session %s ended while the window started; it was stopped", s.id)
+	}
 	return http.StatusCreated, WindowStarted{ID: win.id, Started: win.started}
 }
 

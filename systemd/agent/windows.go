@@ -26,7 +26,8 @@ type windows struct {
 	mu        sync.Mutex
 	seq       int
 	byID      map[string]*window
-	recording int // windows reserved and not stopped yet
+	recording int  // windows reserved and not stopped yet
+	closed    bool // drained: the session ended, no window is added any more
 }
 
 // reserve counts a window about to record; false when max already are.
@@ -49,13 +50,19 @@ func (ws *windows) release() {
 
 func newWindows() *windows { return &windows{byID: map[string]*window{}} }
 
-func (ws *windows) add(w lab.Window, started int64, cancel context.CancelFunc) *window {
+// add keeps a window that started recording; ok is false once the
+// session's windows were drained (the session ended while the window was
+// being set up): the caller stops it, as no one else will.
+func (ws *windows) add(w lab.Window, started int64, cancel context.CancelFunc) (win *window, ok bool) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
+	if ws.closed {
+		return nil, false
+	}
 	ws.seq++
-	win := &window{id: fmt.Sprintf("w%d", ws.seq), started: started, w: w, cancel: cancel}
+	win = &window{id: fmt.Sprintf("w%d", ws.seq), started: started, w: w, cancel: cancel}
 	ws.byID[win.id] = win
-	return win
+	return win, true
 }
 
 func (ws *windows) get(id string) (*window, bool) {
@@ -73,11 +80,13 @@ func (ws *windows) remove(id string) bool {
 	return ok
 }
 
-// running returns the windows not stopped yet (to stop them when the
-// session ends) and forgets all.
+// drain returns every window (to stop those still recording when the
+// session ends), forgets all and refuses any window added later, so that a
+// window set up while the session ends cannot outlive it.
 func (ws *windows) drain() []*window {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
+	ws.closed = true
 	var out []*window
 	for _, w := range ws.byID {
 		out = append(out, w)

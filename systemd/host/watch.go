@@ -14,8 +14,9 @@ import (
 // SampleInterval is the telemetry interval (10 Hz).
 const SampleInterval = 100 * time.Millisecond
 
-// Watch implements lab.Server: it samples PostgREST's and PostgreSQL's
-// processes and reads PostgreSQL's counters at the start and end.
+// Watch implements lab.Server: until Stop, or until ctx ends, it samples
+// PostgREST's and PostgreSQL's processes and reads PostgreSQL's counters
+// at the start and end.
 //
 // Statements per request come from pg_stat_statements and are exact.
 // Transactions per request come from pg_stat_database and are approximate:
@@ -51,9 +52,12 @@ func (l *Server) Watch(ctx context.Context) (lab.Window, error) {
 		w.close(ctx)
 		return nil, err
 	}
-	w.speed = telemetry.StartSpeedRef(context.WithoutCancel(ctx), 0)
+	// The recordings end with ctx at the latest: a window whose Stop never
+	// comes (a driver gone, an agent's window past its limit) leaves no
+	// thread or scraper behind.
+	w.speed = telemetry.StartSpeedRef(ctx, 0)
 	if l.cfg.AdminURL != "" {
-		w.pool = watchPool(context.WithoutCancel(ctx), l.cfg.AdminURL)
+		w.pool = watchPool(ctx, l.cfg.AdminURL)
 	}
 	return w, nil
 }

@@ -1,0 +1,120 @@
+package agent
+
+import (
+	"net/http"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
+)
+
+// Round 3, finding 1: eight POST /windows, then DELETE /session a few
+// milliseconds later. watch() checked that the session held before
+// srv.Watch but not after, so a window added once close had drained the
+// session was never stopped; its speed reference (a locked OS thread at
+// 10 Hz) and pool scraper ran on under context.WithoutCancel, with no
+// session open. Now a window that arrives after the drain is stopped at
+// once (410), and the recordings end with their window's context.
+func attackWindowsOutliveSession(t *testing.T, r *rig) {
+	base := recorders()
+	a := r.agent(t, DefaultPolicy(), 0)
+	for round := 0; round < 4; round++ {
+		a.open()
+		sid := a.session
+		var wg sync.WaitGroup
+		first := make(chan struct{}, 8)
+		codes := make(chan int, 8)
+		for i := 0; i < 8; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				code := a.rawWindow(sid)
+				first <- struct{}{}
+				codes <- code
+			}()
+		}
+		<-first // one window is recording: close while the others are being set up
+		status, body := a.close()
+		wg.Wait()
+		close(codes)
+		if status != http.StatusNoContent {
+			t.Fatalf("round %d: close: %d %s", round, status, body)
+		}
+		for c := range codes {
+			if c != http.StatusCreated && c != http.StatusGone && c != http.StatusTooManyRequests {
+				t.Errorf("round %d: POST /windows during the close: %d, want 201, 410 or 429", round, c)
+			}
+		}
+	}
+	// Nothing of the windows survives the sessions: no speed reference, no
+	// pool scraper, no sampler.
+	var left string
+	defer func() {
+		if t.Failed() {
+			t.Logf("still running with no session open: %s", left)
+		}
+	}()
+	labtest.WaitFor(t, "the recordings of the closed sessions' windows to end", func() bool {
+		left = recorders().leftOver(base)
+		return left == ""
+	})
+}
+
+// rawWindow is POST /windows with the given session, safe to call from
+// several goroutines (it reports the status instead of failing the test).
+func (a *attacker) rawWindow(session string) int {
+	req, err := http.NewRequest("POST", a.url+"/windows", strings.NewReader(`{}`))
+	if err != nil {
+		return -1
+	}
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	req.Header.Set(HeaderSession, session)
+	resp, err := a.hc.Do(req)
+	if err != nil {
+		return -1
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// recording counts the goroutines of telemetry recordings by the function
+// they run, from a dump of every goroutine's stack.
+type recording map[string]int
+
+// recorderFuncs are the functions a window's recordings run in.
+var recorderFuncs = []string{"telemetry.StartSpeedRef.func", "host.watchPool.func", "telemetry.(*Sampler).run"}
+
+func recorders() recording {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	out := recording{}
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		for _, f := range recorderFuncs {
+			if strings.Contains(g, f) {
+				out[f]++
+			}
+		}
+	}
+	return out
+}
+
+// leftOver names the recordings running now beyond those of base.
+func (r recording) leftOver(base recording) string {
+	var out []string
+	for _, f := range recorderFuncs {
+		if n := r[f] - base[f]; n > 0 {
+			out = append(out, f+" ×"+strconv.Itoa(n))
+		}
+	}
+	return strings.Join(out, ", ")
+}
