@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
@@ -48,6 +49,30 @@ func attackWindowsOutliveSession(t *testing.T, r *rig) {
 				t.Errorf("round %d: POST /windows during the close: %d, want 201, 410 or 429", round, c)
 			}
 		}
+	}
+	// The same race with the dead-man switch: windows keep arriving while
+	// the lease (never renewed) runs out.
+	b := r.agent(t, DefaultPolicy(), 300*time.Millisecond)
+	b.open()
+	sid := b.session
+	var wg sync.WaitGroup
+	gone := make(chan int, 8)
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			end := time.Now().Add(10 * time.Second) // bounded: the lease ends long before
+			for n := 0; n < 1e6 && time.Now().Before(end); n++ {
+				if c := b.rawWindow(sid); c == http.StatusGone || c < 0 {
+					gone <- c
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if len(gone) != 8 {
+		t.Errorf("only %d of 8 window loops saw the lease end (410)", len(gone))
 	}
 	// Nothing of the windows survives the sessions: no speed reference, no
 	// pool scraper, no sampler.
