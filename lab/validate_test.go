@@ -154,3 +154,29 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+// The rts sweep's values become +RTS arguments, checked by the rule every
+// argument gets: one that writes a file is an error of the variant it
+// generates.
+func TestValidateRTSSweep(t *testing.T) {
+	e := validExperiment()
+	e.Variants = nil
+	e.Sweep = &Sweep{SweepAxis: SweepAxis{Key: "rts", Values: []Scalar{"", "-N2 -A64m", "-S/etc/shadow", "-N100000"}, Baseline: ""}}
+	e.ExpandSweep()
+	var got []string
+	for _, err := range e.Validate() {
+		got = append(got, err.Error())
+	}
+	want := []string{
+		`variant[2].args: args[1]: RTS option "-S/etc/shadow" is not one the lab allows`,
+		`variant[3].args: args[1]: RTS option "-N100000" wants a whole number from 1 to 256 (-N: capabilities; -N alone: one per CPU)`,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("errors:\n%s", strings.Join(got, "\n"))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("error %d:\n got %s\nwant %s...", i, got[i], want[i])
+		}
+	}
+}

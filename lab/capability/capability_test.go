@@ -127,3 +127,44 @@ func TestRedact(t *testing.T) {
 		t.Errorf("RedactText left the password: %s", got)
 	}
 }
+
+// Finding 4 (round 3): +RTS arguments get the rule GHCRTS gets, from
+// internal/ghcrts: the same options are refused in both places.
+func TestArgsAndGHCRTSOneRule(t *testing.T) {
+	for _, c := range []struct {
+		opts string
+		ok   bool
+	}{
+		{"-N2 -A64m", true}, {"-N1", true}, {"-N2 -qn1", true}, {"-N -I0 -qg", true},
+		{"-S/etc/shadow", false}, {"-s/x", false}, {"-t/x", false}, {"-hT", false}, {"-l", false},
+		{"-N100000", false}, {"-A64g", false}, {"--info", false}, {"-N2 -S/x", false},
+	} {
+		opts := strings.Fields(c.opts)
+		argErr := Args(append(append([]string{"+RTS"}, opts...), "-RTS"))
+		_, _, envErr := Env("GHCRTS", c.opts)
+		if (argErr == nil) != c.ok || (envErr == nil) != c.ok {
+			t.Errorf("%q: args %v, GHCRTS %v, want ok=%v in both", c.opts, argErr, envErr, c.ok)
+		}
+		if !c.ok {
+			if a, _ := code(argErr); a != Never {
+				t.Errorf("%q as args: code %v, want Never", c.opts, a)
+			}
+			if e, _ := code(envErr); e != Never {
+				t.Errorf("%q as GHCRTS: code %v, want Never", c.opts, e)
+			}
+		}
+	}
+	for _, args := range [][]string{
+		{"+RTS", "-S/x"}, {"+RTS", "-N2"}, {"--RTS"}, {"--"}, {"-RTS", "+RTS", "-S/x"}, {"+RTS", ""}, {"a\nb"},
+	} {
+		if err := Args(args); err == nil {
+			t.Errorf("Args(%q) accepted", args)
+		}
+	}
+	if err := Args([]string{"+RTS", "-N2", "-RTS", "+RTS", "-S/x", "-RTS"}); err == nil || !strings.HasPrefix(err.Error(), "args[4]: ") {
+		t.Errorf("the refused argument's index: %v, want args[4]", err)
+	}
+	if err := Args(nil); err != nil {
+		t.Errorf("no args: %v", err)
+	}
+}

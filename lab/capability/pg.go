@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/ghcrts"
 )
 
 var pgIdentRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$`)
@@ -37,10 +39,29 @@ func Binary(path string) error {
 	return nil
 }
 
-// Arg checks one extra argument of the target: non-empty printable text.
+// Arg checks the form of one extra argument of the target: non-empty
+// printable text. Args checks the whole list.
 func Arg(i int, a string) error {
 	if a == "" {
 		return fail(Invalid, fmt.Sprintf("args[%d]", i), "empty argument")
 	}
 	return Text(fmt.Sprintf("args[%d]", i), a)
+}
+
+// Args checks a variant's extra arguments: each is an Arg, and the GHC
+// runtime options among them (+RTS ... -RTS) pass the rule GHCRTS gets
+// too (internal/ghcrts): runtime tuning, bounded, no option that writes a
+// file. The target runs as root, so -S<file> would replace any file. The
+// lab's own +RTS -S<file> (profiling) is added on the server side, after
+// this check.
+func Args(args []string) error {
+	for i, a := range args {
+		if err := Arg(i, a); err != nil {
+			return err
+		}
+	}
+	if i, err := ghcrts.CheckArgs(args); err != nil {
+		return fail(Never, fmt.Sprintf("args[%d]", i), "%v", err)
+	}
+	return nil
 }
