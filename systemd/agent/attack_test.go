@@ -238,6 +238,8 @@ func attackCases() []attackCase {
 		{"7-unknown-key-is-4xx", false, attackUnknownKey},
 		{"7-line-separator-in-value", false, attackLineSeparator},
 		{"7-pg-hba-trusts-local-users", false, attackPGHBA},
+		{"r3-3-pg-command-settings", false, attackPGCommandSettings},
+		{"r3-4-rts-args-write-file", true, attackRTSArgsWriteFile},
 	}
 }
 
