@@ -423,10 +423,20 @@ func (v *validator) variants(vs []Variant) {
 				v.add(fmt.Sprintf("%q must be an absolute path or a $(VAR) placeholder", va.Binary), el, "binary")
 			}
 		}
-		for i, a := range va.Args {
-			if err := capability.Arg(i, a); err != nil {
-				v.add("must not contain empty arguments or non-printing characters: "+capMsg(err), el, "args")
+		// The runtime options among the arguments are checked once their
+		// $(VAR)s are resolved: Validate runs again after Expand, before a
+		// run (session.Load), and an agent checks what it receives.
+		argsErr := capability.Args(va.Args)
+		if slices.ContainsFunc(va.Args, func(a string) bool { return strings.Contains(a, "$") }) {
+			argsErr = nil
+			for i, a := range va.Args {
+				if argsErr = capability.Arg(i, a); argsErr != nil {
+					break
+				}
 			}
+		}
+		if argsErr != nil {
+			v.add(argsErr.Error(), el, "args") // "args[i]: ...": which argument
 		}
 	}
 }

@@ -88,6 +88,17 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 			`variant[2].dropin.CPUAfinity: is not an allowed drop-in setting (did you mean "CPUAffinity"?)`,
 			`variant[2].binary: "postgrest" must be an absolute path or a $(VAR) placeholder`,
 		}},
+		{"commands, libraries and files", func(e *Experiment) {
+			e.Variants[0].PostgreSQL = map[string]string{"archive_command": "id > /tmp/x; true", "work_mem": "8MB"}
+			e.Variants[0].Env = map[string]string{"GHCRTS": "-N100000"}
+			e.Variants[1].PostgreSQL = map[string]string{"Shared_Preload_Libraries": "/tmp/evil.so"}
+			e.Variants[1].Args = []string{"+RTS", "-N2", "-S/etc/shadow", "-RTS"}
+		}, []string{
+			`variant[0].postgresql.archive_command: runs a shell command as the PostgreSQL server's user; no variant may set it`,
+			`variant[0].env.GHCRTS: RTS option "-N100000" wants a whole number from 1 to 256 (-N: capabilities; -N alone: one per CPU)`,
+			`variant[1].postgresql.Shared_Preload_Libraries: loads shared libraries into the server; no variant may set it`,
+			`variant[1].args: args[2]: RTS option "-S/etc/shadow" is not one the lab allows`,
+		}},
 		{"drop-in values", func(e *Experiment) {
 			e.Variants[0].DropIn = map[string]string{"CPUAffinity": "0-1", "CPUQuota": "150%", "MemoryMax": "512M",
 				"MemoryHigh": "80%", "TasksMax": "infinity", "LimitNOFILE": "1024:65536", "Nice": "-5"}
@@ -151,6 +162,32 @@ func TestSuggest(t *testing.T) {
 	} {
 		if got := Suggest(c.in, []string{"db-pool", "log-level", "GETSingle", "db-uri", "model"}); got != c.want {
 			t.Errorf("Suggest(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// The rts sweep's values become +RTS arguments, checked by the rule every
+// argument gets: one that writes a file is an error of the variant it
+// generates.
+func TestValidateRTSSweep(t *testing.T) {
+	e := validExperiment()
+	e.Variants = nil
+	e.Sweep = &Sweep{SweepAxis: SweepAxis{Key: "rts", Values: []Scalar{"", "-N2 -A64m", "-S/etc/shadow", "-N100000"}, Baseline: ""}}
+	e.ExpandSweep()
+	var got []string
+	for _, err := range e.Validate() {
+		got = append(got, err.Error())
+	}
+	want := []string{
+		`variant[2].args: args[1]: RTS option "-S/etc/shadow" is not one the lab allows`,
+		`variant[3].args: args[1]: RTS option "-N100000" wants a whole number from 1 to 256 (-N: capabilities; -N alone: one per CPU)`,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("errors:\n%s", strings.Join(got, "\n"))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("error %d:\n got %s\nwant %s...", i, got[i], want[i])
 		}
 	}
 }

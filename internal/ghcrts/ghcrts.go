@@ -1,19 +1,30 @@
-// Package ghcrts owns what GHC runtime options mean on postgrest-mini, the
-// lab's reference server: a Go program without a GHC runtime. It accepts
-// them where PostgREST does (+RTS ... -RTS on the command line, GHCRTS in
-// the environment) so the lab can pass both the same command line; -N<n>
-// sets GOMAXPROCS and every other option is ignored. cmd/postgrest-mini
-// acts on them; systemd/host notes what they do with a variant.
+// Package ghcrts owns what GHC runtime options mean to the lab: how a GHC
+// program (PostgREST) reads them, from +RTS ... -RTS on its command line
+// and from GHCRTS in its environment (Split, Env); which of them a variant
+// may give (Check, CheckArgs, CheckEnv: the one rule for both places); and
+// what they do on postgrest-mini, the lab's reference server, a Go program
+// without a GHC runtime (Procs: -N<n> sets GOMAXPROCS, every other option
+// is ignored). cmd/postgrest-mini acts on them, lab/capability checks a
+// variant's with them, systemd/host notes what they do with a variant.
 package ghcrts
 
-import "strings"
+import (
+	"strings"
+)
 
-// Split separates a command line into the runtime options (between +RTS
-// and -RTS, or +RTS and the end) and the other arguments, each in order.
+// Split separates a command line into the runtime options and the other
+// arguments, each in order, as GHC's runtime does: options are the
+// arguments between +RTS and -RTS (or +RTS and the end); "--RTS" is
+// dropped and passes every later argument to the program, and so does
+// "--", which is itself passed on.
 func Split(args []string) (opts, rest []string) {
 	in := false
-	for _, a := range args {
+	for i, a := range args {
 		switch {
+		case a == "--RTS":
+			return opts, append(rest, args[i+1:]...)
+		case a == "--":
+			return opts, append(rest, args[i:]...)
 		case a == "+RTS":
 			in = true
 		case a == "-RTS":
@@ -27,8 +38,17 @@ func Split(args []string) (opts, rest []string) {
 	return opts, rest
 }
 
-// Env is the runtime options of a GHCRTS value.
-func Env(ghcrts string) []string { return strings.Fields(ghcrts) }
+// Env is the runtime options of a GHCRTS value: its words, split at ASCII
+// white space as GHC's runtime splits them (it knows no quoting).
+func Env(ghcrts string) []string {
+	return strings.FieldsFunc(ghcrts, func(r rune) bool {
+		switch r {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+			return true
+		}
+		return false
+	})
+}
 
 // Procs reports whether opt is -N<n>, the one option postgrest-mini
 // takes (it sets GOMAXPROCS), and n as given (not yet checked to be a

@@ -2,6 +2,7 @@ package capability
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -125,5 +126,94 @@ func TestRedact(t *testing.T) {
 	txt := `connect "postgres://authenticator:Pw0rd@127.0.0.1/x" failed; password=Pw0rd`
 	if got := RedactText(txt); strings.Contains(got, "Pw0rd") {
 		t.Errorf("RedactText left the password: %s", got)
+	}
+}
+
+// Finding 3 (round 3): a setting that runs a program, loads a library or
+// names a file, a directory or an address is refused by its name, in any
+// case and as an extension's setting, whatever the value.
+func TestPostgreSQLNeverSettings(t *testing.T) {
+	for _, name := range []string{
+		"archive_command", "archive_library", "archive_mode", "archive_timeout", "restore_command",
+		"archive_cleanup_command", "recovery_end_command", "ssl_passphrase_command",
+		"ssl_passphrase_command_supports_reload", "shared_preload_libraries", "session_preload_libraries",
+		"local_preload_libraries", "output_plugin_libraries", "dynamic_library_path", "extension_destdir", "jit_provider",
+		"log_directory", "log_filename", "log_file_mode", "data_directory", "data_directory_mode", "config_file",
+		"hba_file", "ident_file", "external_pid_file", "include", "include_dir", "include_if_exists",
+		"unix_socket_directories", "unix_socket_group", "unix_socket_permissions", "ssl", "ssl_cert_file",
+		"ssl_key_file", "ssl_ca_file", "ssl_crl_file", "ssl_crl_dir", "ssl_dh_params_file", "krb_server_keyfile",
+		"stats_temp_directory", "event_source", "promote_trigger_file", "listen_addresses", "port",
+		"primary_conninfo", "search_path", "allow_alter_system",
+		// Case, as PostgreSQL compares names, and the patterns on names the
+		// list does not know.
+		"ARCHIVE_COMMAND", "Shared_Preload_Libraries", "some_future_command", "new_thing_libraries",
+		"foo_directories", "x_file", "plperl.on_init", "plperl.on_plperlu_init", "pltcl.start_proc",
+		"myext.log_directory", "myext.helper_library",
+	} {
+		for _, val := range []string{"", "on", "id > /tmp/x; true"} {
+			err := PostgreSQL(name, val)
+			if c, _ := code(err); err == nil || c != Never || !strings.Contains(err.Error(), "postgresql."+name+": ") {
+				t.Errorf("PostgreSQL(%q, %q) = %v, want a Never refusal naming it", name, val, err)
+			}
+		}
+	}
+	// What tunes performance stays allowed: the defaults, and the rest of
+	// what the bundled experiments sweep.
+	for _, name := range append(slices.Clone(DefaultPostgreSQL), "maintenance_work_mem", "max_wal_size",
+		"temp_file_limit", "max_files_per_process", "wal_init_zero", "log_min_duration_statement",
+		"auto_explain.log_min_duration", "pg_stat_statements.max", "fsync", "full_page_writes", "log_line_prefix") {
+		if err := PostgreSQL(name, "1"); err != nil {
+			t.Errorf("PostgreSQL(%q) = %v, want allowed", name, err)
+		}
+	}
+	// Values: printable single-line text.
+	for _, val := range []string{"a\nb", "a\x00b", "a\u2028b", "a\rb"} {
+		if c, _ := code(PostgreSQL("work_mem", val)); c != Invalid {
+			t.Errorf("work_mem = %q: code %v, want Invalid", val, c)
+		}
+	}
+	if c, _ := code(PostgreSQL("a;b", "1")); c != Invalid {
+		t.Errorf("name a;b: code %v, want Invalid", c)
+	}
+}
+
+// Finding 4 (round 3): +RTS arguments get the rule GHCRTS gets, from
+// internal/ghcrts: the same options are refused in both places.
+func TestArgsAndGHCRTSOneRule(t *testing.T) {
+	for _, c := range []struct {
+		opts string
+		ok   bool
+	}{
+		{"-N2 -A64m", true}, {"-N1", true}, {"-N2 -qn1", true}, {"-N -I0 -qg", true},
+		{"-S/etc/shadow", false}, {"-s/x", false}, {"-t/x", false}, {"-hT", false}, {"-l", false},
+		{"-N100000", false}, {"-A64g", false}, {"--info", false}, {"-N2 -S/x", false},
+	} {
+		opts := strings.Fields(c.opts)
+		argErr := Args(append(append([]string{"+RTS"}, opts...), "-RTS"))
+		_, _, envErr := Env("GHCRTS", c.opts)
+		if (argErr == nil) != c.ok || (envErr == nil) != c.ok {
+			t.Errorf("%q: args %v, GHCRTS %v, want ok=%v in both", c.opts, argErr, envErr, c.ok)
+		}
+		if !c.ok {
+			if a, _ := code(argErr); a != Never {
+				t.Errorf("%q as args: code %v, want Never", c.opts, a)
+			}
+			if e, _ := code(envErr); e != Never {
+				t.Errorf("%q as GHCRTS: code %v, want Never", c.opts, e)
+			}
+		}
+	}
+	for _, args := range [][]string{
+		{"+RTS", "-S/x"}, {"+RTS", "-N2"}, {"--RTS"}, {"--"}, {"-RTS", "+RTS", "-S/x"}, {"+RTS", ""}, {"a\nb"},
+	} {
+		if err := Args(args); err == nil {
+			t.Errorf("Args(%q) accepted", args)
+		}
+	}
+	if err := Args([]string{"+RTS", "-N2", "-RTS", "+RTS", "-S/x", "-RTS"}); err == nil || !strings.HasPrefix(err.Error(), "args[4]: ") {
+		t.Errorf("the refused argument's index: %v, want args[4]", err)
+	}
+	if err := Args(nil); err != nil {
+		t.Errorf("no args: %v", err)
 	}
 }

@@ -4,15 +4,22 @@
 // arguments. `lab validate`, the agent's policy and both supervisors
 // (systemd and direct) all ask this package, so they cannot disagree.
 //
-// It sits below everything else: it imports only the standard library, so
-// the domain (package lab), the adapters (configs, systemd, ...) and the
-// wiring in cmd/ may all import it without breaking the layering (lab does
-// not import adapters, adapters do not import each other). It holds rules,
+// It sits below everything else: it imports only the standard library and
+// leaves of internal/ (cpulist for CPU lists, ghcrts for GHC runtime
+// options), so the domain (package lab), the adapters (configs, systemd,
+// ...) and the wiring in cmd/ may all import it without breaking the
+// layering (lab does not import adapters, adapters do not import each
+// other). It holds rules,
 // not policy: which of the allowed names an agent actually permits comes
 // from that agent's config (see systemd/agent.Policy).
 //
 // Every rule treats its input as hostile: values are single-line printable
 // text, @file values (PostgREST reads the named file) are refused, keys that
 // name an address or a path are never variant settings, and an environment
-// variable is checked with the rules of the PostgREST key it sets.
+// variable is checked with the rules of the PostgREST key it sets. A
+// PostgreSQL setting that runs a program, loads a library or names a file,
+// a directory or an address is refused by its name (a list and name
+// patterns), whatever an agent's config lists. GHC runtime options get one
+// rule wherever they come from, +RTS arguments or GHCRTS: internal/ghcrts's
+// vocabulary of tuning options, bounded, none that writes a file.
 package capability

@@ -3,6 +3,8 @@ package capability
 import (
 	"regexp"
 	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/ghcrts"
 )
 
 // envNameRe is a portable environment variable name.
@@ -30,17 +32,13 @@ func EnvKey(name string) (key string, ok bool) {
 	return strings.ToLower(strings.ReplaceAll(rest, "_", "-")), true
 }
 
-// ghcRTSFlag is one RTS option of GHCRTS (PostgREST is a Haskell program)
-// that tunes the runtime and writes no file: -N, -A, -n, -H, -M, -F, -I,
-// -c, -qg, -qn, -qb, -qa, -ki, -kc, -xn and -V, with numbers and sizes.
-// Options that write files (-S, -s, -h, -l, -o...) are not in it.
-var ghcRTSFlag = regexp.MustCompile(`^-(N[0-9]*|A[0-9]+[kKmMgG]?|n[0-9]+[kKmMgG]?|H[0-9]*[kKmMgG]?|M[0-9]+[kKmMgG%]?|F[0-9.]+|I[0-9.]+|c|qg[0-9]*|qn[0-9]+|qb[0-9]*|qa|ki[0-9]+[kKmMgG]?|kc[0-9]+[kKmMgG]?|xn|V[0-9.]+)$`)
-
 // Env checks an environment variable for a variant and returns the
 // PostgREST key it sets ("" for GHCRTS) and that key's class. A PGRST_*
 // variable gets every rule of its key (PGRST_SERVER_UNIX_SOCKET is as
 // fixed as server-unix-socket, PGRST_DB_URI=@/etc/shadow is an @file);
-// GHCRTS may hold only runtime flags that write no file; any other name
+// GHCRTS may hold only the runtime options internal/ghcrts allows (the
+// rule +RTS arguments get too: tuning, bounded, nothing that writes a
+// file); any other name
 // is refused: the lab sets no other variable (LD_PRELOAD, PATH, ...).
 func Env(name, val string) (key string, class Class, err error) {
 	if err := EnvName(name); err != nil {
@@ -51,10 +49,8 @@ func Env(name, val string) (key string, class Class, err error) {
 		return "", Fixed, err
 	}
 	if name == "GHCRTS" {
-		for _, f := range strings.Fields(val) {
-			if !ghcRTSFlag.MatchString(f) {
-				return "", Fixed, fail(Never, where, "RTS option %q is not one the lab allows (runtime tuning only, e.g. -N2 -A64m -qg -I0; no option that writes a file)", f)
-			}
+		if err := ghcrts.CheckEnv(val); err != nil {
+			return "", Fixed, fail(Never, where, "%v", err)
 		}
 		return "", Tune, nil
 	}

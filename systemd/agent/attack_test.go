@@ -240,6 +240,8 @@ func attackCases() []attackCase {
 		{"7-pg-hba-trusts-local-users", false, attackPGHBA},
 		// Round 3 (issue 27).
 		{"r3-1-windows-outlive-session", false, attackWindowsOutliveSession},
+		{"r3-3-pg-command-settings", false, attackPGCommandSettings},
+		{"r3-4-rts-args-write-file", true, attackRTSArgsWriteFile},
 	}
 }
 

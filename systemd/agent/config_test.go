@@ -59,6 +59,8 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"[stack]\ndir = \"x\"\n[allow]\nenv = [\"PGRST_SERVER_HOST\"]\n", `names the address`},
 		{"[stack]\ndir = \"x\"\n[allow]\npostgrest_keys = [\"server-unix-socket\"]\n", `:4: postgrest.server-unix-socket`},
 		{"[stack]\ndir = \"x\"\n[allow]\ndropin = [\"ExecStart\"]\n", `:4: dropin "ExecStart"`},
+		{"[stack]\ndir = \"x\"\n[allow]\npostgresql_settings = [\"work_mem\", \"archive_command\"]\n", `:4: postgresql.archive_command: runs a shell command`},
+		{"[stack]\ndir = \"x\"\n[allow]\npostgresql_settings = [\"shared_preload_libraries\"]\n", `:4: postgresql.shared_preload_libraries: loads shared libraries`},
 	} {
 		p := writeConfig(t, tc.src)
 		_, err := LoadConfig(p)

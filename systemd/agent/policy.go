@@ -140,10 +140,8 @@ func (p Policy) Check(v lab.Variant) error {
 	if len(v.Args) > 0 && !p.Args {
 		return forbidden("args: extra arguments are not allowed on this agent (set allow.args = true in its config)")
 	}
-	for i, a := range v.Args {
-		if err := capability.Arg(i, a); err != nil {
-			return fromCapability(err)
-		}
+	if err := capability.Args(v.Args); err != nil {
+		return fromCapability(err)
 	}
 	return nil
 }
