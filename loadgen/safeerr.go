@@ -30,6 +30,12 @@ func wrapSafe(safePrefix, fullPrefix string, err error) error {
 	return &safeError{safe: safePrefix + ": " + safeMessage(err), full: fullPrefix + ": " + err.Error(), cause: err}
 }
 
+// SafeMessage is the text of an error of CheckRequest (or Config.Validate)
+// without what it quotes of the request: for a request read from a file
+// (a body_file) whose content must not be shown. An error that does not
+// come from the request checks becomes a generic message.
+func SafeMessage(err error) string { return safeMessage(err) }
+
 // safeMessage is err's text without what it quotes of the input; an error
 // that does not say it is safe becomes a generic message.
 func safeMessage(err error) string {

@@ -33,8 +33,15 @@ func CheckRequests(e *lab.Experiment) error {
 			}
 			continue
 		}
-		r := loadgen.Request{Method: c.Method, Path: c.Path, Header: c.Header, Body: []byte(c.Body), Expect: c.Expect}
+		r, err := customRequest(&c)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
 		if err := loadgen.CheckRequest(r, e.JWTSecret); err != nil {
+			if c.BodyFile != "" { // the body is a file's content: quote nothing of it
+				err = fmt.Errorf("body_file %s: %s", c.BodyFile, loadgen.SafeMessage(err))
+			}
 			errs = append(errs, fmt.Errorf("scenario %s: %w", c.Name, err))
 		}
 	}
