@@ -27,8 +27,9 @@
 //	description = "..."
 //	scenarios = ["GETSingle", "ArtistsByName"]  # built-in names and/or [[scenario]] names
 //	allow_unknown_keys = false      # let variants set PostgREST keys the catalogue lacks
-//	targets = "load/targets.http"   # a targets file (vegeta's format), relative to this file:
-//	                                #   its requests, round-robin, are the scenario "targets"
+//	targets = "load/targets.http"   # a targets file (vegeta's format), relative to this file and
+//	                                #   inside its directory: its requests, round-robin, are the
+//	                                #   scenario "targets"
 //	jwt_secret = "a secret of at least 32 characters"  # signs {jwt ...} templates (HS256); never reported
 //	profile = false                 # per trial, over the measured window: a CPU profile (perf record
 //	                                #   -e cpu-clock -g) of the target and PostgreSQL, GHC runtime
@@ -97,7 +98,8 @@
 //	method = "GET"                  # default GET
 //	path = "/artist?name=like.A*&id=eq.{rand 1 275}"
 //	header = { Prefer = "count=exact", Authorization = "Bearer {jwt role=web_anon exp=+1h}" }
-//	body = ""                       # or body_file = "path.json" (not both)
+//	body = ""                       # or body_file = "path.json" (not both; relative to this file,
+//	                                #   inside its directory)
 //	expect = 200                    # 0 = any 2xx, -1 = any below 500
 //	weight = 1.0                    # default 1
 //
@@ -191,6 +193,39 @@
 // ... st_response and st_total, a stacked bar chart and a table per
 // scenario. PostgREST before v16.0 reports CPU time of its process there,
 // not wall time (PostgREST#4522).
+//
+// # Files an experiment reads, and bounds
+//
+// An experiment file may be hostile (downloaded, shared), so what it makes
+// the lab read is confined and bounded. targets and every body_file are
+// paths relative to the experiment file, inside its directory: an absolute
+// path, a path with "..", or a symbolic link leading out (both sides
+// resolved with filepath.EvalSymlinks) is refused at the key's line
+// (x.toml:4: targets: "../secret.txt" must be a path relative to the
+// experiment file and inside the experiment file's directory (/dir)). They
+// must be regular files (a FIFO, /dev/zero or a directory is refused
+// without blocking: opened with O_NONBLOCK and checked with fstat) of at
+// most MaxTargetsFileSize (1 MiB) for a targets file and MaxBodyFileSize
+// (16 MiB) for a body_file; a targets file's @bodies stay inside its own
+// directory, 16 MiB each and 64 MiB together, at most 10000 targets. The
+// experiment file itself is read the same way, at most MaxFileSize (1
+// MiB). An error about a targets file or a body file gives its path, line
+// and what was expected, never the file's text. `lab run --targets FILE`
+// names a file on the command line: it is bounded the same way but may be
+// anywhere.
+//
+// Templates are bounded where they are checked: {rand LO HI} needs LO <=
+// HI and HI-LO+1 to fit an int64; {seq START} |START| <= 2^62; the
+// {jwt pool=N} fields of a run (or a targets file) hold at most 200000
+// tokens together. Numbers are bounded too (lab.MaxRate and the other
+// lab.Max... constants): rate and the limit's rates finite in [0, 1e7]
+// requests/s, connections and max_in_flight at most 100000, threads 1024,
+// duration + warmup 24h, timeout, think and limit.p99 1h, trials.min and
+// trials.max 10000, a scenario's weight 1e6; NaN and Inf are refused
+// everywhere. A panic (a bug) while running never reaches the terminal as
+// a Go trace: the run stops with an internal error, the server's config is
+// restored as on any error, and `lab` writes the stack to a
+// lab-internal-error-*.txt file in the temporary directory.
 //
 // Durations are strings with a unit ("10s", "500ms"); a bare number is an
 // error (BurntSushi/toml would read it as nanoseconds). Values left out get

@@ -53,7 +53,7 @@ func LoadWith(nameOrPath string, validate KeyValidator) (*lab.Experiment, error)
 	if err != nil {
 		return nil, err
 	}
-	e, err := Parse(filename, src, validate)
+	e, err := parseSource(filename, src, validate, !bundledFile)
 	if err != nil {
 		return nil, err
 	}
@@ -73,9 +73,9 @@ func read(nameOrPath string) (filename string, src []byte, bundledFile bool, err
 			return "", nil, false, unknownName(nameOrPath)
 		}
 	}
-	b, err := os.ReadFile(nameOrPath)
+	b, err := readRegular(nameOrPath, MaxFileSize)
 	if err != nil {
-		return "", nil, false, fmt.Errorf("read experiment: %w", err)
+		return "", nil, false, fmt.Errorf("read experiment %s: %w", nameOrPath, err)
 	}
 	return nameOrPath, b, false, nil
 }

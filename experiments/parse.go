@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -32,6 +31,13 @@ type KeyValidator func(key, value string, allowUnknown bool) error
 // TOML syntax (only the first: the parser stops there), unknown keys, wrong
 // types, impossible values (lab.Experiment.Validate) and PostgREST keys.
 func Parse(filename string, src []byte, validate KeyValidator) (*lab.Experiment, error) {
+	return parseSource(filename, src, validate, false)
+}
+
+// parseSource is Parse; with onDisk (LoadWith: filename is the file read)
+// the files the experiment names are also checked where they are (see
+// files.go).
+func parseSource(filename string, src []byte, validate KeyValidator, onDisk bool) (*lab.Experiment, error) {
 	p := parse{file: filename}
 	var doc map[string]any
 	if _, err := toml.Decode(string(src), &doc); err != nil {
@@ -74,11 +80,7 @@ func Parse(filename string, src []byte, validate KeyValidator) (*lab.Experiment,
 	for i := range e.Custom {
 		e.Custom[i].Defaults()
 	}
-	if e.Targets != "" && !filepath.IsAbs(e.Targets) {
-		e.UseTargets(filepath.Join(filepath.Dir(filename), e.Targets), false) // relative to the experiment file
-	} else if e.Targets != "" {
-		e.UseTargets(e.Targets, false)
-	}
+	p.files(e, onDisk)
 
 	p.sweep(e)
 	checked := map[string]bool{}

@@ -32,7 +32,17 @@ func FixedRounds(*Run) bool { return false }
 
 // Run runs the experiment. It returns the record even when it fails or is
 // interrupted (with Run.Interrupted set), so that what was measured is kept.
+//
+// A panic in the run (the server side, the loader, the stop rule) does not
+// escape: it becomes an *InternalError, the run ends and the original
+// configuration is restored as on any error. An internal error a loader
+// returns (the load generator's recovered panics) ends the run too.
 func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
+	defer func() { // before the restore is set up (Describe)
+		if p := recover(); p != nil {
+			err = NewInternalError("the run", p)
+		}
+	}()
 	if r.Decided == nil {
 		return nil, errors.New("lab.Runner: no Decided stop rule (session.Options gives stats.DecidedFunc; lab.FixedRounds runs trials.max rounds)")
 	}
@@ -53,6 +63,9 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 	run.Host, run.Target = host, target
 
 	defer func() {
+		if p := recover(); p != nil {
+			err = errors.Join(err, NewInternalError("the run", p))
+		}
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.restoreTimeout())
 		defer cancel()
 		r.Progress.Note("restoring the original configuration")
@@ -188,6 +201,11 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 	}
 	if err != nil {
 		t.Error = err.Error()
+		if IsInternal(err) { // a bug, not the variant: stop (and restore)
+			s.run.Trials = append(s.run.Trials, t)
+			s.Progress.TrialDone(pos, t)
+			return t, err
+		}
 	}
 	for i := range t.Events {
 		t.Events[i].Variant, t.Events[i].Trial = v.Name, t.Seq

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,6 +40,20 @@ const (
 	DefaultInterference = 0.2
 	DefaultMethod       = "GET"
 	DefaultWeight       = 1.0
+)
+
+// Bounds on what an experiment may ask for, so that a hostile or mistyped
+// file is refused at validation instead of panicking or allocating without
+// bound when it runs (the load generator's own limits).
+const (
+	MaxRate        = 1e7            // requests/s (load.rate, limit.min_rate, limit.max_rate)
+	MaxConnections = 100_000        // load.connections, load.max_in_flight
+	MaxThreads     = 1024           // load.threads
+	MaxLoadTime    = 24 * time.Hour // load.duration + load.warmup (one trial's load)
+	MaxWait        = time.Hour      // load.timeout, load.think, limit.p99
+	MaxTrials      = 10_000         // trials.min, trials.max (rounds)
+	MaxWeight      = 1e6            // a scenario's weight
+	MaxSeqStart    = int64(1) << 62 // |START| of {seq START}
 )
 
 // FieldError is one problem of an experiment, naming the field it is about.
@@ -224,9 +239,10 @@ func (v *validator) scenarios(e *Experiment) {
 		if s.Expect != 0 && (s.Expect < 100 || s.Expect > 599) {
 			v.add(fmt.Sprintf("%d is not an HTTP status (100..599; 0 = any 2xx)", s.Expect), el, "expect")
 		}
-		if s.Weight < 0 || math.IsNaN(s.Weight) || math.IsInf(s.Weight, 0) {
-			v.add(fmt.Sprintf("%v must be a finite number >= 0", s.Weight), el, "weight")
+		if !(s.Weight >= 0 && s.Weight <= MaxWeight) {
+			v.add(fmt.Sprintf("%v must be a number in [0, %g]", s.Weight, MaxWeight), el, "weight")
 		}
+		v.templates(s, el)
 		for h := range s.Header {
 			if h == "" || strings.ContainsAny(h, " :\t\r\n") {
 				v.add(fmt.Sprintf("%q is not an HTTP header name", h), el, "header", h)
@@ -265,7 +281,7 @@ func (v *validator) scenarios(e *Experiment) {
 func (v *validator) load(l *Load) {
 	switch l.Model {
 	case ModelOpen:
-		if !(l.Rate > 0) || math.IsInf(l.Rate, 0) {
+		if l.Rate == 0 { // negative, NaN and Inf: below
 			v.add(fmt.Sprintf("must be > 0 requests/s for model %q", ModelOpen), "load", "rate")
 		}
 	case ModelClosed:
@@ -290,28 +306,35 @@ func (v *validator) load(l *Load) {
 			v.add(fmt.Sprintf("%v must be a fraction between 0 and 1 (e.g. 0.001)", f.val), "load", "limit", f.name)
 		}
 	}
-	if l.Rate < 0 {
-		v.add("must be >= 0", "load", "rate")
+	if !(l.Rate >= 0 && l.Rate <= MaxRate) {
+		v.add(fmt.Sprintf("%v must be in [0, %g] requests/s", l.Rate, MaxRate), "load", "rate")
 	}
-	if l.MaxInFlight < 0 {
-		v.add("must be >= 0 (0 = no bound)", "load", "max_in_flight")
+	if l.MaxInFlight < 0 || l.MaxInFlight > MaxConnections {
+		v.add(fmt.Sprintf("%d must be in [0, %d] (0 = the default bound)", l.MaxInFlight, MaxConnections), "load", "max_in_flight")
 	}
-	if l.Connections < 0 {
-		v.add("must be >= 0", "load", "connections")
+	if l.Connections < 0 || l.Connections > MaxConnections {
+		v.add(fmt.Sprintf("%d must be in [0, %d]", l.Connections, MaxConnections), "load", "connections")
 	}
-	if l.Threads < 0 {
-		v.add("must be >= 0 (0 = automatic)", "load", "threads")
+	if l.Threads < 0 || l.Threads > MaxThreads {
+		v.add(fmt.Sprintf("%d must be in [0, %d] (0 = automatic)", l.Threads, MaxThreads), "load", "threads")
 	}
 	if l.Duration <= 0 {
 		v.add(fmt.Sprintf("%v must be > 0 (e.g. \"10s\")", l.Duration), "load", "duration")
+	} else if l.Duration > MaxLoadTime {
+		v.add(fmt.Sprintf("%v must be at most %v", l.Duration, MaxLoadTime), "load", "duration")
 	}
 	for _, d := range []struct {
-		name string
-		val  time.Duration
-	}{{"warmup", l.Warmup}, {"timeout", l.Timeout}, {"think", l.Think}} {
+		name     string
+		val, max time.Duration
+	}{{"warmup", l.Warmup, MaxLoadTime}, {"timeout", l.Timeout, MaxWait}, {"think", l.Think, MaxWait}} {
 		if d.val < 0 {
 			v.add(fmt.Sprintf("%v must be >= 0", d.val), "load", d.name)
+		} else if d.val > d.max {
+			v.add(fmt.Sprintf("%v must be at most %v", d.val, d.max), "load", d.name)
 		}
+	}
+	if l.Duration > 0 && l.Duration <= MaxLoadTime && l.Warmup >= 0 && l.Warmup <= MaxLoadTime && l.Duration+l.Warmup > MaxLoadTime {
+		v.add(fmt.Sprintf("%v: duration + warmup must be at most %v", l.Warmup, MaxLoadTime), "load", "warmup")
 	}
 }
 
@@ -321,13 +344,15 @@ func (v *validator) searchLimit(model Model, lim Limit, required bool) {
 	if required && lim.P99 <= 0 && lim.MaxErrors <= 0 {
 		v.add(fmt.Sprintf("model %q needs limit.p99 (e.g. \"50ms\") or limit.max_errors (e.g. 0.001)", model), "load", "limit")
 	}
-	if lim.P99 < 0 {
-		v.add("must be >= 0", "load", "limit", "p99")
+	if lim.P99 < 0 || lim.P99 > MaxWait {
+		v.add(fmt.Sprintf("%v must be in [0, %v]", lim.P99, MaxWait), "load", "limit", "p99")
 	}
-	if lim.MinRate < 0 {
-		v.add("must be >= 0", "load", "limit", "min_rate")
+	if !(lim.MinRate >= 0 && lim.MinRate <= MaxRate) {
+		v.add(fmt.Sprintf("%v must be in [0, %g] requests/s", lim.MinRate, MaxRate), "load", "limit", "min_rate")
 	}
-	if lim.MaxRate < 0 || (lim.MaxRate > 0 && lim.MaxRate < lim.MinRate) {
+	if !(lim.MaxRate >= 0 && lim.MaxRate <= MaxRate) {
+		v.add(fmt.Sprintf("%v must be in [0, %g] requests/s (0 = no upper bound)", lim.MaxRate, MaxRate), "load", "limit", "max_rate")
+	} else if lim.MaxRate > 0 && lim.MaxRate < lim.MinRate {
 		v.add(fmt.Sprintf("%v must be >= limit.min_rate (%v), or 0 for no upper bound", lim.MaxRate, lim.MinRate), "load", "limit", "max_rate")
 	}
 }
@@ -335,9 +360,13 @@ func (v *validator) searchLimit(model Model, lim Limit, required bool) {
 func (v *validator) trials(t *Trials) {
 	if t.Min < 2 {
 		v.add(fmt.Sprintf("%d: need at least 2 trials per variant and scenario for a verdict (5 or more recommended)", t.Min), "trials", "min")
+	} else if t.Min > MaxTrials {
+		v.add(fmt.Sprintf("%d must be at most %d", t.Min, MaxTrials), "trials", "min")
 	}
 	if t.Max < t.Min {
 		v.add(fmt.Sprintf("%d must be >= trials.min (%d)", t.Max, t.Min), "trials", "max")
+	} else if t.Max > MaxTrials {
+		v.add(fmt.Sprintf("%d must be at most %d", t.Max, MaxTrials), "trials", "max")
 	}
 	if err := t.Order.Valid(); err != nil {
 		v.add(err.Error(), "trials", "order")
@@ -472,3 +501,45 @@ func isDBURI(s string) bool {
 // Suggest returns the candidate closest to s, or "" when none is a likely
 // typo (see package didyoumean).
 func Suggest(s string, candidates []string) string { return didyoumean.Suggest(s, candidates) }
+
+// Template fields with numbers: {rand LO HI} and {seq START} (package
+// loadgen parses every template; this checks their bounds here, so that a
+// problem is reported at the scenario's key and line).
+var (
+	randField = regexp.MustCompile(`\{rand\s+([^\s{}]+)\s+([^\s{}]+)\s*\}`)
+	seqField  = regexp.MustCompile(`\{seq\s+([^\s{}]+)\s*\}`)
+)
+
+// templates checks the {rand} and {seq} bounds of a custom scenario's
+// path, header values and body: {rand LO HI} needs LO <= HI and HI-LO+1
+// (the count of values) to fit an int64; {seq START} |START| <= 2^62.
+func (v *validator) templates(s Scenario, el string) {
+	check := func(text string, field ...string) {
+		if msg := templateBounds(text); msg != "" {
+			v.add(msg, append([]string{el}, field...)...)
+		}
+	}
+	check(s.Path, "path")
+	for _, h := range slices.Sorted(maps.Keys(s.Header)) {
+		check(s.Header[h], "header", h)
+	}
+	check(s.Body, "body")
+}
+
+// templateBounds returns the first out-of-bounds field of text, "" if none.
+func templateBounds(text string) string {
+	for _, m := range randField.FindAllStringSubmatch(text, -1) {
+		lo, err1 := strconv.ParseInt(m[1], 10, 64)
+		hi, err2 := strconv.ParseInt(m[2], 10, 64)
+		if err1 != nil || err2 != nil || lo > hi || uint64(hi)-uint64(lo) >= math.MaxInt64 {
+			return fmt.Sprintf("%s: want {rand LO HI} with integers LO <= HI and HI-LO < %d (2^63-1)", m[0], int64(math.MaxInt64))
+		}
+	}
+	for _, m := range seqField.FindAllStringSubmatch(text, -1) {
+		n, err := strconv.ParseInt(m[1], 10, 64)
+		if err != nil || n < -MaxSeqStart || n > MaxSeqStart {
+			return fmt.Sprintf("%s: want {seq START} with an integer START, |START| <= %d (2^62)", m[0], MaxSeqStart)
+		}
+	}
+	return ""
+}

@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"fmt"
+	"math"
 	"net/url"
 	"runtime"
 	"strings"
@@ -150,16 +151,17 @@ func (c Config) Validate() []error {
 	if len(c.Mix) == 0 {
 		add("Mix: at least one scenario is required")
 	}
+	jwts := newBudget()
 	for i, w := range c.Mix {
 		where := fmt.Sprintf("Mix[%d] (%s)", i, w.Scenario.Name)
-		if !(w.Weight > 0) {
-			add("%s.Weight %v: must be > 0", where, w.Weight)
+		if !(w.Weight > 0) || math.IsInf(w.Weight, 0) {
+			add("%s.Weight %v: must be a finite number > 0", where, w.Weight)
 		}
 		if len(w.Scenario.Requests) == 0 {
 			add("%s.Requests: empty", where)
 		}
 		for j, r := range w.Scenario.Requests {
-			if _, err := compileWith(r, "", "", []byte(c.JWTSecret)); err != nil {
+			if _, err := compileBudget(r, "", "", []byte(c.JWTSecret), jwts); err != nil {
 				add("%s.Requests[%d]: %v", where, j, err)
 			}
 		}

@@ -50,11 +50,14 @@ type jwtScratch struct {
 
 var jwtHead = base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`)) + "."
 
-// parseJWT reads the words after "jwt" (secret is set later, by bindJWT).
-func parseJWT(words []string) (*jwtField, error) {
+// parseJWT reads the words after "jwt" (secret is set later, by bindJWT),
+// drawing its pool's tokens from b.
+func parseJWT(words []string, b *budget) (*jwtField, error) {
 	f := &jwtField{src: "{" + strings.Join(append([]string{"jwt"}, words...), " ") + "}"}
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("field %s: %s (want {jwt role=NAME exp=+1h [unique|pool=N]})", f.src, fmt.Sprintf(format, args...))
+	// bad's safe text is the reason alone (what quotes the field is left out).
+	bad := func(safe, format string, args ...any) error {
+		const want = " (want {jwt role=NAME exp=+1h [unique|pool=N]})"
+		return &safeError{safe: "{jwt}: " + safe + want, full: fmt.Sprintf("field %s: %s", f.src, fmt.Sprintf(format, args...)) + want}
 	}
 	claims := map[string]any{}
 	pool, unique := 1, false
@@ -66,36 +69,41 @@ func parseJWT(words []string) (*jwtField, error) {
 		}
 		k, v, ok := strings.Cut(w, "=")
 		if !ok || k == "" {
-			return nil, bad("%q is not CLAIM=VALUE", w)
+			return nil, bad("a word is not CLAIM=VALUE", "%q is not CLAIM=VALUE", w)
 		}
 		switch k {
 		case "pool":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 || n > MaxJWTPool {
-				return nil, bad("pool=%s: want 1..%d", v, MaxJWTPool)
+				return nil, bad(fmt.Sprintf("pool=N: want 1..%d", MaxJWTPool), "pool=%s: want 1..%d", v, MaxJWTPool)
 			}
 			pool = n
 		case "exp", "iat", "nbf":
 			if d, ok := strings.CutPrefix(v, "+"); ok {
 				dur, err := time.ParseDuration(d)
 				if err != nil {
-					return nil, bad("%s=%s: want +DURATION (+1h) or a Unix time", k, v)
+					return nil, bad(k+": want +DURATION (+1h) or a Unix time", "%s=%s: want +DURATION (+1h) or a Unix time", k, v)
 				}
 				claims[k] = now.Add(dur).Unix()
 			} else if n, err := strconv.ParseInt(v, 10, 64); err == nil {
 				claims[k] = n
 			} else {
-				return nil, bad("%s=%s: want +DURATION (+1h) or a Unix time", k, v)
+				return nil, bad(k+": want +DURATION (+1h) or a Unix time", "%s=%s: want +DURATION (+1h) or a Unix time", k, v)
 			}
 		case "jti":
-			return nil, bad("jti is set by the generator (unique, pool=N)")
+			return nil, bad("jti is set by the generator (unique, pool=N)", "jti is set by the generator (unique, pool=N)")
 		default:
 			claims[k] = v
 		}
 	}
 	if unique && pool != 1 {
-		return nil, bad("unique and pool=N exclude each other")
+		return nil, bad("unique and pool=N exclude each other", "unique and pool=N exclude each other")
 	}
+	if pool > b.tokens {
+		return nil, bad(fmt.Sprintf("more than %d pooled tokens in all {jwt} fields together", MaxJWTTokens),
+			"pool=%d: more than %d pooled tokens in all {jwt} fields together", pool, MaxJWTTokens)
+	}
+	b.tokens -= pool
 	f.tokens = make([][]byte, 0, pool)
 	if unique {
 		f.tokens = nil
@@ -107,7 +115,7 @@ func parseJWT(words []string) (*jwtField, error) {
 		}
 		b, err := marshalSorted(claims)
 		if err != nil {
-			return nil, bad("%v", err)
+			return nil, bad("the claims cannot be encoded", "%v", err)
 		}
 		if unique {
 			pre, suf, _ := strings.Cut(string(b), `\u0000`)
@@ -143,7 +151,8 @@ func marshalSorted(m map[string]any) ([]byte, error) {
 // bind signs the pool's tokens with secret (and keeps it for unique ones).
 func (f *jwtField) bind(secret []byte) error {
 	if len(secret) == 0 {
-		return fmt.Errorf("field %s: no JWT secret to sign with (set jwt_secret in the experiment)", f.src)
+		const msg = "no JWT secret to sign with (set jwt_secret in the experiment)"
+		return &safeError{safe: "{jwt}: " + msg, full: fmt.Sprintf("field %s: %s", f.src, msg)}
 	}
 	f.secret = secret
 	f.macs.New = func() any { return &jwtScratch{mac: hmac.New(sha256.New, secret)} }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,7 +18,16 @@ import (
 // warm-up part is sent but not measured. progress (may be nil) is called
 // about once a second from another goroutine. Run returns early, with what
 // was measured so far, when ctx is cancelled.
-func Run(ctx context.Context, cfg Config, progress func(Progress)) (*Result, error) {
+//
+// A panic in Run or in any of its goroutines (workers, pacer, collector,
+// progress) does not crash the program: the run stops and Run returns a
+// *PanicError, with the stack kept out of its text.
+func Run(ctx context.Context, cfg Config, progress func(Progress)) (res *Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, newPanicError("run", p)
+		}
+	}()
 	if errs := cfg.Validate(); len(errs) > 0 {
 		return nil, fmt.Errorf("loadgen: invalid config: %w", errors.Join(errs...))
 	}
@@ -68,6 +78,57 @@ type runner struct {
 
 	mu      sync.Mutex
 	clients []*client // for abort
+
+	// cancel ends the run early (set by run); panicked is the first panic
+	// of a load goroutine, which then cancels.
+	cancel   context.CancelFunc
+	panicMu  sync.Mutex
+	panicked *PanicError
+}
+
+// PanicError is a panic in the load generator (a bug), returned as Run's
+// error. Error says it is an internal error and what panicked; the stack
+// is in Stack, for a log or a debug file, never in the text.
+type PanicError struct {
+	Where string // "worker", "collector", "connect", "run"
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("loadgen: internal error (a bug in the load generator): %s panicked: %v", e.Where, e.Value)
+}
+
+// PanicStack returns the panicking goroutine's stack (the lab's command
+// line writes it to a file).
+func (e *PanicError) PanicStack() []byte { return e.Stack }
+
+func newPanicError(where string, p any) *PanicError {
+	return &PanicError{Where: where, Value: p, Stack: debug.Stack()}
+}
+
+// guard, deferred first in each load goroutine, turns its panic into the
+// run's error and stops the run.
+func (r *runner) guard(where string) {
+	p := recover()
+	if p == nil {
+		return
+	}
+	pe := newPanicError(where, p)
+	r.panicMu.Lock()
+	if r.panicked == nil {
+		r.panicked = pe
+	}
+	r.panicMu.Unlock()
+	if r.cancel != nil {
+		r.cancel()
+	}
+}
+
+func (r *runner) panicErr() *PanicError {
+	r.panicMu.Lock()
+	defer r.panicMu.Unlock()
+	return r.panicked
 }
 
 func newRun(cfg Config) (*runner, error) {
@@ -78,10 +139,11 @@ func newRun(cfg Config) (*runner, error) {
 	r := &runner{cfg: cfg, workers: cfg.workers(), timeout: cfg.timeout()}
 	var total float64
 	var names []string
+	jwts := newBudget()
 	for _, w := range cfg.Mix {
 		var ts []*tmpl
 		for i, q := range w.Scenario.Requests {
-			t, err := compileWith(q, host, base, []byte(cfg.JWTSecret))
+			t, err := compileBudget(q, host, base, []byte(cfg.JWTSecret), jwts)
 			if err != nil {
 				return nil, fmt.Errorf("loadgen: scenario %s request %d: %w", w.Scenario.Name, i, err)
 			}
@@ -127,7 +189,13 @@ func hostPort(host string) string {
 // ctx, or the MaxRequests bound), lets in-flight requests finish and
 // returns what was measured.
 func (r *runner) run(ctx context.Context, progress func(Progress)) (*Result, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r.cancel = cancel
 	ws, err := r.connect()
+	if pe := r.panicErr(); pe != nil {
+		return nil, pe
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +207,11 @@ func (r *runner) run(ctx context.Context, progress func(Progress)) (*Result, err
 
 	col := newCollector(r, progress)
 	colDone := make(chan struct{})
-	go func() { col.loop(); close(colDone) }()
+	go func() {
+		defer close(colDone)
+		defer r.guard("collector")
+		col.loop()
+	}()
 
 	workersDone := r.drive(ctx, ws)
 	stoppedAt := time.Now()
@@ -155,6 +227,9 @@ func (r *runner) run(ctx context.Context, progress func(Progress)) (*Result, err
 	col.finish()
 	<-colDone
 
+	if pe := r.panicErr(); pe != nil {
+		return nil, pe
+	}
 	measured := stoppedAt.Sub(r.measure)
 	if r.cfg.Open != nil && ctx.Err() == nil && !r.stoppedEarly.Load() {
 		// The open model measured every request scheduled in the window.
@@ -183,6 +258,7 @@ func (r *runner) connect() ([]*worker, error) {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
+			defer r.guard("connect")
 			if err := w.c.connect(time.Now()); err != nil {
 				emu.Lock()
 				connectErr = err
@@ -210,13 +286,19 @@ func (r *runner) drive(ctx context.Context, ws []*worker) *sync.WaitGroup {
 	if r.cfg.Open != nil {
 		due := make(chan int64, r.workers)
 		for _, w := range ws {
-			workersDone.Go(func() { w.openLoop(due) })
+			workersDone.Go(func() {
+				defer r.guard("worker")
+				w.openLoop(due)
+			})
 		}
 		r.pace(ctx, due)
 		close(due)
 	} else {
 		for _, w := range ws {
-			workersDone.Go(func() { w.closedLoop() })
+			workersDone.Go(func() {
+				defer r.guard("worker")
+				w.closedLoop()
+			})
 		}
 		r.wait(ctx, r.end)
 	}

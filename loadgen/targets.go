@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Bounds on a targets file and what it pulls in: the file and its bodies
@@ -17,6 +18,7 @@ import (
 const (
 	MaxTargetsFileSize = 1 << 20  // bytes of the targets file
 	MaxTargetBodySize  = 16 << 20 // bytes of one @body file
+	MaxBodyFileSize    = 16 << 20 // bytes of a scenario's body_file (ReadFileBounded)
 	MaxTargetBodies    = 64 << 20 // bytes of all bodies together
 	MaxTargets         = 10_000   // targets in one file
 	maxTargetLine      = 64 << 10 // bytes of one line
@@ -53,21 +55,62 @@ func (e *TargetsError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, 
 // "postgrest" (vegeta runs on a Unix socket); any other host is refused
 // rather than silently redirected. Header values may hold templates
 // ({rand LO HI}, {seq START}, {jwt ...}). Every request expects
-// ExpectNoServerError. Errors name file:line.
+// ExpectNoServerError. Errors name file:line and what was expected; they
+// never quote the file (it may not be a targets file at all, but a secret
+// a hostile experiment names). The file and its bodies must be regular
+// files (a FIFO or a device is refused without blocking) within the
+// bounds above.
 func ReadTargets(path string) ([]Request, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("targets: %w", err)
-	}
-	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, MaxTargetsFileSize+1))
+	src, err := ReadFileBounded(path, MaxTargetsFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("targets %s: %w", path, err)
 	}
-	if len(src) > MaxTargetsFileSize {
-		return nil, fmt.Errorf("targets %s: larger than %d bytes", path, MaxTargetsFileSize)
-	}
 	return ParseTargets(path, src, bodyReader(filepath.Dir(path)))
+}
+
+// ReadFileBounded reads a regular file of at most limit bytes. It opens
+// with O_NONBLOCK (a FIFO does not block the open) and checks the opened
+// file (fstat), so that a FIFO, a device (/dev/zero) or a directory is
+// refused, also behind a symbolic link, before anything is read.
+func ReadFileBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s)", fileKind(fi.Mode()))
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("larger than %d bytes", limit)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("larger than %d bytes", limit)
+	}
+	return b, nil
+}
+
+// fileKind names a mode that is not a regular file's.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "mode " + m.String()
 }
 
 // ParseTargets parses src (see ReadTargets); name is used in errors and
@@ -83,15 +126,16 @@ func ParseTargets(name string, src []byte, body func(rel string) ([]byte, error)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, p.errorf("%v (lines are at most %d bytes)", err, maxTargetLine)
+		return nil, p.errorf("a line is too long (lines are at most %d bytes)", maxTargetLine)
 	}
 	if len(p.out) == 0 {
 		return nil, p.errorf("no targets (want lines like \"GET http://localhost/artist\")")
 	}
+	jwts := newBudget()
 	for i, r := range p.out { // templates: syntax only, the secret comes with the run
-		if _, err := compileWith(r, "", "", []byte("syntax check")); err != nil {
+		if _, err := compileBudget(r, "", "", []byte("syntax check"), jwts); err != nil {
 			p.line = p.starts[i]
-			return nil, p.errorf("%v", err)
+			return nil, p.errorf("%s", safeMessage(err))
 		}
 	}
 	return p.out, nil
@@ -128,13 +172,13 @@ func (p *targetsParser) feed(line string) error {
 	k, v, ok := strings.Cut(t, ":")
 	k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 	if !ok || k == "" || strings.ContainsAny(k, " \t") {
-		return p.errorf("%q: want a header \"Name: value\", a body \"@file\" or a blank line before the next target", t)
+		return p.errorf("want a header \"Name: value\", a body \"@file\" or a blank line before the next target")
 	}
 	if p.hasBod {
-		return p.errorf("header %q after the body line: headers come first", k)
+		return p.errorf("a header after the body line: headers come first")
 	}
 	if _, dup := p.cur.Header[k]; dup {
-		return p.errorf("header %q given twice", k)
+		return p.errorf("a header given twice in the target")
 	}
 	p.cur.Header[k] = v
 	return nil
@@ -144,12 +188,12 @@ func (p *targetsParser) feed(line string) error {
 func (p *targetsParser) start(t string) error {
 	f := strings.Fields(t)
 	if len(f) != 2 {
-		return p.errorf("%q: want \"METHOD URL\" (e.g. GET http://localhost/artist)", t)
+		return p.errorf("want \"METHOD URL\" (e.g. GET http://localhost/artist)")
 	}
 	switch f[0] {
 	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS":
 	default:
-		return p.errorf("method %q: allowed are GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS", f[0])
+		return p.errorf("unknown method: allowed are GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS")
 	}
 	path, err := targetPath(f[1])
 	if err != nil {
@@ -165,11 +209,11 @@ func (p *targetsParser) start(t string) error {
 }
 
 // targetPath returns the path and query of an http URL whose host is
-// loopback or a bare name.
+// loopback or a bare name. Its errors do not quote the URL.
 func targetPath(u string) (string, error) {
 	rest, ok := strings.CutPrefix(u, "http://")
 	if !ok {
-		return "", fmt.Errorf("URL %q: want http://HOST/PATH (https and other schemes are not supported)", u)
+		return "", errors.New("URL: want http://HOST/PATH (https and other schemes are not supported)")
 	}
 	host, path := rest, "/"
 	if i := strings.IndexAny(rest, "/?"); i >= 0 {
@@ -183,7 +227,7 @@ func targetPath(u string) (string, error) {
 	}
 	host = strings.Trim(host, "[]")
 	if !localHost(host) {
-		return "", fmt.Errorf("URL %q: host %q is not loopback; the requests go to the experiment's target, so give localhost, 127.0.0.1, ::1 or a bare name like postgrest", u, host)
+		return "", errors.New("URL: the host is not loopback; the requests go to the experiment's target, so give localhost, 127.0.0.1, ::1 or a bare name like postgrest")
 	}
 	return path, nil
 }
@@ -212,7 +256,7 @@ func (p *targetsParser) readBody(rel string) error {
 	}
 	b, err := p.body(rel)
 	if err != nil {
-		return p.errorf("body %s: %v", rel, err)
+		return p.errorf("body file: %v", err)
 	}
 	if p.bytes += len(b); p.bytes > MaxTargetBodies {
 		return p.errorf("bodies larger than %d bytes together", MaxTargetBodies)
@@ -222,7 +266,8 @@ func (p *targetsParser) readBody(rel string) error {
 }
 
 // bodyReader reads body files inside dir only: relative paths, no "..",
-// no symbolic link leading out, at most MaxTargetBodySize bytes.
+// no symbolic link leading out, regular files of at most MaxTargetBodySize
+// bytes. Its errors do not quote the name the targets file gives.
 func bodyReader(dir string) func(string) ([]byte, error) {
 	return func(rel string) ([]byte, error) {
 		if filepath.IsAbs(rel) || !filepath.IsLocal(rel) {
@@ -234,25 +279,18 @@ func bodyReader(dir string) func(string) ([]byte, error) {
 		}
 		full, err := filepath.EvalSymlinks(filepath.Join(root, rel))
 		if err != nil {
-			return nil, err
+			return nil, errors.New("cannot be read (missing, or a broken symbolic link)")
 		}
 		if r, err := filepath.Rel(root, full); err != nil || !filepath.IsLocal(r) {
 			return nil, errors.New("leads outside the targets file's directory (symbolic link)")
 		}
-		f, err := os.Open(full)
+		b, err := ReadFileBounded(full, MaxTargetBodySize)
 		if err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				return nil, fmt.Errorf("cannot be read: %v", pe.Err)
+			}
 			return nil, err
-		}
-		defer f.Close()
-		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-			return nil, errors.New("not a regular file")
-		}
-		b, err := io.ReadAll(io.LimitReader(f, MaxTargetBodySize+1))
-		if err != nil {
-			return nil, err
-		}
-		if len(b) > MaxTargetBodySize {
-			return nil, fmt.Errorf("larger than %d bytes", MaxTargetBodySize)
 		}
 		return b, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"net/textproto"
 	"slices"
@@ -55,6 +56,21 @@ func compile(r Request, host, base string) (*tmpl, error) { return compileWith(r
 
 // compileWith is compile with the secret {jwt} fields sign with.
 func compileWith(r Request, host, base string, secret []byte) (*tmpl, error) {
+	return compileBudget(r, host, base, secret, newBudget())
+}
+
+// budget bounds what compiling allocates for {jwt pool=N} fields across
+// every request of a run or a targets file.
+type budget struct{ tokens int }
+
+// MaxJWTTokens bounds the pooled tokens of all {jwt} fields of a run (or
+// of a targets file) together: each is signed and kept in memory.
+const MaxJWTTokens = 2 * MaxJWTPool
+
+func newBudget() *budget { return &budget{tokens: MaxJWTTokens} }
+
+// compileBudget is compileWith drawing the {jwt} tokens from b.
+func compileBudget(r Request, host, base string, secret []byte, b *budget) (*tmpl, error) {
 	method, host, err := checkRequest(r, host)
 	if err != nil {
 		return nil, err
@@ -66,19 +82,19 @@ func compileWith(r Request, host, base string, secret []byte) (*tmpl, error) {
 	h.SetNoDefaultContentType(true)
 	h.SetMethod(method)
 	h.SetHost(host)
-	uri, fields, err := uriWithMarks(r.Path, base)
+	uri, fields, err := uriWithMarks(r.Path, base, b)
 	if err != nil {
 		return nil, err
 	}
 	req.SetRequestURIBytes(uri)
-	hfields, err := setHeaders(h, r.Header)
+	hfields, err := setHeaders(h, r.Header, b)
 	if err != nil {
 		return nil, err
 	}
 	fields = append(fields, hfields...)
-	body, err := parseFields(string(r.Body))
+	body, err := parseFields(string(r.Body), b)
 	if err != nil {
-		return nil, fmt.Errorf("body: %w", err)
+		return nil, wrapSafe("body", "body", err)
 	}
 	var wire []byte
 	if hasFields(body) {
@@ -89,7 +105,7 @@ func compileWith(r Request, host, base string, secret []byte) (*tmpl, error) {
 		req.SetBody(r.Body)
 		var buf bytes.Buffer
 		if _, err := req.WriteTo(&buf); err != nil {
-			return nil, fmt.Errorf("write request: %w", err)
+			return nil, wrapSafe("write request", "write request", plainErr("%v", err))
 		}
 		wire = buf.Bytes()
 	}
@@ -126,36 +142,37 @@ func checkRequest(r Request, host string) (method, hostOut string, err error) {
 		method = "GET"
 	}
 	if strings.ContainsAny(method, " \r\n\x00") {
-		return "", "", fmt.Errorf("method %q: must be a single token", method)
+		return "", "", &safeError{safe: "method: must be a single token", full: fmt.Sprintf("method %q: must be a single token", method)}
 	}
 	if !strings.HasPrefix(r.Path, "/") {
-		return "", "", fmt.Errorf("path %q: must start with /", r.Path)
+		return "", "", &safeError{safe: "path: must start with /", full: fmt.Sprintf("path %q: must start with /", r.Path)}
 	}
 	if r.Expect != 0 && r.Expect != ExpectNoServerError && (r.Expect < 100 || r.Expect > 599) {
-		return "", "", fmt.Errorf("expect %d: must be an HTTP status 100..599 (0: any 2xx, -1: any below 500)", r.Expect)
+		return "", "", plainErr("expect %d: must be an HTTP status 100..599 (0: any 2xx, -1: any below 500)", r.Expect)
 	}
 	if host == "" {
 		host = "localhost" // as Target.hostAndBase; Validate compiles without a target
 	}
 	if strings.ContainsAny(host, " \r\n\x00") {
-		return "", "", fmt.Errorf("host %q: invalid", host)
+		return "", "", &safeError{safe: "host: invalid", full: fmt.Sprintf("host %q: invalid", host)}
 	}
 	return method, host, nil
 }
 
 // uriWithMarks is base + path with a fieldMark where each template field
 // goes, and the fields in order.
-func uriWithMarks(path, base string) ([]byte, []seg, error) {
-	segs, err := parseFields(path)
+func uriWithMarks(path, base string, b *budget) ([]byte, []seg, error) {
+	segs, err := parseFields(path, b)
 	if err != nil {
-		return nil, nil, fmt.Errorf("path %q: %w", path, err)
+		return nil, nil, wrapSafe("path", fmt.Sprintf("path %q", path), err)
 	}
 	uri := []byte(base)
 	var fields []seg
 	for _, s := range segs {
 		if s.kind == 0 {
 			if bytes.ContainsAny(s.lit, " \r\n\x00") {
-				return nil, nil, fmt.Errorf("path %q: spaces and line breaks must be escaped (%%20)", path)
+				return nil, nil, &safeError{safe: "path: spaces and line breaks must be escaped (%20)",
+					full: fmt.Sprintf("path %q: spaces and line breaks must be escaped (%%20)", path)}
 			}
 			uri = append(uri, s.lit...)
 			continue
@@ -170,28 +187,30 @@ func uriWithMarks(path, base string) ([]byte, []seg, error) {
 // ones and those the generator owns; User-Agent defaults to the lab's. A
 // value's template fields become fieldMarks, returned in order (fasthttp
 // writes ordinary headers in the order set, after the request line).
-func setHeaders(h *fasthttp.RequestHeader, header map[string]string) ([]seg, error) {
+func setHeaders(h *fasthttp.RequestHeader, header map[string]string, b *budget) ([]seg, error) {
 	hasUA := false
 	var fields []seg
 	for _, k := range slices.Sorted(maps.Keys(header)) {
 		v := header[k]
 		if k == "" || strings.ContainsAny(k, " :\r\n\x00") || strings.ContainsAny(v, "\r\n\x00") {
-			return nil, fmt.Errorf("header %q: invalid name or value", k)
+			return nil, &safeError{safe: "a header: invalid name or value", full: fmt.Sprintf("header %q: invalid name or value", k)}
 		}
 		canon := textproto.CanonicalMIMEHeaderKey(k)
 		switch canon {
 		case "Host", "Content-Length", "Connection", "Transfer-Encoding":
-			return nil, fmt.Errorf("header %q: set by the generator", k)
+			return nil, &safeError{safe: "a header: Host, Content-Length, Connection and Transfer-Encoding are set by the generator",
+				full: fmt.Sprintf("header %q: set by the generator", k)}
 		case "User-Agent":
 			hasUA = true
 		}
-		segs, err := parseFields(v)
+		segs, err := parseFields(v, b)
 		if err != nil {
-			return nil, fmt.Errorf("header %q: %w", k, err)
+			return nil, wrapSafe("a header", fmt.Sprintf("header %q", k), err)
 		}
 		if hasFields(segs) {
 			if canon == "User-Agent" || canon == "Content-Type" || canon == "Cookie" {
-				return nil, fmt.Errorf("header %q: templates are not allowed in User-Agent, Content-Type or Cookie", k)
+				return nil, &safeError{safe: "a header: templates are not allowed in User-Agent, Content-Type or Cookie",
+					full: fmt.Sprintf("header %q: templates are not allowed in User-Agent, Content-Type or Cookie", k)}
 			}
 			var b []byte
 			for _, sg := range segs {
@@ -217,7 +236,7 @@ func setHeaders(h *fasthttp.RequestHeader, header map[string]string) ([]seg, err
 func splitMarks(wire []byte, fields []seg, withLen bool) ([]seg, error) {
 	lm := strconv.AppendInt(nil, lenMark, 10)
 	if withLen && bytes.Count(wire, lm) != 1 {
-		return nil, fmt.Errorf("request: path or headers hold %s, which the generator uses as a marker", lm)
+		return nil, plainErr("request: path or headers hold %s, which the generator uses as a marker", lm)
 	}
 	var out []seg
 	lens := 0
@@ -238,7 +257,7 @@ func splitMarks(wire []byte, fields []seg, withLen bool) ([]seg, error) {
 			lens++
 		} else {
 			if len(fields) == 0 {
-				return nil, fmt.Errorf("request: unexpected NUL byte")
+				return nil, plainErr("request: unexpected NUL byte")
 			}
 			out = append(out, fields[0])
 			fields = fields[1:]
@@ -246,7 +265,7 @@ func splitMarks(wire []byte, fields []seg, withLen bool) ([]seg, error) {
 		wire = wire[i+n:]
 	}
 	if len(fields) != 0 || (withLen && lens != 1) {
-		return nil, fmt.Errorf("request: fields lost in the written request") // a bug, not bad input
+		return nil, plainErr("request: fields lost in the written request") // a bug, not bad input
 	}
 	return mergeLits(out), nil
 }
@@ -288,7 +307,13 @@ func (t *tmpl) renderSegs(d []byte, segs []seg, rng *rand.Rand, bodyLen int) []b
 		case 'r':
 			v := s.lo
 			if rng != nil && s.hi > s.lo {
-				v += rng.Int64N(s.hi - s.lo + 1)
+				// In uint64, hi-lo+1 cannot overflow for any bounds
+				// parseFields lets through (and 0 would mean the full range).
+				if n := uint64(s.hi) - uint64(s.lo) + 1; n != 0 {
+					v = int64(uint64(s.lo) + rng.Uint64N(n))
+				} else {
+					v = int64(rng.Uint64())
+				}
 			}
 			d = strconv.AppendInt(d, v, 10)
 		case 's':
@@ -304,7 +329,7 @@ func (t *tmpl) renderSegs(d []byte, segs []seg, rng *rand.Rand, bodyLen int) []b
 
 // parseFields splits s into literals and `{rand LO HI}` / `{seq START}`
 // fields. Other braces (JSON) are literal.
-func parseFields(s string) ([]seg, error) {
+func parseFields(s string, b *budget) ([]seg, error) {
 	var out []seg
 	for {
 		i := indexField(s)
@@ -319,13 +344,13 @@ func parseFields(s string) ([]seg, error) {
 		}
 		end := strings.IndexByte(s[i:], '}')
 		if end < 0 {
-			return nil, fmt.Errorf("unterminated field %q", s[i:])
+			return nil, &safeError{safe: "an unterminated {...} field", full: fmt.Sprintf("unterminated field %q", s[i:])}
 		}
 		f := strings.Fields(s[i+1 : i+end])
 		s = s[i+end+1:]
 		switch {
 		case f[0] == "jwt":
-			j, err := parseJWT(f[1:])
+			j, err := parseJWT(f[1:], b)
 			if err != nil {
 				return nil, err
 			}
@@ -333,24 +358,52 @@ func parseFields(s string) ([]seg, error) {
 		case f[0] == "rand" && len(f) == 3:
 			lo, err1 := strconv.ParseInt(f[1], 10, 64)
 			hi, err2 := strconv.ParseInt(f[2], 10, 64)
-			if err1 != nil || err2 != nil || hi < lo {
-				return nil, fmt.Errorf("field {%s}: want {rand LO HI} with integers LO <= HI", strings.Join(f, " "))
+			if err1 != nil || err2 != nil || !RandBoundsOK(lo, hi) {
+				return nil, fieldErr(f, randWant)
 			}
 			out = append(out, seg{kind: 'r', lo: lo, hi: hi})
 		case f[0] == "seq" && len(f) <= 2:
 			var start int64 = 1
 			if len(f) == 2 {
 				v, err := strconv.ParseInt(f[1], 10, 64)
-				if err != nil {
-					return nil, fmt.Errorf("field {%s}: want {seq START} with an integer START", strings.Join(f, " "))
+				if err != nil || !SeqStartOK(v) {
+					return nil, fieldErr(f, seqWant)
 				}
 				start = v
 			}
 			out = append(out, seg{kind: 's', lo: start})
 		default:
-			return nil, fmt.Errorf("field {%s}: unknown (allowed: {rand LO HI}, {seq START}, {jwt CLAIM=VALUE...})", strings.Join(f, " "))
+			return nil, fieldErr(f, "unknown field (allowed: {rand LO HI}, {seq START}, {jwt CLAIM=VALUE...})")
 		}
 	}
+}
+
+// MaxSeqStart bounds |START| of a {seq START} field, so that the counter
+// (at most a run's request count, far below 2^62) never overflows.
+const MaxSeqStart = 1 << 62
+
+const (
+	randWant = "want {rand LO HI} with integers LO <= HI and HI-LO < 9223372036854775807 (2^63-1)"
+	seqWant  = "want {seq START} with an integer START, |START| <= 4611686018427387904 (2^62)"
+)
+
+// RandBoundsOK reports whether {rand lo hi} is allowed: lo <= hi, and
+// the count of values hi-lo+1 fits an int64.
+func RandBoundsOK(lo, hi int64) bool {
+	return lo <= hi && uint64(hi)-uint64(lo) < math.MaxInt64
+}
+
+// SeqStartOK reports whether {seq start} is allowed.
+func SeqStartOK(start int64) bool { return start >= -MaxSeqStart && start <= MaxSeqStart }
+
+// fieldErr is a template field's problem: the full text names the field as
+// written; the safe text (for a targets file, see safeError) only its kind.
+func fieldErr(words []string, want string) error {
+	kind := "{" + words[0] + "}"
+	if words[0] != "rand" && words[0] != "seq" && words[0] != "jwt" {
+		kind = "a {...} field"
+	}
+	return &safeError{safe: kind + ": " + want, full: fmt.Sprintf("field {%s}: %s", strings.Join(words, " "), want)}
 }
 
 // indexField finds the next "{rand ", "{seq" or "{jwt" field.

@@ -1,7 +1,8 @@
 // Command lab is pgrst-lab's command line: it brings up a local stack,
 // loads fixtures, generates load and runs experiments on PostgREST.
 //
-// main only turns run's error into an exit code; signals cancel the context.
+// main only turns run's error into an exit code (and an internal error's
+// stack into a file); signals cancel the context.
 package main
 
 import (
@@ -10,6 +11,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
 func main() {
@@ -18,6 +21,31 @@ func main() {
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "lab:", err)
+		if note := writeStack(err, os.TempDir()); note != "" {
+			fmt.Fprintln(os.Stderr, "lab:", note)
+		}
 		os.Exit(exitCode(err))
 	}
+}
+
+// writeStack writes the stack of an internal error (a recovered panic, see
+// lab.InternalError) to a new file in dir and says where, so that the
+// terminal shows what failed and not a Go trace; "" when err holds none.
+func writeStack(err error, dir string) string {
+	st := lab.PanicStack(err)
+	if st == nil {
+		return ""
+	}
+	f, ferr := os.CreateTemp(dir, "lab-internal-error-*.txt")
+	if ferr != nil {
+		return fmt.Sprintf("this is a bug in pgrst-lab; its stack trace could not be written: %v", ferr)
+	}
+	_, werr := fmt.Fprintf(f, "%v\n\n%s", err, st)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return fmt.Sprintf("this is a bug in pgrst-lab; its stack trace could not be written: %v", werr)
+	}
+	return "this is a bug in pgrst-lab; the stack trace is in " + f.Name() + " (please attach it to a report)"
 }

@@ -24,9 +24,9 @@ func TestTargetsFileChecked(t *testing.T) {
 	}
 	exp := write("x.toml", "name = \"x\"\ntitle = \"x\"\nscenarios = []\ntargets = \"t.http\"\n\n[[variant]]\nname = \"a\"\n")
 	for _, c := range []struct{ targets, want string }{
-		{"GET http://localhost/artist\n\nGET http://db.example.com/artist\n", "t.http:3: URL \"http://db.example.com/artist\": host \"db.example.com\" is not loopback"},
-		{"GET http://localhost/artist\nAuthorization: Bearer {jwt role=web_anon}\n", "t.http: GET /artist: field {jwt role=web_anon}: no JWT secret to sign with (set jwt_secret in the experiment)"},
-		{"POST http://localhost/employee\n@../x.toml\n", "t.http:2: body ../x.toml: must be a path inside the targets file's directory"},
+		{"GET http://localhost/artist\n\nGET http://db.example.com/artist\n", "t.http:3: URL: the host is not loopback"},
+		{"GET http://localhost/artist\nAuthorization: Bearer {jwt role=web_anon}\n", "t.http: target 1: {jwt}: no JWT secret to sign with (set jwt_secret in the experiment)"},
+		{"POST http://localhost/employee\n@../x.toml\n", "t.http:2: body file: must be a path inside the targets file's directory"},
 	} {
 		write("t.http", c.targets)
 		var out, errb bytes.Buffer
@@ -37,7 +37,7 @@ func TestTargetsFileChecked(t *testing.T) {
 	}
 	write("t.http", "GET http://localhost/artist\nPrefer: tx=commit\n\nDELETE http://localhost/employee?employee_id=eq.8\nPrefer: tx=rollback\n")
 	var out, errb bytes.Buffer
-	want := `DELETE /employee?employee_id=eq.8 asks for Prefer: tx=rollback, but variant(s) a do not set db-tx-end = "commit-allow-override"`
+	want := `t.http: target 2 asks for Prefer: tx=rollback, but variant(s) a do not set db-tx-end = "commit-allow-override"`
 	if err := run(context.Background(), []string{"validate", exp}, &out, &errb); err == nil || !strings.Contains(out.String(), want) {
 		t.Errorf("tx=rollback without db-tx-end: %v\n%s", err, out.String())
 	}
@@ -48,7 +48,7 @@ func TestTargetsFileChecked(t *testing.T) {
 	}
 	bad := write("bad.http", "GET ftp://localhost/x\n")
 	err := run(context.Background(), []string{"run", "log-level", "--targets", bad, "--dir", filepath.Join(dir, "none")}, &out, &errb)
-	if err == nil || !strings.Contains(err.Error(), "bad.http:1: URL \"ftp://localhost/x\": want http://HOST/PATH") {
+	if err == nil || !strings.Contains(err.Error(), "bad.http:1: URL: want http://HOST/PATH") {
 		t.Errorf("run --targets with a bad file: %v", err)
 	}
 }

@@ -51,8 +51,15 @@ func (o Options) Runner() *lab.Runner {
 // Run runs the experiment, computes its verdicts and writes its result
 // directory. A run that fails or is interrupted still returns (and writes)
 // what it measured, with the run's error; a run that measured nothing
-// returns a nil Result.
-func Run(ctx context.Context, o Options) (*Result, error) {
+// returns a nil Result. A panic (a bug) in computing the verdicts or
+// writing the directory comes back as a *lab.InternalError; one in the run
+// itself lab.Runner recovers, after restoring the server.
+func Run(ctx context.Context, o Options) (res *Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = errors.Join(err, lab.NewInternalError("writing the result", p))
+		}
+	}()
 	run, runErr := o.Runner().Run(ctx, o.Experiment)
 	if run == nil {
 		return nil, runErr
@@ -61,7 +68,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Note != nil {
 		o.Note(run)
 	}
-	res := &Result{Run: run, Verdicts: stats.Compare(run, 0)}
+	res = &Result{Run: run, Verdicts: stats.Compare(run, 0)}
 	if o.Results == "" {
 		return res, runErr
 	}

@@ -3,7 +3,6 @@ package trial
 import (
 	"context"
 	"fmt"
-	"os"
 	"strconv"
 	"time"
 
@@ -120,15 +119,25 @@ func scenario(spec lab.LoadSpec) (loadgen.Scenario, error) {
 		}
 		return loadgen.Scenario{Name: c.Name, Requests: reqs}, nil
 	}
+	r, err := customRequest(c)
+	if err != nil {
+		return loadgen.Scenario{}, err
+	}
+	return loadgen.Scenario{Name: c.Name, Requests: []loadgen.Request{r}}, nil
+}
+
+// customRequest is a custom scenario's request, its body_file read as a
+// bounded regular file (a FIFO or a device is refused without blocking).
+func customRequest(c *lab.Scenario) (loadgen.Request, error) {
 	body := []byte(c.Body)
 	if c.BodyFile != "" {
-		b, err := os.ReadFile(c.BodyFile)
+		b, err := loadgen.ReadFileBounded(c.BodyFile, loadgen.MaxBodyFileSize)
 		if err != nil {
-			return loadgen.Scenario{}, fmt.Errorf("scenario %s: body_file: %w", c.Name, err)
+			return loadgen.Request{}, fmt.Errorf("scenario %s: body_file %s: %w", c.Name, c.BodyFile, err)
 		}
 		body = b
 	}
-	return loadgen.Scenario{Name: c.Name, Requests: []loadgen.Request{{Method: c.Method, Path: c.Path, Header: c.Header, Body: body, Expect: c.Expect}}}, nil
+	return loadgen.Request{Method: c.Method, Path: c.Path, Header: c.Header, Body: body, Expect: c.Expect}, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -22,9 +22,9 @@ func CheckRequests(e *lab.Experiment) error {
 				errs = append(errs, err)
 				continue
 			}
-			for _, r := range reqs {
+			for i, r := range reqs { // the file's content is not quoted: target N, then what is wrong
 				if err := loadgen.CheckRequest(r, e.JWTSecret); err != nil {
-					errs = append(errs, fmt.Errorf("%s: %s %s: %w", c.Targets, r.Method, r.Path, err))
+					errs = append(errs, fmt.Errorf("%s: target %d: %s", c.Targets, i+1, loadgen.SafeMessage(err)))
 					break
 				}
 			}
@@ -33,8 +33,15 @@ func CheckRequests(e *lab.Experiment) error {
 			}
 			continue
 		}
-		r := loadgen.Request{Method: c.Method, Path: c.Path, Header: c.Header, Body: []byte(c.Body), Expect: c.Expect}
+		r, err := customRequest(&c)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
 		if err := loadgen.CheckRequest(r, e.JWTSecret); err != nil {
+			if c.BodyFile != "" { // the body is a file's content: quote nothing of it
+				err = fmt.Errorf("body_file %s: %s", c.BodyFile, loadgen.SafeMessage(err))
+			}
 			errs = append(errs, fmt.Errorf("scenario %s: %w", c.Name, err))
 		}
 	}
@@ -47,15 +54,15 @@ func CheckRequests(e *lab.Experiment) error {
 // PostgREST 13 ignores the preference and commits, and the trials would
 // change the data they measure.
 func rollbackHonoured(e *lab.Experiment, file string, reqs []loadgen.Request) error {
-	var asks *loadgen.Request
+	asks := 0 // 1-based: the last target asking
 	for i, r := range reqs {
 		for k, v := range r.Header {
 			if strings.EqualFold(k, "Prefer") && strings.Contains(v, "tx=rollback") {
-				asks = &reqs[i]
+				asks = i + 1
 			}
 		}
 	}
-	if asks == nil {
+	if asks == 0 {
 		return nil
 	}
 	var missing []string
@@ -67,6 +74,6 @@ func rollbackHonoured(e *lab.Experiment, file string, reqs []loadgen.Request) er
 	if len(missing) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%s: %s %s asks for Prefer: tx=rollback, but variant(s) %s do not set db-tx-end = \"commit-allow-override\" (or \"rollback-allow-override\"): PostgREST would ignore the preference and commit the writes",
-		file, asks.Method, asks.Path, strings.Join(missing, ", "))
+	return fmt.Errorf("%s: target %d asks for Prefer: tx=rollback, but variant(s) %s do not set db-tx-end = \"commit-allow-override\" (or \"rollback-allow-override\"): PostgREST would ignore the preference and commit the writes",
+		file, asks, strings.Join(missing, ", "))
 }

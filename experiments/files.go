@@ -1,0 +1,122 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// Bounds on the files an experiment reads. The limits on what a targets
+// file and a body file hold are the load generator's (loadgen's
+// MaxTargetsFileSize and MaxBodyFileSize; a test keeps them equal).
+const (
+	MaxFileSize        = 1 << 20  // the experiment file itself
+	MaxTargetsFileSize = 1 << 20  // targets
+	MaxBodyFileSize    = 16 << 20 // a [[scenario]]'s body_file
+)
+
+// files resolves the files the experiment names (targets, each
+// [[scenario]]'s body_file) against the experiment file's directory and
+// refuses any other place: an absolute path, a path with "..", and, with
+// onDisk, a symbolic link leading out, a file that is not regular (a FIFO,
+// /dev/zero) or one over its bound. A hostile experiment file can then make
+// the lab read nothing outside its own directory. With onDisk the paths
+// kept are the resolved ones (no symbolic links), which the run opens.
+// Errors are at the key's line and quote only the path the file gives.
+func (p *parse) files(e *lab.Experiment, onDisk bool) {
+	dir := filepath.Dir(p.file)
+	for i := range e.Custom {
+		s := &e.Custom[i]
+		if s.BodyFile == "" {
+			continue
+		}
+		at := []string{fmt.Sprintf("scenario[%d]", i), "body_file"}
+		path, err := p.resolve(dir, s.BodyFile, MaxBodyFileSize, onDisk)
+		if err != nil {
+			p.add(at, at, err)
+			continue
+		}
+		s.BodyFile = path
+	}
+	if e.Targets == "" {
+		return
+	}
+	path, err := p.resolve(dir, e.Targets, MaxTargetsFileSize, onDisk)
+	if err != nil {
+		p.add([]string{"targets"}, []string{"targets"}, err)
+		e.Targets = ""
+		return
+	}
+	e.UseTargets(path, false)
+}
+
+// resolve checks one named file (see files) and returns its path.
+func (p *parse) resolve(dir, name string, limit int64, onDisk bool) (string, error) {
+	where := dir
+	if abs, err := filepath.Abs(dir); err == nil {
+		where = abs
+	}
+	if filepath.IsAbs(name) || !filepath.IsLocal(name) {
+		return "", fmt.Errorf("%q must be a path relative to the experiment file and inside the experiment file's directory (%s)", name, where)
+	}
+	path := filepath.Join(dir, name)
+	if !onDisk {
+		return path, nil
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", fmt.Errorf("%q: %w", name, err)
+	}
+	full, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return "", fmt.Errorf("%q cannot be read: %w", name, err)
+	}
+	if rel, err := filepath.Rel(root, full); err != nil || !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("%q leads out of the experiment file's directory (%s) through a symbolic link: the file must be inside the experiment file's directory", name, where)
+	}
+	fi, err := os.Stat(full)
+	if err != nil {
+		return "", fmt.Errorf("%q cannot be read: %w", name, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%q is not a regular file", name)
+	}
+	if fi.Size() > limit {
+		return "", fmt.Errorf("%q is larger than %d bytes", name, limit)
+	}
+	return full, nil
+}
+
+// readRegular reads a regular file of at most limit bytes, refusing a FIFO
+// or a device without blocking (O_NONBLOCK, then fstat).
+func readRegular(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("larger than %d bytes", limit)
+	}
+	return b, nil
+}
