@@ -238,6 +238,9 @@ func attackCases() []attackCase {
 		{"7-unknown-key-is-4xx", false, attackUnknownKey},
 		{"7-line-separator-in-value", false, attackLineSeparator},
 		{"7-pg-hba-trusts-local-users", false, attackPGHBA},
+		{"r3-2a-log-symlink", true, attackR3LogSymlink},
+		{"r3-2b-pg-hba-symlink", false, attackR3PGHBASymlink},
+		{"r3-7-superuser-db-uri", true, attackR3SuperuserDBURI},
 	}
 }
 
