@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/atomicfile"
+	"github.com/pgrst-lab/pgrst-lab/internal/safefile"
 )
 
 // writeFileAtomic replaces path with data (mode 0644), so a manager reload
@@ -18,17 +19,12 @@ func writeFileAtomic(path string, data []byte) error {
 // OpenPrivateLog opens (creating) a unit's log for appending with mode
 // 0600, also when an older lab left it readable by others: a log can hold
 // what the service printed about its config (an error quoting a file, a
-// connection string).
+// connection string). It never follows a link or opens a file someone else
+// planted at path (package safefile): whatever is there and is not a plain
+// file of the lab's user is replaced by a new one, since the lab (often
+// root) opens it in a directory another user may once have written.
 func OpenPrivateLog(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
+	return safefile.OpenAppend(path, 0o600)
 }
 
 // removeLabDropInFiles removes dir/50-lab-*.conf and returns the removed

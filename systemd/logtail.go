@@ -5,16 +5,18 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/safefile"
 )
 
 // TailFile returns the last n lines of the file at path, reading at most
-// the last 64 KiB.
+// the last 64 KiB. It reads only a regular file of the lab's user, never
+// through a link (package safefile): the tail goes into error messages.
 func TailFile(path string, n int) (string, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.Own())
 	if err != nil {
 		return "", fmt.Errorf("log tail: %w", err)
 	}

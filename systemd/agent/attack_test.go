@@ -242,6 +242,9 @@ func attackCases() []attackCase {
 		{"r3-1-windows-outlive-session", false, attackWindowsOutliveSession},
 		{"r3-3-pg-command-settings", false, attackPGCommandSettings},
 		{"r3-4-rts-args-write-file", true, attackRTSArgsWriteFile},
+		{"r3-2a-log-symlink", true, attackR3LogSymlink},
+		{"r3-2b-pg-hba-symlink", false, attackR3PGHBASymlink},
+		{"r3-7-superuser-db-uri", true, attackR3SuperuserDBURI},
 	}
 }
 

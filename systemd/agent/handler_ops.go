@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
 func (h *Handler) apply(ctx context.Context, s *session, r *http.Request, body []byte) (int, any) {
@@ -34,6 +36,16 @@ func (h *Handler) apply(ctx context.Context, s *session, r *http.Request, body [
 	defer cancel()
 	start := time.Now()
 	applied, err := h.srv.Apply(ctx, v)
+	var ce *capability.Error
+	if err != nil && errors.As(err, &ce) {
+		// The server side refused before changing anything (e.g. a db-uri
+		// that logs in as a superuser): as a policy refusal.
+		var pe *PolicyError
+		if errors.As(fromCapability(ce), &pe) {
+			h.opt.Logf("refused variant %q: %s", v.Name, logSafe(err))
+			return pe.Status, errors.New(publicError(err))
+		}
+	}
 	if err != nil {
 		h.opt.Logf("apply %q: %s", v.Name, logSafe(err))
 		a := appliedV1(applied)

@@ -8,7 +8,8 @@ import (
 )
 
 // Apply implements lab.Server: it computes what the variant wants from the
-// original config (never from the previous variant), plans the steps from
+// original config (never from the previous variant), refuses a db-uri or
+// db-anon-role with superuser or BYPASSRLS powers (checkRoles), plans the steps from
 // what is applied, takes them (PostgREST config, PostgreSQL pinning and
 // settings, the unit's drop-in, environment and command line), then
 // reloads the target's config when the plan allows it, else restarts it,
@@ -18,6 +19,9 @@ func (l *Server) Apply(ctx context.Context, v lab.Variant) (lab.Applied, error) 
 	defer l.mu.Unlock()
 	in, err := l.wanted(v)
 	if err != nil {
+		return lab.Applied{}, fmt.Errorf("variant %s: %w", v.Name, err)
+	}
+	if err := l.checkRoles(ctx, in); err != nil {
 		return lab.Applied{}, fmt.Errorf("variant %s: %w", v.Name, err)
 	}
 	e := &executor{l: l, p: planFor(l.cur, in.want, l.reloadRules()), in: in, cur: &l.cur}

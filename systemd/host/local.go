@@ -133,6 +133,15 @@ func (l *Server) connect(ctx context.Context) (*pgx.Conn, error) {
 func (l *Server) restartTarget(ctx context.Context) (time.Duration, error) {
 	done := l.watcher.Expect("postgrest")
 	defer done()
+	if spec := l.cfg.TargetSpec; spec != nil && spec.LogFile != "" {
+		// systemd reopens the log by name at each start, following links:
+		// leave it a plain file of the lab's first (systemd.OpenPrivateLog).
+		f, err := systemd.OpenPrivateLog(spec.LogFile)
+		if err != nil {
+			return 0, fmt.Errorf("restart %s: log file: %w", l.cfg.TargetUnit, err)
+		}
+		f.Close()
+	}
 	start := time.Now()
 	if err := l.cfg.Ctl.Restart(ctx, l.cfg.TargetUnit); err != nil {
 		return 0, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/safefile"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/systemd/profile"
 	"github.com/pgrst-lab/pgrst-lab/systemd/telemetry"
@@ -23,14 +24,20 @@ func (l *Server) ghcStatsFile() string {
 }
 
 // ghcStatsArgs are the runtime options that make a Haskell target write
-// its GC statistics, and the note the report lists with the variant.
-func (l *Server) ghcStatsArgs() ([]string, []lab.Change) {
+// its GC statistics, and the note the report lists with the variant. The
+// target (root, when the lab is) opens the file by name and follows links:
+// its directory must be one no other user can write (safefile), and
+// unitArgv leaves a plain file of the lab's there before the target starts.
+func (l *Server) ghcStatsArgs() ([]string, []lab.Change, error) {
 	f := l.ghcStatsFile()
 	if f == "" {
-		return nil, nil
+		return nil, nil, nil
+	}
+	if err := safefile.CheckPrivateDir(filepath.Dir(f)); err != nil {
+		return nil, nil, fmt.Errorf("profile: the GHC runtime statistics file %s: %w (make its directory writable by its owner only)", f, err)
 	}
 	return []string{"+RTS", "-S" + f, "-RTS"},
-		[]lab.Change{{Where: "note", Key: "GHC runtime statistics", To: "+RTS -S" + f + " -RTS (profile = true)"}}
+		[]lab.Change{{Where: "note", Key: "GHC runtime statistics", To: "+RTS -S" + f + " -RTS (profile = true)"}}, nil
 }
 
 // profiling is a window's profile recorders: perf, the GHC statistics

@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/safefile"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
@@ -47,16 +48,17 @@ func (l *Server) reloadTarget(ctx context.Context) (time.Duration, error) {
 }
 
 func fileSize(path string) int64 {
-	fi, err := os.Stat(path)
-	if err != nil {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() {
 		return 0
 	}
 	return fi.Size()
 }
 
-// readFrom reads a log from offset on (all of it when it was truncated).
+// readFrom reads a log from offset on (all of it when it was truncated);
+// only a plain file of the lab's, never through a link (safefile).
 func readFrom(path string, offset int64) []byte {
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path, safefile.Own())
 	if err != nil {
 		return nil
 	}

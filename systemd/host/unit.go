@@ -3,6 +3,9 @@ package host
 import (
 	"context"
 	"fmt"
+	"slices"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/safefile"
 )
 
 // dropIn is the name of the drop-in that carries a variant's unit settings.
@@ -48,6 +51,13 @@ func (e *executor) unitArgv(ctx context.Context) error {
 	}
 	spec := *e.l.cfg.TargetSpec
 	spec.ExecStart = e.in.want.argv
+	if f := e.l.ghcStatsFile(); f != "" && slices.Contains(spec.ExecStart, "-S"+f) {
+		// The target opens it by name: a plain file of the lab's, not
+		// whatever may have been left there.
+		if err := safefile.Prepare(f, 0o600); err != nil {
+			return fmt.Errorf("profile: %w", err)
+		}
+	}
 	if err := e.l.cfg.Ctl.Install(ctx, spec); err != nil {
 		if e.restore {
 			return fmt.Errorf("reinstall %s: %w", e.l.cfg.TargetUnit, err)

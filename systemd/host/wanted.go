@@ -139,7 +139,10 @@ func (l *Server) wantedArgv(v lab.Variant) ([]string, []lab.Change, error) {
 	if len(v.Args) > 0 {
 		changes = append(changes, lab.Change{Where: "binary", Key: "args", To: strings.Join(v.Args, " ")})
 	}
-	rtsArgs, rtsChanges := l.ghcStatsArgs()
+	rtsArgs, rtsChanges, err := l.ghcStatsArgs()
+	if err != nil {
+		return nil, nil, err
+	}
 	argv = append(argv, rtsArgs...)
 	changes = append(changes, rtsChanges...)
 	return append(argv, spec.ExecStart[1:]...), changes, nil

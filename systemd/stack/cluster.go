@@ -15,7 +15,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/atomicfile"
 	"github.com/pgrst-lab/pgrst-lab/internal/fixture"
+	"github.com/pgrst-lab/pgrst-lab/internal/safefile"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
@@ -53,7 +55,7 @@ func initCluster(ctx context.Context, f Facts, u pgUser, progress func(string, .
 			return fmt.Errorf("initdb %s: %w: %s", f.dataDir(), err, lastLines(string(out), 3))
 		}
 		conf := filepath.Join(f.dataDir(), "postgresql.conf")
-		if err := appendFile(conf, "\n# pgrst-lab: settings of a lab cluster\ninclude '"+labConfName+"'\n"); err != nil {
+		if err := u.appendFile(conf, "\n# pgrst-lab: settings of a lab cluster\ninclude '"+labConfName+"'\n"); err != nil {
 			return err
 		}
 	} else if err != nil {
@@ -82,17 +84,17 @@ func writeHBA(f Facts, u pgUser) error {
 	return u.writePrivate(filepath.Join(f.dataDir(), "pg_hba.conf"), hbaConf)
 }
 
-// writePrivate writes a file of mode 0600 that belongs to u.
+// writePrivate replaces path, in the cluster's directory (which u owns and
+// may fill with links), with a new file of mode 0600 that belongs to u: the
+// text goes to a fresh temporary file (O_EXCL), which is given to u through
+// its descriptor and renamed over path. A link at path is replaced, never
+// followed.
 func (u pgUser) writePrivate(path, text string) error {
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
+	o := atomicfile.Options{Mode: 0o600}
 	if u.name != "" {
-		if err := os.Chown(path, u.uid, u.gid); err != nil {
-			return fmt.Errorf("give %s to %s: %w", path, u.name, err)
-		}
+		o.Owner = &atomicfile.Owner{UID: u.uid, GID: u.gid}
 	}
-	return nil
+	return atomicfile.Write(path, []byte(text), o)
 }
 
 func writeLabConf(f Facts, u pgUser) error {
@@ -108,19 +110,15 @@ func writeLabConf(f Facts, u pgUser) error {
 	return u.writePrivate(filepath.Join(f.dataDir(), labConfName), conf)
 }
 
-func appendFile(path, text string) error {
-	fh, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+// appendFile adds text to a file of u's in the cluster's directory: it
+// reads only a regular file of u's (never through a link) and replaces it
+// as writePrivate does.
+func (u pgUser) appendFile(path, text string) error {
+	old, err := safefile.ReadFile(path, u.uid)
 	if err != nil {
 		return fmt.Errorf("append to %s: %w", path, err)
 	}
-	_, err = fh.WriteString(text)
-	if cerr := fh.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("append to %s: %w", path, err)
-	}
-	return nil
+	return u.writePrivate(path, string(old)+text)
 }
 
 // pgSpec is the unit that runs the cluster. SIGINT is PostgreSQL's fast shutdown.

@@ -36,13 +36,18 @@ func (u pgUser) credential() *syscall.Credential {
 	return &syscall.Credential{Uid: uint32(u.uid), Gid: uint32(u.gid)}
 }
 
-// mkdirOwned makes dir (mode 0700) owned by u.
+// mkdirOwned makes dir (mode 0700) owned by u. dir must be a directory,
+// not a link to one: it is in the state dir, which only the lab's user can
+// write, and it is given to u by its own name (lchown).
 func (u pgUser) mkdirOwned(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
 	}
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("%s is not a directory (remove it, or choose another --dir): %v", dir, err)
+	}
 	if u.name != "" {
-		if err := os.Chown(dir, u.uid, u.gid); err != nil {
+		if err := os.Lchown(dir, u.uid, u.gid); err != nil {
 			return fmt.Errorf("give %s to %s: %w", dir, u.name, err)
 		}
 	}

@@ -15,7 +15,8 @@ type Stack struct {
 }
 
 // Open finds the stack recorded in dir ("" = DefaultDir). It reads
-// stack.json only; methods taking a context connect to the supervisor.
+// stack.json and makes sure logs/ is the lab's alone (see secureLogDir);
+// methods taking a context connect to the supervisor.
 func Open(dir string) (*Stack, error) {
 	abs, err := AbsDir(dir)
 	if err != nil {
@@ -30,6 +31,11 @@ func Open(dir string) (*Stack, error) {
 	}
 	if !ok {
 		return nil, fmt.Errorf("no lab stack in %s (run `lab stack up --dir %s` first)", abs, dir)
+	}
+	if _, err := os.Lstat(f.logDir()); err == nil && os.Geteuid() == 0 { // a stack brought up before logs/ was root's alone
+		if err := secureLogDir(f.logDir()); err != nil {
+			return nil, err
+		}
 	}
 	return &Stack{facts: f}, nil
 }

@@ -58,6 +58,9 @@ func Up(ctx context.Context, o Options) (st *Stack, err error) {
 		return nil, err
 	}
 	if existed {
+		if err := secureLogDir(f.logDir()); err != nil {
+			return nil, err
+		}
 		old := f.clone()
 		rollback = append(rollback, func(context.Context) { _ = writeFacts(old) })
 	} else {
@@ -179,10 +182,9 @@ func (s *Stack) upPostgres(ctx context.Context, o Options, u pgUser, rollback *u
 	if err := initCluster(ctx, *f, u, o.progress); err != nil {
 		return err
 	}
-	if err := u.mkdirOwned(f.logDir()); err != nil {
+	if err := secureLogDir(f.logDir()); err != nil {
 		return err
 	}
-	_ = os.Chmod(f.logDir(), 0o755)
 	f.PGUnit = name
 	start := time.Now()
 	o.progress("starting PostgreSQL (%s, port %d, socket %s)", name, f.PGPort, f.socketDir())
