@@ -216,4 +216,14 @@ func TestArgsAndGHCRTSOneRule(t *testing.T) {
 	if err := Args(nil); err != nil {
 		t.Errorf("no args: %v", err)
 	}
+	// Program arguments: PostgREST's flags print the config (secrets
+	// included) or exit; a second file name is not the lab's config.
+	for _, args := range [][]string{
+		{"--dump-config"}, {"--dump-schema"}, {"--version"}, {"/etc/other.conf"}, {"+RTS", "-N2", "-RTS", "--example"},
+	} {
+		err := Args(args)
+		if c, _ := code(err); err == nil || c != Never || !strings.Contains(err.Error(), "program argument") {
+			t.Errorf("Args(%q): %v, want a Never refusal of a program argument", args, err)
+		}
+	}
 }

@@ -128,10 +128,24 @@ func Arg(i int, a string) error {
 // file. The target runs as root, so -S<file> would replace any file. The
 // lab's own +RTS -S<file> (profiling) is added on the server side, after
 // this check.
+//
+// Outside +RTS ... -RTS a variant gives no argument: PostgREST takes none
+// but its config file, which the lab passes itself, and its flags only
+// print (--dump-config prints the config with its secrets into the log,
+// then the target exits) or exit (--version).
 func Args(args []string) error {
+	in := false
 	for i, a := range args {
 		if err := Arg(i, a); err != nil {
 			return err
+		}
+		switch {
+		case a == "+RTS":
+			in = true
+		case a == "-RTS":
+			in = false
+		case !in && a != "--RTS" && a != "--":
+			return fail(Never, fmt.Sprintf("args[%d]", i), "%q is a program argument: PostgREST takes none but its config file, which the lab gives; a variant's args hold only GHC runtime options between +RTS and -RTS", a)
 		}
 	}
 	if i, err := ghcrts.CheckArgs(args); err != nil {

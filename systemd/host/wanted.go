@@ -30,8 +30,16 @@ func (l *Server) wanted(v lab.Variant) (intent, error) {
 	if in.want.config, in.config, err = l.wantedConfig(v); err != nil {
 		return intent{}, err
 	}
+	for _, k := range slices.Sorted(maps.Keys(v.PostgreSQL)) {
+		if err := capability.PostgreSQL(k, v.PostgreSQL[k]); err != nil {
+			return intent{}, err
+		}
+	}
 	if len(v.PostgreSQL) > 0 {
 		in.want.pg.set = maps.Clone(v.PostgreSQL)
+	}
+	if err := capability.Args(v.Args); err != nil {
+		return intent{}, err
 	}
 	if v.PGCPUAffinity != "" {
 		if l.cfg.PGUnit == "" {
