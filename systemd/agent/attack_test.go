@@ -73,7 +73,7 @@ func newRig(t *testing.T, supervisor systemd.Mode, postgrest string) *rig {
 	if err != nil {
 		t.Fatalf("host.New: %v", err)
 	}
-	t.Cleanup(r.local.Close)
+	t.Cleanup(func() { r.local.Close() }) // a case may reopen it (r3-6)
 	return r
 }
 
@@ -238,6 +238,8 @@ func attackCases() []attackCase {
 		{"7-unknown-key-is-4xx", false, attackUnknownKey},
 		{"7-line-separator-in-value", false, attackLineSeparator},
 		{"7-pg-hba-trusts-local-users", false, attackPGHBA},
+		{"r3-5-list-setting-restores", false, attackListSettingRestores},
+		{"r3-6-password-with-hash", true, attackPasswordWithHash},
 	}
 }
 
