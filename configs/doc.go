@@ -50,4 +50,25 @@
 // ConflictError and stays journalled. Restore restores files only: the
 // PostgreSQL entry needs a superuser connection, so it waits for
 // RestorePGSettings.
+//
+// A value means what it means in postgresql.conf. For the list settings
+// whose elements ALTER SYSTEM quotes (search_path, temp_tablespaces, the
+// *_preload_libraries, unix_socket_directories), search_path = "public, x"
+// is the list public, x: the value is split as PostgreSQL reads such a list
+// (commas; white space around elements ignored; "..." taken literally, ""
+// a quote; unquoted identifiers of search_path and temp_tablespaces
+// downcased) and each element given to ALTER SYSTEM as its own literal, so
+// postgresql.auto.conf gets search_path = 'public, x', not the one schema
+// '"public, x"'. A malformed list (a,,b) is refused. An empty value is given
+// as '', which PostgreSQL writes as "" (as SET search_path = '' does). The
+// journal records what postgresql.auto.conf holds after ALTER SYSTEM (as
+// pg_file_settings shows it), and a conflict is judged on values as
+// PostgreSQL writes them: the same text, the same list elements, or the
+// value as one quoted element (a run killed before journalling, a journal
+// of a lab that gave the list as one literal). Restoring an original list
+// value splits it the same way, so the file comes back byte for byte. A
+// list setting not named here (an extension's) is noticed when ALTER
+// SYSTEM writes the value as one quoted element, and set again as a list.
+// RestorePGSettingsOffline puts the journal's bytes back whatever the
+// values.
 package configs
