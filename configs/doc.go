@@ -12,6 +12,13 @@
 // Load computes what PostgREST itself sees: imports, $(VAR) interpolation,
 // PGRST_* overrides from the environment and @file values.
 //
+// RedactURI shows a db-uri or connection string with its passwords
+// replaced (internal/connstr): it fails closed, hiding what it cannot read
+// (a URI whose userinfo is ambiguous up to its last '@', a query from a
+// password= parameter on, key=value pairs libpq's rules cannot split,
+// anything else whole). The parse errors of DeriveDBURI and Transport
+// quote no part of the string that could be a password.
+//
 // # Catalogue
 //
 // Lookup and ValidateSetting know PostgREST's keys, their types, defaults and
@@ -60,7 +67,7 @@
 // downcased) and each element given to ALTER SYSTEM as its own literal, so
 // postgresql.auto.conf gets search_path = 'public, x', not the one schema
 // '"public, x"'. A malformed list (a,,b) is refused. An empty value is given
-// as '', which PostgreSQL writes as "" (as SET search_path = '' does). The
+// as the empty literal, which PostgreSQL writes as "" (as SET does). The
 // journal records what postgresql.auto.conf holds after ALTER SYSTEM (as
 // pg_file_settings shows it), and a conflict is judged on values as
 // PostgreSQL writes them: the same text, the same list elements, or the
