@@ -128,8 +128,9 @@ func attackPasswordWithHash(t *testing.T, r *rig) {
 	if err := os.WriteFile(r.st.Config, f.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// Registered before the agent's: runs after the agent has shut down.
-	t.Cleanup(func() {
+	// After the agent of the subtest below has shut down, and before the
+	// suite checks the rig's config.
+	defer func() {
 		r.local.Close()
 		if err := os.WriteFile(r.st.Config, r.original, 0o600); err != nil {
 			t.Errorf("put the rig's config back: %v", err)
@@ -151,11 +152,14 @@ func attackPasswordWithHash(t *testing.T, r *rig) {
 		if _, err := systemd.WaitReady(ctx, p); err != nil {
 			t.Fatalf("the target is not ready on the rig's config: %v", err)
 		}
-	})
+	}()
 	if r.local, err = host.New(ctx, r.lcfg); err != nil {
 		t.Fatalf("open the server side over a db-uri with %q: %v", hashPassword, err)
 	}
+	t.Run("db-uri-unix", func(t *testing.T) { passwordWithHash(t, r) })
+}
 
+func passwordWithHash(t *testing.T, r *rig) {
 	pol := DefaultPolicy()
 	pol.PostgRESTKeys = []string{"db-uri", "db-pool"}
 	a := r.agent(t, pol, 0)
