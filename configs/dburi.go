@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/connstr"
 )
 
 // PGAddr is where the lab's PostgreSQL listens: a TCP host and port and a
@@ -57,7 +59,7 @@ func DeriveDBURI(base, transport string, pg PGAddr) (string, error) {
 	if c.port != "" {
 		p, err := strconv.Atoi(c.port)
 		if err != nil {
-			return "", fmt.Errorf("db-uri port %q is not a number", c.port)
+			return "", fmt.Errorf("db-uri port is not a number")
 		}
 		if pg.Port != 0 && p != pg.Port {
 			return "", fmt.Errorf("db-uri connects to port %d but the PostgreSQL listens on %d: refusing to switch to %s", p, pg.Port, transport)
@@ -95,6 +97,16 @@ func DeriveDBURI(base, transport string, pg PGAddr) (string, error) {
 	}
 }
 
+// RedactURI returns a db-uri or connection string fit to show: passwords
+// replaced, and whatever cannot be read hidden whole (fail closed; see
+// connstr.Redact). The lab's "tcp" and "unix" are kept.
+func RedactURI(s string) string {
+	if s == TransportTCP || s == TransportUnix {
+		return s
+	}
+	return connstr.Redact(s)
+}
+
 // isLocalHost reports whether a TCP host is this machine.
 func isLocalHost(h, pgHost string) bool {
 	if h == "" || strings.HasPrefix(h, "/") || h == "localhost" || (pgHost != "" && h == pgHost) {
@@ -129,7 +141,7 @@ func (c *connString) applyParams(ps []param) error {
 		switch p.key {
 		case "host":
 			if strings.Contains(p.val, ",") {
-				return fmt.Errorf("db-uri lists several hosts (%q): not supported", p.val)
+				return fmt.Errorf("db-uri lists several hosts: not supported")
 			}
 			c.host = p.val
 		case "hostaddr":
@@ -144,7 +156,7 @@ func (c *connString) applyParams(ps []param) error {
 func parseConnString(s string) (*connString, error) {
 	switch {
 	case strings.HasPrefix(s, "@"):
-		return nil, fmt.Errorf("db-uri %q names a file: read it first", s)
+		return nil, fmt.Errorf("db-uri %s names a file: read it first", RedactURI(s))
 	case strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://"):
 		return parseURI(s)
 	case strings.Contains(s, "="):
@@ -152,7 +164,7 @@ func parseConnString(s string) (*connString, error) {
 	case s == "":
 		return parseURI("postgresql://")
 	}
-	return nil, fmt.Errorf("db-uri %q is neither a postgres:// URI nor key=value pairs", s)
+	return nil, fmt.Errorf("db-uri %s is neither a postgres:// URI nor key=value pairs", RedactURI(s))
 }
 
 func (c *connString) transport() string {
@@ -169,16 +181,23 @@ func parseURI(s string) (*connString, error) {
 	c := &connString{uri: true}
 	scheme, rest, _ := strings.Cut(s, "://")
 	c.scheme = scheme
+	// The userinfo ends at an '@' before the first '/' (libpq looks no
+	// further; a '?' in a password is the password's): the last one, so a
+	// raw '@' in a password stays in it.
+	userEnd := strings.IndexByte(rest, '/')
+	if userEnd < 0 {
+		userEnd = len(rest)
+	}
+	if i := strings.LastIndexByte(rest[:userEnd], '@'); i >= 0 {
+		c.userinfo = rest[:i+1]
+		rest = rest[i+1:]
+	}
 	authEnd := strings.IndexAny(rest, "/?")
 	if authEnd < 0 {
 		authEnd = len(rest)
 	}
 	auth := rest[:authEnd]
 	rest = rest[authEnd:]
-	if i := strings.LastIndexByte(auth, '@'); i >= 0 {
-		c.userinfo = auth[:i+1]
-		auth = auth[i+1:]
-	}
 	c.hostlist = auth
 	if q := strings.IndexByte(rest, '?'); q >= 0 {
 		c.path = rest[:q]
@@ -190,7 +209,7 @@ func parseURI(s string) (*connString, error) {
 			dk, err1 := url.QueryUnescape(k)
 			dv, err2 := url.PathUnescape(v)
 			if err1 != nil || err2 != nil {
-				return nil, fmt.Errorf("db-uri query parameter %q is badly percent-encoded", kv)
+				return nil, fmt.Errorf("db-uri query parameter %d is badly percent-encoded", len(c.query)+1)
 			}
 			c.query = append(c.query, param{key: dk, val: dv, raw: kv})
 		}
@@ -198,7 +217,7 @@ func parseURI(s string) (*connString, error) {
 		c.path = rest
 	}
 	if strings.Contains(auth, ",") {
-		return nil, fmt.Errorf("db-uri lists several hosts (%q): not supported", auth)
+		return nil, fmt.Errorf("db-uri lists several hosts: not supported")
 	}
 	host, port, err := splitHostPort(auth)
 	if err != nil {
@@ -217,12 +236,12 @@ func splitHostPort(a string) (host, port string, err error) {
 	if strings.HasPrefix(a, "[") {
 		end := strings.IndexByte(a, ']')
 		if end < 0 {
-			return "", "", fmt.Errorf("db-uri host %q: unterminated [IPv6] address", a)
+			return "", "", fmt.Errorf("db-uri host: unterminated [IPv6] address")
 		}
 		host, rest := a[1:end], a[end+1:]
 		if rest != "" {
 			if !strings.HasPrefix(rest, ":") {
-				return "", "", fmt.Errorf("db-uri host %q: junk after ]", a)
+				return "", "", fmt.Errorf("db-uri host: junk after ]")
 			}
 			port = rest[1:]
 		}
@@ -233,7 +252,7 @@ func splitHostPort(a string) (host, port string, err error) {
 	}
 	host, err = url.PathUnescape(a)
 	if err != nil {
-		return "", "", fmt.Errorf("db-uri host %q is badly percent-encoded", a)
+		return "", "", fmt.Errorf("db-uri host is badly percent-encoded")
 	}
 	return host, port, nil
 }

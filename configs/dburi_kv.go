@@ -4,66 +4,20 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/connstr"
 )
 
 // parseKV parses libpq's key=value form: "host=h port=5432 password='a b'",
 // values optionally single-quoted with \' and \\ escapes.
 func parseKV(s string) (*connString, error) {
+	ps, err := connstr.SplitKV(s)
+	if err != nil {
+		return nil, fmt.Errorf("db-uri: %w", err)
+	}
 	c := &connString{}
-	i := 0
-	for {
-		for i < len(s) && isSpace(s[i]) {
-			i++
-		}
-		if i >= len(s) {
-			break
-		}
-		start := i
-		for i < len(s) && s[i] != '=' && !isSpace(s[i]) {
-			i++
-		}
-		key := s[start:i]
-		for i < len(s) && isSpace(s[i]) {
-			i++
-		}
-		if i >= len(s) || s[i] != '=' || key == "" {
-			return nil, fmt.Errorf("db-uri: missing = after %q in key=value connection string", key)
-		}
-		i++
-		for i < len(s) && isSpace(s[i]) {
-			i++
-		}
-		var val strings.Builder
-		if i < len(s) && s[i] == '\'' {
-			i++
-			closed := false
-			for i < len(s) {
-				if s[i] == '\\' && i+1 < len(s) {
-					val.WriteByte(s[i+1])
-					i += 2
-					continue
-				}
-				if s[i] == '\'' {
-					i++
-					closed = true
-					break
-				}
-				val.WriteByte(s[i])
-				i++
-			}
-			if !closed {
-				return nil, fmt.Errorf("db-uri: unterminated quoted value for %q", key)
-			}
-		} else {
-			for i < len(s) && !isSpace(s[i]) {
-				if s[i] == '\\' && i+1 < len(s) {
-					i++
-				}
-				val.WriteByte(s[i])
-				i++
-			}
-		}
-		c.kv = append(c.kv, param{key: key, val: val.String(), raw: s[start:i]})
+	for _, p := range ps {
+		c.kv = append(c.kv, param{key: p.Key, val: p.Val, raw: p.Raw})
 	}
 	if err := c.applyParams(c.kv); err != nil {
 		return nil, err

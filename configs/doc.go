@@ -12,6 +12,13 @@
 // Load computes what PostgREST itself sees: imports, $(VAR) interpolation,
 // PGRST_* overrides from the environment and @file values.
 //
+// RedactURI shows a db-uri or connection string with its passwords
+// replaced (internal/connstr): it fails closed, hiding what it cannot read
+// (a URI whose userinfo is ambiguous up to its last '@', a query from a
+// password= parameter on, key=value pairs libpq's rules cannot split,
+// anything else whole). The parse errors of DeriveDBURI and Transport
+// quote no part of the string that could be a password.
+//
 // # Catalogue
 //
 // Lookup and ValidateSetting know PostgREST's keys, their types, defaults and
@@ -50,4 +57,25 @@
 // ConflictError and stays journalled. Restore restores files only: the
 // PostgreSQL entry needs a superuser connection, so it waits for
 // RestorePGSettings.
+//
+// A value means what it means in postgresql.conf. For the list settings
+// whose elements ALTER SYSTEM quotes (search_path, temp_tablespaces, the
+// *_preload_libraries, unix_socket_directories), search_path = "public, x"
+// is the list public, x: the value is split as PostgreSQL reads such a list
+// (commas; white space around elements ignored; "..." taken literally, ""
+// a quote; unquoted identifiers of search_path and temp_tablespaces
+// downcased) and each element given to ALTER SYSTEM as its own literal, so
+// postgresql.auto.conf gets search_path = 'public, x', not the one schema
+// '"public, x"'. A malformed list (a,,b) is refused. An empty value is given
+// as the empty literal, which PostgreSQL writes as "" (as SET does). The
+// journal records what postgresql.auto.conf holds after ALTER SYSTEM (as
+// pg_file_settings shows it), and a conflict is judged on values as
+// PostgreSQL writes them: the same text, the same list elements, or the
+// value as one quoted element (a run killed before journalling, a journal
+// of a lab that gave the list as one literal). Restoring an original list
+// value splits it the same way, so the file comes back byte for byte. A
+// list setting not named here (an extension's) is noticed when ALTER
+// SYSTEM writes the value as one quoted element, and set again as a list.
+// RestorePGSettingsOffline puts the journal's bytes back whatever the
+// values.
 package configs

@@ -2,6 +2,7 @@ package configs
 
 import (
 	"bytes"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,4 +114,70 @@ func FuzzSetValue(f *testing.F) {
 			t.Fatal("first line changed")
 		}
 	})
+}
+
+// FuzzRedactURI: a password placed in a password position of a URI (the
+// userinfo, raw or percent-encoded; a password= query parameter) or of
+// key=value pairs (unquoted with \ escapes, quoted, spaces around =), with
+// anything around it, never shows in RedactURI's output, unless the text
+// around it (or "redacted") shows it with another password in its place.
+func FuzzRedactURI(f *testing.F) {
+	for _, s := range [][3]string{
+		{"authenticator", "S3cr#tPW", "127.0.0.1:5432/db"},
+		{"u", "p@ss/w?rd&x=1", "h1,h2/db?sslmode=disable"},
+		{"u", "it's \\ \"q\"", "/db?host=/run/pg"},
+		{"host=h port=5432", "se cret", "dbname=x"},
+	} {
+		for form := range uint8(6) {
+			f.Add(form, s[0], s[1], s[2])
+		}
+	}
+	f.Fuzz(func(t *testing.T, form uint8, pre, pw, post string) {
+		if len(pw) < 4 {
+			return // short passwords are everywhere in the text around them
+		}
+		build := func(pw string) (string, []string) {
+			switch form % 6 {
+			case 0:
+				return "postgres://" + pre + ":" + pw + "@" + post, []string{pw}
+			case 1:
+				e := url.PathEscape(pw)
+				return "postgresql://" + pre + ":" + e + "@" + post, []string{pw, e}
+			case 2:
+				key := []string{"password", "PassWord", "%70assword", "sslpassword"}[len(pre)%4]
+				return "postgres://" + pre + "?x=1&" + key + "=" + pw + post, []string{pw}
+			case 3:
+				e := url.QueryEscape(pw)
+				return "postgres://" + pre + "/db?password=" + e + "&" + post, []string{pw, e}
+			case 4:
+				r := strings.NewReplacer(`\`, `\\`, " ", `\ `, "\t", "\\\t", "\n", "\\\n", "\r", "\\\r", "\f", "\\\f", "\v", "\\\v", "'", `\'`)
+				e := r.Replace(pw)
+				return kvPairs(pre) + " password=" + e + " " + kvPairs(post), []string{pw, e}
+			default:
+				e := strings.NewReplacer(`\`, `\\`, "'", `\'`).Replace(pw)
+				return kvPairs(pre) + " password = '" + e + "' " + kvPairs(post), []string{pw, e}
+			}
+		}
+		s, secrets := build(pw)
+		out := RedactURI(s)
+		other, _ := build(strings.Repeat("\x01", len(pw)))
+		for _, secret := range secrets {
+			if strings.Contains(out, secret) && !strings.Contains(RedactURI(other), secret) {
+				t.Fatalf("RedactURI(%q) = %q shows the password %q", s, out, secret)
+			}
+		}
+	})
+}
+
+// kvPairs makes well-formed key=value pairs of s's letters and digits, so
+// that the pairs around a password leave it in its position.
+func kvPairs(s string) string {
+	words := strings.FieldsFunc(s, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+	})
+	var out []string
+	for i := 0; i+1 < len(words); i += 2 {
+		out = append(out, words[i]+"="+words[i+1])
+	}
+	return strings.Join(out, " ")
 }

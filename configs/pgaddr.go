@@ -14,7 +14,11 @@ import (
 // existing server. A uri that connects over a socket gives 127.0.0.1 as the
 // TCP host.
 func QueryPGAddr(ctx context.Context, uri string) (PGAddr, error) {
-	conn, err := pgx.Connect(ctx, uri)
+	cfg, err := pgx.ParseConfig(uri)
+	if err != nil { // pgx hides passwords in its message only as far as it can parse
+		return PGAddr{}, fmt.Errorf("connect to PostgreSQL: cannot parse connection string %s", RedactURI(uri))
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return PGAddr{}, fmt.Errorf("connect to PostgreSQL: %w", err)
 	}

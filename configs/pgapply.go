@@ -72,11 +72,18 @@ func ApplyPGSettings(ctx context.Context, conn *pgx.Conn, j *Journal, settings m
 	if err := j.save(e); err != nil {
 		return false, err
 	}
+	// The journal then holds what PostgreSQL wrote, in its own quoting
+	// (list settings): the value a restore or the next start compares.
 	for _, n := range names {
 		v := settings[n]
-		if err := alterSystem(ctx, conn, info[n].Name, &v); err != nil {
+		got, _, err := setSetting(ctx, conn, info[n].Name, &v)
+		if err != nil {
 			return false, err
 		}
+		e.PG[e.change(info[n].Name)].Set = got
+	}
+	if err := j.save(e); err != nil {
+		return false, err
 	}
 	if err := reload(ctx, conn); err != nil {
 		return false, err
@@ -94,10 +101,15 @@ func (e *Entry) change(name string) int {
 }
 
 // matches reports whether postgresql.auto.conf holds what the lab set or
-// the original (a run may have stopped before or after ALTER SYSTEM).
+// the original (a run may have stopped before or after ALTER SYSTEM),
+// compared as PostgreSQL writes them (sameSetting): a run killed between
+// ALTER SYSTEM and journalling its result left the value as given.
 func (c PGChange) matches(auto map[string]string) bool {
 	v, in := auto[c.Name]
-	return (in && v == c.Set) || (in == c.InAutoConf && v == c.Original)
+	if in && sameSetting(c.Name, v, c.Set) {
+		return true
+	}
+	return in == c.InAutoConf && (!in || sameSetting(c.Name, v, c.Original))
 }
 
 func describeAuto(auto map[string]string, name string) string {
@@ -154,7 +166,7 @@ func RestorePGSettings(ctx context.Context, conn *pgx.Conn, j *Journal) (needRes
 		if c.InAutoConf {
 			v = &c.Original
 		}
-		if err := alterSystem(ctx, conn, c.Name, v); err != nil {
+		if _, _, err := setSetting(ctx, conn, c.Name, v); err != nil {
 			return false, err
 		}
 		names = append(names, c.Name)

@@ -20,7 +20,10 @@ type PGChange struct {
 	Context    string `json:"context"` // pg_settings.context: postmaster needs a restart
 	InAutoConf bool   `json:"in_auto_conf"`
 	Original   string `json:"original,omitempty"`
-	Set        string `json:"set"`
+	// Set is what postgresql.auto.conf holds after the lab's ALTER SYSTEM,
+	// as pg_file_settings shows it (PostgreSQL's quoting of list
+	// elements), or, until that is journalled, the value as given.
+	Set string `json:"set"`
 }
 
 // PGSetting describes a PostgreSQL setting from pg_settings.
@@ -95,17 +98,6 @@ func clusterPath(ctx context.Context, conn *pgx.Conn) (string, error) {
 		return "", fmt.Errorf("identify PostgreSQL cluster: %w", err)
 	}
 	return "postgresql:" + dd, nil
-}
-
-func alterSystem(ctx context.Context, conn *pgx.Conn, name string, value *string) error {
-	sql := "ALTER SYSTEM RESET " + pgx.Identifier{name}.Sanitize()
-	if value != nil {
-		sql = "ALTER SYSTEM SET " + pgx.Identifier{name}.Sanitize() + " = '" + strings.ReplaceAll(*value, "'", "''") + "'"
-	}
-	if _, err := conn.Exec(ctx, sql); err != nil {
-		return fmt.Errorf("%s: %w", sql, err)
-	}
-	return nil
 }
 
 // reload asks PostgreSQL to re-read its configuration and waits (up to

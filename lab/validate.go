@@ -203,7 +203,7 @@ func (v *validator) target(t *Target) {
 		}
 	}
 	if t.PGURI != "" && !isDBURI(t.PGURI) {
-		v.add(fmt.Sprintf("%q is not a PostgreSQL URI (postgres://...) or key=value connection string", t.PGURI), "target", "pg_uri")
+		v.add(fmt.Sprintf("%q is not a PostgreSQL URI (postgres://...) or key=value connection string", capability.RedactURI(t.PGURI)), "target", "pg_uri")
 	}
 }
 

@@ -79,7 +79,7 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 			}
 		}, []string{
 			`variant[0].postgrest.DB_POOL: is not a PostgREST config key`,
-			`variant[0].postgrest.db-uri: "sock": use "tcp", "unix"`,
+			`variant[0].postgrest.db-uri: "<redacted>": use "tcp", "unix"`,
 			`variant[1].name: "a" is already the name of variant[0]`,
 			`variant[1].baseline: only one variant can be the baseline (variant[0] "a" already is)`,
 			`variant[1].postgresql."synchronous commit": is not a PostgreSQL setting name`,

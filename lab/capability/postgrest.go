@@ -1,9 +1,10 @@
 package capability
 
 import (
-	"net/url"
 	"regexp"
 	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/connstr"
 )
 
 // Class is what a PostgREST key can do, which decides who may change it.
@@ -118,38 +119,19 @@ func Redact(key, val string) string {
 	return "<redacted>"
 }
 
-// RedactURI hides the password of a postgres:// URI or a key=value
-// connection string ("password=..."); "tcp"/"unix" are kept.
+// RedactURI hides the passwords of a postgres:// URI or a key=value
+// connection string; "tcp"/"unix" are kept. It fails closed: a string it
+// cannot read is hidden, not shown (connstr.Redact).
 func RedactURI(s string) string {
 	if LabDBURI(s) {
 		return s
 	}
-	if u, err := url.Parse(s); err == nil && u.Scheme != "" && strings.Contains(s, "://") {
-		if _, has := u.User.Password(); has {
-			u.User = url.UserPassword(u.User.Username(), "redacted")
-		}
-		q := u.Query()
-		if q.Has("password") {
-			q.Set("password", "redacted")
-			u.RawQuery = q.Encode()
-		}
-		return u.String()
-	}
-	if strings.Contains(s, "=") {
-		f := strings.Fields(s)
-		for i, kv := range f {
-			if k, _, ok := strings.Cut(kv, "="); ok && strings.EqualFold(strings.TrimSpace(k), "password") {
-				f[i] = k + "=redacted"
-			}
-		}
-		return strings.Join(f, " ")
-	}
-	return s // neither a URI nor a connection string: no password field
+	return connstr.Redact(s)
 }
 
 var (
 	uriPasswordRe = regexp.MustCompile(`(postgres(?:ql)?://[^:/@\s"']*:)[^@\s"']*@`)
-	kvPasswordRe  = regexp.MustCompile(`(?i)(password\s*=\s*)('[^']*'|"[^"]*"|[^\s&"']+)`)
+	kvPasswordRe  = regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'?|"[^"]*"|[^\s&"']+)`)
 )
 
 // RedactText hides passwords in free text (an error message, a log tail):

@@ -73,7 +73,7 @@ func newRig(t *testing.T, supervisor systemd.Mode, postgrest string) *rig {
 	if err != nil {
 		t.Fatalf("host.New: %v", err)
 	}
-	t.Cleanup(r.local.Close)
+	t.Cleanup(func() { r.local.Close() }) // a case may reopen it (r3-6)
 	return r
 }
 
@@ -238,12 +238,14 @@ func attackCases() []attackCase {
 		{"7-unknown-key-is-4xx", false, attackUnknownKey},
 		{"7-line-separator-in-value", false, attackLineSeparator},
 		{"7-pg-hba-trusts-local-users", false, attackPGHBA},
-		// Round 3 (issue 27).
+		// Round 3 (issue 27), in the issue's order.
 		{"r3-1-windows-outlive-session", false, attackWindowsOutliveSession},
-		{"r3-3-pg-command-settings", false, attackPGCommandSettings},
-		{"r3-4-rts-args-write-file", true, attackRTSArgsWriteFile},
 		{"r3-2a-log-symlink", true, attackR3LogSymlink},
 		{"r3-2b-pg-hba-symlink", false, attackR3PGHBASymlink},
+		{"r3-3-pg-command-settings", false, attackPGCommandSettings},
+		{"r3-4-rts-args-write-file", true, attackRTSArgsWriteFile},
+		{"r3-5-list-setting-restores", false, attackListSettingRestores},
+		{"r3-6-password-with-hash", true, attackPasswordWithHash},
 		{"r3-7-superuser-db-uri", true, attackR3SuperuserDBURI},
 	}
 }
