@@ -154,7 +154,7 @@ func setSQL(name, v string, list, identifiers bool) (string, error) {
 	}
 	q := make([]string, len(lits))
 	for i, l := range lits {
-		q[i] = "'" + strings.ReplaceAll(l, "'", "''") + "'"
+		q[i] = escapeLiteral(l)
 	}
 	return "ALTER SYSTEM SET " + pgx.Identifier{name}.Sanitize() + " = " + strings.Join(q, ", "), nil
 }
@@ -202,4 +202,12 @@ func autoConfValue(ctx context.Context, conn *pgx.Conn, name string) (string, bo
 	}
 	v, in := auto[name]
 	return v, in, nil
+}
+
+// escapeLiteral quotes v as an escape string literal (E'...'), which
+// means the same whatever standard_conforming_strings says: in an
+// ordinary literal with it off, a backslash before a quote escapes it, so
+// a value could end the literal and add a statement of its own.
+func escapeLiteral(v string) string {
+	return "E'" + strings.NewReplacer(`\`, `\\`, "'", "''").Replace(v) + "'"
 }
