@@ -247,6 +247,10 @@ func attackCases() []attackCase {
 		{"r3-5-list-setting-restores", false, attackListSettingRestores},
 		{"r3-6-password-with-hash", true, attackPasswordWithHash},
 		{"r3-7-superuser-db-uri", true, attackR3SuperuserDBURI},
+		// Round 3, the lead's own attacks beyond the issue's.
+		{"r3-own-program-args", true, attackProgramArgs},
+		{"r3-own-env-spelling", false, attackEnvSpelling},
+		{"r3-own-window-of-an-ended-session", false, attackWindowOfEndedSession},
 	}
 }
 
