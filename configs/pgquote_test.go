@@ -7,7 +7,7 @@ import (
 
 // TestPGValueBackslashesAreLiteral: a value reaches ALTER SYSTEM as the
 // one literal it is, also on a connection where standard_conforming_strings
-// is off (a setting an agent's config may list), where '\'' in an ordinary
+// is off (a setting an agent's config may list), where '\” in an ordinary
 // literal is an escaped quote: a value could otherwise close the literal
 // and add a statement of its own (archive_command, run as postgres).
 func TestPGValueBackslashesAreLiteral(t *testing.T) {
