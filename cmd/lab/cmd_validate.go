@@ -39,6 +39,9 @@ func cmdValidate(_ context.Context, args []string, stdout, _ io.Writer) error {
 			continue
 		}
 		fmt.Fprintf(stdout, "%s: OK (%s)\n", t, summary(e))
+		if n := targetNote(e.Target); n != "" {
+			fmt.Fprintf(stdout, "  [target]: %s\n", n)
+		}
 	}
 	if bad > 0 {
 		return fmt.Errorf("%d of %d experiments have problems", bad, len(targets))
@@ -53,6 +56,29 @@ func summary(e *lab.Experiment) string {
 	return fmt.Sprintf("%s x %s x %d..%d trials, %s load: at most %s of load plus restarts",
 		plural(len(e.Variants), "variant"), plural(len(e.Scenarios), "scenario"),
 		e.Trials.Min, e.Trials.Max, e.Load.Model, most)
+}
+
+// targetNote says what lab run will do to an existing server an
+// experiment's [target] names, as root: an untrusted file's [target] is
+// as powerful as the one who runs it (SECURITY.md).
+func targetNote(t lab.Target) string {
+	var do []string
+	if t.Config != "" {
+		do = append(do, fmt.Sprintf("rewrites %s (restored after)", t.Config))
+	}
+	if t.Unit != "" {
+		do = append(do, "restarts "+t.Unit)
+	}
+	if t.PGURI != "" {
+		do = append(do, "changes PostgreSQL settings as "+configs.RedactURI(t.PGURI)+" (restored after)")
+	}
+	if t.PGUnit != "" {
+		do = append(do, "may restart "+t.PGUnit)
+	}
+	if len(do) == 0 {
+		return ""
+	}
+	return "lab run " + strings.Join(do, ", ") + ", with the rights of whoever runs it"
 }
 
 func plural(n int, what string) string {
