@@ -44,7 +44,11 @@
 // # Limits
 //
 // A session has at most Options.MaxWindows (8) windows recording (429
-// beyond); Serve keeps at most Options.MaxConnections (64) connections
+// beyond). Ending a session (close, lease expiry, shutdown) drains its
+// windows and closes the set: a window whose setup finishes afterwards is
+// stopped at once and answered 410, and the server side's recordings
+// (sampler, speed reference, pool scraper) end with the window's context,
+// so no recording outlives its session. Serve keeps at most Options.MaxConnections (64) connections
 // (Accept waits), and a 401 closes its connection. Headers are limited to
 // 16 KiB, bodies to MaxBody, a request's headers must arrive in 10 s.
 //
@@ -54,11 +58,18 @@
 // touched: first against package capability (the one table lab validate
 // and both supervisors use), then against the agent's Policy. Refused with
 // 403: PostgreSQL settings, environment variables (by exact name),
-// drop-in settings and binaries outside the allow-lists; PostgREST keys
-// that name addresses or paths (also when set as PGRST_* variables);
-// privileged keys (roles, schemas, functions, jwt-secret, a db-uri other
-// than "tcp"/"unix") unless the config lists them; @file values; GHCRTS
-// options that write files. Refused with 422: unknown or misspelled keys
+// drop-in settings and binaries outside the allow-lists; PostgreSQL
+// settings that run a program, load a library or name a file, directory
+// or address, whatever the config lists (an AGENT.toml listing one does
+// not load); PostgREST keys that name addresses or paths (also when set
+// as PGRST_* variables); privileged keys (roles, schemas, functions,
+// jwt-secret, a db-uri other than "tcp"/"unix") unless the config lists
+// them; @file values; args other than GHC runtime options between +RTS
+// and -RTS, and runtime options (in args or GHCRTS) outside the one
+// allow-list of internal/ghcrts (no option that writes a file, -N at most
+// 256). The server side refuses with 403 too a db-uri or db-anon-role
+// that is, or is a member of, a SUPERUSER or BYPASSRLS role, asking the
+// database. Refused with 422: unknown or misspelled keys
 // (with a suggestion) and non-printing characters in values (controls,
 // U+2028/U+2029, bidi overrides). Environment variables reach the target
 // as a list (never a line that is parsed again), and package configs
@@ -67,7 +78,8 @@
 // # Replies and logs
 //
 // Replies never carry secrets (jwt-secret is "<redacted>", db-uri
-// passwords are replaced) nor the log lines of a failed unit (they stay in
+// passwords are replaced, and a connection string that cannot be parsed
+// is hidden rather than shown) nor the log lines of a failed unit (they stay in
 // the agent's log, with passwords hidden). Log entries quote what a client
 // sent (%q), so no request can forge a log line. The token file and the TLS
 // key must be mode 0600 and owned by the agent's user. SECURITY.md states
