@@ -58,7 +58,7 @@
 //
 //	id                text         ID(run), the primary key
 //	experiment        text         the experiment's name
-//	experiment_hash   text         the experiment's content hash ('' until the lab records it)
+//	experiment_hash   text         the experiment's content hash (lab.Run.ExperimentHash; '' for older records)
 //	title             text         the experiment's title
 //	started, finished timestamptz  the run's start and end
 //	host_id           text         the server machine's id (DMI product UUID or machine-id)
@@ -82,7 +82,7 @@
 //	description       text
 //	binary_path       text         the executable the variant ran instead of the target's ('' for the target's)
 //	version           text         that executable's --version
-//	postgrest_version, commit, repo, ref text  the build the variant ran (empty until the lab records builds)
+//	postgrest_version, commit, repo, ref text  the build the variant ran (lab.VariantInfo.Build; '' when unknown)
 //	changes           jsonb        the settings it changed, as applied: [{"where","key","from","to"}]
 //
 // pgrst_lab.trials: one row per trial, with the raw figures most queries need.

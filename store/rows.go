@@ -23,11 +23,9 @@ func variantRows(id string, run *lab.Run) [][]any {
 		}
 		seen[v.Name] = true
 		changes, _ := json.Marshal(changesOf(v.Changes))
-		// TODO(lead): the build identity, once lab.VariantInfo has Build:
-		// v.Build.Version, v.Build.Commit, v.Build.Repo, v.Build.Ref.
-		postgrestVersion, commit, repo, ref := "", "", "", ""
+		b := v.Build
 		rows = append(rows, []any{id, i + 1, v.Name, v.Name == base, v.Description, v.Binary, v.Version,
-			postgrestVersion, commit, repo, ref, string(changes)})
+			b.Version, b.Commit, b.Repo, b.Ref, string(changes)})
 	}
 	return rows
 }

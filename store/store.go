@@ -103,7 +103,7 @@ func (s *Store) Put(ctx context.Context, run *lab.Run, ref string) (id string, i
     target_binary, target_version, target_reference, supervisor, agent_url, interrupted, trial_count, ref, record_sha256, record)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)
 ON CONFLICT (id) DO NOTHING`,
-		id, run.Experiment.Name, experimentHash(run), run.Experiment.Title, run.Started, run.Finished,
+		id, run.Experiment.Name, run.ExperimentHash, run.Experiment.Title, run.Started, run.Finished,
 		h.HostID, h.Hostname, h.OS, h.Kernel, h.CPUModel, h.CPUs, int64(h.MemoryBytes), h.PostgreSQL, h.LabVersion, h.GoVersion,
 		t.Binary, t.Version, t.Reference, t.Supervisor, agentURL, run.Interrupted, len(run.Trials), ref, hex.EncodeToString(sum[:]), string(rec))
 	if err != nil {
@@ -135,11 +135,6 @@ ON CONFLICT (id) DO NOTHING`,
 		return id, false, fmt.Errorf("store: put run %s: %w", id, err)
 	}
 	return id, true, nil
-}
-
-// experimentHash is the experiment's content hash as the run records it.
-func experimentHash(run *lab.Run) string {
-	return "" // TODO(lead): run.ExperimentHash once lab.Run has it.
 }
 
 // Query selects stored runs; an empty field matches any.

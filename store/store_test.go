@@ -207,6 +207,22 @@ func TestPutAndRuns(t *testing.T) {
 			t.Errorf("%s: the stored run differs from the put one", name)
 		}
 	}
+	// The identity columns: the experiment's hash and each variant's build
+	// (the golden record sets every field, each to a different string).
+	golden := readRun(t, "golden/run.json")
+	var hash, version, commit, repo, ref string
+	if err := conn.QueryRow(ctx, `SELECT r.experiment_hash, v.postgrest_version, v.commit, v.repo, v.ref
+FROM pgrst_lab.runs r JOIN pgrst_lab.variants v ON v.run_id = r.id WHERE r.id = $1`, ids["golden/run.json"]).
+		Scan(&hash, &version, &commit, &repo, &ref); err != nil {
+		t.Fatal(err)
+	}
+	b := golden.Variants[0].Build
+	if hash != golden.ExperimentHash || version != b.Version || commit != b.Commit || repo != b.Repo || ref != b.Ref {
+		t.Errorf("identity: %q %q %q %q %q, want %q %+v", hash, version, commit, repo, ref, golden.ExperimentHash, b)
+	}
+	if hash == "" || b.Version == "" {
+		t.Error("the golden record has no experiment hash or build: the check above checks nothing")
+	}
 	if got, err := s.Runs(ctx, store.Query{Experiment: "no-such-experiment"}); err != nil || len(got) != 0 {
 		t.Errorf("Runs(no-such-experiment) = %d, %v", len(got), err)
 	}

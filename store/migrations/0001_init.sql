@@ -6,7 +6,7 @@
 CREATE TABLE pgrst_lab.runs (
     id              text PRIMARY KEY,          -- store.ID(run): sha256 of (experiment, started, host)
     experiment      text NOT NULL,
-    experiment_hash text NOT NULL DEFAULT '',  -- the experiment's content hash ('' before labs that record it)
+    experiment_hash text NOT NULL DEFAULT '',  -- lab.Run.ExperimentHash ('' for older records)
     title           text NOT NULL DEFAULT '',
     started         timestamptz NOT NULL,
     finished        timestamptz NOT NULL,
