@@ -13,6 +13,8 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
+	"github.com/pgrst-lab/pgrst-lab/lab/session"
+	"github.com/pgrst-lab/pgrst-lab/store"
 )
 
 // storeDB is a store database on a cluster of the test's own (cmd/lab's
@@ -161,5 +163,42 @@ func TestRunChecksTheStoreFirst(t *testing.T) {
 	err = run(context.Background(), []string{"run", "aa", "--agent", "https://127.0.0.1:1", "--store", "postgres://x@127.0.0.1:1/x"}, &out, &errb)
 	if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), "lab push") {
 		t.Errorf("--agent with --store: err = %v (exit %d)", err, exitCode(err))
+	}
+}
+
+// TestPutResult: `lab run --store` stores the result once it is written,
+// and a store that fails then says how to import the directory later.
+func TestPutResult(t *testing.T) {
+	uri, conn := storeDB(t)
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "efficiency-tiny", "20261201-205418")
+	copyRun(t, "run-efficiency-real.json", dir)
+	r, err := record.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &session.Result{Run: r, Dir: dir}
+	st, err := store.Open(ctx, uri)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := putResult(ctx, st, res, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "store: stored as "+store.ID(r)[:12]) {
+		t.Errorf("output: %q", out.String())
+	}
+	var ref string
+	if err := conn.QueryRow(ctx, "SELECT ref FROM pgrst_lab.runs").Scan(&ref); err != nil || ref != dir {
+		t.Errorf("ref = %q, %v; want %s", ref, err, dir)
+	}
+	st.Close()
+	err = putResult(ctx, st, res, &out) // the store has gone away
+	if err == nil || !strings.Contains(err.Error(), "lab push "+dir) {
+		t.Errorf("a failed store: err = %v", err)
+	}
+	if _, serr := os.Stat(filepath.Join(dir, record.File)); serr != nil {
+		t.Errorf("the result directory: %v", serr)
 	}
 }
