@@ -39,13 +39,26 @@ func TestTQuantile(t *testing.T) {
 func TestStudentP(t *testing.T) {
 	// Means 2 and 6, pooled variance 2, se √2, t = 2√2 on 2 df.
 	s := newSplit([]float64{1, 3}, []float64{5, 7})
-	if got, want := s.studentP(), 1-2*math.Sqrt2/math.Sqrt(10); !near(got, want, 1e-12) {
+	if got, want := s.p(), 1-2*math.Sqrt2/math.Sqrt(10); !near(got, want, 1e-12) {
 		t.Errorf("p = %v, want %v", got, want)
 	}
-	if got := newSplit([]float64{0.1, 0.1, 0.1}, []float64{0.1, 0.1, 0.1, 0.1}).studentP(); got != 1 {
+	// An outlier among the last three points: Student's pooled variance
+	// would give p ≈ 0.0005; with the short side's own variance it is
+	// nothing.
+	before := make([]float64, 37)
+	for i := range before {
+		before[i] = 100 + float64(i%5-2)
+	}
+	if got := newSplit(before, []float64{130, 100, 101}).p(); got < 0.1 {
+		t.Errorf("outlier among 3: p = %v, want > 0.1", got)
+	}
+	if got := newSplit(before, []float64{110, 109, 111}).p(); got > 1e-6 {
+		t.Errorf("a clean 10 %% step of 3 points: p = %v, want < 1e-6", got)
+	}
+	if got := newSplit([]float64{0.1, 0.1, 0.1}, []float64{0.1, 0.1, 0.1, 0.1}).p(); got != 1 {
 		t.Errorf("equal constant sides: p = %v, want 1", got)
 	}
-	if got := newSplit([]float64{1, 1, 1}, []float64{2, 2, 2}).studentP(); got != 0 {
+	if got := newSplit([]float64{1, 1, 1}, []float64{2, 2, 2}).p(); got != 0 {
 		t.Errorf("different constant sides: p = %v, want 0", got)
 	}
 }
