@@ -24,7 +24,7 @@ func TestReportExportFormats(t *testing.T) {
 			t.Fatalf("lab %s: %v %s", strings.Join(args, " "), err, errOut)
 		}
 		rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-		if err != nil || len(rows) != 3 || rows[0][0] != "time" || rows[0][5] != "GETSingle.tcp.throughput" ||
+		if err != nil || len(rows) != 3 || rows[0][0] != "time" || rows[0][6] != "GETSingle.tcp.throughput" ||
 			rows[1][0] != "2026-11-30T09:00:00Z" || rows[2][0] != "2026-12-01T09:00:00Z" {
 			t.Errorf("lab %s: %v\n%s", strings.Join(args, " "), err, out)
 		}

@@ -62,22 +62,34 @@ func exportSummary(run *lab.Run, variant, scenario string, h exportMetric) (s st
 }
 
 // targetBuild is the build the run measured: its baseline variant's
-// commit and version. Until run.json records a commit, commit is empty;
-// the version is the baseline variant's --version (set with --binary),
-// else the target's.
-func targetBuild(run *lab.Run) (commit, version string) {
+// lab.Build. A run.json written before builds were recorded has only the
+// --version output (the variant's, else the target's), which is parsed
+// as the lab parses it now, so that old and new runs line up in one
+// series; what does not parse is kept whole as the version.
+func targetBuild(run *lab.Run) lab.Build {
 	base := stats.BaselineName(run)
+	raw := run.Target.Version
 	for _, v := range run.Variants {
-		if v.Name == base && v.Version != "" {
-			return "", v.Version
+		if v.Name != base {
+			continue
+		}
+		if !v.Build.IsZero() {
+			return v.Build
+		}
+		if v.Version != "" {
+			raw = v.Version
 		}
 	}
-	return "", run.Target.Version
+	b := lab.ParseBuild(raw)
+	if b.Version == "" {
+		b.Version = strings.TrimSpace(raw)
+	}
+	return b
 }
 
 // OtavaAttributes are the columns of an Otava CSV before the metrics:
 // the time column and the attributes Otava's `attributes:` may list.
-var OtavaAttributes = []string{"time", "commit", "version", "host", "experiment"}
+var OtavaAttributes = []string{"time", "commit", "version", "host", "experiment", "experiment_hash"}
 
 // Otava writes the runs of one experiment as a CSV file Apache Otava's
 // CSV importer reads (docs/CSV.md in github.com/apache/otava): a header,
@@ -85,8 +97,9 @@ var OtavaAttributes = []string{"time", "commit", "version", "host", "experiment"
 //
 //   - time: when the run started, RFC 3339 in UTC (Otava parses it with
 //     dateparser and keeps whole seconds);
-//   - commit: the measured build's commit, else its version; version, host
-//     and experiment: attributes;
+//   - commit: the measured build's commit (the baseline variant's
+//     lab.Build), else its version; version, host, experiment and
+//     experiment_hash (run.json's, empty in older records): attributes;
 //   - one column per scenario, variant and exportMetric metric, named
 //     "<scenario>.<variant>.<metric>": throughput (req/s, higher is better),
 //     p99 (ms) and cpu (server + database µs per request), the medians
@@ -150,11 +163,12 @@ func Otava(w io.Writer, runs []*lab.Run) error {
 	}
 	cw.Write(header)
 	for i, r := range runs {
-		commit, version := targetBuild(r)
+		b := targetBuild(r)
+		commit := b.Commit
 		if commit == "" {
-			commit = version
+			commit = b.Version
 		}
-		row := []string{r.Started.UTC().Format(time.RFC3339), commit, version, r.Host.Hostname, r.Experiment.Name}
+		row := []string{r.Started.UTC().Format(time.RFC3339), commit, b.Version, r.Host.Hostname, r.Experiment.Name, r.ExperimentHash}
 		for _, k := range cols {
 			row = append(row, cells[i][k])
 		}

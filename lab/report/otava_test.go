@@ -157,7 +157,7 @@ func TestOtavaGolden(t *testing.T) {
 		got := otava(t, c.run)
 		golden(t, c.name, got)
 		cols := metricColumns(t, got)
-		s, err := otavaLoad(got, []string{"commit", "version", "host", "experiment"}, cols)
+		s, err := otavaLoad(got, report.OtavaAttributes[1:], cols)
 		if err != nil {
 			t.Fatalf("%s: Otava's importer would fail: %v\n%s", c.name, err, got)
 		}
@@ -182,10 +182,11 @@ func TestOtavaGolden(t *testing.T) {
 			}
 		}
 	}
-	// The real run: PostgREST's version stands for the commit run.json
-	// does not record yet; the efficiency run measured CPU per request.
+	// The real run, recorded before lab.Build: the version its --version
+	// gave stands for the commit it does not know; the efficiency run
+	// measured CPU per request.
 	got := string(otava(t, readRealRun(t)))
-	for _, want := range []string{",PostgREST 13.0.8,PostgREST 13.0.8,vm,efficiency-tiny,", "GETSingle.tcp.cpu", "GETSingle.unix.p99"} {
+	for _, want := range []string{",13.0.8,13.0.8,vm,efficiency-tiny,,", "GETSingle.tcp.cpu", "GETSingle.unix.p99"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("real run's CSV lacks %q:\n%s", want, got)
 		}
@@ -205,6 +206,7 @@ func historyRuns(n, from int, drop float64) []*lab.Run {
 			Variants: []statstest.Variant{{Name: "target", Baseline: true, Rate: rate, P50Ms: 4 * 2400 / rate, ServerUs: 450, DBUs: 330}}})
 		run.Started = run.Started.AddDate(0, 0, i)
 		run.Target.Version = fmt.Sprintf("PostgREST 13.0.%d", i)
+		run.ExperimentHash = "5e1f"
 		runs = append(runs, run)
 	}
 	return runs
@@ -223,6 +225,10 @@ func TestOtavaHistory(t *testing.T) {
 	for i := range last.Trials {
 		last.Trials[i].Server.CPUSeconds, last.Trials[i].Database.CPUSeconds = 0, 0
 	}
+	// The commit: the baseline's lab.Build, else what its --version gave
+	// (a development build's "(a1b2c3d)"), else the version.
+	runs[8].Variants[0].Build = lab.Build{Version: "13.0.8", Commit: "0123456789abcdef0123456789abcdef01234567", Ref: "main"}
+	runs[7].Target.Version = "PostgREST 13.0.7 (a1b2c3d)"
 	got := otava(t, shuffled...)
 	golden(t, "otava-history.csv.golden", got)
 	cols := metricColumns(t, got)
@@ -238,8 +244,8 @@ func TestOtavaHistory(t *testing.T) {
 	if !slices.IsSorted(s.time) || len(s.time) != 10 {
 		t.Errorf("times %v: want 10, oldest first", s.time)
 	}
-	if s.attributes["commit"][0] != "PostgREST 13.0.0" || s.attributes["commit"][9] != "PostgREST 13.0.9" {
-		t.Errorf("commit column %v", s.attributes["commit"])
+	if c := s.attributes["commit"]; c[0] != "13.0.0" || c[7] != "a1b2c3d" || c[8] != "0123456789abcdef0123456789abcdef01234567" || c[9] != "13.0.9" {
+		t.Errorf("commit column %v", c)
 	}
 	if r := s.data["GETSingle.target.throughput"]; r[4] < 2300 || r[5] > 2200 {
 		t.Errorf("throughput %v: want the drop at the sixth run", r)
