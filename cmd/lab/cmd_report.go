@@ -16,19 +16,18 @@ func init() {
 	register(command{name: "report", summary: "re-render the reports of a result directory", run: cmdReport})
 }
 
-var reportFormats = []string{"terminal", "md", "html", "json", "bench"}
+var reportFormats = []string{"terminal", "md", "html", "json", "bench", "bmf", "otava"}
 
 func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("report", "report DIR [--format terminal|md|html|json|bench] [--alpha A] [--write] (DIR: a result directory or a matrix directory)", stdout)
-	format := fs.String("format", "terminal", "what to print: "+strings.Join(reportFormats, ", "))
+	fs := newFlags("report", "report DIR [--format terminal|md|html|json|bench|bmf|otava] [--alpha A] [--write] (DIR: a result directory or a matrix directory; "+
+		"--format otava takes several DIRs or results trees and writes one CSV row per run)", stdout)
+	format := fs.String("format", "terminal", "what to print: "+strings.Join(reportFormats, ", ")+
+		" (bmf: Bencher Metric Format JSON; otava: a CSV file Apache Otava reads)")
 	alpha := fs.Float64("alpha", 0, "significance level (0: the experiment's, else 0.05)")
 	write := fs.Bool("write", false, "also rewrite DIR's report files ("+strings.Join(report.Files, ", ")+")")
 	help, pos, err := parseInterspersed(fs, args)
 	if help || err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usageErrorf("report: want one result directory (the one holding run.json), got %d arguments", len(pos))
 	}
 	if err := checkFormat(*format, reportFormats); err != nil {
 		return err
@@ -36,8 +35,17 @@ func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if err := checkAlpha(*alpha); err != nil {
 		return err
 	}
+	if *format == "otava" {
+		return reportOtava(pos, *write, stdout, stderr)
+	}
+	if len(pos) != 1 {
+		return usageErrorf("report: want one result directory (the one holding run.json), got %d arguments", len(pos))
+	}
 	dir := pos[0]
 	if report.IsMatrixDir(dir) {
+		if *format == "bmf" {
+			return usageErrorf("report: --format bmf writes one run: give one host's result directory of the matrix %s", dir)
+		}
 		return reportMatrix(dir, *format, *alpha, *write, stdout, stderr)
 	}
 	run, err := record.ReadDir(dir)
@@ -60,9 +68,33 @@ func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return report.JSON(stdout, v, run)
 	case "bench":
 		return report.Bench(stdout, run)
+	case "bmf":
+		return report.BMF(stdout, run)
 	}
 	report.Terminal(stdout, run, v)
 	return nil
+}
+
+// reportOtava writes the runs under dirs as one Otava CSV file, a row per
+// run, oldest first; unreadable run.json files are skipped with a warning.
+func reportOtava(dirs []string, write bool, stdout, stderr io.Writer) error {
+	if len(dirs) == 0 {
+		return usageErrorf("report: want one or more result directories or results trees, got none")
+	}
+	if write {
+		return usageErrorf("report: --write rewrites one result directory's files; not with --format otava")
+	}
+	runs, errs, err := report.FindRuns(dirs...)
+	if err != nil {
+		return err
+	}
+	for _, e := range errs {
+		fmt.Fprintf(stderr, "lab report: skipped: %v\n", e)
+	}
+	if len(runs) == 0 {
+		return fmt.Errorf("report: no run.json under %s", strings.Join(dirs, ", "))
+	}
+	return report.Otava(stdout, runs)
 }
 
 func checkFormat(format string, allowed []string) error {

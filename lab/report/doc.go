@@ -8,6 +8,9 @@
 //     gonum.org/v1/plot (no external URLs or scripts);
 //   - JSON (verdicts.json), a benchfmt file benchstat reads (results.bench),
 //     and CSV files of trials and telemetry samples.
+//   - for tools that track builds over time (`lab report --format`, not
+//     written into the directory): Otava writes a CSV file Apache Otava
+//     reads, one row per run; BMF a run in Bencher's Metric Format JSON.
 //
 // WriteAll writes all files into a result directory; Load reads the
 // run.json the runner wrote there.
