@@ -83,7 +83,7 @@ func TestParseBadFiles(t *testing.T) {
 			`testdata/bad-values.toml:25: variant[1].name: "a" is already the name of variant[0]`,
 			`testdata/bad-values.toml:26: variant[1].baseline: only one variant can be the baseline (variant[0] "a" already is)`,
 			`testdata/bad-values.toml:27: variant[1].binary: "postgrest" must be an absolute path or a $(VAR) placeholder`,
-			`testdata/bad-values.toml:28: variant[1].postgrest.db-uri: "socket": use "tcp", "unix" (the lab derives the URI), a postgres:// URI or a key=value connection string`,
+			`testdata/bad-values.toml:28: variant[1].postgrest.db-uri: "<redacted>": use "tcp", "unix" (the lab derives the URI), a postgres:// URI or a key=value connection string`,
 			`testdata/bad-values.toml:32: scenario[0].method: "FETCH" is not an HTTP method (allowed: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS)`,
 			`testdata/bad-values.toml:33: scenario[0].path: "artist" must start with / (it is appended to the target's URL)`,
 			`testdata/bad-values.toml:35: scenario[0].body_file: set body or body_file, not both`,

@@ -42,7 +42,7 @@ var pgNeverSuffix = []struct{ suffix, why string }{
 	{"_command_supports_reload", "decides when the server runs a shell command"},
 	{"_library", "loads a shared library into the server"},
 	{"_libraries", "loads shared libraries into the server"},
-	{"_path", "names a search path (directories of libraries or extensions, schemas of names)"},
+	{"_path", "names a search path of directories (libraries, extensions)"},
 	{"_file", "names a file on the host"},
 	{"_filename", "names files on the host"},
 	{"keyfile", "names a key file on the host"},
@@ -66,6 +66,9 @@ var pgNeverPrefix = []struct{ prefix, why string }{
 // judged by its own name too.
 func pgNever(name string) string {
 	name = strings.ToLower(name)
+	if name == "search_path" {
+		return "" // schemas, not files: a list a variant may tune where the config allows it
+	}
 	for _, n := range []string{name, name[strings.LastIndexByte(name, '.')+1:]} {
 		if why, ok := pgNeverName[n]; ok {
 			return why

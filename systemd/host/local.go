@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 	"github.com/pgrst-lab/pgrst-lab/systemd/telemetry"
 )
@@ -119,9 +120,18 @@ func (l *Server) cgroup(unit string) string {
 	return p.ControlGroup
 }
 
-// connect opens a superuser connection to PostgreSQL.
+// connect opens a superuser connection to PostgreSQL. Its search_path is
+// pg_catalog (then pg_temp) whatever the cluster's default says: a
+// variant may set search_path (where an agent's config lists it), and the
+// lab's superuser must not resolve a name into a schema someone else can
+// write (CVE-2018-1058's lesson).
 func (l *Server) connect(ctx context.Context) (*pgx.Conn, error) {
-	conn, err := pgx.Connect(ctx, l.cfg.AdminURI)
+	cfg, err := pgx.ParseConfig(l.cfg.AdminURI)
+	if err != nil {
+		return nil, fmt.Errorf("connect to PostgreSQL as superuser: %s", capability.RedactText(err.Error()))
+	}
+	cfg.RuntimeParams["search_path"] = "pg_catalog, pg_temp"
+	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connect to PostgreSQL as superuser: %w", err)
 	}
