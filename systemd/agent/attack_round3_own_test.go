@@ -1,9 +1,14 @@
 package agent
 
 import (
+	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // Round 3, the lead's own attacks beyond the issue's eight findings: each
@@ -77,5 +82,52 @@ func attackWindowOfEndedSession(t *testing.T, r *rig) {
 	b.session = old
 	if status, body := b.do("GET", "/windows/w1", "", nil); status != http.StatusGone {
 		t.Errorf("GET /windows/w1 with the ended session's ID: %d %.200s, want 410", status, body)
+	}
+}
+
+// r3-own-search-path-hijack: the superuser check of r3-7 connects with
+// the variant's own db-uri, whose options may set a search_path. A role
+// that is a member of postgres and owns a schema with a pg_has_role that
+// always says no put that schema before pg_catalog; the check's query then
+// asked the role's own function. Now every name in it is schema-qualified.
+func attackSearchPathHijack(t *testing.T, r *rig) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	admin, err := pgx.Connect(ctx, r.st.AdminURI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(context.WithoutCancel(ctx))
+	drop := func() {
+		for _, sql := range []string{"DROP SCHEMA IF EXISTS lab_r3_evil CASCADE", "DROP ROLE IF EXISTS lab_r3_hijack"} {
+			_, _ = admin.Exec(context.WithoutCancel(ctx), sql)
+		}
+	}
+	drop()
+	t.Cleanup(drop)
+	for _, sql := range []string{
+		"CREATE ROLE lab_r3_hijack LOGIN NOSUPERUSER",
+		"GRANT postgres TO lab_r3_hijack",
+		"CREATE SCHEMA lab_r3_evil AUTHORIZATION lab_r3_hijack",
+		"CREATE FUNCTION lab_r3_evil.pg_has_role(name, oid, text) RETURNS boolean LANGUAGE sql AS 'SELECT false'",
+		"CREATE FUNCTION lab_r3_evil.pg_has_role(name, oid, unknown) RETURNS boolean LANGUAGE sql AS 'SELECT false'",
+	} {
+		if _, err := admin.Exec(ctx, sql); err != nil && !strings.Contains(sql, "unknown") {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	u, err := url.Parse(r.st.AdminURI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.User = url.User("lab_r3_hijack")
+	uri := u.String() + "&options=" + strings.ReplaceAll(url.QueryEscape("-c search_path=lab_r3_evil,pg_catalog"), "+", "%20")
+	pol := DefaultPolicy()
+	pol.PostgRESTKeys = []string{"db-uri"}
+	a := r.agent(t, pol, 0)
+	a.open()
+	defer a.close()
+	if status, body := a.apply(`{"name":"hijack","postgrest":{"db-uri":` + jsonString(uri) + `}}`); status != http.StatusForbidden {
+		t.Errorf("a member of postgres with its own pg_has_role first on its search_path: %d %.300s, want 403", status, body)
 	}
 }

@@ -251,6 +251,7 @@ func attackCases() []attackCase {
 		{"r3-own-program-args", true, attackProgramArgs},
 		{"r3-own-env-spelling", false, attackEnvSpelling},
 		{"r3-own-window-of-an-ended-session", false, attackWindowOfEndedSession},
+		{"r3-own-search-path-hijack", true, attackSearchPathHijack},
 	}
 }
 

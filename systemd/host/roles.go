@@ -18,16 +18,21 @@ const roleCheckTimeout = 15 * time.Second
 // anonPowers lists the roles with SUPERUSER or BYPASSRLS that the role
 // named $1 is, or is a member of (pg_has_role: also through roles it is a
 // member of).
-const anonPowers = `SELECT coalesce(string_agg(r.rolname, ', ' ORDER BY r.rolname), '')
-FROM pg_roles r
-WHERE (r.rolsuper OR r.rolbypassrls) AND pg_has_role($1::name, r.oid, 'MEMBER')`
+const anonPowers = `SELECT coalesce(pg_catalog.string_agg(r.rolname, ', ' ORDER BY r.rolname), '')
+FROM pg_catalog.pg_roles r
+WHERE (r.rolsuper OR r.rolbypassrls) AND pg_catalog.pg_has_role($1::pg_catalog.name, r.oid, 'MEMBER')`
 
 // loginPowers is the session's user, its current user, and the roles with
 // SUPERUSER or BYPASSRLS either is, or is a member of.
-const loginPowers = `SELECT session_user::text, current_user::text, coalesce(string_agg(r.rolname, ', ' ORDER BY r.rolname), '')
-FROM pg_roles r
+//
+// Every name is schema-qualified: the URI is the variant's, and its
+// options may set a search_path that puts a schema of its own (with a
+// pg_has_role that always says no) before pg_catalog.
+const loginPowers = `SELECT session_user::pg_catalog.text, current_user::pg_catalog.text,
+  coalesce(pg_catalog.string_agg(r.rolname, ', ' ORDER BY r.rolname), '')
+FROM pg_catalog.pg_roles r
 WHERE (r.rolsuper OR r.rolbypassrls)
-  AND (pg_has_role(session_user, r.oid, 'MEMBER') OR pg_has_role(current_user, r.oid, 'MEMBER'))`
+  AND (pg_catalog.pg_has_role(session_user, r.oid, 'MEMBER') OR pg_catalog.pg_has_role(current_user, r.oid, 'MEMBER'))`
 
 // checkRoles refuses a variant whose PostgREST would log in (db-uri,
 // PGRST_DB_URI) or answer anonymous requests (db-anon-role,
