@@ -24,6 +24,10 @@ type Run struct {
 	Capacity []Capacity
 	// Interrupted is set when the run was stopped early (Ctrl-C, error).
 	Interrupted string
+	// ExperimentHash identifies the experiment's content (ExperimentHash
+	// of Experiment): runs of an edited file do not share it, so they are
+	// not put in one series unawares.
+	ExperimentHash string
 }
 
 // Interference is how a trial's measured window used the machine's CPU,
@@ -99,6 +103,9 @@ type VariantInfo struct {
 	// and Version its `--version` (asked before the run), when it set one.
 	Binary  string
 	Version string
+	// Build is what the variant's binary (its own, else the target's) was
+	// built from, read from its --version or given by the lab's build.
+	Build Build
 }
 
 // Change is one setting a variant changed, as applied.

@@ -11,11 +11,12 @@ func FromRun(run *lab.Run) RunV1 {
 	r := RunV1{
 		Schema: run.Schema, Experiment: FromExperiment(run.Experiment), Started: run.Started, Finished: run.Finished,
 		Host: FromHost(run.Host), Target: FromTargetInfo(run.Target),
-		Variants:    each(run.Variants, variantInfoV1),
-		Trials:      each(run.Trials, trialV1),
-		Events:      each(run.Events, eventV1),
-		Capacity:    each(run.Capacity, capacityV1),
-		Interrupted: run.Interrupted,
+		Variants:       each(run.Variants, variantInfoV1),
+		Trials:         each(run.Trials, trialV1),
+		Events:         each(run.Events, eventV1),
+		Capacity:       each(run.Capacity, capacityV1),
+		Interrupted:    run.Interrupted,
+		ExperimentHash: run.ExperimentHash,
 	}
 	if a := run.Agent; a != nil {
 		r.Agent = &AgentInfoV1{URL: a.URL, ClockOffset: a.ClockOffset, ClockError: a.ClockError}
@@ -28,11 +29,12 @@ func (r RunV1) Run() *lab.Run {
 	run := &lab.Run{
 		Schema: r.Schema, Experiment: r.Experiment.Experiment(), Started: r.Started, Finished: r.Finished,
 		Host: r.Host.Host(), Target: r.Target.TargetInfo(),
-		Variants:    each(r.Variants, VariantInfoV1.lab),
-		Trials:      each(r.Trials, TrialV1.lab),
-		Events:      each(r.Events, EventV1.lab),
-		Capacity:    each(r.Capacity, CapacityV1.lab),
-		Interrupted: r.Interrupted,
+		Variants:       each(r.Variants, VariantInfoV1.lab),
+		Trials:         each(r.Trials, TrialV1.lab),
+		Events:         each(r.Events, EventV1.lab),
+		Capacity:       each(r.Capacity, CapacityV1.lab),
+		Interrupted:    r.Interrupted,
+		ExperimentHash: r.ExperimentHash,
 	}
 	if a := r.Agent; a != nil {
 		run.Agent = &lab.AgentInfo{URL: a.URL, ClockOffset: a.ClockOffset, ClockError: a.ClockError}
@@ -143,13 +145,22 @@ func FromTargetInfo(t lab.TargetInfo) TargetInfoV1 { return TargetInfoV1(t) }
 func (t TargetInfoV1) TargetInfo() lab.TargetInfo { return lab.TargetInfo(t) }
 
 func variantInfoV1(v lab.VariantInfo) VariantInfoV1 {
-	return VariantInfoV1{Name: v.Name, Description: v.Description, Baseline: v.Baseline,
+	out := VariantInfoV1{Name: v.Name, Description: v.Description, Baseline: v.Baseline,
 		Changes: each(v.Changes, func(c lab.Change) ChangeV1 { return ChangeV1(c) }), Binary: v.Binary, Version: v.Version}
+	if !v.Build.IsZero() {
+		b := BuildV1(v.Build)
+		out.Build = &b
+	}
+	return out
 }
 
 func (v VariantInfoV1) lab() lab.VariantInfo {
-	return lab.VariantInfo{Name: v.Name, Description: v.Description, Baseline: v.Baseline,
+	out := lab.VariantInfo{Name: v.Name, Description: v.Description, Baseline: v.Baseline,
 		Changes: each(v.Changes, func(c ChangeV1) lab.Change { return lab.Change(c) }), Binary: v.Binary, Version: v.Version}
+	if v.Build != nil {
+		out.Build = lab.Build(*v.Build)
+	}
+	return out
 }
 
 func trialV1(t lab.Trial) TrialV1 {

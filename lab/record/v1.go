@@ -24,6 +24,8 @@ type RunV1 struct {
 	Agent       *AgentInfoV1    `json:"agent,omitempty"`
 	Capacity    []CapacityV1    `json:"capacity,omitempty"`
 	Interrupted string          `json:"interrupted,omitempty"`
+	// ExperimentHash identifies the experiment's content (ExperimentHash).
+	ExperimentHash string `json:"experiment_hash,omitempty"`
 }
 
 // ExperimentV1 is the experiment as run (lab.Experiment.Redacted: the JWT
@@ -183,6 +185,15 @@ type VariantInfoV1 struct {
 	Changes     []ChangeV1 `json:"changes,omitempty"`
 	Binary      string     `json:"binary,omitempty"`
 	Version     string     `json:"version,omitempty"`
+	Build       *BuildV1   `json:"build,omitempty"`
+}
+
+// BuildV1 is what a variant's binary was built from (lab.Build).
+type BuildV1 struct {
+	Version string `json:"version,omitempty"`
+	Commit  string `json:"commit,omitempty"`
+	Repo    string `json:"repo,omitempty"`
+	Ref     string `json:"ref,omitempty"`
 }
 
 // ChangeV1 is one setting a variant changed, as applied.

@@ -68,6 +68,7 @@ func Run(ctx context.Context, o Options) (res *Result, err error) {
 	if o.Note != nil {
 		o.Note(run)
 	}
+	identify(run)
 	res = &Result{Run: run, Verdicts: stats.Compare(run, 0)}
 	if o.Results == "" {
 		return res, runErr
