@@ -1,0 +1,4 @@
+package history
+
+// Options for tests.
+func DetectOptions(minSegment int) cpOptions { return cpOptions{MinSegment: minSegment} }
