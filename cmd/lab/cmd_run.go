@@ -15,6 +15,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
 	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
+	"github.com/pgrst-lab/pgrst-lab/store"
 	"github.com/pgrst-lab/pgrst-lab/systemd/host"
 	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
@@ -48,7 +49,15 @@ change beyond a threshold is found.
 With --profile (or profile = true in the file) every trial's measured
 window also gets a CPU profile of the target and PostgreSQL (perf), GHC
 runtime statistics of a Haskell target (+RTS -S): see
-docs/prs-and-profiling.md, "Profiling a change".`
+docs/prs-and-profiling.md, "Profiling a change".
+
+With --store URI (or $LAB_STORE) the run is also written to the shared
+results store, a PostgreSQL database on another server than the measured
+one, when it ends (never during trials): see docs/history-and-store.md. The
+store is checked (reachable, migrated, not on the measured PostgreSQL
+cluster) before the first trial; a store that fails at the end leaves the
+result directory written ('lab push DIR' imports it later) and exits
+non-zero.`
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return runWith(ctx, "run", runUsage, args, stdout, stderr, func(pos []string, _ *prFlags) (string, error) {
@@ -74,6 +83,7 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 	af.add(fs)
 	var pf prFlags
 	pf.add(fs)
+	storeURI := storeFlag(fs)
 	help, pos, err := parseInterspersed(fs, args)
 	if help || err != nil {
 		return err
@@ -94,7 +104,20 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 		if pf.ci() {
 			return usageErrorf("run --agent: --markdown and --gate work on a run on one host (without --agent)")
 		}
+		if storeFrom(*storeURI) != "" {
+			return usageErrorf("run --agent: --store (or $%s) works on a run on one host (without --agent): import the result directories with 'lab push'", store.EnvURI)
+		}
 		return runOnAgents(ctx, e, af, *results, stdout, stderr)
+	}
+
+	// The store is opened (reached, migrated) before the stack, so that a
+	// typo costs seconds, not a run.
+	var st *store.Store
+	if uri := storeFrom(*storeURI); uri != "" {
+		if st, err = store.Open(ctx, uri); err != nil {
+			return err
+		}
+		defer st.Close()
 	}
 
 	var srv *host.Server
@@ -110,10 +133,45 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 		return err
 	}
 	defer closeFn()
+	if st != nil {
+		if err := store.RefuseMeasured(ctx, storeFrom(*storeURI), srv.AdminURI()); err != nil {
+			return err
+		}
+	}
 
 	res, err := runAndReport(ctx, session.Options{Experiment: e, Server: srv, Loader: loader(url), Results: *results,
 		Note: noteVersions(e, binaryVersions(ctx, e))}, stdout)
-	return pf.finish(res, err, stdout)
+	storeErr := putResult(ctx, st, res, stdout)
+	return errors.Join(pf.finish(res, err, stdout), storeErr)
+}
+
+// putResult writes a finished (or interrupted) run to the store, after its
+// result directory; its error says which directory to push later.
+func putResult(ctx context.Context, st *store.Store, res *session.Result, stdout io.Writer) error {
+	if st == nil || res == nil || res.Run == nil {
+		return nil
+	}
+	ref := res.Dir
+	if abs, err := filepath.Abs(res.Dir); err == nil && res.Dir != "" {
+		ref = abs
+	}
+	// An interrupted run is stored too: its context is done, the store's is not.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	id, inserted, err := st.Put(ctx, res.Run, ref)
+	if err != nil {
+		later := "the run is not saved anywhere else"
+		if res.Dir != "" {
+			later = "the result directory is written: import it later with 'lab push " + res.Dir + "'"
+		}
+		return fmt.Errorf("the run was not written to the store: %w (%s)", err, later)
+	}
+	what := "stored as"
+	if !inserted {
+		what = "already stored as"
+	}
+	fmt.Fprintf(stdout, "store: %s %s\n", what, id[:12])
+	return nil
 }
 
 // runAndReport runs the experiment through the session layer and prints
