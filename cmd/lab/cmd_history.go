@@ -3,10 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -15,14 +13,12 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/internal/atomicfile"
 	"github.com/pgrst-lab/pgrst-lab/lab/history"
+	"github.com/pgrst-lab/pgrst-lab/store"
 )
 
 func init() {
 	register(command{name: "history", summary: "an experiment's runs as series, with change points, to spot regressions", run: cmdHistory})
 }
-
-// storeEnv names the store's URI when --store is not given.
-const storeEnv = "LAB_STORE"
 
 // gateFlag is --gate[=PCT%]: a boolean flag with an optional threshold.
 type gateFlag struct {
@@ -66,7 +62,7 @@ func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		"edition of the experiment file. --gate exits with code 3 when the newest run begins a significant\n"+
 		"regression of at least PCT % (default 2 %); see docs/history.md.", stdout)
 	results := fs.String("results", "results", "results `directory`: runs are DIR/EXPERIMENT/*/run.json")
-	storeURI := fs.String("store", os.Getenv(storeEnv), "read the runs from the PostgreSQL store at `URI` instead of --results (default $"+storeEnv+")")
+	storeURI := storeFlag(fs)
 	host := fs.String("host", "", "only the runs of the machine with this HostID or hostname")
 	by := fs.String("by", "auto", "order runs by `commit`, version or time (auto: commit when every run names one, else version, else time)")
 	repo := fs.String("repo", "", "git repository `DIR`: order commits as `git rev-list --topo-order HEAD` does; runs of other commits are listed apart")
@@ -113,8 +109,8 @@ func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	experiment := pos[0]
 	var runs []history.Run
-	if *storeURI != "" {
-		runs, err = loadStore(ctx, *storeURI, experiment)
+	if uri := storeFrom(*storeURI); uri != "" {
+		runs, err = loadStore(ctx, uri, experiment)
 		if err != nil {
 			return err
 		}
@@ -171,18 +167,25 @@ func gitOrder(ctx context.Context, dir string) ([]string, error) {
 	return strings.Fields(string(out)), nil
 }
 
-// errNoStore says the PostgreSQL store is not part of this build yet.
-var errNoStore = errors.New("the PostgreSQL store (--store, $" + storeEnv + ") is not built into this lab yet: read the runs from a results directory with --results")
-
 // loadStore reads an experiment's runs from the store at uri, oldest
-// first. Until the store package lands it says so; then:
-//
-//	s, err := store.Open(ctx, uri); ... s.Runs(ctx, store.Query{Experiment: experiment})
-//	each store.Stored{ID, Ref, Run} becomes history.Run{ID, Ref, Run}
-//
-// (--host is applied by history.Analyse, which matches a HostID or a
-// hostname; the store's Query.HostID matches only the former.)
+// first. --host is applied by history.Analyse, which matches a HostID or
+// a hostname (the store's Query.HostID matches only the former).
 func loadStore(ctx context.Context, uri, experiment string) ([]history.Run, error) {
-	_, _, _ = ctx, uri, experiment
-	return nil, fmt.Errorf("history: %w", errNoStore)
+	st, err := store.Open(ctx, uri)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	stored, err := st.Runs(ctx, store.Query{Experiment: experiment})
+	if err != nil {
+		return nil, err
+	}
+	if len(stored) == 0 {
+		return nil, fmt.Errorf("history: no runs of %q in the store", experiment)
+	}
+	runs := make([]history.Run, len(stored))
+	for i, s := range stored {
+		runs[i] = history.Run{ID: s.ID, Ref: s.Ref, Run: s.Run}
+	}
+	return runs, nil
 }

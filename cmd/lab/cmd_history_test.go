@@ -115,7 +115,6 @@ func TestHistoryCommandErrors(t *testing.T) {
 	}{
 		{[]string{"history", "--results", res, "--gate", "5%", "x"}, 2, "--gate=5%"},
 		{[]string{"history", "--results", res, "--by", "commits", "x"}, 2, "want commit, version, time"},
-		{[]string{"history", "--store", "postgres://localhost/lab", "x"}, 1, "not built into this lab yet"},
 		{[]string{"history", "--results", res, "x"}, 1, "no runs"},
 		{[]string{"history", "--results", res, "--repo", res, "x"}, 1, "git rev-list"},
 	} {
@@ -123,5 +122,30 @@ func TestHistoryCommandErrors(t *testing.T) {
 		if err == nil || exitCode(err) != tc.code || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("lab %v: err %v (exit %d), want exit %d and %q", tc.args, err, exitCode(err), tc.code, tc.want)
 		}
+	}
+}
+
+// TestHistoryFromStore reads the runs lab push stored: the same series
+// as from the results directory, IDs the store's.
+func TestHistoryFromStore(t *testing.T) {
+	uri, _ := storeDB(t)
+	repo, commits := historyRepo(t, 6)
+	res := t.TempDir()
+	historyResults(t, res, commits, []float64{2600, 2600, 2600, 2600, 2600, 2300}, []int{0, 1, 2, 3, 4, 5})
+	if out, errOut, err := reportLab(t, "push", "--store", uri, res); err != nil {
+		t.Fatalf("push: %v\n%s%s", err, out, errOut)
+	}
+	t.Setenv("LAB_STORE", uri)
+	out, _, err := reportLab(t, "history", "--repo", repo, "--gate=3%", "--metrics", "rate", "socket-vs-tcp")
+	if err == nil || exitCode(err) != 3 {
+		t.Fatalf("err %v, want the gate's exit 3\n%s", err, out)
+	}
+	for _, want := range []string{"6 run(s), by commit", "GETSingle / unix / throughput (req/s): 6 run(s)", commits[5][:7]} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, _, err := reportLab(t, "history", "nope"); err == nil || !strings.Contains(err.Error(), "no runs") {
+		t.Errorf("unknown experiment: %v", err)
 	}
 }

@@ -12,8 +12,9 @@
 // gives it, else commits in the order they were first measured), by
 // version (semantic version order) or by time; see Order.
 //
-// Change points are found on a series' medians by E-Divisive means with a
-// permutation significance test (lab/changepoint), the method of Otava
+// Change points are found on a series' medians by E-Divisive means, each
+// kept when a t-test between the segments either side is significant
+// (lab/changepoint), the method of Otava
 // (Apache Otava, formerly DataStax's Hunter: Fleming et al., "Hunter: Using
 // Change Point Detection to Hunt for Performance Regressions", ICPE 2023;
 // Matteson and James, "A Nonparametric Approach for Multiple Change Point

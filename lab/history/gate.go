@@ -17,12 +17,10 @@ type Firing struct {
 	Series         string // Series.Name()
 	// Newest is the newest run; Previous the last run before it.
 	Newest, Previous Point
-	// Level is the previous segment's level (Rule "level": the median of
-	// its runs' medians; "change point": the detector's level before).
+	// Level is the level of the segment the newest run follows: the
+	// median of its runs' medians; Pct the newest run's change against it.
 	Level float64
 	Pct   float64
-	// Rule is "change point" or "level" (see Gate).
-	Rule string
 }
 
 func (f Firing) String() string {
@@ -30,28 +28,26 @@ func (f Firing) String() string {
 	if f.Hostname != "" {
 		host = f.Hostname + ": "
 	}
-	return fmt.Sprintf("%s%s: %+.1f%% at %s (%s), after %s (%s) [%s]", host, f.Series, f.Pct,
-		clean(f.Newest.ID), clean(f.Newest.Label(ByCommit)), clean(f.Previous.ID), clean(f.Previous.Label(ByCommit)), f.Rule)
+	return fmt.Sprintf("%s%s: %+.1f%% against the level %s at %s (%s), after %s (%s)", host, f.Series, f.Pct, fmtNum(f.Level),
+		clean(f.Newest.ID), clean(f.Newest.Label(ByCommit)), clean(f.Previous.ID), clean(f.Previous.Label(ByCommit)))
 }
 
 // Gate returns the series whose newest run begins a significant
 // regression of at least pct percent. Only each machine's current
 // edition counts (the group holding its newest run), and in it the last
 // point of each series of the history's metrics. It fires on a series
-// when, in the metric's bad direction and by at least pct:
+// when, in the metric's bad direction and by at least pct, the newest
+// run's 95 % interval excludes the level of the segment it follows (the
+// median of the medians of the runs since the last change point, at least
+// one) and its median lies outside the range of those medians, so that it
+// is not within the run-to-run scatter already seen. The change is
+// measured against that level.
 //
-//   - "change point": the detector found a change point at the newest
-//     run (the newest run is the first at a new level); or
-//   - "level": the newest run's 95 % interval excludes the level of the
-//     segment it follows (the median of the medians of the runs since the
-//     last change point, at least one), and its median lies outside the
-//     range of those medians, so that it is not within the run-to-run
-//     scatter already seen. The change is measured against that level.
-//
-// A detector with a minimum segment longer than one cannot put a change
-// point at the newest run, so the second rule is the one a CI gate
-// usually meets; the first keeps the gate consistent with what the
-// history lists.
+// The detector needs at least two runs on each side of a change point
+// (changepoint.Options.MinSegment), so it cannot itself say that the
+// newest run begins a new level: this rule does, for one run. A
+// regression that began before the newest run does not fire again: it
+// fired when it began, and the change point lists it since.
 func Gate(h *History, pct float64) []Firing {
 	pct = math.Abs(pct)
 	var out []Firing
@@ -65,19 +61,8 @@ func Gate(h *History, pct float64) []Firing {
 				continue // the newest run did not measure this cell
 			}
 			newest, prev := s.Points[L], s.Points[L-1]
-			fire := func(level, change float64, rule string) {
-				if direction(s.Metric, change) == stats.Worse && math.Abs(change) >= pct {
-					out = append(out, Firing{Host: g.Host, Hostname: g.Hostname, Series: s.Name(), Newest: newest, Previous: prev,
-						Level: level, Pct: change, Rule: rule})
-				}
-			}
-			if n := len(s.Changes); n > 0 && s.Changes[n-1].Index == L {
-				c := s.Changes[n-1]
-				fire(c.From, c.Pct, "change point")
-				continue
-			}
 			start := 0
-			if n := len(s.Changes); n > 0 {
+			if n := len(s.Changes); n > 0 && s.Changes[n-1].Index < L {
 				start = s.Changes[n-1].Index
 			}
 			var meds []float64
@@ -90,8 +75,10 @@ func Gate(h *History, pct float64) []Firing {
 			}
 			excludes := newest.Lo > level || newest.Hi < level
 			outside := newest.Median < slices.Min(meds) || newest.Median > slices.Max(meds)
-			if excludes && outside {
-				fire(level, 100*(newest.Median/level-1), "level")
+			change := 100 * (newest.Median/level - 1)
+			if excludes && outside && direction(s.Metric, change) == stats.Worse && math.Abs(change) >= pct {
+				out = append(out, Firing{Host: g.Host, Hostname: g.Hostname, Series: s.Name(), Newest: newest, Previous: prev,
+					Level: level, Pct: change})
 			}
 		}
 	}

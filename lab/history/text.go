@@ -26,7 +26,7 @@ const MaxRows = 24
 func (h *History) Method() string {
 	return fmt.Sprintf("Points: per run the median and the half-width of its 95%% confidence interval, and the MDE: the smallest change "+
 		"between two such runs that an unpaired test detects with 80%% power (alpha %g). Change points: E-Divisive means with a "+
-		"permutation significance test (as Otava), placed at the first run of the new level; each with the range where it happened "+
+		"t-test of the segments either side (as Otava), placed at the first run of the new level; each with the range where it happened "+
 		"(the last run before .. the first after), its size with an interval, and whether it exceeds the runs' typical MDE.", h.Alpha)
 }
 
