@@ -114,36 +114,3 @@ func TestCompareCommand(t *testing.T) {
 		t.Errorf("md: %v\n%s", err, out)
 	}
 }
-
-func TestHistoryCommand(t *testing.T) {
-	res := t.TempDir()
-	day := 24 * time.Hour
-	resultDir(t, filepath.Join(res, "socket-vs-tcp", "20261128-090000"), 2600, 1, statstest.Start.Add(-2*day))
-	resultDir(t, filepath.Join(res, "socket-vs-tcp", "20261129-090000"), 2600, 2, statstest.Start.Add(-day))
-	resultDir(t, filepath.Join(res, "socket-vs-tcp", "20261130-090000"), 2200, 3, statstest.Start) // unix regressed
-	os.MkdirAll(filepath.Join(res, "socket-vs-tcp", "broken"), 0o755)
-	out, errOut, err := reportLab(t, "history", "--results", res, "socket-vs-tcp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(errOut, "skipped") || !strings.Contains(errOut, "broken") {
-		t.Errorf("stderr %q: want the broken directory reported", errOut)
-	}
-	for _, want := range []string{"3 run(s)", "GETSingle / tcp", "GETSingle / unix", "20261128-090000"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
-	// Only the last unix line is a regression.
-	lines := strings.Split(out, "\n")
-	var regressions []string
-	for _, l := range lines {
-		if strings.HasSuffix(l, "regression") {
-			regressions = append(regressions, l)
-		}
-	}
-	if len(regressions) != 1 || !strings.Contains(regressions[0], "20261130-090000") {
-		t.Errorf("regressions %q, want only the unix line of 20261130:\n%s", regressions, out)
-	}
-	t.Log("\n" + out)
-}
