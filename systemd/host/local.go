@@ -121,16 +121,16 @@ func (l *Server) cgroup(unit string) string {
 }
 
 // connect opens a superuser connection to PostgreSQL. Its search_path is
-// pg_catalog (then pg_temp) whatever the cluster's default says: a
-// variant may set search_path (where an agent's config lists it), and the
-// lab's superuser must not resolve a name into a schema someone else can
-// write (CVE-2018-1058's lesson).
+// pg_catalog, public (where pg_stat_statements lives), pg_temp, whatever
+// the cluster's default says: a variant may set search_path (where an
+// agent's config lists it), and the lab's superuser must not resolve a
+// name into a schema someone else put first (CVE-2018-1058's lesson).
 func (l *Server) connect(ctx context.Context) (*pgx.Conn, error) {
 	cfg, err := pgx.ParseConfig(l.cfg.AdminURI)
 	if err != nil {
 		return nil, fmt.Errorf("connect to PostgreSQL as superuser: %s", capability.RedactText(err.Error()))
 	}
-	cfg.RuntimeParams["search_path"] = "pg_catalog, pg_temp"
+	cfg.RuntimeParams["search_path"] = "pg_catalog, public, pg_temp"
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connect to PostgreSQL as superuser: %w", err)

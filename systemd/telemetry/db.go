@@ -150,7 +150,7 @@ func statementsError(err error) string {
 // it, and shared_preload_libraries to include it for counts to exist) and
 // checks that it can be read.
 func EnsureStatements(ctx context.Context, conn DBConn) error {
-	if _, err := conn.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"); err != nil {
+	if _, err := conn.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements SCHEMA public"); err != nil {
 		return fmt.Errorf("create extension pg_stat_statements: %w", err)
 	}
 	var n int64
