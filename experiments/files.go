@@ -3,11 +3,10 @@ package experiments
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/safefile"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
@@ -97,26 +96,5 @@ func (p *parse) resolve(dir, name string, limit int64, onDisk bool) (string, err
 }
 
 // readRegular reads a regular file of at most limit bytes, refusing a FIFO
-// or a device without blocking (O_NONBLOCK, then fstat).
-func readRegular(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("larger than %d bytes", limit)
-	}
-	return b, nil
-}
+// or a device without blocking.
+func readRegular(path string, limit int64) ([]byte, error) { return safefile.ReadBounded(path, limit) }

@@ -5,12 +5,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/safefile"
 )
 
 // Bounds on a targets file and what it pulls in: the file and its bodies
@@ -68,49 +68,11 @@ func ReadTargets(path string) ([]Request, error) {
 	return ParseTargets(path, src, bodyReader(filepath.Dir(path)))
 }
 
-// ReadFileBounded reads a regular file of at most limit bytes. It opens
-// with O_NONBLOCK (a FIFO does not block the open) and checks the opened
-// file (fstat), so that a FIFO, a device (/dev/zero) or a directory is
-// refused, also behind a symbolic link, before anything is read.
+// ReadFileBounded reads a regular file of at most limit bytes
+// (safefile.ReadBounded: a FIFO, a device or a directory is refused
+// without blocking).
 func ReadFileBounded(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s)", fileKind(fi.Mode()))
-	}
-	if fi.Size() > limit {
-		return nil, fmt.Errorf("larger than %d bytes", limit)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("larger than %d bytes", limit)
-	}
-	return b, nil
-}
-
-// fileKind names a mode that is not a regular file's.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	}
-	return "mode " + m.String()
+	return safefile.ReadBounded(path, limit)
 }
 
 // ParseTargets parses src (see ReadTargets); name is used in errors and

@@ -7,10 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
-	"os/user"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -18,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
@@ -25,24 +23,6 @@ import (
 // Round 3, findings 2 and 7 of the host side: what the postgres user can
 // plant in the stack's state directory, and a db-uri that logs in as a
 // superuser.
-
-// asPostgres runs argv as the postgres system user (the user PostgreSQL
-// runs as when the lab runs as root): what that user's capability allows.
-func asPostgres(t *testing.T, argv ...string) error {
-	t.Helper()
-	u, err := user.Lookup("postgres")
-	if err != nil {
-		t.Fatalf("the postgres user: %v", err)
-	}
-	uid, _ := strconv.Atoi(u.Uid)
-	gid, _ := strconv.Atoi(u.Gid)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%s: %v: %s", strings.Join(argv, " "), err, strings.TrimSpace(string(out)))
-	}
-	return nil
-}
 
 // rootVictim is a file only root may reach (0644 in a 0700 directory of
 // root's) and a path next to it that does not exist.
@@ -86,7 +66,7 @@ func victimUntouched(t *testing.T, when, victim, missing string) {
 // belonged to postgres) would be. It reports whether postgres could.
 func plant(t *testing.T, path, to string) bool {
 	t.Helper()
-	if err := asPostgres(t, "ln", "-sfn", to, path); err == nil {
+	if err := labtest.AsPostgres(t, "ln", "-sfn", to, path); err == nil {
 		return true
 	} else {
 		t.Logf("the postgres user cannot plant %s: %v", path, err)
@@ -107,7 +87,7 @@ func plant(t *testing.T, path, to string) bool {
 func attackR3LogSymlink(t *testing.T, r *rig) {
 	logFile := r.lcfg.TargetSpec.LogFile
 	logDir := filepath.Dir(logFile)
-	if err := asPostgres(t, "touch", filepath.Join(logDir, "planted-by-postgres")); err == nil {
+	if err := labtest.AsPostgres(t, "touch", filepath.Join(logDir, "planted-by-postgres")); err == nil {
 		t.Errorf("the postgres user can create files in %s, where root writes the logs", logDir)
 		os.Remove(filepath.Join(logDir, "planted-by-postgres"))
 	}
@@ -154,7 +134,7 @@ func attackR3PGHBASymlink(t *testing.T, r *rig) {
 	victim, missing := rootVictim(t)
 	pgData := filepath.Join(dir, "pg-data")
 	for name, to := range map[string]string{"pg_hba.conf": victim, "lab.conf": missing} {
-		if err := asPostgres(t, "ln", "-sfn", to, filepath.Join(pgData, name)); err != nil {
+		if err := labtest.AsPostgres(t, "ln", "-sfn", to, filepath.Join(pgData, name)); err != nil {
 			t.Fatalf("the postgres user owns %s, yet: %v", pgData, err)
 		}
 	}

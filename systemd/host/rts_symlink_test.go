@@ -2,14 +2,9 @@ package host
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"os/exec"
-	"os/user"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
@@ -17,24 +12,6 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
-
-// asPostgres runs argv as the postgres system user, with that user's
-// capability only.
-func asPostgres(t *testing.T, argv ...string) error {
-	t.Helper()
-	u, err := user.Lookup("postgres")
-	if err != nil {
-		t.Fatalf("the postgres user: %v", err)
-	}
-	uid, _ := strconv.Atoi(u.Uid)
-	gid, _ := strconv.Atoi(u.Gid)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%s: %v: %s", strings.Join(argv, " "), err, strings.TrimSpace(string(out)))
-	}
-	return nil
-}
 
 // TestAttackR3RTSStatsSymlink is the attack of round 3, finding 2c: with
 // profile = true the root target (real PostgREST) writes its GHC runtime
@@ -69,7 +46,7 @@ func TestAttackR3RTSStatsSymlink(t *testing.T) {
 		}
 	}
 	byPostgres := true
-	if err := asPostgres(t, "ln", "-sfn", victim, stats); err != nil {
+	if err := labtest.AsPostgres(t, "ln", "-sfn", victim, stats); err != nil {
 		byPostgres = false
 		t.Logf("the postgres user cannot plant %s: %v; planting as root (a link left from before the fix)", stats, err)
 		if err := os.Symlink(victim, stats); err != nil {

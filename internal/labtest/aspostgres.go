@@ -1,0 +1,30 @@
+package labtest
+
+import (
+	"fmt"
+	"os/exec"
+	"os/user"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// AsPostgres runs argv as the postgres system user (the user PostgreSQL
+// runs as), with that user's rights only: for attacks from the database
+// server's account. The test must run as root.
+func AsPostgres(t testing.TB, argv ...string) error {
+	t.Helper()
+	u, err := user.Lookup("postgres")
+	if err != nil {
+		t.Fatalf("the postgres user: %v", err)
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s: %v: %s", strings.Join(argv, " "), err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
