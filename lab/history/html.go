@@ -75,7 +75,7 @@ type HTMLOptions struct {
 // chart geometry (SVG user units).
 const (
 	chartW, chartH             = 960.0, 330.0
-	padL, padR, padT, padB     = 72.0, 24.0, 56.0, 84.0
+	padL, padR, padT, padB     = 104.0, 24.0, 56.0, 84.0 // padL: room for the first rotated x label
 	plotW, plotH               = chartW - padL - padR, chartH - padT - padB
 	regressionColor            = "#d62728"
 	improvementColor           = "#2ca02c"
