@@ -101,6 +101,17 @@ func TestABRepoErrors(t *testing.T) {
 			}
 		}
 	}
+	// lab run's --binary NAME=ref:REF builds the same way, and needs --repo.
+	if _, err := runLab(t, "run", "binaries", "--binary", "a=ref:main", "--binary", "b=ref:broken", "--repo", r.Dir,
+		"--build", labtest.BuildCommand, "--dir", stackDir); err == nil || !strings.Contains(err.Error(), "parse error") {
+		t.Errorf("lab run --binary b=ref:broken: %v", err)
+	}
+	if _, err := runLab(t, "run", "binaries", "--binary", "a=ref:main", "--binary", "b=ref:HEAD", "--dir", stackDir); err == nil || !strings.Contains(err.Error(), "--repo DIR") {
+		t.Errorf("lab run --binary a=ref:main without --repo: %v", err)
+	}
+	if _, err := runLab(t, "run", "binaries", "--repo", r.Dir, "--base", "main", "--dir", stackDir); err == nil || !strings.Contains(err.Error(), "lab ab") {
+		t.Errorf("lab run --base: %v", err)
+	}
 	if _, err := runLab(t, "ab", "--base", "main", "HEAD"); err == nil || !strings.Contains(err.Error(), "--repo") {
 		t.Errorf("--base without --repo: %v", err)
 	}
@@ -110,5 +121,25 @@ func TestABRepoErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(stackDir); err == nil {
 		t.Error("a failed build touched the stack directory")
+	}
+}
+
+func TestABRepoRefNames(t *testing.T) {
+	seen := map[string]bool{}
+	for ref, want := range map[string]string{"origin/main": "origin-main", "HEAD~1": "HEAD-1", "v13.0.8": "v13.0.8", "@{u}": "u", "@": "ref"} {
+		if got := refName(ref, seen); got != want {
+			t.Errorf("refName(%q) = %q, want %q", ref, got, want)
+		}
+	}
+	if got := refName("origin/main", seen); got != "origin-main-2" {
+		t.Errorf("a second origin/main: %q", got)
+	}
+	var pf prFlags
+	pf.git.repo = "."
+	if _, err := abExperiment([]string{"main", "GETSingle", "pr/1"}, &pf); err != nil {
+		t.Fatal(err)
+	}
+	if len(pf.binaries) != 2 || pf.binaries[0].ref != "main" || pf.binaries[1].name != "pr-1" || strings.Join(pf.scenarios, ",") != "GETSingle" {
+		t.Errorf("binaries %+v scenarios %v", pf.binaries, pf.scenarios)
 	}
 }
