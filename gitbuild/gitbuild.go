@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -222,6 +223,13 @@ func Build(ctx context.Context, o Options) (Result, error) {
 	src, logPath, markPath := filepath.Join(dir, "src"), filepath.Join(dir, "build.log"), filepath.Join(dir, "built.json")
 	res := Result{SHA: sha, Ref: o.Ref, Log: logPath}
 
+	// One build of a commit at a time: two labs building it wait for each
+	// other, and the second finds the first's build cached.
+	unlock, err := lock(dir, func() { progress(fmt.Sprintf("%s (%s): waiting for another build of it", o.Ref, short(sha))) })
+	if err != nil {
+		return res, err
+	}
+	defer unlock()
 	if err := checkout(ctx, repo, sha, src); err != nil {
 		return res, err
 	}
@@ -375,3 +383,23 @@ func short(sha string) string { return sha[:min(len(sha), 7)] }
 
 // Short is a SHA's first 7 hex digits, as reports show it.
 func Short(sha string) string { return short(sha) }
+
+// lock takes dir's build lock (flock on dir/lock, released when the
+// process ends), calling waiting once when another holds it.
+func lock(dir string, waiting func()) (func(), error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		waiting()
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return func() { f.Close() }, nil
+}

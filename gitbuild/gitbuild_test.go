@@ -174,3 +174,34 @@ func TestVersionLess(t *testing.T) {
 		}
 	}
 }
+
+// Two builds of one commit at once: one runs the command, the other waits
+// and finds it cached.
+func TestBuildConcurrent(t *testing.T) {
+	pgrst := labtest.PostgREST(t)
+	r := labtest.NewGitRepo(t)
+	count := filepath.Join(t.TempDir(), "count")
+	o := Options{Repo: r.Dir, Ref: "main", Command: "sleep 0.5; " + labtest.BuildCommand, CacheDir: t.TempDir(),
+		Env: []string{"LAB_POSTGREST=" + pgrst, "BUILD_COUNT=" + count}}
+	errs := make(chan error, 2)
+	cached := make(chan bool, 2)
+	for range 2 {
+		go func() {
+			res, err := Build(context.Background(), o)
+			errs <- err
+			cached <- res.Cached
+		}()
+	}
+	n := 0
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+		if <-cached {
+			n++
+		}
+	}
+	if b, _ := os.ReadFile(count); n != 1 || strings.Count(string(b), "built") != 1 {
+		t.Errorf("%d cached, the command ran %d times; want one build and one cached", n, strings.Count(string(b), "built"))
+	}
+}
