@@ -143,3 +143,40 @@ func TestABRepoRefNames(t *testing.T) {
 		t.Errorf("binaries %+v scenarios %v", pf.binaries, pf.scenarios)
 	}
 }
+
+func TestABRepoOrderAndTitle(t *testing.T) {
+	built := func(ref, sha string) namedBinary {
+		return namedBinary{ref: ref, build: &gitbuild.Result{SHA: sha}}
+	}
+	for _, tc := range []struct {
+		args []string
+		base string
+		rel  string
+		refs string
+	}{
+		{[]string{"HEAD"}, "main", "latest", "main,HEAD,latest"},
+		{nil, "main", "", "main,HEAD"},
+		{[]string{"pr"}, "", "v1.0", "v1.0,pr"},
+		{[]string{"a", "b", "c"}, "", "", "a,b,c"},
+	} {
+		var pf prFlags
+		pf.git.repo, pf.git.base, pf.git.release = ".", tc.base, tc.rel
+		if _, err := abExperiment(tc.args, &pf); err != nil {
+			t.Fatal(err)
+		}
+		var refs []string
+		for _, b := range pf.binaries {
+			refs = append(refs, b.ref)
+		}
+		if got := strings.Join(refs, ","); got != tc.refs {
+			t.Errorf("%v --base %q --release %q: refs %s, want %s (the baseline first)", tc.args, tc.base, tc.rel, got, tc.refs)
+		}
+	}
+	three := []namedBinary{built("main", "1111111aaa"), built("HEAD", "2222222bbb"), built("v13.0.8", "3333333ccc")}
+	if got := refsTitle(three, true); got != "HEAD (2222222) vs main (1111111) and v13.0.8 (3333333)" {
+		t.Errorf("three-way title %q", got)
+	}
+	if got := refsTitle(three, false); got != "HEAD (2222222) and v13.0.8 (3333333) vs main (1111111)" {
+		t.Errorf("title %q", got)
+	}
+}

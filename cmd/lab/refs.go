@@ -77,14 +77,16 @@ func abRefs(pos []string, pf *prFlags) error {
 		if len(refs) == 1 {
 			subject = refs[0]
 		}
+		// The baseline first; the subject next, so that its verdicts come first.
 		refs = nil
 		if r.base != "" {
-			refs = append(refs, r.base)
+			refs = append(refs, r.base, subject)
+			if r.release != "" {
+				refs = append(refs, r.release) // "latest" is resolved when built
+			}
+		} else {
+			refs = append(refs, r.release, subject)
 		}
-		if r.release != "" {
-			refs = append(refs, r.release) // "latest" is resolved when built
-		}
-		refs = append(refs, subject)
 	} else if len(refs) < 2 {
 		return usageErrorf("ab --repo: give two refs or more, REF_A REF_B (A is the baseline), or one with --base REF (and --release latest)")
 	}
@@ -175,18 +177,20 @@ func (r *repoFlags) buildRefs(ctx context.Context, e *lab.Experiment, bins []nam
 }
 
 // refsTitle is the run's title: "HEAD (abc1234) vs main (def5678) and
-// v13.0.8 (0123456)" with --base/--release (the subject is last), else
-// "B (…) vs A (…)" (A the baseline).
-func refsTitle(bins []namedBinary, subjectLast bool) string {
+// v13.0.8 (0123456)" with --base/--release (the subject second, after the
+// baseline), else "B (…) and C (…) vs A (…)" (A the baseline).
+func refsTitle(bins []namedBinary, subjectSecond bool) string {
 	label := func(b namedBinary) string {
 		return fmt.Sprintf("%s (%s)", b.ref, gitbuild.Short(b.build.SHA))
 	}
 	var others []string
-	if subjectLast {
-		for _, b := range bins[:len(bins)-1] {
-			others = append(others, label(b))
+	if subjectSecond {
+		for i, b := range bins {
+			if i != 1 {
+				others = append(others, label(b))
+			}
 		}
-		return label(bins[len(bins)-1]) + " vs " + strings.Join(others, " and ")
+		return label(bins[1]) + " vs " + strings.Join(others, " and ")
 	}
 	for _, b := range bins[1:] {
 		others = append(others, label(b))
