@@ -7,14 +7,18 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pgrst-lab/pgrst-lab/gitbuild"
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/systemd/host"
 )
 
-// namedBinary is one --binary NAME=PATH.
+// namedBinary is one --binary NAME=PATH, or NAME=ref:REF (a git ref of
+// --repo, built before the run: path is set then).
 type namedBinary struct {
 	name, path string
+	ref        string           // the git ref to build ("" for a path)
+	build      *gitbuild.Result // set once the ref is built
 }
 
 // parseBinary reads NAME=PATH; the path must be an executable file (made
@@ -27,11 +31,17 @@ func parseBinary(s string) (namedBinary, error) {
 	if !lab.ValidName(name) {
 		return namedBinary{}, fmt.Errorf("%q: name %q: use letters, digits, '.', '_' and '-' (it names the variant)", s, name)
 	}
+	if ref, ok := strings.CutPrefix(path, "ref:"); ok {
+		if ref == "" {
+			return namedBinary{}, fmt.Errorf("%q: want NAME=ref:REF, e.g. pr=ref:HEAD (with --repo DIR)", s)
+		}
+		return namedBinary{name: name, ref: ref}, nil
+	}
 	p, err := executable(path)
 	if err != nil {
 		return namedBinary{}, fmt.Errorf("%q: %w", s, err)
 	}
-	return namedBinary{name, p}, nil
+	return namedBinary{name: name, path: p}, nil
 }
 
 // executable returns path made absolute, or an error unless it is an
@@ -71,7 +81,11 @@ func binaryVariants(ctx context.Context, e *lab.Experiment, bins []namedBinary) 
 		if _, err := host.BinaryVersion(ctx, b.path); err != nil {
 			return usageErrorf("--binary %s=%s: %v (is it a PostgREST build?)", b.name, b.path, err)
 		}
-		vs = append(vs, lab.Variant{Name: b.name, Baseline: i == 0, Binary: b.path, Description: "--binary " + b.path})
+		desc := "--binary " + b.path
+		if b.build != nil {
+			desc = buildDescription(b)
+		}
+		vs = append(vs, lab.Variant{Name: b.name, Baseline: i == 0, Binary: b.path, Description: desc})
 	}
 	e.Variants = vs
 	return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
@@ -15,6 +16,8 @@ func init() {
 }
 
 const abUsage = `ab PATH_A PATH_B [SCENARIO...] [flags]
+   ab --repo DIR REF_A REF_B [REF...] [SCENARIO...] [flags]
+   ab --repo DIR [REF] --base REF [--release latest|TAG] [SCENARIO...] [flags]
 
 Compares two PostgREST executables on the local stack: the bundled
 'binaries' experiment (closed model, interleaved rounds until decided) with
@@ -24,7 +27,18 @@ Each executable is asked its --version first; the versions are in every
 report. The variants are named a and b, or NAME=PATH names them, e.g.
 'lab ab base=/usr/bin/postgrest pr=./dist/postgrest'. Same as
 'lab run binaries --binary a=PATH_A --binary b=PATH_B --scenarios ...', with
-its flags (--markdown, --gate, --min-trials, ...).`
+its flags (--markdown, --gate, --min-trials, ...).
+
+With --repo, the arguments are git refs of that repository (branches, tags,
+SHAs; the built-in scenarios' names are scenarios): each is resolved to its
+commit, checked out in its own worktree under $XDG_CACHE_HOME/pgrst-lab/builds
+and built with --build CMD (else $LAB_BUILD, else nix-build when the
+repository has a default.nix, else cabal or stack), all before the first
+trial; a commit built before is not built again. The variants are named by
+the refs. With --base REF, one ref (HEAD when none is given) is compared
+with the base (the baseline) and, with --release latest (the highest v* tag)
+or --release TAG, with that release too, in one run, the three interleaved.
+HEAD with uncommitted changes is refused unless --allow-dirty.`
 
 func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return runWith(ctx, "ab", abUsage, args, stdout, stderr, abExperiment)
@@ -33,6 +47,24 @@ func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // abExperiment reads `lab ab`'s positional arguments: two executables
 // (PATH or NAME=PATH), then scenarios.
 func abExperiment(pos []string, pf *prFlags) (string, error) {
+	if pf.git.repo != "" {
+		if len(pf.binaries) > 0 {
+			return "", usageErrorf("ab --repo: the refs are its arguments; --binary is for 'lab run'")
+		}
+		if pf.scenarios != nil && slices.ContainsFunc(pos, func(p string) bool { return slices.Contains(lab.BuiltinScenarios, p) }) {
+			return "", usageErrorf("ab: give scenarios as arguments or with --scenarios, not both")
+		}
+		if err := abRefs(pos, pf); err != nil {
+			return "", err
+		}
+		if pf.scenarios == nil {
+			pf.scenarios = append([]string(nil), lab.BuiltinScenarios...)
+		}
+		return "binaries", nil
+	}
+	if pf.git.base != "" || pf.git.release != "" {
+		return "", usageErrorf("ab: --base and --release compare git refs: give the repository with --repo DIR")
+	}
 	if len(pos) < 2 {
 		return "", usageErrorf("ab: give two executables, PATH_A PATH_B (A is the baseline), then optionally scenarios")
 	}

@@ -60,7 +60,10 @@ result directory written ('lab push DIR' imports it later) and exits
 non-zero.`
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return runWith(ctx, "run", runUsage, args, stdout, stderr, func(pos []string, _ *prFlags) (string, error) {
+	return runWith(ctx, "run", runUsage, args, stdout, stderr, func(pos []string, pf *prFlags) (string, error) {
+		if pf.git.base != "" || pf.git.release != "" {
+			return "", usageErrorf("run: --base and --release are lab ab's (lab ab --repo DIR HEAD --base main --release latest)")
+		}
 		if len(pos) != 1 {
 			return "", usageErrorf("run: give one experiment name or file (bundled: %v)", experiments.Names())
 		}
@@ -88,6 +91,7 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 	if help || err != nil {
 		return err
 	}
+	pf.git.progress = stdout
 	expName, err := experiment(pos, &pf)
 	if err != nil {
 		return err
@@ -140,7 +144,10 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 	}
 
 	res, err := runAndReport(ctx, session.Options{Experiment: e, Server: srv, Loader: loader(url), Results: *results,
-		Note: noteVersions(e, binaryVersions(ctx, e))}, stdout)
+		Note: func(run *lab.Run) {
+			noteVersions(e, binaryVersions(ctx, e))(run)
+			noteBuilds(pf.git.repo, pf.binaries)(run)
+		}}, stdout)
 	storeErr := putResult(ctx, st, res, stdout)
 	return errors.Join(pf.finish(res, err, stdout), storeErr)
 }

@@ -32,6 +32,7 @@ const stepSummaryEnv = "GITHUB_STEP_SUMMARY"
 // --binary, --scenarios, --markdown and --gate.
 type prFlags struct {
 	binaries  []namedBinary
+	git       repoFlags // --repo and the flags that build refs
 	scenarios []string
 	markdown  string
 	gateText  string
@@ -39,7 +40,8 @@ type prFlags struct {
 }
 
 func (p *prFlags) add(fs *flag.FlagSet) {
-	fs.Func("binary", "`NAME=PATH` of a PostgREST executable; twice or more replace the experiment's variants (the first is the baseline)", func(s string) error {
+	p.git.add(fs)
+	fs.Func("binary", "`NAME=PATH` of a PostgREST executable, or NAME=ref:REF built from --repo; twice or more replace the experiment's variants (the first is the baseline)", func(s string) error {
 		b, err := parseBinary(s)
 		if err != nil {
 			return err
@@ -78,6 +80,9 @@ func (p *prFlags) ci() bool { return p.markdown != "" || p.rules != nil }
 // PGRST_RELEASE).
 func (p *prFlags) edit(ctx context.Context) func(*lab.Experiment) error {
 	return func(e *lab.Experiment) error {
+		if err := p.git.buildRefs(ctx, e, p.binaries); err != nil {
+			return err
+		}
 		if len(p.binaries) > 0 {
 			if err := binaryVariants(ctx, e, p.binaries); err != nil {
 				return err

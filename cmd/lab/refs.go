@@ -1,0 +1,221 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/gitbuild"
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// buildEnv is the build command when --build is not given.
+const buildEnv = "LAB_BUILD"
+
+// repoFlags are the flags that build binaries from git refs: --repo,
+// --build, --artifact, --allow-dirty, and `lab ab`'s --base and --release.
+type repoFlags struct {
+	repo, command, artifact string
+	base, release           string
+	allowDirty              bool
+	// title is set by `lab ab --repo`: the run is titled by its refs.
+	title bool
+	// progress is where the builds' progress goes.
+	progress io.Writer
+}
+
+func (r *repoFlags) add(fs *flag.FlagSet) {
+	fs.StringVar(&r.repo, "repo", "", "git repository `DIR` the refs (lab ab REF..., --binary NAME=ref:REF) are built from")
+	fs.StringVar(&r.command, "build", "", "shell `CMD` that builds a ref in its worktree (default $"+buildEnv+", else nix-build with a default.nix, cabal or stack)")
+	fs.StringVar(&r.artifact, "artifact", "", "the built executable's `PATH` relative to the worktree (default: the first postgrest under result, dist-newstyle, .stack-work)")
+	fs.BoolVar(&r.allowDirty, "allow-dirty", false, "build HEAD even when the repository has uncommitted changes (they are not in the build)")
+	fs.StringVar(&r.base, "base", "", "lab ab --repo: the base `REF` (the baseline) the ref is compared with, e.g. main")
+	fs.StringVar(&r.release, "release", "", "lab ab --repo: also compare with this release `TAG`, or latest (the highest v* tag)")
+}
+
+// refName makes a variant name of a ref: HEAD, main, v13.0.8, origin-main.
+var refUnsafe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+func refName(ref string, seen map[string]bool) string {
+	name := strings.Trim(refUnsafe.ReplaceAllString(ref, "-"), "-._")
+	if !lab.ValidName(name) {
+		name = "ref"
+	}
+	base := name
+	for i := 2; seen[name]; i++ {
+		name = fmt.Sprintf("%s-%d", base, i)
+	}
+	seen[name] = true
+	return name
+}
+
+// abRefs reads `lab ab --repo DIR REF...`'s positional arguments: the
+// built-in scenarios' names are scenarios, everything else a ref. With
+// --base (and --release) one ref is compared with them, HEAD when none is
+// given; the baseline is the base (else the release).
+func abRefs(pos []string, pf *prFlags) error {
+	var refs []string
+	for _, p := range pos {
+		if slices.Contains(lab.BuiltinScenarios, p) {
+			pf.scenarios = append(pf.scenarios, p)
+		} else {
+			refs = append(refs, p)
+		}
+	}
+	r := &pf.git
+	if r.base != "" || r.release != "" {
+		if len(refs) > 1 {
+			return usageErrorf("ab --repo with --base/--release: give one ref to compare with them (HEAD when none), not %d", len(refs))
+		}
+		subject := "HEAD"
+		if len(refs) == 1 {
+			subject = refs[0]
+		}
+		// The baseline first; the subject next, so that its verdicts come first.
+		refs = nil
+		if r.base != "" {
+			refs = append(refs, r.base, subject)
+			if r.release != "" {
+				refs = append(refs, r.release) // "latest" is resolved when built
+			}
+		} else {
+			refs = append(refs, r.release, subject)
+		}
+	} else if len(refs) < 2 {
+		return usageErrorf("ab --repo: give two refs or more, REF_A REF_B (A is the baseline), or one with --base REF (and --release latest)")
+	}
+	seen := map[string]bool{}
+	for _, ref := range refs {
+		name := ref
+		if ref == "latest" && ref == r.release {
+			name = "release" // renamed to the tag when resolved
+		}
+		pf.binaries = append(pf.binaries, namedBinary{name: refName(name, seen), ref: ref})
+	}
+	r.title = true
+	return nil
+}
+
+// buildRefs builds every --binary NAME=ref:REF (and lab ab's refs) before
+// the run, so that no trial waits on a build and a broken build costs no
+// measurement.
+func (r *repoFlags) buildRefs(ctx context.Context, e *lab.Experiment, bins []namedBinary) error {
+	var n int
+	for _, b := range bins {
+		if b.ref != "" {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	if r.repo == "" {
+		return usageErrorf("a ref (%s) needs the repository it is in: --repo DIR", bins[slices.IndexFunc(bins, func(b namedBinary) bool { return b.ref != "" })].ref)
+	}
+	if abs, err := filepath.Abs(r.repo); err == nil {
+		r.repo = abs
+	}
+	command := r.command
+	if command == "" {
+		command = os.Getenv(buildEnv)
+	}
+	out := r.progress
+	if out == nil {
+		out = io.Discard
+	}
+	// Resolve first: a typo costs no build.
+	seen := map[string]bool{}
+	for i := range bins {
+		b := &bins[i]
+		seen[b.name] = true
+		if b.ref == "latest" && b.ref == r.release {
+			tag, err := gitbuild.LatestRelease(ctx, r.repo)
+			if err != nil {
+				return fmt.Errorf("--release latest: %w", err)
+			}
+			b.ref = tag
+			if b.name == "release" && r.title {
+				delete(seen, b.name)
+				b.name = refName(tag, seen)
+			}
+		}
+	}
+	shas := map[string]string{}
+	for _, b := range bins {
+		if b.ref == "" {
+			continue
+		}
+		sha, err := gitbuild.Resolve(ctx, r.repo, b.ref)
+		if err != nil {
+			return usageErrorf("--repo %s: %v", r.repo, err)
+		}
+		shas[b.name] = sha
+	}
+	fmt.Fprintf(out, "building %d ref(s) of %s before the first trial\n", n, r.repo)
+	for i := range bins {
+		b := &bins[i]
+		if b.ref == "" {
+			continue
+		}
+		res, err := gitbuild.Build(ctx, gitbuild.Options{Repo: r.repo, Ref: b.ref, SHA: shas[b.name], Command: command,
+			Artifact: r.artifact, AllowDirty: r.allowDirty, Progress: func(s string) { fmt.Fprintf(out, "  build %s\n", s) }})
+		if err != nil {
+			return fmt.Errorf("variant %s: %w", b.name, err)
+		}
+		b.path, b.build = res.Path, &res
+	}
+	if r.title {
+		e.Title = refsTitle(bins, r.base != "" || r.release != "")
+	}
+	return nil
+}
+
+// refsTitle is the run's title: "HEAD (abc1234) vs main (def5678) and
+// v13.0.8 (0123456)" with --base/--release (the subject second, after the
+// baseline), else "B (…) and C (…) vs A (…)" (A the baseline).
+func refsTitle(bins []namedBinary, subjectSecond bool) string {
+	label := func(b namedBinary) string {
+		return fmt.Sprintf("%s (%s)", b.ref, gitbuild.Short(b.build.SHA))
+	}
+	var others []string
+	if subjectSecond {
+		for i, b := range bins {
+			if i != 1 {
+				others = append(others, label(b))
+			}
+		}
+		return label(bins[1]) + " vs " + strings.Join(others, " and ")
+	}
+	for _, b := range bins[1:] {
+		others = append(others, label(b))
+	}
+	return strings.Join(others, " and ") + " vs " + label(bins[0])
+}
+
+// buildDescription describes a variant built from a ref.
+func buildDescription(b namedBinary) string {
+	return fmt.Sprintf("%s (%s), built with `%s`", b.ref, gitbuild.Short(b.build.SHA), b.build.Command)
+}
+
+// noteBuilds records what each built variant was built from.
+func noteBuilds(repo string, bins []namedBinary) func(*lab.Run) {
+	return func(run *lab.Run) {
+		for _, b := range bins {
+			if b.build == nil {
+				continue
+			}
+			for i := range run.Variants {
+				if run.Variants[i].Name == b.name {
+					bd := &run.Variants[i].Build
+					bd.Repo, bd.Ref, bd.Commit = repo, b.ref, b.build.SHA
+				}
+			}
+		}
+	}
+}
