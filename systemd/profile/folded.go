@@ -41,6 +41,14 @@ const (
 // unknown ones are named after their DSO ("[libc.so.6]"). service names a
 // PID's root frame; the samples of a PID it does not know ("") are left out.
 func ParseScript(r io.Reader, service func(pid int) string) (Profile, error) {
+	return parseScript(r, service, nil)
+}
+
+// resolver names the code at an address perf left unresolved in a DSO
+// (by path), or reports false.
+type resolver func(dso string, addr uint64) (string, bool)
+
+func parseScript(r io.Reader, service func(pid int) string, resolve resolver) (Profile, error) {
 	folded := map[string]*Stack{}
 	var p Profile
 	var frames []string
@@ -77,7 +85,7 @@ func ParseScript(r io.Reader, service func(pid int) string) (Profile, error) {
 			flush()
 		case line[0] == '\t':
 			if pid >= 0 && len(frames) < maxDepth {
-				f := frameName(strings.TrimSpace(line))
+				f := frameName(strings.TrimSpace(line), resolve)
 				// A run of unknown frames (an unwinder lost in code without
 				// frame pointers, as GHC's) is one frame.
 				if n := len(frames); n == 0 || f != frames[n-1] || !strings.HasPrefix(f, "[") {
@@ -93,7 +101,7 @@ func ParseScript(r io.Reader, service func(pid int) string) (Profile, error) {
 			}
 			pid = n
 			if rest = strings.TrimSpace(rest); rest != "" { // no call chain: the frame is on the header line
-				frames = append(frames, frameName(rest))
+				frames = append(frames, frameName(rest, resolve))
 			}
 		}
 	}
@@ -114,9 +122,10 @@ func ParseScript(r io.Reader, service func(pid int) string) (Profile, error) {
 }
 
 // frameName is a frame line's function: "addr sym (dso)" -> the decoded
-// symbol, or "[dso base name]" when perf does not know the symbol.
-func frameName(line string) string {
-	_, rest, _ := strings.Cut(line, " ")
+// symbol; when perf does not know the symbol, what resolve (if any) names
+// at the address, or else "[dso base name]".
+func frameName(line string, resolve resolver) string {
+	addr, rest, _ := strings.Cut(line, " ")
 	rest = strings.TrimSpace(rest)
 	sym, dso := rest, ""
 	if i := strings.LastIndex(rest, " ("); i >= 0 && strings.HasSuffix(rest, ")") {
@@ -125,6 +134,13 @@ func frameName(line string) string {
 	if sym == "" || sym == "[unknown]" {
 		if dso == "" || dso == "[unknown]" {
 			return "[unknown]"
+		}
+		if resolve != nil {
+			if a, err := strconv.ParseUint(addr, 16, 64); err == nil {
+				if name, ok := resolve(dso, a); ok {
+					return name
+				}
+			}
 		}
 		return "[" + filepath.Base(dso) + "]"
 	}

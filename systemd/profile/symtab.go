@@ -1,0 +1,186 @@
+package profile
+
+import (
+	"cmp"
+	"debug/elf"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// symTable is the code symbols of one executable, by address: what perf
+// leaves unresolved in GHC programs. GHC's code sits under symbols perf
+// does not take (OBJECT info tables in .text, FUNC symbols whose size
+// ends before the code of the module's unnamed closures that follows),
+// so perf prints their samples as bare addresses.
+type symTable struct {
+	starts []uint64 // sorted
+	ends   []uint64 // start+size (start when the size is 0)
+	names  []string // decoded
+}
+
+// Bounds on what a symbol table may cost to load: the executable is a
+// variant's, which may be hostile. PostgREST 13's .symtab is 3 MB.
+const (
+	maxSymtabBytes = 64 << 20
+	maxSymbols     = 2 << 20
+)
+
+// loadSymTable reads the symbols of the executable sections of an ELF
+// executable of type ET_EXEC (its addresses are the ones perf prints: no
+// load offset). Position-independent files (ET_DYN) need the mapping's
+// base, which perf script does not print: they are refused.
+func loadSymTable(path string) (*symTable, error) {
+	f, err := elf.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if f.Type != elf.ET_EXEC {
+		return nil, fmt.Errorf("%s: ELF type %v, not ET_EXEC", path, f.Type)
+	}
+	sec := f.Section(".symtab")
+	if sec == nil {
+		return nil, fmt.Errorf("%s: no symbol table", path)
+	}
+	if sec.Size > maxSymtabBytes {
+		return nil, fmt.Errorf("%s: symbol table of %d bytes", path, sec.Size)
+	}
+	syms, err := f.Symbols()
+	if err != nil {
+		return nil, err
+	}
+	if len(syms) > maxSymbols {
+		return nil, fmt.Errorf("%s: %d symbols", path, len(syms))
+	}
+	type sym struct {
+		start, end uint64
+		name       string
+	}
+	code := make([]sym, 0, len(syms)/2)
+	for _, s := range syms {
+		i := int(s.Section)
+		if s.Section >= elf.SHN_LORESERVE || i <= 0 || i >= len(f.Sections) || f.Sections[i].Flags&elf.SHF_EXECINSTR == 0 {
+			continue
+		}
+		switch elf.ST_TYPE(s.Info) {
+		case elf.STT_FUNC, elf.STT_OBJECT, elf.STT_NOTYPE:
+		default:
+			continue
+		}
+		if s.Name == "" || strings.HasPrefix(s.Name, ".L") || s.Value == 0 {
+			continue
+		}
+		code = append(code, sym{s.Value, s.Value + s.Size, s.Name})
+	}
+	// By address; at one address the symbol with a size, then by name,
+	// so that the choice does not depend on the file's order.
+	slices.SortFunc(code, func(a, b sym) int {
+		if c := cmp.Compare(a.start, b.start); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.end, a.end); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.name, b.name)
+	})
+	code = slices.CompactFunc(code, func(a, b sym) bool { return a.start == b.start })
+	t := &symTable{starts: make([]uint64, len(code)), ends: make([]uint64, len(code)), names: make([]string, len(code))}
+	for i, s := range code {
+		t.starts[i], t.ends[i], t.names[i] = s.start, s.end, truncate(DecodeGHC(s.name))
+	}
+	return t, nil
+}
+
+// lookup names the code at addr after the nearest symbol at or before it:
+// that symbol's decoded name when addr is within its size (or it has
+// none), otherwise "<module>.[code after <name>]" for a Haskell name (the
+// unnamed code that follows a GHC symbol is its module's: GHC compiles a
+// module to one object file, which the linker keeps together), and
+// "[code after <name>]" for others.
+func (t *symTable) lookup(addr uint64) (string, bool) {
+	i, found := slices.BinarySearch(t.starts, addr)
+	if !found {
+		i--
+	}
+	if i < 0 {
+		return "", false
+	}
+	name := t.names[i]
+	if addr < t.ends[i] || t.ends[i] == t.starts[i] {
+		return name, true
+	}
+	if mod, fn, ok := splitHaskell(name); ok {
+		return mod + ".[code after " + fn + "]", true
+	}
+	return "[code after " + name + "]", true
+}
+
+// splitHaskell splits a decoded GHC name into module and function
+// ("PostgREST.Config" and "$wparseSecret"): the leading components that
+// start with a capital letter are the module, as in lab/profiles.ModuleOf.
+func splitHaskell(name string) (mod, fn string, ok bool) {
+	n := 0
+	for i := 0; i < len(name); {
+		j := strings.IndexByte(name[i:], '.')
+		if j <= 0 || name[i] < 'A' || name[i] > 'Z' {
+			break
+		}
+		if !moduleName.MatchString(name[i : i+j]) {
+			break
+		}
+		n = i + j
+		i = n + 1
+	}
+	if n == 0 || n+1 >= len(name) {
+		return "", "", false
+	}
+	return name[:n], name[n+1:], true
+}
+
+// symCache keeps each executable's table, by path, size and modification
+// time: a lab run profiles the same binaries in every trial.
+var symCache = struct {
+	sync.Mutex
+	m map[symKey]symEntry
+}{m: map[symKey]symEntry{}}
+
+type symKey struct {
+	path  string
+	size  int64
+	mtime time.Time
+}
+
+type symEntry struct {
+	t   *symTable
+	err error
+}
+
+// symbolsOf is the (cached) symbol table of the executable at path.
+func symbolsOf(path string) (*symTable, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errors.New(path + ": not a regular file")
+	}
+	k := symKey{path, fi.Size(), fi.ModTime()}
+	symCache.Lock()
+	defer symCache.Unlock()
+	if e, ok := symCache.m[k]; ok {
+		return e.t, e.err
+	}
+	for old := range symCache.m {
+		if old.path == path {
+			delete(symCache.m, old) // the file changed: its old table is of no use
+		}
+	}
+	t, err := loadSymTable(path)
+	symCache.m[k] = symEntry{t, err}
+	return t, err
+}
