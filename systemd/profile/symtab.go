@@ -21,6 +21,7 @@ type symTable struct {
 	starts []uint64 // sorted
 	ends   []uint64 // start+size (start when the size is 0)
 	names  []string // decoded
+	after  []string // the name of the code past a symbol's size (afterName), or ""
 }
 
 // Bounds on what a symbol table may cost to load: the executable is a
@@ -28,6 +29,8 @@ type symTable struct {
 const (
 	maxSymtabBytes = 64 << 20
 	maxSymbols     = 2 << 20
+
+	maxCachedTables = 4
 )
 
 // loadSymTable reads the symbols of the executable sections of an ELF
@@ -93,6 +96,13 @@ func loadSymTable(path string) (*symTable, error) {
 	for i, s := range code {
 		t.starts[i], t.ends[i], t.names[i] = s.start, s.end, truncate(DecodeGHC(s.name))
 	}
+	// Named once here, not per sample: a profile looks up tens of thousands of frames.
+	t.after = make([]string, len(code))
+	for i := range code {
+		if t.ends[i] > t.starts[i] && (i+1 == len(code) || t.starts[i+1] > t.ends[i]) {
+			t.after[i] = afterName(t.names[i])
+		}
+	}
 	return t, nil
 }
 
@@ -110,14 +120,21 @@ func (t *symTable) lookup(addr uint64) (string, bool) {
 	if i < 0 {
 		return "", false
 	}
-	name := t.names[i]
 	if addr < t.ends[i] || t.ends[i] == t.starts[i] {
-		return name, true
+		return t.names[i], true
 	}
+	if t.after[i] != "" {
+		return t.after[i], true
+	}
+	return afterName(t.names[i]), true
+}
+
+// afterName names the unnamed code after a symbol (see lookup).
+func afterName(name string) string {
 	if mod, fn, ok := splitHaskell(name); ok {
-		return mod + ".[code after " + fn + "]", true
+		return mod + ".[code after " + fn + "]"
 	}
-	return "[code after " + name + "]", true
+	return "[code after " + name + "]"
 }
 
 // splitHaskell splits a decoded GHC name into module and function
@@ -143,7 +160,8 @@ func splitHaskell(name string) (mod, fn string, ok bool) {
 }
 
 // symCache keeps each executable's table, by path, size and modification
-// time: a lab run profiles the same binaries in every trial.
+// time: a lab run profiles the same binaries in every trial. A table of
+// PostgREST 13 is a few MB: at most maxCachedTables are kept.
 var symCache = struct {
 	sync.Mutex
 	m map[symKey]symEntry
@@ -176,8 +194,8 @@ func symbolsOf(path string) (*symTable, error) {
 		return e.t, e.err
 	}
 	for old := range symCache.m {
-		if old.path == path {
-			delete(symCache.m, old) // the file changed: its old table is of no use
+		if old.path == path || len(symCache.m) >= maxCachedTables {
+			delete(symCache.m, old) // the file changed (its old table is of no use), or room for this one
 		}
 	}
 	t, err := loadSymTable(path)
