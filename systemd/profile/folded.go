@@ -44,11 +44,20 @@ func ParseScript(r io.Reader, service func(pid int) string) (Profile, error) {
 	return parseScript(r, service, nil)
 }
 
-// resolver names the code at an address perf left unresolved in a DSO
-// (by path), or reports false.
-type resolver func(dso string, addr uint64) (string, bool)
+// resolver names the code at addresses perf left unresolved in a DSO (by
+// path). It first sees the frames perf did name (observe), so that it can
+// tell how perf's addresses relate to the file's, then names the others
+// (resolve), or reports false.
+type resolver interface {
+	observe(dso string, addr uint64, sym string)
+	resolve(dso string, addr uint64) (string, bool)
+}
 
-func parseScript(r io.Reader, service func(pid int) string, resolve resolver) (Profile, error) {
+// unresolvedFrame marks, while parsing, a frame left for the resolver:
+// unresolvedFrame + dso + "\x01" + hex address.
+const unresolvedFrame = "\x01?"
+
+func parseScript(r io.Reader, service func(pid int) string, res resolver) (Profile, error) {
 	folded := map[string]*Stack{}
 	var p Profile
 	var frames []string
@@ -85,7 +94,7 @@ func parseScript(r io.Reader, service func(pid int) string, resolve resolver) (P
 			flush()
 		case line[0] == '\t':
 			if pid >= 0 && len(frames) < maxDepth {
-				f := frameName(strings.TrimSpace(line), resolve)
+				f := frameName(strings.TrimSpace(line), res)
 				// A run of unknown frames (an unwinder lost in code without
 				// frame pointers, as GHC's) is one frame.
 				if n := len(frames); n == 0 || f != frames[n-1] || !strings.HasPrefix(f, "[") {
@@ -101,13 +110,16 @@ func parseScript(r io.Reader, service func(pid int) string, resolve resolver) (P
 			}
 			pid = n
 			if rest = strings.TrimSpace(rest); rest != "" { // no call chain: the frame is on the header line
-				frames = append(frames, frameName(rest, resolve))
+				frames = append(frames, frameName(rest, res))
 			}
 		}
 	}
 	flush()
 	if err := sc.Err(); err != nil {
 		return p, fmt.Errorf("perf script: %w", err)
+	}
+	if res != nil {
+		folded = resolveFrames(folded, res)
 	}
 	for _, s := range folded {
 		p.Stacks = append(p.Stacks, *s)
@@ -122,29 +134,64 @@ func parseScript(r io.Reader, service func(pid int) string, resolve resolver) (P
 }
 
 // frameName is a frame line's function: "addr sym (dso)" -> the decoded
-// symbol; when perf does not know the symbol, what resolve (if any) names
-// at the address, or else "[dso base name]".
-func frameName(line string, resolve resolver) string {
+// symbol, or "[dso base name]" when perf does not know the symbol. With a
+// resolver, it sees the frames perf named, and the others of a file are
+// left for it (unresolvedFrame).
+func frameName(line string, res resolver) string {
 	addr, rest, _ := strings.Cut(line, " ")
 	rest = strings.TrimSpace(rest)
 	sym, dso := rest, ""
 	if i := strings.LastIndex(rest, " ("); i >= 0 && strings.HasSuffix(rest, ")") {
 		sym, dso = rest[:i], rest[i+2:len(rest)-1]
 	}
+	a, aerr := strconv.ParseUint(addr, 16, 64)
+	fileDSO := res != nil && aerr == nil && strings.HasPrefix(dso, "/")
 	if sym == "" || sym == "[unknown]" {
 		if dso == "" || dso == "[unknown]" {
 			return "[unknown]"
 		}
-		if resolve != nil {
-			if a, err := strconv.ParseUint(addr, 16, 64); err == nil {
-				if name, ok := resolve(dso, a); ok {
-					return name
-				}
-			}
+		if fileDSO {
+			return unresolvedFrame + dso + "\x01" + strconv.FormatUint(a, 16)
 		}
 		return "[" + filepath.Base(dso) + "]"
 	}
+	if fileDSO {
+		res.observe(dso, a, sym)
+	}
 	return truncate(DecodeGHC(sym))
+}
+
+// resolveFrames names the frames left for the resolver (or after their
+// file, as without one) and folds the stacks again.
+func resolveFrames(folded map[string]*Stack, res resolver) map[string]*Stack {
+	out := make(map[string]*Stack, len(folded))
+	for _, s := range folded {
+		frames := make([]string, 0, len(s.Frames))
+		for i, f := range s.Frames {
+			if i > 0 && strings.HasPrefix(f, unresolvedFrame) {
+				dso, hex, _ := strings.Cut(f[len(unresolvedFrame):], "\x01")
+				a, _ := strconv.ParseUint(hex, 16, 64)
+				name, ok := res.resolve(dso, a)
+				if !ok {
+					name = "[" + filepath.Base(dso) + "]"
+				}
+				f = name
+			}
+			// A run of unknown frames (an unwinder lost in code without
+			// frame pointers, as GHC's) is one frame.
+			if n := len(frames); n > 1 && f == frames[n-1] && strings.HasPrefix(f, "[") {
+				continue
+			}
+			frames = append(frames, f)
+		}
+		key := strings.Join(frames, "\x00")
+		if o, ok := out[key]; ok {
+			o.Count += s.Count
+		} else {
+			out[key] = &Stack{Frames: frames, Count: s.Count}
+		}
+	}
+	return out
 }
 
 func truncate(s string) string {

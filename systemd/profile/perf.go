@@ -212,21 +212,7 @@ func (r *Recorder) Fold(ctx context.Context) (Profile, error) {
 // other files (libraries, anything a variant's process mapped) are not
 // read.
 func (r *Recorder) resolver() resolver {
-	tables := map[string]*symTable{}
-	return func(dso string, addr uint64) (string, bool) {
-		if !r.exePaths[dso] {
-			return "", false
-		}
-		t, ok := tables[dso]
-		if !ok {
-			t, _ = symbolsOf(dso) // nil when unreadable: named after the file, as before
-			tables[dso] = t
-		}
-		if t == nil {
-			return "", false
-		}
-		return t.lookup(addr)
-	}
+	return &exeResolver{exes: r.exePaths, tables: map[string]*symTable{}, evidence: map[string]*addrEvidence{}}
 }
 
 // Discard stops the recording and removes its data.

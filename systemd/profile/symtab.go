@@ -12,16 +12,17 @@ import (
 	"time"
 )
 
-// symTable is the code symbols of one executable, by address: what perf
-// leaves unresolved in GHC programs. GHC's code sits under symbols perf
-// does not take (OBJECT info tables in .text, FUNC symbols whose size
-// ends before the code of the module's unnamed closures that follows),
-// so perf prints their samples as bare addresses.
+// symTable is the code symbols of one executable, by address, for what
+// perf leaves unresolved in GHC programs: a module's internal closures
+// have no symbol of their own (their code follows an exported symbol,
+// past that symbol's size), so perf prints their samples as bare
+// addresses.
 type symTable struct {
-	starts []uint64 // sorted
-	ends   []uint64 // start+size (start when the size is 0)
-	names  []string // decoded
-	after  []string // the name of the code past a symbol's size (afterName), or ""
+	starts []uint64         // sorted
+	ends   []uint64         // start+size (start when the size is 0)
+	names  []string         // decoded
+	after  []string         // the name of the code past a symbol's size (afterName), or ""
+	segs   []elf.ProgHeader // the executable PT_LOAD segments
 }
 
 // Bounds on what a symbol table may cost to load: the executable is a
@@ -34,17 +35,16 @@ const (
 )
 
 // loadSymTable reads the symbols of the executable sections of an ELF
-// executable of type ET_EXEC (its addresses are the ones perf prints: no
-// load offset). Position-independent files (ET_DYN) need the mapping's
-// base, which perf script does not print: they are refused.
+// file, and its executable segments (to turn file offsets into
+// addresses).
 func loadSymTable(path string) (*symTable, error) {
 	f, err := elf.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if f.Type != elf.ET_EXEC {
-		return nil, fmt.Errorf("%s: ELF type %v, not ET_EXEC", path, f.Type)
+	if f.Type != elf.ET_EXEC && f.Type != elf.ET_DYN {
+		return nil, fmt.Errorf("%s: ELF type %v", path, f.Type)
 	}
 	sec := f.Section(".symtab")
 	if sec == nil {
@@ -96,6 +96,11 @@ func loadSymTable(path string) (*symTable, error) {
 	for i, s := range code {
 		t.starts[i], t.ends[i], t.names[i] = s.start, s.end, truncate(DecodeGHC(s.name))
 	}
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_LOAD && p.Flags&elf.PF_X != 0 {
+			t.segs = append(t.segs, p.ProgHeader)
+		}
+	}
 	// Named once here, not per sample: a profile looks up tens of thousands of frames.
 	t.after = make([]string, len(code))
 	for i := range code {
@@ -135,6 +140,93 @@ func afterName(name string) string {
 		return mod + ".[code after " + fn + "]"
 	}
 	return "[code after " + name + "]"
+}
+
+// addrOfOffset is the address of the byte at a file offset, in an
+// executable segment.
+func (t *symTable) addrOfOffset(off uint64) (uint64, bool) {
+	for _, p := range t.segs {
+		if off >= p.Off && off-p.Off < p.Filesz {
+			return off - p.Off + p.Vaddr, true
+		}
+	}
+	return 0, false
+}
+
+// exeResolver names unresolved frames of the tracked executables. Which
+// addresses perf prints depends on perf and the file: perf 6.1 prints a
+// call chain's user-space addresses as offsets into the file (the map's
+// start subtracted, its file offset added: PostgREST's 0x5b72fc is the
+// code at 0x9b72fc), other versions may print the addresses themselves.
+// The frames perf named decide: the reading under which the symbol table
+// names most of them as perf did is taken, when it names at least half;
+// without such evidence nothing is resolved.
+type exeResolver struct {
+	exes     map[string]bool
+	tables   map[string]*symTable // nil: unreadable
+	evidence map[string]*addrEvidence
+}
+
+// addrEvidence counts the frames perf named that the table names alike,
+// reading the address as a file offset and as an address.
+type addrEvidence struct{ seen, asOffset, asAddr int }
+
+// maxEvidence bounds the frames checked per file.
+const maxEvidence = 1000
+
+func (r *exeResolver) table(dso string) *symTable {
+	if !r.exes[dso] {
+		return nil
+	}
+	t, ok := r.tables[dso]
+	if !ok {
+		t, _ = symbolsOf(dso) // nil when unreadable: named after the file, as before
+		r.tables[dso] = t
+	}
+	return t
+}
+
+func (r *exeResolver) observe(dso string, addr uint64, sym string) {
+	t := r.table(dso)
+	if t == nil {
+		return
+	}
+	e := r.evidence[dso]
+	if e == nil {
+		e = &addrEvidence{}
+		r.evidence[dso] = e
+	}
+	if e.seen >= maxEvidence {
+		return
+	}
+	e.seen++
+	want := truncate(DecodeGHC(sym))
+	if a, ok := t.addrOfOffset(addr); ok {
+		if got, _ := t.lookup(a); got == want {
+			e.asOffset++
+		}
+	}
+	if got, _ := t.lookup(addr); got == want {
+		e.asAddr++
+	}
+}
+
+func (r *exeResolver) resolve(dso string, addr uint64) (string, bool) {
+	t, e := r.table(dso), r.evidence[dso]
+	if t == nil || e == nil {
+		return "", false
+	}
+	switch {
+	case e.asOffset > e.asAddr && 2*e.asOffset >= e.seen:
+		a, ok := t.addrOfOffset(addr)
+		if !ok {
+			return "", false
+		}
+		return t.lookup(a)
+	case e.asAddr > e.asOffset && 2*e.asAddr >= e.seen:
+		return t.lookup(addr)
+	}
+	return "", false
 }
 
 // splitHaskell splits a decoded GHC name into module and function

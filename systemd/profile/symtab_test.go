@@ -3,6 +3,7 @@ package profile
 import (
 	"debug/elf"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -67,14 +68,8 @@ func TestSymTableRealPostgREST(t *testing.T) {
 	t.Logf("%s: %d code symbols", bin, len(tab.starts))
 }
 
-// Position-independent executables (perf prints their runtime addresses)
-// and files that are not ELF are refused.
+// Files that are not ELF are refused.
 func TestSymTableRefuses(t *testing.T) {
-	if _, err := loadSymTable("/bin/sh"); err == nil {
-		if f, ferr := elf.Open("/bin/sh"); ferr == nil && f.Type == elf.ET_DYN {
-			t.Error("/bin/sh is ET_DYN: no error")
-		}
-	}
 	p := t.TempDir() + "/not-elf"
 	if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
@@ -103,22 +98,120 @@ func TestSplitHaskell(t *testing.T) {
 	}
 }
 
-// An unresolved frame of a DSO the resolver knows takes its name; others
-// are named after their file, as before.
-func TestParseScriptResolves(t *testing.T) {
-	const out = "1 \n\t  5b72fc [unknown] (/opt/pg-a)\n\t  5b7000 [unknown] (/opt/pg-a)\n\t  10 [unknown] (/usr/lib/libc.so.6)\n\n"
-	resolve := func(dso string, addr uint64) (string, bool) {
-		if dso != "/opt/pg-a" || addr < 0x5b7000 {
-			return "", false
-		}
-		return "PostgREST.Config.[code after $wparseSecret]", true
+// fakeResolver names the addresses of one file from 0x5b7000 on, once
+// perf has named a frame of it.
+type fakeResolver struct{ seen []string }
+
+func (f *fakeResolver) observe(dso string, addr uint64, sym string) {
+	f.seen = append(f.seen, dso+" "+strconv.FormatUint(addr, 16)+" "+sym)
+}
+
+func (f *fakeResolver) resolve(dso string, addr uint64) (string, bool) {
+	if dso != "/opt/pg-a" || addr < 0x5b7000 || len(f.seen) == 0 {
+		return "", false
 	}
-	p, err := parseScript(strings.NewReader(out), func(int) string { return "postgrest" }, resolve)
+	return "PostgREST.Config.[code after $wparseSecret]", true
+}
+
+// An unresolved frame of a file is named by the resolver, after all the
+// frames perf named were seen (here the last one); others are named after
+// their file, as before, a run of them one frame.
+func TestParseScriptResolves(t *testing.T) {
+	const out = "1 \n\t  5b72fc [unknown] (/opt/pg-a)\n\t  5b7000 [unknown] (/opt/pg-a)\n\t  10 [unknown] (/usr/lib/libc.so.6)\n" +
+		"\t  11 [unknown] (/opt/pg-a)\n\t  12 [unknown] (/opt/pg-a)\n\n" +
+		"1 \n\t  812a88 postgrestzm13zi0zi8zminplace_PostgRESTziQueryziSqlFragment_zdwescapeIdent_info (/opt/pg-a)\n\t  13 [unknown] (/opt/pg-a)\n\n"
+	res := &fakeResolver{}
+	p, err := parseScript(strings.NewReader(out), func(int) string { return "postgrest" }, res)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "postgrest;[libc.so.6];PostgREST.Config.[code after $wparseSecret];PostgREST.Config.[code after $wparseSecret]"
-	if len(p.Stacks) != 1 || strings.Join(p.Stacks[0].Frames, ";") != want {
-		t.Errorf("stacks %+v, want %s", p.Stacks, want)
+	var got []string
+	for _, s := range p.Stacks {
+		got = append(got, strings.Join(s.Frames, ";"))
+	}
+	want := []string{
+		"postgrest;[pg-a];PostgREST.Query.SqlFragment.$wescapeIdent",
+		"postgrest;[pg-a];[libc.so.6];PostgREST.Config.[code after $wparseSecret];PostgREST.Config.[code after $wparseSecret]",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("stacks\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(res.seen) != 1 || res.seen[0] != "/opt/pg-a 812a88 postgrestzm13zi0zi8zminplace_PostgRESTziQueryziSqlFragment_zdwescapeIdent_info" {
+		t.Errorf("observed %q", res.seen)
+	}
+}
+
+// The real PostgREST: perf's addresses are read as file offsets or as
+// addresses, as the frames perf named say; without evidence, or with
+// evidence for neither, nothing is resolved.
+func TestExeResolverRealPostgREST(t *testing.T) {
+	bin := labtest.PostgREST(t)
+	tab, err := symbolsOf(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.segs) == 0 {
+		t.Fatal("no executable segment")
+	}
+	offsetOf := func(a uint64) uint64 {
+		for _, p := range tab.segs {
+			if a >= p.Vaddr && a-p.Vaddr < p.Filesz {
+				return a - p.Vaddr + p.Off
+			}
+		}
+		t.Fatalf("%#x in no segment", a)
+		return 0
+	}
+	// Symbols with a size, spread over the table: the evidence; the last
+	// one's inside is what is looked up.
+	var known []int
+	for i := 0; i < len(tab.starts) && len(known) < 20; i += len(tab.starts) / 20 {
+		for j := i; j < len(tab.starts); j++ {
+			if tab.ends[j] > tab.starts[j]+8 {
+				known = append(known, j)
+				break
+			}
+		}
+	}
+	f, err := elf.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	raw := map[string]string{} // decoded -> symbol
+	syms, _ := f.Symbols()
+	for _, s := range syms {
+		raw[truncate(DecodeGHC(s.Name))] = s.Name
+	}
+	target := known[len(known)-1]
+	for _, asOffset := range []bool{true, false} {
+		r := &exeResolver{exes: map[string]bool{bin: true}, tables: map[string]*symTable{}, evidence: map[string]*addrEvidence{}}
+		conv := func(a uint64) uint64 {
+			if asOffset {
+				return offsetOf(a)
+			}
+			return a
+		}
+		if _, ok := r.resolve(bin, conv(tab.starts[target]+4)); ok {
+			t.Errorf("offset %v: resolved without evidence", asOffset)
+		}
+		for _, i := range known {
+			r.observe(bin, conv(tab.starts[i]+1), raw[tab.names[i]])
+		}
+		got, ok := r.resolve(bin, conv(tab.starts[target]+4))
+		if !ok || got != tab.names[target] {
+			t.Errorf("offset %v: resolve = %q, %v; want %s (evidence %+v)", asOffset, got, ok, tab.names[target], *r.evidence[bin])
+		}
+		if _, ok := r.resolve("/usr/lib/libc.so.6", 0x1000); ok {
+			t.Error("resolved a file that is not tracked")
+		}
+	}
+	// Evidence against both readings: perf's names are not the table's.
+	r := &exeResolver{exes: map[string]bool{bin: true}, tables: map[string]*symTable{}, evidence: map[string]*addrEvidence{}}
+	for _, i := range known {
+		r.observe(bin, tab.starts[i]+1, "someone_else")
+	}
+	if got, ok := r.resolve(bin, tab.starts[target]+4); ok {
+		t.Errorf("resolved %q against the evidence %+v", got, *r.evidence[bin])
 	}
 }
