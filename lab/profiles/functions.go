@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
@@ -153,11 +154,23 @@ func Functions(stacks []lab.Stack, samples int64) []Func {
 	return out
 }
 
+// Unsymbolized reports whether a frame stands for the code of an
+// executable that perf (and the lab, from its symbol table) could not
+// name: "[postgresql executable]" (systemd/profile names such frames
+// after their service).
+func Unsymbolized(name string) bool {
+	return strings.HasPrefix(name, "[") && strings.HasSuffix(name, " executable]")
+}
+
 // Top is the first n functions by self samples, or by total samples,
-// leaving out those with none.
+// leaving out those with none and executables' code without symbols
+// (not a function: see Unnamed).
 func Top(funcs []Func, n int, byTotal bool) []Func {
 	out := make([]Func, 0, len(funcs))
 	for _, f := range funcs {
+		if Unsymbolized(f.Name) {
+			continue
+		}
 		if byTotal && f.Total > 0 || !byTotal && f.Self > 0 {
 			out = append(out, f)
 		}
@@ -166,6 +179,18 @@ func Top(funcs []Func, n int, byTotal bool) []Func {
 		slices.SortStableFunc(out, func(a, b Func) int { return cmp.Compare(b.Total, a.Total) })
 	}
 	return out[:min(n, len(out))]
+}
+
+// Unnamed is the executables' code without symbols that has self
+// samples, most first.
+func Unnamed(funcs []Func) []Func {
+	var out []Func
+	for _, f := range funcs {
+		if Unsymbolized(f.Name) && f.Self > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // FuncChange is one function's share in the baseline and in a variant,
@@ -182,7 +207,8 @@ type FuncChange struct {
 }
 
 // Changes are the n functions whose self share (then total share) changed
-// most from the baseline to the variant.
+// most from the baseline to the variant; executables' code without
+// symbols is not a function and is left out (Unnamed has its shares).
 func Changes(base, v Variant, n int) []FuncChange {
 	by := map[string]*FuncChange{}
 	get := func(f Func) *FuncChange {
@@ -203,6 +229,9 @@ func Changes(base, v Variant, n int) []FuncChange {
 	}
 	out := make([]FuncChange, 0, len(by))
 	for _, c := range by {
+		if Unsymbolized(c.Name) {
+			continue
+		}
 		c.SelfDelta = 100 * (c.VarSelf - c.BaseSelf)
 		c.TotalDelta = 100 * (c.VarTotal - c.BaseTotal)
 		out = append(out, *c)

@@ -152,13 +152,14 @@ func TestWritePprof(t *testing.T) {
 
 func TestModules(t *testing.T) {
 	for name, want := range map[string]string{
-		"PostgREST.Query.SqlFragment.$wescapeIdent": "PostgREST.Query.SqlFragment",
-		"Network.HTTP.Base.CONNECT":                 "Network.HTTP.Base",
-		"GHC.Base..":                                "GHC.Base",
-		"GHC.Base.>>=":                              "GHC.Base",
-		"runtime.mallocgc":                          "",
-		"[postgrest executable]":                    "",
-		"main":                                      "",
+		"PostgREST.Query.SqlFragment.$wescapeIdent":   "PostgREST.Query.SqlFragment",
+		"Network.HTTP.Base.CONNECT":                   "Network.HTTP.Base",
+		"GHC.Base..":                                  "GHC.Base",
+		"GHC.Base.>>=":                                "GHC.Base",
+		"runtime.mallocgc":                            "",
+		"[postgrest executable]":                      "",
+		"PostgREST.Config.[code after $wparseSecret]": "PostgREST.Config",
+		"main": "",
 		"github.com/valyala/fasthttp.(*Server).serveConn": "",
 	} {
 		if got := ModuleOf(name); got != want {
@@ -195,5 +196,35 @@ func TestFolded(t *testing.T) {
 	got := string(Folded([]lab.Stack{st(3, "postgrest", "a;b", "c\nd"), st(1, "postgresql", "main")}))
 	if want := "postgrest;a:b;c d 3\npostgresql;main 1\n"; got != want {
 		t.Errorf("Folded = %q, want %q", got, want)
+	}
+}
+
+// Executables' code without symbols is not a function: Top leaves it out,
+// Unnamed has it.
+func TestUnnamed(t *testing.T) {
+	funcs := Functions([]lab.Stack{
+		st(5, "postgresql", "[postgresql executable]"),
+		st(3, "postgresql", "main", "heapgetpage"),
+		st(2, "postgrest", "[postgrest executable]", "PostgREST.App.postgrestResponse"),
+	}, 10)
+	for _, byTotal := range []bool{false, true} {
+		for _, f := range Top(funcs, 10, byTotal) {
+			if Unsymbolized(f.Name) {
+				t.Errorf("Top(byTotal=%v) lists %s", byTotal, f.Name)
+			}
+		}
+	}
+	u := Unnamed(funcs)
+	if len(u) != 1 || u[0].Name != "[postgresql executable]" || u[0].Service != "postgresql" || u[0].SelfShare != 0.5 {
+		t.Errorf("Unnamed %+v", u)
+	}
+	other := Functions([]lab.Stack{st(1, "postgresql", "[postgresql executable]"), st(9, "postgresql", "main", "heapgetpage")}, 10)
+	for _, c := range Changes(Variant{Funcs: funcs}, Variant{Funcs: other}, 10) {
+		if Unsymbolized(c.Name) {
+			t.Errorf("Changes lists %s", c.Name)
+		}
+	}
+	if Unsymbolized("[libc.so.6]") || Unsymbolized("main") || !Unsymbolized("[postgrest executable]") {
+		t.Error("Unsymbolized")
 	}
 }

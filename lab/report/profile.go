@@ -43,6 +43,33 @@ type ProfileVariant struct {
 	ByTotal         []profiles.Func `json:"top_total"`
 	// Modules are the Haskell modules by self samples (GHC targets).
 	Modules []profiles.Module `json:"top_modules,omitempty"`
+	// Unnamed is the services' own code perf could not name (e.g.
+	// "[postgresql executable]": a stripped PostgreSQL without debug
+	// symbols), left out of BySelf and ByTotal: not a function.
+	Unnamed []UnnamedCode `json:"unnamed_code,omitempty"`
+}
+
+// UnnamedCode is one executable's code without symbols and its shares.
+type UnnamedCode struct {
+	Service    string  `json:"service"`
+	Frame      string  `json:"frame"`
+	SelfShare  float64 `json:"self_share"`
+	TotalShare float64 `json:"total_share"`
+	Note       string  `json:"note"`
+}
+
+// unnamedCode says what the executables' code without symbols is.
+func unnamedCode(funcs []profiles.Func) []UnnamedCode {
+	var out []UnnamedCode
+	for _, f := range profiles.Unnamed(funcs) {
+		who := f.Service + "'s"
+		if f.Service == "postgresql" {
+			who = "PostgreSQL's"
+		}
+		out = append(out, UnnamedCode{Service: f.Service, Frame: f.Name, SelfShare: f.SelfShare, TotalShare: f.TotalShare,
+			Note: who + " own code, not a function: its executable has no symbols perf could read (stripped, and no debug symbols installed), so its functions cannot be named."})
+	}
+	return out
 }
 
 // FuncChanges are one variant's functions that moved most against the baseline.
@@ -77,6 +104,7 @@ func Profile(run *lab.Run) ProfileReport {
 		if v.ServiceCPUSeconds > 0 {
 			pv.PerfShare = v.PerfCPUSeconds / v.ServiceCPUSeconds
 		}
+		pv.Unnamed = unnamedCode(v.Funcs)
 		mods := profiles.Modules(v.Funcs)
 		r.Variants[len(r.Variants)-1].Modules = mods[:min(topFunctions, len(mods))]
 		if v.Baseline || base == nil && i == 0 {

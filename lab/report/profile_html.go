@@ -60,7 +60,8 @@ td.q { text-align: left; white-space: normal; font-family: monospace; font-size:
 {{range .}}<tr><td class="q">{{.Module}}</td><td class="l">{{.Service}}</td><td>{{pct .SelfShare}}</td></tr>
 {{end}}</table>{{end}}
 </div>
-{{end}}{{end}}
+{{range .Unnamed}}<p class="note">Not in the tables: <code>{{.Frame}}</code> ({{.Service}}), {{pct .SelfShare}} self, {{pct .TotalShare}} total: {{.Note}}</p>
+{{end}}{{end}}{{end}}
 {{range .FuncChanges}}<h3>Functions whose share changed most: {{.Variant}} vs {{.Baseline}}</h3>
 <table><tr><th class="l">function</th><th class="l">service</th><th>self {{.Baseline}}</th><th>self {{.Variant}}</th><th>Δ self</th><th>total {{.Baseline}}</th><th>total {{.Variant}}</th><th>Δ total</th></tr>
 {{range .Changes}}<tr><td class="q">{{.Name}}</td><td class="l">{{.Service}}</td><td>{{pct .BaseSelf}}</td><td>{{pct .VarSelf}}</td><td class="{{if gt .SelfDelta 0.0}}worse{{else if lt .SelfDelta 0.0}}better{{end}}">{{printf "%+.1f" .SelfDelta}} pp</td><td>{{pct .BaseTotal}}</td><td>{{pct .VarTotal}}</td><td>{{printf "%+.1f" .TotalDelta}} pp</td></tr>

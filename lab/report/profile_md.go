@@ -26,6 +26,9 @@ func mdProfile(b *bufio.Writer, run *lab.Run) {
 				fmt.Fprintf(b, "| %s | %s | %s | %s |\n", mdCode(f.Name), mdEscape(f.Service), pct(f.SelfShare), pct(f.TotalShare))
 			}
 			fmt.Fprintln(b)
+			for _, u := range v.Unnamed {
+				fmt.Fprintf(b, "Not in the table: %s (%s), %s self, %s total: %s\n\n", mdCode(u.Frame), mdEscape(u.Service), pct(u.SelfShare), pct(u.TotalShare), mdEscape(u.Note))
+			}
 			if len(v.Modules) > 0 {
 				fmt.Fprintf(b, "Haskell modules by self share:")
 				for _, m := range v.Modules[:min(8, len(v.Modules))] {

@@ -31,13 +31,14 @@ func profiledRun() *lab.Run {
 			esc = 500
 			sql = append(sql, lab.Statement{Query: "SELECT pg_catalog.extra_query_per_request()", Calls: t.Load.Requests, TotalMs: 0.05 * float64(t.Load.Requests)})
 		}
-		t.Profile = &lab.CPUProfile{Samples: 1000 + esc, PeriodNs: 2004008, PerfCPUSeconds: 0.05, Stacks: []lab.Stack{
+		t.Profile = &lab.CPUProfile{Samples: 1120 + esc, PeriodNs: 2004008, PerfCPUSeconds: 0.05, Stacks: []lab.Stack{
 			{Frames: []string{"postgrest", "[postgrest executable]", "PostgREST.App.postgrestResponse", "PostgREST.Query.SqlFragment.$wescapeIdent"}, Count: esc},
 			{Frames: []string{"postgrest", "[postgrest executable]", "Hasql.Decoders.All.$wsingleRow"}, Count: 200},
 			{Frames: []string{"postgrest", "[postgrest executable]", "evacuate1"}, Count: 150},
 			{Frames: []string{"postgrest", "entry_SYSCALL_64", "do_syscall_64", "tcp_sendmsg"}, Count: 100},
 			{Frames: []string{"postgresql", "main", "PostmasterMain", "PostgresMain", "exec_execute_message", "ExecutorRun", "heapgetpage"}, Count: 350},
 			{Frames: []string{"postgresql", "main", "PostmasterMain", "PostgresMain", "pq_getbyte", "secure_read"}, Count: 200},
+			{Frames: []string{"postgresql", "[postgresql executable]"}, Count: 120},
 		}}
 		t.GHC = &lab.GHCStats{BytesAllocated: 158000 * t.Load.Requests, AllocPerRequest: 158000, GCs: 70, MajorGCs: 1,
 			GCCPUSeconds: 0.004, CPUSeconds: 0.43, GCShare: 0.004 / 0.43, MaxLiveBytes: 2400000}
@@ -80,6 +81,14 @@ func TestProfileSections(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q", want)
 		}
+	}
+	// PostgreSQL's code without symbols is said to be so, not listed as a function.
+	if !strings.Contains(md, "Not in the table: `[postgresql executable]` (postgresql), ") || !strings.Contains(md, "PostgreSQL's own code, not a function") ||
+		strings.Contains(md, "| `[postgresql executable]` | postgresql |") {
+		t.Error("Markdown: [postgresql executable] is not explained, or listed as a function")
+	}
+	if !strings.Contains(html, "Not in the tables: <code>[postgresql executable]</code> (postgresql)") || strings.Contains(html, `<td class="q">[postgresql executable]</td>`) {
+		t.Error("HTML: [postgresql executable] is not explained, or listed as a function")
 	}
 	// The extra statement is flagged for unix only; unix-nolog sends what tcp sends.
 	_, sql, _ := strings.Cut(md, "## SQL per variant")

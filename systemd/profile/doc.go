@@ -10,7 +10,15 @@
 // samples of the given processes (and those added with Track), with
 // GHC's z-encoded symbol names decoded (DecodeGHC), e.g.
 // postgrestzm13zi0zi8zm..._PostgRESTziQueryziSqlFragment_zdwescapeIdent_info
-// becomes PostgREST.Query.SqlFragment.$wescapeIdent.
+// becomes PostgREST.Query.SqlFragment.$wescapeIdent. perf leaves GHC code
+// it has no symbol for (info tables are OBJECT symbols; a module's unnamed
+// closures follow a FUNC symbol past its size) as a bare address: Fold
+// names those in the tracked processes' executables after the nearest
+// preceding symbol of the ELF symbol table (symtab.go), as
+// "<Module>.[code after <name>]" past that symbol's size. perf 6.1 prints
+// those addresses as offsets into the file; the frames perf did name show
+// which reading holds, and without that evidence nothing is resolved. Frames still
+// without a name are named after their service: "[postgresql executable]".
 //
 // GHC runtime statistics come from the file a GHC program writes with
 // `+RTS -S<file>`: one line per garbage collection. ReadGHCStats reads only

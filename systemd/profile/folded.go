@@ -41,6 +41,23 @@ const (
 // unknown ones are named after their DSO ("[libc.so.6]"). service names a
 // PID's root frame; the samples of a PID it does not know ("") are left out.
 func ParseScript(r io.Reader, service func(pid int) string) (Profile, error) {
+	return parseScript(r, service, nil)
+}
+
+// resolver names the code at addresses perf left unresolved in a DSO (by
+// path). It first sees the frames perf did name (observe), so that it can
+// tell how perf's addresses relate to the file's, then names the others
+// (resolve), or reports false.
+type resolver interface {
+	observe(dso string, addr uint64, sym string)
+	resolve(dso string, addr uint64) (string, bool)
+}
+
+// unresolvedFrame marks, while parsing, a frame left for the resolver:
+// unresolvedFrame + dso + "\x01" + hex address.
+const unresolvedFrame = "\x01?"
+
+func parseScript(r io.Reader, service func(pid int) string, res resolver) (Profile, error) {
 	folded := map[string]*Stack{}
 	var p Profile
 	var frames []string
@@ -77,7 +94,7 @@ func ParseScript(r io.Reader, service func(pid int) string) (Profile, error) {
 			flush()
 		case line[0] == '\t':
 			if pid >= 0 && len(frames) < maxDepth {
-				f := frameName(strings.TrimSpace(line))
+				f := frameName(strings.TrimSpace(line), res)
 				// A run of unknown frames (an unwinder lost in code without
 				// frame pointers, as GHC's) is one frame.
 				if n := len(frames); n == 0 || f != frames[n-1] || !strings.HasPrefix(f, "[") {
@@ -93,13 +110,16 @@ func ParseScript(r io.Reader, service func(pid int) string) (Profile, error) {
 			}
 			pid = n
 			if rest = strings.TrimSpace(rest); rest != "" { // no call chain: the frame is on the header line
-				frames = append(frames, frameName(rest))
+				frames = append(frames, frameName(rest, res))
 			}
 		}
 	}
 	flush()
 	if err := sc.Err(); err != nil {
 		return p, fmt.Errorf("perf script: %w", err)
+	}
+	if res != nil {
+		folded = resolveFrames(folded, res)
 	}
 	for _, s := range folded {
 		p.Stacks = append(p.Stacks, *s)
@@ -114,21 +134,64 @@ func ParseScript(r io.Reader, service func(pid int) string) (Profile, error) {
 }
 
 // frameName is a frame line's function: "addr sym (dso)" -> the decoded
-// symbol, or "[dso base name]" when perf does not know the symbol.
-func frameName(line string) string {
-	_, rest, _ := strings.Cut(line, " ")
+// symbol, or "[dso base name]" when perf does not know the symbol. With a
+// resolver, it sees the frames perf named, and the others of a file are
+// left for it (unresolvedFrame).
+func frameName(line string, res resolver) string {
+	addr, rest, _ := strings.Cut(line, " ")
 	rest = strings.TrimSpace(rest)
 	sym, dso := rest, ""
 	if i := strings.LastIndex(rest, " ("); i >= 0 && strings.HasSuffix(rest, ")") {
 		sym, dso = rest[:i], rest[i+2:len(rest)-1]
 	}
+	a, aerr := strconv.ParseUint(addr, 16, 64)
+	fileDSO := res != nil && aerr == nil && strings.HasPrefix(dso, "/")
 	if sym == "" || sym == "[unknown]" {
 		if dso == "" || dso == "[unknown]" {
 			return "[unknown]"
 		}
+		if fileDSO {
+			return unresolvedFrame + dso + "\x01" + strconv.FormatUint(a, 16)
+		}
 		return "[" + filepath.Base(dso) + "]"
 	}
+	if fileDSO {
+		res.observe(dso, a, sym)
+	}
 	return truncate(DecodeGHC(sym))
+}
+
+// resolveFrames names the frames left for the resolver (or after their
+// file, as without one) and folds the stacks again.
+func resolveFrames(folded map[string]*Stack, res resolver) map[string]*Stack {
+	out := make(map[string]*Stack, len(folded))
+	for _, s := range folded {
+		frames := make([]string, 0, len(s.Frames))
+		for i, f := range s.Frames {
+			if i > 0 && strings.HasPrefix(f, unresolvedFrame) {
+				dso, hex, _ := strings.Cut(f[len(unresolvedFrame):], "\x01")
+				a, _ := strconv.ParseUint(hex, 16, 64)
+				name, ok := res.resolve(dso, a)
+				if !ok {
+					name = "[" + filepath.Base(dso) + "]"
+				}
+				f = name
+			}
+			// A run of unknown frames (an unwinder lost in code without
+			// frame pointers, as GHC's) is one frame.
+			if n := len(frames); n > 1 && f == frames[n-1] && strings.HasPrefix(f, "[") {
+				continue
+			}
+			frames = append(frames, f)
+		}
+		key := strings.Join(frames, "\x00")
+		if o, ok := out[key]; ok {
+			o.Count += s.Count
+		} else {
+			out[key] = &Stack{Frames: frames, Count: s.Count}
+		}
+	}
+	return out
 }
 
 func truncate(s string) string {

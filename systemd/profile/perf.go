@@ -49,6 +49,7 @@ type Recorder struct {
 	ctl, ack *os.File
 	services map[int]string
 	exes     map[string]string // "[base name of an executable]" -> "[<service> executable]"
+	exePaths map[string]bool   // the tracked processes' executables, whose symbol tables Fold reads
 	stderr   strings.Builder
 	done     chan error
 	stopped  bool
@@ -70,7 +71,7 @@ func Start(ctx context.Context, dir string, procs []Process) (*Recorder, error) 
 	if err != nil {
 		return nil, fmt.Errorf("perf record: %w", err)
 	}
-	r := &Recorder{dir: tmp, services: map[int]string{}, exes: map[string]string{}, done: make(chan error, 1)}
+	r := &Recorder{dir: tmp, services: map[int]string{}, exes: map[string]string{}, exePaths: map[string]bool{}, done: make(chan error, 1)}
 	if err := r.start(ctx, procs); err != nil {
 		r.cleanup()
 		return nil, err
@@ -102,6 +103,7 @@ func (r *Recorder) start(ctx context.Context, procs []Process) error {
 		r.services[p.PID] = p.Service
 		if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", p.PID)); err == nil {
 			r.exes["["+filepath.Base(exe)+"]"] = "[" + p.Service + " executable]"
+			r.exePaths[exe] = true
 		}
 	}
 	// Not CommandContext: perf must get SIGINT to write its data, not SIGKILL.
@@ -192,7 +194,7 @@ func (r *Recorder) Fold(ctx context.Context) (Profile, error) {
 	if err := script.Start(); err != nil {
 		return Profile{}, fmt.Errorf("perf script: %w", err)
 	}
-	p, perr := ParseScript(out, func(pid int) string { return r.services[pid] })
+	p, perr := parseScript(out, func(pid int) string { return r.services[pid] }, r.resolver())
 	if perr != nil {
 		_, _ = io.Copy(io.Discard, out)
 	}
@@ -203,6 +205,14 @@ func (r *Recorder) Fold(ctx context.Context) (Profile, error) {
 	p.PerfCPUSeconds = max(0, r.cpu.Seconds())
 	renameFrames(p.Stacks, r.exes)
 	return p, perr
+}
+
+// resolver names the addresses perf left unresolved in the tracked
+// processes' executables after their ELF symbol tables (symtab.go);
+// other files (libraries, anything a variant's process mapped) are not
+// read.
+func (r *Recorder) resolver() resolver {
+	return &exeResolver{exes: r.exePaths, tables: map[string]*symTable{}, evidence: map[string]*addrEvidence{}}
 }
 
 // Discard stops the recording and removes its data.
@@ -280,6 +290,9 @@ func (r *Recorder) Track(procs []Process) {
 	for _, p := range procs {
 		if _, ok := r.services[p.PID]; !ok {
 			r.services[p.PID] = p.Service
+			if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", p.PID)); err == nil {
+				r.exePaths[exe] = true
+			}
 		}
 	}
 }
