@@ -36,8 +36,12 @@ func TestCPUWorkAmount(t *testing.T) {
 	}
 	per := (threadCPU(t) - before) / calls
 	t.Logf("asked 1ms per call: %d iterations, %v of thread CPU per call", w.iters, per)
-	if per < 500*time.Microsecond || per > 2500*time.Microsecond {
-		t.Errorf("1ms of injected work cost %v of CPU per call, want 0.5..2.5ms", per)
+	// Wide bounds: the calibration and the calls run a moment apart, and
+	// this VM's speed for the same loop moves by up to 3x between moments
+	// (a vCPU's stolen time counts as the thread's CPU time). What this
+	// catches is a wrong unit or a calibration that is off by an order.
+	if per < 250*time.Microsecond || per > 4*time.Millisecond {
+		t.Errorf("1ms of injected work cost %v of CPU per call, want 0.25..4ms", per)
 	}
 }
 
