@@ -42,3 +42,28 @@ func ParseBuild(version string) Build {
 	}
 	return Build{Version: m[1], Commit: strings.ToLower(m[2])}
 }
+
+// MeasuredBuild is the build a run measured: its baseline variant's
+// (named baseline). A record written before builds were recorded has only
+// the --version output (the variant's, else the target's): it is parsed
+// as the lab parses it now, so that old and new runs line up in one
+// series; what does not parse is kept whole as the version.
+func MeasuredBuild(run *Run, baseline string) Build {
+	raw := run.Target.Version
+	for _, v := range run.Variants {
+		if v.Name != baseline {
+			continue
+		}
+		if !v.Build.IsZero() {
+			return v.Build
+		}
+		if v.Version != "" {
+			raw = v.Version
+		}
+	}
+	b := ParseBuild(raw)
+	if b.Version == "" {
+		b.Version = strings.TrimSpace(raw)
+	}
+	return b
+}

@@ -236,28 +236,16 @@ func Analyse(experiment string, runs []Run, o Options) (*History, error) {
 	return h, nil
 }
 
-// entryOf reads a run's identity: its build (the baseline variant's, else
-// the first variant's that says), machine and experiment edition.
+// entryOf reads a run's identity: the build it measured (its baseline
+// variant's, lab.MeasuredBuild), machine and experiment edition.
 func entryOf(r Run) Entry {
 	run := r.Run
-	e := Entry{Run: r, Started: run.Started, Hostname: run.Host.Hostname, Host: run.Host.HostID, Hash: experimentHash(run)}
+	e := Entry{Run: r, Started: run.Started, Hostname: run.Host.Hostname, Host: run.Host.HostID, Hash: run.ExperimentHash}
 	if e.Host == "" {
 		e.Host = run.Host.Hostname
 	}
-	vs := append([]lab.VariantInfo(nil), run.Variants...)
-	sort.SliceStable(vs, func(i, j int) bool { return vs[i].Baseline && !vs[j].Baseline })
-	for _, v := range vs {
-		b := buildOf(v)
-		if e.Commit == "" {
-			e.Commit = strings.TrimSpace(b.Commit)
-		}
-		if e.Version == "" {
-			e.Version = strings.TrimSpace(b.Version)
-		}
-	}
-	if e.Version == "" {
-		e.Version = strings.TrimSpace(run.Target.Version)
-	}
+	b := lab.MeasuredBuild(run, stats.BaselineName(run))
+	e.Commit, e.Version = strings.TrimSpace(b.Commit), strings.TrimSpace(b.Version)
 	return e
 }
 

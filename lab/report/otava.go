@@ -61,32 +61,6 @@ func exportSummary(run *lab.Run, variant, scenario string, h exportMetric) (s st
 	return s, !math.IsNaN(s.Median) && !math.IsInf(s.Median, 0)
 }
 
-// targetBuild is the build the run measured: its baseline variant's
-// lab.Build. A run.json written before builds were recorded has only the
-// --version output (the variant's, else the target's), which is parsed
-// as the lab parses it now, so that old and new runs line up in one
-// series; what does not parse is kept whole as the version.
-func targetBuild(run *lab.Run) lab.Build {
-	base := stats.BaselineName(run)
-	raw := run.Target.Version
-	for _, v := range run.Variants {
-		if v.Name != base {
-			continue
-		}
-		if !v.Build.IsZero() {
-			return v.Build
-		}
-		if v.Version != "" {
-			raw = v.Version
-		}
-	}
-	b := lab.ParseBuild(raw)
-	if b.Version == "" {
-		b.Version = strings.TrimSpace(raw)
-	}
-	return b
-}
-
 // OtavaAttributes are the columns of an Otava CSV before the metrics:
 // the time column and the attributes Otava's `attributes:` may list.
 var OtavaAttributes = []string{"time", "commit", "version", "host", "experiment", "experiment_hash"}
@@ -163,7 +137,7 @@ func Otava(w io.Writer, runs []*lab.Run) error {
 	}
 	cw.Write(header)
 	for i, r := range runs {
-		b := targetBuild(r)
+		b := lab.MeasuredBuild(r, stats.BaselineName(r))
 		commit := b.Commit
 		if commit == "" {
 			commit = b.Version
