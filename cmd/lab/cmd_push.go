@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -109,31 +109,16 @@ func storeFrom(flagValue string) string {
 	return strings.TrimSpace(os.Getenv(store.EnvURI))
 }
 
-// resultDirs are the result directories in or under root: root itself when
-// it holds a run.json, else every directory below it that does (hidden
-// ones, such as a result being written, skipped), in lexical order.
+// resultDirs are the result directories in or under root (record.Dirs);
+// a directory below root that cannot be read fails the push.
 func resultDirs(root string) ([]string, error) {
-	if _, err := os.Stat(filepath.Join(root, record.File)); err == nil {
-		return []string{root}, nil
-	}
-	if fi, err := os.Stat(root); err != nil {
-		return nil, fmt.Errorf("push: %w", err)
-	} else if !fi.IsDir() {
+	if fi, err := os.Stat(root); err == nil && !fi.IsDir() {
 		return nil, fmt.Errorf("push: %s is not a directory", root)
 	}
-	var dirs []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && p != root && strings.HasPrefix(d.Name(), ".") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && d.Name() == record.File {
-			dirs = append(dirs, filepath.Dir(p))
-		}
-		return nil
-	})
+	dirs, unread, err := record.Dirs(root)
+	if err == nil {
+		err = errors.Join(unread...)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("push: %w", err)
 	}

@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -162,40 +159,23 @@ func OtavaColumn(scenario, variant, metric string) string {
 
 // FindRuns reads the runs under paths: a path holding a run.json is one
 // run; any other directory (a results tree, an experiment's directory, a
-// matrix directory) is searched for run.json files. Unreadable run.json
-// files are skipped and reported in errs; a path that does not exist is
-// an error, returned alone.
+// matrix directory) is searched for run.json files (record.Dirs).
+// Unreadable run.json files and directories are skipped and reported in
+// errs; a path that does not exist is an error, returned alone.
 func FindRuns(paths ...string) (runs []*lab.Run, errs []error, err error) {
 	for _, p := range paths {
-		if _, err := os.Stat(filepath.Join(p, record.File)); err == nil {
-			run, err := record.ReadDir(p)
+		dirs, unread, err := record.Dirs(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		errs = append(errs, unread...)
+		for _, d := range dirs {
+			run, err := record.ReadDir(d)
 			if err != nil {
 				errs = append(errs, err)
 				continue
 			}
 			runs = append(runs, run)
-			continue
-		}
-		if _, err := os.Stat(p); err != nil {
-			return nil, nil, err
-		}
-		err := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				errs = append(errs, err)
-				return nil
-			}
-			if d.Type().IsRegular() && d.Name() == record.File {
-				run, err := record.Read(path)
-				if err != nil {
-					errs = append(errs, err)
-					return nil
-				}
-				runs = append(runs, run)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, nil, err
 		}
 	}
 	return runs, errs, nil
