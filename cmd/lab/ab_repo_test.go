@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -67,8 +68,20 @@ func TestABRepoThreeWay(t *testing.T) {
 		if measured["main"] != 2 || measured["HEAD"] != 2 || measured["v1.10.0"] != 2 {
 			t.Errorf("run %d: measured trials %v, want 2 per variant", i+1, measured)
 		}
-		if s, _ := os.ReadFile(md); !strings.HasPrefix(string(s), "### pgrst-lab: "+wantTitle+"\n") {
+		s, _ := os.ReadFile(md)
+		if !strings.HasPrefix(string(s), "### pgrst-lab: "+wantTitle+"\n") {
 			t.Errorf("run %d: summary title, want %q:\n%.300s", i+1, wantTitle, s)
+		}
+		// HEAD is compared with the release too, in its own table.
+		if !strings.Contains(string(s), "**Against v1.10.0**") || !regexp.MustCompile(`(?m)^\| scenario \| variant \| .* vs v1\.10\.0 \|`).Match(s) ||
+			!regexp.MustCompile(`(?m)^\| GETSingle \| HEAD \|.*$`).Match(s) {
+			t.Errorf("run %d: the summary does not compare HEAD with v1.10.0:\n%s", i+1, s)
+		}
+		// lab ab turns Server-Timing on where every build knows the key.
+		for _, vi := range run.Variants {
+			if !strings.Contains(vi.Description, "server-timing-enabled = true (set by the lab") {
+				t.Errorf("run %d: variant %s: description %q: Server-Timing not turned on", i+1, vi.Name, vi.Description)
+			}
 		}
 	}
 }

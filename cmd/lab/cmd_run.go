@@ -137,6 +137,9 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 		return err
 	}
 	defer closeFn()
+	if name == "ab" || e.Profile {
+		serverTimingOn(ctx, e, srv.Binary(), stdout)
+	}
 	if st != nil {
 		if err := store.RefuseMeasured(ctx, storeFrom(*storeURI), srv.AdminURI()); err != nil {
 			return err

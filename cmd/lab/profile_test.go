@@ -51,8 +51,8 @@ func profileBinaries(t *testing.T, tg labTarget) {
 	}
 	exp := filepath.Join(t.TempDir(), "binaries.toml")
 	short := regexp.MustCompile(`(?m)^scenarios = .*$`).ReplaceAll(src, []byte(`scenarios = ["GETSingle"]`))
-	// Both builds send Server-Timing, so that the report has the phases too.
-	short = regexp.MustCompile(`(?m)^(binary = .*)$`).ReplaceAll(short, []byte("$1\npostgrest = { server-timing-enabled = true }"))
+	// No variant sets server-timing-enabled: --profile turns it on where
+	// both builds list it in --dump-config, and the report has the phases.
 	if err := os.WriteFile(exp, short, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -76,6 +76,14 @@ func profileBinaries(t *testing.T, tg labTarget) {
 	}
 	if !rec.Experiment.Profile {
 		t.Error("run.json: experiment.profile is false")
+	}
+	if !strings.Contains(out.String(), "server-timing-enabled = true in every variant") {
+		t.Errorf("the run does not say it turned Server-Timing on:\n%s", out.String())
+	}
+	for _, v := range rec.Variants {
+		if !strings.Contains(v.Description, "server-timing-enabled = true (set by the lab") {
+			t.Errorf("variant %s: description %q does not say the lab set server-timing-enabled", v.Name, v.Description)
+		}
 	}
 	for _, tr := range rec.Trials {
 		if tr.Error != "" {

@@ -15,6 +15,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab/gate"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
 // errGate marks a run whose --gate fired (exit code 3).
@@ -121,7 +122,7 @@ func (p *prFlags) finish(res *session.Result, runErr error, stdout io.Writer) er
 	summaryPath, hasSummary := os.LookupEnv(stepSummaryEnv)
 	if p.markdown != "" || (hasSummary && summaryPath != "") {
 		var b bytes.Buffer
-		if err := report.Summary(&b, run, v, report.SummaryOptions{Gate: g, Dir: dir}); err != nil {
+		if err := report.Summary(&b, run, v, report.SummaryOptions{Gate: g, Dir: dir, Also: p.also(run)}); err != nil {
 			return errors.Join(runErr, err)
 		}
 		if p.markdown != "" {
@@ -168,4 +169,14 @@ func appendFile(path string, data []byte) error {
 		return err
 	}
 	return f.Close()
+}
+
+// also is what the summary compares besides the baseline: with `lab ab
+// --base REF --release TAG`, the subject (the second binary) against the
+// release (the third) too.
+func (p *prFlags) also(run *lab.Run) []*stats.Verdicts {
+	if p.git.release == "" || len(p.binaries) != 3 {
+		return nil
+	}
+	return []*stats.Verdicts{stats.CompareWith(run, 0, p.binaries[2].name, p.binaries[1].name)}
 }

@@ -3,8 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -115,14 +116,18 @@ Lab-only: PGRST_LAB_INJECT_CPU_US=N adds N microseconds of CPU work to every API
 request (calibrated at start), a known slowdown for 'lab calibrate'.
 `
 
-// dumpConfig prints the resolved settings as a config file.
+// dumpConfig prints the settings as a config file, as PostgREST does:
+// every key postgrest-mini reads (readKeys), with its catalogue default
+// where the config does not set it, and the config's other keys.
 func dumpConfig(w io.Writer, s configs.Settings) {
-	keys := make([]string, 0, len(s))
-	for k := range s {
-		keys = append(keys, k)
+	all := map[string]string{}
+	for _, k := range readKeys {
+		if key, ok := configs.Lookup(k); ok {
+			all[k] = key.Default
+		}
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		fmt.Fprintf(w, "%s = %s\n", k, strconv.Quote(s[k]))
+	maps.Copy(all, s)
+	for _, k := range slices.Sorted(maps.Keys(all)) {
+		fmt.Fprintf(w, "%s = %s\n", k, strconv.Quote(all[k]))
 	}
 }

@@ -10,6 +10,13 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/configs"
 )
 
+// readKeys are the keys options reads (and --dump-config lists).
+var readKeys = []string{"admin-server-host", "admin-server-port", "db-anon-role", "db-channel",
+	"db-channel-enabled", "db-pool", "db-pool-acquisition-timeout", "db-pool-max-idletime",
+	"db-pool-max-lifetime", "db-pre-request", "db-prepared-statements", "db-schemas", "db-tx-end",
+	"db-uri", "jwt-cache-max-lifetime", "jwt-secret", "log-level", "server-host", "server-port",
+	"server-timing-enabled", "server-unix-socket", "server-unix-socket-mode"}
+
 // options maps PostgREST settings to server options.
 func options(s configs.Settings) (server.Options, error) {
 	o := server.Defaults()

@@ -30,6 +30,11 @@ type SummaryOptions struct {
 	Gate *Gate // nil without --gate
 	// Dir is the run's result directory, named as where the full report is.
 	Dir string
+	// Also are further comparisons of the same run against another
+	// variant than the baseline (stats.CompareWith), each shown as its own
+	// verdict table after the baseline's: `lab ab --base --release` compares
+	// the pull request's build with the release too.
+	Also []*stats.Verdicts
 }
 
 // Summary writes a Markdown summary sized for a GitHub comment (lab run
@@ -72,6 +77,10 @@ func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) err
 		}
 	}
 	mdVerdictTable(b, v, summaryExtras(v, o.Gate))
+	for _, a := range o.Also {
+		fmt.Fprint(b, mdPara(fmt.Sprintf("**Against %s**, in the same rounds (paired, the same test):", mdEscape(a.Baseline))))
+		mdVerdictTable(b, a, summaryExtras(a, o.Gate))
+	}
 	if bins := binariesDesc(run, mdCode, mdEscape); bins != "" {
 		fmt.Fprint(b, mdPara("Binaries: "+bins+"."))
 	}

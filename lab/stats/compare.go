@@ -1,6 +1,8 @@
 package stats
 
 import (
+	"slices"
+
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
@@ -16,17 +18,39 @@ func Compare(run *lab.Run, alpha float64) *Verdicts {
 }
 
 func compare(run *lab.Run, alpha float64, primaryOnly bool) *Verdicts {
+	base := BaselineName(run)
+	var others []string
+	for _, name := range VariantNames(run) {
+		if name != base {
+			others = append(others, name)
+		}
+	}
+	return compareWith(run, alpha, primaryOnly, base, others)
+}
+
+// CompareWith compares the variants of run named in variants with the one
+// named base instead of the run's baseline, as Compare does otherwise
+// (paired by round, the run's design): e.g. a pull request's build with
+// the latest release in a run whose baseline is the target branch. Names
+// the run does not have give no rows.
+func CompareWith(run *lab.Run, alpha float64, base string, variants ...string) *Verdicts {
+	known := VariantNames(run)
+	var vs []string
+	for _, n := range variants {
+		if slices.Contains(known, n) && slices.Contains(known, base) && n != base {
+			vs = append(vs, n)
+		}
+	}
+	return compareWith(run, alpha, false, base, vs)
+}
+
+func compareWith(run *lab.Run, alpha float64, primaryOnly bool, base string, variants []string) *Verdicts {
 	alpha = AlphaFor(run, alpha)
 	primary := lab.PrimaryMetric(&run.Experiment)
 	lk := look{design: DesignOf(run, alpha), rounds: Rounds(run), analysis: run.Experiment.Trials.Analysis, pairable: true,
 		primary: primary.Name, primaryOnly: primaryOnly, speedAdjust: run.Experiment.Trials.AdjustsForSpeed()}
-	base := BaselineName(run)
 	v := &Verdicts{Alpha: alpha, Confidence: Confidence, Baseline: base, Scenarios: ScenarioNames(run), Design: lk.design, Rounds: lk.rounds, Primary: primary}
-	for _, name := range VariantNames(run) {
-		if name != base {
-			v.Variants = append(v.Variants, name)
-		}
-	}
+	v.Variants = append(v.Variants, variants...)
 	for _, sc := range v.Scenarios {
 		b := groupOf(run, base, sc)
 		for _, name := range v.Variants {

@@ -93,3 +93,36 @@ func BinaryVersion(ctx context.Context, bin string) (string, error) {
 // what the lab itself sets up there (lab calibrate's pre-request
 // functions).
 func (l *Server) AdminURI() string { return l.cfg.AdminURI }
+
+// Binary is the target's executable when a variant names none ("" when the
+// target's executable is not known here).
+func (l *Server) Binary() string { return l.cfg.Binary }
+
+// BinaryConfigKeys runs `bin --dump-config` (3 s at most) and returns the
+// config keys it prints: the keys that build knows. It runs without the
+// caller's PGRST_* and PG* environment and with db-config off, so it reads
+// no secret and reaches no database; only the keys' names are kept, never
+// their values.
+func BinaryConfigKeys(ctx context.Context, bin string) (map[string]bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--dump-config")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PGRST_") && !strings.HasPrefix(kv, "PG") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "PGRST_DB_CONFIG=false", "PGHOST=/nonexistent")
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s --dump-config: %w", bin, err)
+	}
+	keys := map[string]bool{}
+	for _, line := range strings.Split(string(out), "\n") {
+		k, _, ok := strings.Cut(line, " = ")
+		if ok && k != "" && strings.Trim(k, "abcdefghijklmnopqrstuvwxyz0123456789.-_") == "" {
+			keys[k] = true
+		}
+	}
+	return keys, nil
+}
