@@ -58,7 +58,8 @@
 // CPU row is significant only if both its unadjusted and its adjusted
 // ratios are, in the same direction, and its p-value is the larger of the
 // two (an intersection test, no more false positives than either; 4.70 % in
-// the same A/A); at p <= 1e-4 it is the variant's doing, and they are
+// the same A/A), said in one warning per comparison on the rows where the
+// two disagree and nowhere else; at p <= 1e-4 it is the variant's doing, and they are
 // tested unadjusted. Rows keep the unadjusted p-value and noise
 // (Paired.Speed). [trials] speed_adjust = false turns it off; trials
 // without a reference (older records) are tested unadjusted.

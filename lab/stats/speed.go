@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
@@ -80,16 +81,48 @@ func verdictPairs(base, vari []lab.Trial, m lab.Metric, adjust bool, alpha float
 
 // requireBoth keeps the verdict of row r (tested on the raw ratios) only
 // where the adjusted ratios agree: significant too, in the same direction.
-// Its p-value becomes the larger of the two (see speedRefMovedP).
-func (s speedResult) requireBoth(r *Row) {
+// Its p-value becomes the larger of the two (see speedRefMovedP). It
+// returns what to say about it, "" when the rule changes nothing: when raw
+// and adjusted agree (both significant in one direction, e.g. a change far
+// beyond the machine's speed, or both not), the verdict is the same either
+// way and a warning would help no one.
+func (s speedResult) requireBoth(r *Row) string {
 	if r.Paired == nil {
-		return
+		return ""
 	}
+	rawSig := r.P <= r.Threshold
+	altSig := s.alt.P <= r.Threshold
 	r.P = math.Max(r.P, s.alt.P)
 	agree := (s.alt.ChangePct > 0) == (r.Paired.ChangePct > 0) && s.alt.ChangePct != 0 && r.Paired.ChangePct != 0
 	r.Significant = r.P <= r.Threshold && agree
 	r.Outcome = outcome(*r, r.Metric)
-	r.Warnings = dedupe(append([]string{fmt.Sprintf("%s (adjusted: %+.1f%%, p=%s)", s.warn, s.alt.ChangePct, pString(s.alt.P))}, r.Warnings...))
+	if r.Significant == rawSig && r.Significant == altSig {
+		return ""
+	}
+	return fmt.Sprintf("%s (adjusted: %+.1f%%, p=%s)", r.Metric.Label, s.alt.ChangePct, pString(s.alt.P))
+}
+
+// speedUnsureWarning is the one warning of a comparison whose speed
+// reference moved by chance or by the variant, naming the rows where that
+// decided the verdict (requireBoth's notes).
+func speedUnsureWarning(refP string, notes []string) string {
+	verb := "counts"
+	if len(notes) > 1 {
+		verb = "count"
+	}
+	return fmt.Sprintf("the machine's speed reference differs between the variants (p=%s), by chance or by the variant: %s %s as changed only if both unadjusted and adjusted agree",
+		refP, joinAnd(notes), verb)
+}
+
+// joinAnd joins "a", "a and b", "a, b and c".
+func joinAnd(ss []string) string {
+	switch len(ss) {
+	case 0:
+		return ""
+	case 1:
+		return ss[0]
+	}
+	return strings.Join(ss[:len(ss)-1], ", ") + " and " + ss[len(ss)-1]
 }
 
 // speedAdjust returns the log-ratios lr (of metric m, measured in rounds
@@ -131,7 +164,7 @@ func speedAdjust(base, vari []lab.Trial, m lab.Metric, lr []float64, reps []int,
 		adj[i] = lr[i] - b*x[i]
 	}
 	if p <= alpha {
-		return adj, nil, speedUnsure, fmt.Sprintf("the machine's speed reference differs between the variants (p=%s), by chance or by the variant: %s counts as changed only if it is both unadjusted and adjusted", pString(p), m.Label)
+		return adj, nil, speedUnsure, pString(p)
 	}
 	raw, _ := analysePairs(lr)
 	return adj, &SpeedAdjustment{Beta: beta, Corr: corr, RawP: raw.P, RawSD: raw.SD, RawChangePct: raw.ChangePct}, speedAdjusted, ""

@@ -277,6 +277,11 @@ type look struct {
 func compareGroups(scenario string, base, vari group, lk look) []Row {
 	common := append(groupWarnings(base), groupWarnings(vari)...)
 	var rows []Row
+	// The speed reference's "by chance or by the variant" is said once,
+	// on every row it decided (see requireBoth).
+	var unsure []int
+	var unsureNotes []string
+	unsureP := ""
 	primary := lk.primary
 	if primary == "" {
 		primary = lab.Metrics[0].Name
@@ -306,9 +311,17 @@ func compareGroups(scenario string, base, vari group, lk look) []Row {
 			r.Paired.Speed = sp.adj
 		}
 		if sp.check == speedUnsure && r.Test == TestSignedRank {
-			sp.requireBoth(&r)
+			if note := sp.requireBoth(&r); note != "" {
+				unsure, unsureNotes, unsureP = append(unsure, len(rows)), append(unsureNotes, note), sp.warn
+			}
 		}
 		rows = append(rows, r)
+	}
+	if len(unsure) > 0 {
+		w := speedUnsureWarning(unsureP, unsureNotes)
+		for _, i := range unsure {
+			rows[i].Warnings = dedupe(append([]string{w}, rows[i].Warnings...))
+		}
 	}
 	return rows
 }
