@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/experiments"
+	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
@@ -18,20 +21,23 @@ func init() {
 	register(command{name: "plan", summary: "estimate the trials and time an experiment needs to detect an effect", run: cmdPlan})
 }
 
-const planUsage = `plan NAME|FILE --effect 3% [--from DIR] [--cv 0.05]
+const planUsage = `plan NAME|FILE --effect 3% [--from DIR] [--results DIR] [--cv 0.05]
 
 Estimates how many rounds (trials per variant and scenario) the experiment
 needs so that a change of --effect in its primary metric is detected with
 80% power at its alpha, with its design (paired or not, sequential looks
 from trials.min), and how long that takes. The noise comes from an earlier
-run's run.json (--from DIR: the largest spread of its per-round ratios, and
-its time per trial), else from --cv, the relative noise per trial.`
+run's run.json (the largest spread of its per-round ratios, and its time
+per trial): --from DIR, else the newest run of the experiment under
+--results (results/NAME/...); with none, from --cv, the relative noise
+per trial, assumed.`
 
 func cmdPlan(_ context.Context, args []string, stdout, _ io.Writer) error {
 	fs := newFlags("plan", planUsage, stdout)
 	effect := fs.String("effect", "", "the change to detect, in percent (e.g. 3% or 3)")
 	from := fs.String("from", "", "result directory of an earlier run to take the noise from")
-	cv := fs.Float64("cv", stats.DefaultCV, "relative noise per trial when --from is not given (0.05 = 5%)")
+	cv := fs.Float64("cv", stats.DefaultCV, "relative noise per trial when no earlier run is found (0.05 = 5%)")
+	results := fs.String("results", "results", "where earlier runs are looked for when --from is not given")
 	help, pos, err := parseInterspersed(fs, args)
 	if help || err != nil {
 		return err
@@ -55,11 +61,23 @@ func cmdPlan(_ context.Context, args []string, stdout, _ io.Writer) error {
 	if !nz.Paired {
 		nz.SD = *cv
 	}
+	var run *lab.Run
 	if *from != "" {
-		run, err := record.ReadDir(*from)
-		if err != nil {
+		if run, err = record.ReadDir(*from); err != nil {
 			return err
 		}
+	} else if !cvSet(fs) {
+		dir, latest, err := record.Latest(*results, e.Name)
+		switch {
+		case errors.Is(err, record.ErrNoRun):
+			source = fmt.Sprintf("assumed: %.1f%% noise per trial (--cv): no earlier run of %s under %s (--from DIR names one)", 100**cv, e.Name, *results)
+		case err != nil:
+			return fmt.Errorf("plan: looking for an earlier run under %s: %w", *results, err)
+		default:
+			run, *from = latest, dir
+		}
+	}
+	if run != nil {
 		measured, ok := stats.NoiseOf(run, e.Trials.Analysis)
 		if !ok {
 			return fmt.Errorf("plan: %s: no variant has two trials to estimate the noise from", *from)
@@ -84,15 +102,25 @@ func writePlan(w io.Writer, name, source string, p stats.Plan, max int) {
 	fmt.Fprintf(w, "%s: detecting a ±%.1f%% change with 80%% power (%s)\n", name, p.EffectPct, test)
 	fmt.Fprintf(w, "  noise      %s\n", source)
 	if !p.OK {
-		fmt.Fprintf(w, "  needs      more than %d rounds: reduce the noise (efficiency mode, a quieter machine) or look for a larger effect\n", p.Rounds)
-	} else {
-		fmt.Fprintf(w, "  needs      %d rounds (trials per variant and scenario): %d trials, about %s\n", p.Rounds, p.Trials, p.Duration.Round(time.Second))
+		fmt.Fprintf(w, "  needs      more than %d rounds: out of reach with this noise\n", p.Rounds)
+		fmt.Fprintf(w, "  as written trials.max = %d detects about ±%.1f%%\n", max, p.MDEAtMax)
+		fmt.Fprintf(w, "  out of reach: a ±%.1f%% change cannot be told from this noise in any practical run; reduce the noise (efficiency mode, a quieter machine, measure it with a run instead of assuming it) or look for a larger effect\n", p.EffectPct)
+		return
 	}
+	fmt.Fprintf(w, "  needs      %d rounds (trials per variant and scenario): %d trials, about %s\n", p.Rounds, p.Trials, p.Duration.Round(time.Second))
 	advice := "enough"
-	if !p.OK || p.Rounds > max {
-		advice = fmt.Sprintf("raise trials.max to %d (or --max-trials)", p.Rounds)
+	if p.Rounds > max {
+		advice = fmt.Sprintf("raise trials.max to %d (or --max-trials %d)", p.Rounds, p.Rounds)
 	}
 	fmt.Fprintf(w, "  as written trials.max = %d detects about ±%.1f%%: %s\n", max, p.MDEAtMax, advice)
+}
+
+// cvSet reports whether --cv was given: then the noise is the user's, not
+// an earlier run's.
+func cvSet(fs *flag.FlagSet) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "cv" })
+	return set
 }
 
 // parsePercent reads "3%", "3" or "+3 %" as 3.
