@@ -27,7 +27,10 @@ times each; "3x10" gives 3% ten runs). --inject server (the default on
 postgrest-mini) spins in its handler (PGRST_LAB_INJECT_CPU_US); --inject
 database (the default on real PostgREST) has A and A' both call a
 db-pre-request function in the stack's database that spins in PostgreSQL,
-for A' only. The first A/A run sizes the injection; the others are
+for A' only. The first A/A run sizes the injection from a model of the
+load; then a probe (A/A' at the largest effect, not counted) measures what
+that realises and every injection is corrected by it, so that "3%" is 3%
+of the headline metric (--size=false skips the probe); the others are
 interleaved (A/A, 1%, 2%, ..., A/A, 1%, ...) so that the machine's drift
 hits every effect alike. It reports the false-positive rate, and the
 detection rate per effect (a power curve), as a table, calibration.md and
@@ -44,6 +47,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	aaRuns := fs.Int("aa-runs", 0, "A/A runs (default: --runs; at least 1, which sizes the injection)")
 	inject := fs.String("inject", "", "where A' spins: server (postgrest-mini's handler) or database (a pre-request function, any target); default: server on postgrest-mini, else database")
 	effectsFlag := fs.String("effects", "1,2,3,5,10", "injected slowdowns in percent, comma-separated (each in (0, 50]; 3x10: ten runs of 3%)")
+	size := fs.Bool("size", true, "size the injections by a probe run (A/A' at the largest effect, not counted) before the counted runs")
 	ed := editFlags(fs)
 	help, pos, err := parseInterspersed(fs, args)
 	if help || err != nil {
@@ -90,7 +94,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return usageErrorf("calibrate: %v", err)
 	}
 	c := &session.Calibration{Experiment: e, Server: srv, Loader: loader(url), Out: stdout, AARuns: *aaRuns, Effects: effects,
-		Inject: inj, Results: *results, LabVersion: labVersion()}
+		Inject: inj, Results: *results, LabVersion: labVersion(), Size: *size}
 	if inj == calibrate.InjectDatabase {
 		b, err := host.NewBurner(ctx, srv.AdminURI())
 		if err != nil {

@@ -47,7 +47,8 @@ func calibrateTiny(t *testing.T, inject string, targetArgs []string) {
 	if err != nil {
 		t.Fatalf("calibrate: %v\n%s", err, out)
 	}
-	for _, want := range []string{"calibrate socket-vs-tcp: 2 runs (A/A ×1, 30% ×1)", "[1/2] A/A #1", "[2/2] 30% (", "so far: 30%: ", "declared a difference", "report: "} {
+	for _, want := range []string{"calibrate socket-vs-tcp: 3 runs (A/A ×1, 30% ×1, a sizing probe)", "[1/3] A/A #1", "[2/3] probe 30% (",
+		"sized by a probe: 30% (", "[3/3] 30% (", "so far: 30%: ", "declared a difference", "report: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -70,7 +71,14 @@ func calibrateTiny(t *testing.T, inject string, targetArgs []string) {
 		t.Fatalf("calibration.json: %v\n%s", err, b)
 	}
 	if len(res.Rows) != 2 || res.Rows[0].InjectUs != 0 || res.Rows[1].InjectUs <= 0 || res.Rows[0].Runs+res.Rows[1].Runs != 2 {
-		t.Fatalf("rows %+v, want A/A and 30%% with one run each", res.Rows)
+		t.Fatalf("rows %+v, want A/A and 30%% with one run each (the probe not counted)", res.Rows)
+	}
+	// The probe ran first, and the counted 30 % run carries its correction.
+	if s := res.Sizing; s == nil || s.EffectPct != 30 || s.InjectUs <= 0 || s.Scale < calibrate.MinScale || s.Scale > calibrate.MaxScale ||
+		res.Baseline.Scale != s.Scale {
+		t.Fatalf("sizing %+v (baseline scale %v): want a probe at 30%% and its scale", res.Sizing, res.Baseline.Scale)
+	} else if want := calibrate.InjectUs(30, res.Baseline); res.Rows[1].InjectUs != want {
+		t.Errorf("the 30%% run injected %d µs, want %d (the probe's %d µs × %.2f)", res.Rows[1].InjectUs, want, s.InjectUs, s.Scale)
 	}
 	run, err := record.ReadDir(filepath.Join(reports[0], res.Outcomes[1].Dir))
 	if err != nil {

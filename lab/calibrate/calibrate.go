@@ -95,6 +95,8 @@ type Baseline struct {
 	CPUPerReq float64 `json:"cpu_per_req_us,omitempty"`
 	// Efficiency says the experiment's verdict is about CPU per request.
 	Efficiency bool `json:"efficiency,omitempty"`
+	// Scale multiplies every injection (Sizing.Scale; 0 or 1: as modelled).
+	Scale float64 `json:"scale,omitempty"`
 }
 
 // BaselineOf reads Baseline from an A/A run; ok is false without a
@@ -134,7 +136,8 @@ func firstScenario(run *lab.Run) string {
 // effectPct: with every core busy, a request costs CPUs/rate seconds of
 // machine CPU; adding δ to it lowers the rate by δ/(cost+δ), so δ =
 // cost·e/(1−e). When the machine is not saturated the realised effect is
-// smaller; the tally reports the measured change next to it.
+// smaller: a probe run measures what it realises and Baseline.Scale
+// corrects it (Sizing); the tally reports the measured change next to it.
 //
 // In efficiency mode the verdict is about CPU per request, which the
 // injection raises directly: δ = e × (server + database CPU per request).
@@ -143,11 +146,15 @@ func InjectUs(effectPct float64, b Baseline) int {
 		return 0
 	}
 	e := effectPct / 100
+	scale := b.Scale
+	if scale <= 0 {
+		scale = 1
+	}
 	if b.Efficiency {
-		return max(1, int(math.Round(b.CPUPerReq*e)))
+		return max(1, int(math.Round(scale*b.CPUPerReq*e)))
 	}
 	cost := float64(b.CPUs) * 1e6 / b.Rate
-	return max(1, int(math.Round(cost*e/(1-e))))
+	return max(1, int(math.Round(scale*cost*e/(1-e))))
 }
 
 // Outcome is one calibration run's verdict on the primary metric.

@@ -151,3 +151,33 @@ func TestOutcomeOf(t *testing.T) {
 		t.Errorf("baseline %+v", b)
 	}
 }
+
+// A probe that realised 7.5 % of a nominal 10 % scales the injections by
+// 4/3; one without a change, or the wrong way, leaves them as modelled;
+// a wild one is clamped.
+func TestSizeFrom(t *testing.T) {
+	for _, tc := range []struct {
+		delta  float64
+		better int
+		scale  float64
+		note   string
+	}{
+		{-7.5, +1, 10 / 7.5, ""}, // throughput fell 7.5 %
+		{+7.5, -1, 10 / 7.5, ""}, // CPU per request rose 7.5 %
+		{+2, +1, 1, "not in the injection's direction"},
+		{-1, +1, calibrate.MaxScale, "clamped"},
+		{-40, +1, calibrate.MinScale, "clamped"},
+		{math.NaN(), +1, 1, "no change"},
+	} {
+		s := calibrate.SizeFrom(calibrate.Outcome{EffectPct: 10, InjectUs: 400, DeltaPct: tc.delta}, tc.better)
+		if math.Abs(s.Scale-tc.scale) > 1e-9 || (tc.note == "") != (s.Note == "") || !strings.Contains(s.Note, tc.note) {
+			t.Errorf("delta %+.1f better %+d: scale %.3f note %q, want %.3f %q", tc.delta, tc.better, s.Scale, s.Note, tc.scale, tc.note)
+		}
+	}
+	b := calibrate.Baseline{Rate: 2000, CPUs: 2}
+	plain := calibrate.InjectUs(5, b)
+	b.Scale = 2
+	if got := calibrate.InjectUs(5, b); got < 2*plain-1 || got > 2*plain+1 {
+		t.Errorf("InjectUs with Scale 2: %d, want about 2 × %d", got, plain)
+	}
+}

@@ -27,8 +27,11 @@ type Result struct {
 	// iteration (µs), measured at the start.
 	BurnUsPerIteration float64
 	Baseline           Baseline
-	Rows               []Row
-	Outcomes           []Outcome
+	// Sizing is the probe run's correction of the injections (nil
+	// without one: no effects, or sizing off).
+	Sizing   *Sizing
+	Rows     []Row
+	Outcomes []Outcome
 	// Stopped is set when the calibration ended early (Ctrl-C, an error).
 	Stopped string
 }
@@ -49,6 +52,7 @@ type resultJSON struct {
 	Injection          Injection           `json:"injection"`
 	BurnUsPerIteration float64             `json:"burn_us_per_iteration,omitempty"`
 	Baseline           Baseline            `json:"baseline"`
+	Sizing             *Sizing             `json:"sizing,omitempty"`
 	Rows               []Row               `json:"rows"`
 	Outcomes           []Outcome           `json:"outcomes"`
 	Stopped            string              `json:"stopped,omitempty"`
@@ -60,7 +64,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 		Experiment: r.Experiment, Design: r.Design, Load: record.FromLoad(r.Load), Trials: record.FromTrials(r.Trials),
 		Host: record.FromHost(r.Host), Target: record.FromTargetInfo(r.Target), Started: r.Started, Finished: r.Finished,
 		AARuns: r.AARuns, Effects: r.Effects, Injection: r.Injection, BurnUsPerIteration: r.BurnUsPerIteration,
-		Baseline: r.Baseline, Rows: r.Rows, Outcomes: r.Outcomes, Stopped: r.Stopped,
+		Baseline: r.Baseline, Sizing: r.Sizing, Rows: r.Rows, Outcomes: r.Outcomes, Stopped: r.Stopped,
 	})
 }
 
@@ -74,7 +78,7 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 		Experiment: j.Experiment, Design: j.Design, Load: j.Load.Load(), Trials: j.Trials.Trials(),
 		Host: j.Host.Host(), Target: j.Target.TargetInfo(), Started: j.Started, Finished: j.Finished,
 		AARuns: j.AARuns, Effects: j.Effects, Injection: j.Injection, BurnUsPerIteration: j.BurnUsPerIteration,
-		Baseline: j.Baseline, Rows: j.Rows, Outcomes: j.Outcomes, Stopped: j.Stopped,
+		Baseline: j.Baseline, Sizing: j.Sizing, Rows: j.Rows, Outcomes: j.Outcomes, Stopped: j.Stopped,
 	}
 	return nil
 }

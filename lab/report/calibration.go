@@ -19,6 +19,9 @@ import (
 
 // CalibrationTable writes the power curve as a plain-text table.
 func CalibrationTable(w io.Writer, res *calibrate.Result) {
+	if res.Sizing != nil {
+		fmt.Fprintf(w, "%s\n", res.Sizing)
+	}
 	fmt.Fprintf(w, "%-8s %-10s %-6s %-22s %-10s %-8s %-8s %s\n", "effect", "injected", "runs", "declared a difference", "measured", "mde", "rounds", "minutes")
 	for _, r := range res.Rows {
 		fmt.Fprintf(w, "%-8s %-10s %-6s %-22s %-10s %-8s %-8s %s\n", effectName(r), injected(r), runsOf(r), rateOf(r),
@@ -91,6 +94,7 @@ func calibrationSetup(res *calibrate.Result) [][2]string {
 		{"Trials", fmt.Sprintf("min %d, max %d per variant, %s order", res.Trials.Min, res.Trials.Max, res.Trials.Order)},
 		{"Test", res.Design},
 		{"Runs", calibrationRuns(res)},
+		{"Injection", sizingDesc(res)},
 		{"When", fmt.Sprintf("%s, took %s", res.Started.UTC().Format("2006-01-02 15:04 MST"), durationStr(res.Finished.Sub(res.Started)))},
 	}
 }
@@ -239,4 +243,13 @@ func WriteCalibration(dir string, res *calibrate.Result) error {
 		return err
 	}
 	return writeFile(filepath.Join(dir, "calibration.html"), page.Bytes())
+}
+
+// sizingDesc says how the injections were sized: by the model, or
+// corrected by a probe run (with what it realised).
+func sizingDesc(res *calibrate.Result) string {
+	if res.Sizing == nil {
+		return "sized by the model of the load (no probe run)"
+	}
+	return res.Sizing.String() + "; the measured change column gives what each effect realised"
 }

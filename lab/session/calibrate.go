@@ -39,13 +39,18 @@ type Calibration struct {
 	Burner     Burner // InjectDatabase only
 	Results    string // RESULTS/calibrate/<experiment>/<stamp>/
 	LabVersion string
+	// Size runs a probe (A/A′ at the largest effect, not tallied) after
+	// the first A/A run and corrects every injection by what it realised
+	// (calibrate.Sizing).
+	Size bool
 
 	dir         string
 	done, total int
 }
 
-// Run runs the calibration: the first A/A run sizes the injection, the
-// others are interleaved (A/A, 1%, 2%, ..., A/A, 1%, ...) so that the
+// Run runs the calibration: the first A/A run sizes the injection (and,
+// with Size, a probe at the largest effect corrects it), the others are
+// interleaved (A/A, 1%, 2%, ..., A/A, 1%, ...) so that the
 // machine's drift hits every effect alike. It writes calibration.md,
 // .html and .json and each run's run.json; after Ctrl-C, the report of
 // the runs done so far (the interrupted run left out of the tally).
@@ -55,10 +60,16 @@ func (c *Calibration) Run(ctx context.Context) error {
 	c.dir = filepath.Join(c.Results, "calibrate", e.Name, Stamp(start))
 	plan := calibrate.Schedule(c.AARuns, c.Effects)
 	c.total = len(plan)
+	planText := calibrate.PlanText(c.AARuns, c.Effects)
+	probe := c.Size && len(c.Effects) > 0 && c.AARuns > 0
+	if probe {
+		c.total++
+		planText += ", a sizing probe"
+	}
 	perTrial := e.Load.Warmup + e.Load.Duration + stats.DefaultTrialOverhead
 	worst := time.Duration(c.total*2*e.Trials.Max) * perTrial
 	fmt.Fprintf(c.Out, "calibrate %s: %d runs (%s) of 2 variants x %d..%d rounds of %s; at most about %s\n",
-		e.Name, c.total, calibrate.PlanText(c.AARuns, c.Effects), e.Trials.Min, e.Trials.Max, e.Load.Duration, worst.Round(time.Second))
+		e.Name, c.total, planText, e.Trials.Min, e.Trials.Max, e.Load.Duration, worst.Round(time.Second))
 	res := &calibrate.Result{Experiment: e.Name, Load: e.Load, Trials: e.Trials, Started: start, AARuns: c.AARuns, Effects: c.Effects, Injection: c.Inject}
 	if c.Burner != nil {
 		res.BurnUsPerIteration = c.Burner.UsPerIteration()
@@ -82,7 +93,7 @@ func (c *Calibration) Run(ctx context.Context) error {
 		if p.Effect > 0 {
 			us = calibrate.InjectUs(p.Effect, res.Baseline)
 		}
-		r, o, err := c.one(ctx, p.Effect, us, p.N)
+		r, o, err := c.one(ctx, "", p.Effect, us, p.N)
 		if r != nil && res.Design == "" {
 			res.Host, res.Target, res.Design = r.Run.Host, r.Run.Target, r.Verdicts.DesignMethod()
 		}
@@ -101,17 +112,44 @@ func (c *Calibration) Run(ctx context.Context) error {
 				return finish(errors.New("the first A/A run measured no throughput: cannot size the injected work"))
 			}
 			res.Baseline = b
+			if probe {
+				if err := c.probe(ctx, res); err != nil {
+					return finish(err)
+				}
+			}
 		}
 	}
 	return finish(nil)
 }
 
+// probe runs A/A′ at the largest effect, as modelled, and scales every
+// injection by what it realised; the run is kept in runs/ but not tallied.
+func (c *Calibration) probe(ctx context.Context, res *calibrate.Result) error {
+	eff := 0.0
+	for _, e := range c.Effects {
+		eff = max(eff, e.Pct)
+	}
+	us := calibrate.InjectUs(eff, res.Baseline)
+	_, o, err := c.one(ctx, "probe ", eff, us, 1)
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted in the sizing probe: %w", ctx.Err())
+	}
+	if err != nil {
+		return fmt.Errorf("the sizing probe: %w", err)
+	}
+	better := lab.PrimaryMetric(c.Experiment).Better
+	s := calibrate.SizeFrom(o, better)
+	res.Sizing, res.Baseline.Scale = &s, s.Scale
+	fmt.Fprintf(c.Out, "    %s\n", s)
+	return nil
+}
+
 // one runs one calibration run and prints a line about it.
-func (c *Calibration) one(ctx context.Context, effect float64, us, i int) (*Result, calibrate.Outcome, error) {
+func (c *Calibration) one(ctx context.Context, kind string, effect float64, us, i int) (*Result, calibrate.Outcome, error) {
 	c.done++
 	label := "A/A"
 	if effect > 0 {
-		label = fmt.Sprintf("%g%% (%d µs)", effect, us)
+		label = fmt.Sprintf("%s%g%% (%d µs)", kind, effect, us)
 	}
 	if c.Burner != nil {
 		if err := c.Burner.Set(ctx, us); err != nil {
