@@ -44,7 +44,7 @@ See docs/tracking.md (and systemd/units/lab-track.timer for nightly runs).`
 
 func cmdTrack(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("track", trackUsage, stdout)
-	t := &tracker{stdout: stdout, stderr: stderr}
+	t := &tracker{stdout: stdout}
 	dir := fs.String("dir", stack.DefaultDir, "state directory of the local stack")
 	results := fs.String("results", "results", "where result directories are written")
 	postgrest := fs.String("postgrest", "", "PostgREST binary, when this run brings the stack up")
@@ -131,7 +131,7 @@ type tracker struct {
 	commits, order []track.Commit
 	metrics        []string
 	maxP           float64
-	stdout, stderr io.Writer
+	stdout         io.Writer
 }
 
 // list reads the branch's commits (or tags) and resolves --since.
@@ -217,8 +217,8 @@ func (t *tracker) measure(ctx context.Context, cs []track.Commit, o session.Opti
 			return ctx.Err()
 		}
 		if err != nil {
-			fmt.Fprintf(t.stderr, "track: commit %s: %v\n", c.Label(), err)
-			failed = append(failed, c.Label())
+			fmt.Fprintf(t.stdout, "commit %d/%d %s: the build failed (the log's tail follows at the end); next commit\n", i+1, len(cs), c.Label())
+			failed = append(failed, fmt.Sprintf("commit %s: %v", c.Label(), err))
 			continue
 		}
 		eta.Built(time.Since(b0), res.Cached)
@@ -241,8 +241,8 @@ func (t *tracker) measure(ctx context.Context, cs []track.Commit, o session.Opti
 			err = putResult(ctx, t.st, out, t.stdout)
 		}
 		if err != nil {
-			fmt.Fprintf(t.stderr, "track: commit %s: run: %v\n", c.Label(), err)
-			failed = append(failed, c.Label())
+			fmt.Fprintf(t.stdout, "commit %d/%d %s: the run failed: %v; next commit\n", i+1, len(cs), c.Label(), err)
+			failed = append(failed, fmt.Sprintf("commit %s: run: %v", c.Label(), err))
 			continue
 		}
 		eta.Ran(time.Since(r0))
@@ -252,7 +252,7 @@ func (t *tracker) measure(ctx context.Context, cs []track.Commit, o session.Opti
 	}
 	fmt.Fprintf(t.stdout, "track: %d of %d measured in %s\n", len(cs)-len(failed), len(cs), time.Since(start).Round(time.Second))
 	if len(failed) > 0 {
-		return fmt.Errorf("track: %d of %d commits failed: %s", len(failed), len(cs), strings.Join(failed, ", "))
+		return fmt.Errorf("track: %d of %d commits failed:\n%s", len(failed), len(cs), strings.Join(failed, "\n"))
 	}
 	return nil
 }

@@ -39,35 +39,42 @@ chmod +x "$out/postgrest"
 // adds the file slow; it returns the commits oldest first.
 func trackRepo(t *testing.T, n, k int) (string, []string) {
 	dir := t.TempDir()
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=lab", "GIT_AUTHOR_EMAIL=lab@example.com",
-			"GIT_COMMITTER_NAME=lab", "GIT_COMMITTER_EMAIL=lab@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	git("init", "-q", "-b", "main")
+	trackGit(t, dir, "init", "-q", "-b", "main")
 	var shas []string
 	for i := 1; i <= n; i++ {
 		files := map[string]string{"build.sh": trackBuild, ".gitignore": "dist-newstyle/\n", "CHANGES": strings.Repeat("a change\n", i)}
 		if i >= k {
 			files["slow"] = "prepared statements off\n"
 		}
-		for name, body := range files {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		git("add", "-A")
-		git("commit", "-q", "-m", fmt.Sprintf("change %d", i))
-		shas = append(shas, git("rev-parse", "HEAD"))
+		shas = append(shas, trackCommit(t, dir, fmt.Sprintf("change %d", i), files))
 	}
 	return dir, shas
+}
+
+// trackCommit writes files in the repository dir and commits them.
+func trackCommit(t *testing.T, dir, subject string, files map[string]string) string {
+	t.Helper()
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	trackGit(t, dir, "add", "-A")
+	trackGit(t, dir, "commit", "-q", "-m", subject)
+	return trackGit(t, dir, "rev-parse", "HEAD")
+}
+
+func trackGit(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=lab", "GIT_AUTHOR_EMAIL=lab@example.com",
+		"GIT_COMMITTER_NAME=lab", "GIT_COMMITTER_EMAIL=lab@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // TestTrackFindsTheStepCommit: lab track over a real repository of ten
@@ -131,5 +138,15 @@ func TestTrackFindsTheStepCommit(t *testing.T) {
 	out, err = runLab(t, args...)
 	if err != nil || !strings.Contains(out, fmt.Sprintf("0 commits to measure, %d measured already", trackCommits)) || strings.Contains(out, "building") {
 		t.Errorf("second lab track: %v\n%s", err, out)
+	}
+
+	// A commit whose build fails is reported, with the command and the
+	// log's last lines, and fails the exit status; nothing is stored.
+	broken := trackCommit(t, repo, "a broken build", map[string]string{"build.sh": "#!/bin/sh\necho 'src/Main.hs:3:1: error: parse error' >&2\nexit 1\n"})
+	out, err = runLab(t, args...)
+	if err == nil || !strings.Contains(err.Error(), "1 of 1 commits failed:\ncommit "+gitbuild.Short(broken)+" (a broken build)") ||
+		!strings.Contains(err.Error(), "parse error") || !strings.Contains(err.Error(), "`sh build.sh`") ||
+		!strings.Contains(out, "the build failed") {
+		t.Errorf("lab track of a broken commit: %v\n%s", err, out)
 	}
 }
