@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
 	"github.com/pgrst-lab/pgrst-lab/lab/track"
 	"github.com/pgrst-lab/pgrst-lab/store"
+	"github.com/pgrst-lab/pgrst-lab/systemd/host"
 	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
@@ -26,7 +29,8 @@ const trackUsage = `track --repo DIR [--branch main] [--every N | --tags] [--sin
 
 Measures a branch commit by commit: lists its first-parent commits (or,
 with --tags, its release tags v1.2.3 in version order), skips those the
-store holds a run of already, then for each of the others, oldest first:
+store holds a run of already (of this machine, the commit built with the same
+--build), then for each of the others, oldest first:
 builds it (gitbuild, cached by commit and command, see lab ab --repo),
 runs the experiment (default: track, GETSingle) with ONE variant, that
 build, stores the run and prints the change points of the series so far
@@ -80,7 +84,11 @@ func cmdTrack(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if git.repo, err = filepath.Abs(git.repo); err != nil {
 		return err
 	}
-	t.git, t.ed = git, ed
+	if git.command == "" {
+		git.command = os.Getenv(buildEnv)
+	}
+	// Runs of this machine count: another's are another series.
+	t.git, t.ed, t.hostID = git, ed, host.DescribeHost(ctx).HostID
 	for _, m := range strings.Split(*metrics, ",") {
 		if m = strings.TrimSpace(m); m != "" {
 			t.metrics = append(t.metrics, m)
@@ -131,6 +139,7 @@ type tracker struct {
 	commits, order []track.Commit
 	metrics        []string
 	maxP           float64
+	hostID         string
 	stdout         io.Writer
 }
 
@@ -176,9 +185,15 @@ func (t *tracker) plan(ctx context.Context, sel track.Selection) (track.Plan, er
 	if err != nil {
 		return track.Plan{}, err
 	}
+	// Measured: a run of the commit built with the same command (when
+	// one is given; the default depends on the worktree).
 	measured := map[string]bool{}
 	for _, r := range runs {
-		measured[strings.ToLower(lab.MeasuredBuild(r.Run, trackVariant).Commit)] = true
+		if t.git.command == "" || slices.ContainsFunc(r.Run.Variants, func(v lab.VariantInfo) bool {
+			return v.Name == trackVariant && strings.Contains(v.Description, "`"+t.git.command+"`")
+		}) {
+			measured[strings.ToLower(lab.MeasuredBuild(r.Run, trackVariant).Commit)] = true
+		}
 	}
 	p, err := track.Select(t.commits, func(sha string) bool { return measured[sha] }, sel)
 	if err != nil {
@@ -188,7 +203,7 @@ func (t *tracker) plan(ctx context.Context, sel track.Selection) (track.Plan, er
 }
 
 func (t *tracker) runs(ctx context.Context) ([]history.Run, error) {
-	stored, err := t.st.Runs(ctx, store.Query{Experiment: t.e.Name})
+	stored, err := t.st.Runs(ctx, store.Query{Experiment: t.e.Name, HostID: t.hostID})
 	if err != nil {
 		return nil, err
 	}
