@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/gitbuild"
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/store"
+)
+
+const trackCommits, trackStepAt = 10, 6 // commit 6 (of 1..10) brings the step: 5 runs either side
+
+// trackBuild writes a wrapper of the real PostgREST ($LAB_POSTGREST when
+// built) where cabal would put it; with the file slow in the commit, the
+// wrapper turns prepared statements off (PGRST_ variables override the
+// config file): about twice the database CPU per request here, work per
+// request, a step a busy machine does not hide (its throughput swings by
+// half; see TestHistoryFindsAStepInRealRuns).
+const trackBuild = `#!/bin/sh
+set -e
+out=dist-newstyle/build/x86_64-linux/ghc-9.6/postgrest-0/x/postgrest/build/postgrest
+mkdir -p "$out"
+pre=""
+if [ -f slow ]; then pre="PGRST_DB_PREPARED_STATEMENTS=false "; fi
+printf '#!/bin/sh\n%sexec "%s" "$@"\n' "$pre" "$LAB_POSTGREST" > "$out/postgrest"
+chmod +x "$out/postgrest"
+`
+
+// trackRepo makes a repository of n commits on main, the kth of which
+// adds the file slow; it returns the commits oldest first.
+func trackRepo(t *testing.T, n, k int) (string, []string) {
+	dir := t.TempDir()
+	trackGit(t, dir, "init", "-q", "-b", "main")
+	var shas []string
+	for i := 1; i <= n; i++ {
+		files := map[string]string{"build.sh": trackBuild, ".gitignore": "dist-newstyle/\n", "CHANGES": strings.Repeat("a change\n", i)}
+		if i >= k {
+			files["slow"] = "prepared statements off\n"
+		}
+		shas = append(shas, trackCommit(t, dir, fmt.Sprintf("change %d", i), files))
+	}
+	return dir, shas
+}
+
+// trackCommit writes files in the repository dir and commits them.
+func trackCommit(t *testing.T, dir, subject string, files map[string]string) string {
+	t.Helper()
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	trackGit(t, dir, "add", "-A")
+	trackGit(t, dir, "commit", "-q", "-m", subject)
+	return trackGit(t, dir, "rev-parse", "HEAD")
+}
+
+func trackGit(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=lab", "GIT_AUTHOR_EMAIL=lab@example.com",
+		"GIT_COMMITTER_NAME=lab", "GIT_COMMITTER_EMAIL=lab@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestTrackFindsTheStepCommit: lab track over a real repository of ten
+// commits, each built into a wrapper of the real PostgREST and measured
+// by real runs (3 rounds of 2 s), stored in a real PostgreSQL store;
+// commit 6 turns prepared statements off. Each commit gets one stored run
+// naming its SHA, the change point (p < 0.01: ten runs are too few
+// for the default 0.001 on a busy machine) of database CPU per request is at
+// commit 6, a regression, and a second lab track measures nothing.
+func TestTrackFindsTheStepCommit(t *testing.T) {
+	dir := directStack(t, "--postgrest", labtest.PostgREST(t))
+	storeURI := labtest.NewDB(t).UnixURI("postgres")
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	repo, shas := trackRepo(t, trackCommits, trackStepAt)
+	args := []string{"track", "--repo", repo, "--build", "sh build.sh", "--store", storeURI, "--dir", dir, "--results", t.TempDir(),
+		"--metrics", "db_cpu", "--max-p", "0.01", "--min-trials", "3", "--max-trials", "3", "--duration", "2s", "--warmup", "0s"}
+	out, err := runLab(t, args...)
+	t.Logf("lab track:\n%s", out)
+	if err != nil {
+		t.Fatalf("lab track: %v", err)
+	}
+	if !strings.Contains(out, fmt.Sprintf("%d commits to measure, 0 measured already", trackCommits)) ||
+		!strings.Contains(out, fmt.Sprintf("commit %d/%d %s", trackCommits, trackCommits, gitbuild.Short(shas[trackCommits-1]))) {
+		t.Errorf("no plan or progress lines")
+	}
+	if !regexp.MustCompile(`commit 2/\d+ \w+ \(change 2\): building…, [0-9.ms]+ elapsed, ~[0-9.ms]+ left`).MatchString(out) {
+		t.Errorf("no ETA on commit 2's progress line")
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := store.Open(ctx, storeURI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := s.Runs(ctx, store.Query{Experiment: "track"})
+	s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, r := range stored {
+		got[lab.MeasuredBuild(r.Run, "build").Commit]++
+	}
+	for i, sha := range shas {
+		if got[sha] != 1 {
+			t.Errorf("commit %d (%s): %d stored runs, want 1 (stored: %v)", i+1, sha, got[sha], got)
+		}
+	}
+
+	// The last change points printed are over all the runs.
+	last := out[strings.LastIndex(out, "change points over"):]
+	cp := regexp.MustCompile(`GETSingle / build / [^:]*: ([-+][0-9.]+)% .* in (\w+)\.\.(\w+): regression`).FindStringSubmatch(last)
+	if cp == nil {
+		t.Fatalf("no regression found in:\n%s", last)
+	}
+	if before, after := gitbuild.Short(shas[trackStepAt-2]), gitbuild.Short(shas[trackStepAt-1]); cp[2] != before || cp[3] != after {
+		t.Errorf("change point in %s..%s, want %s..%s (commit %d)", cp[2], cp[3], before, after, trackStepAt)
+	}
+
+	out, err = runLab(t, args...)
+	if err != nil || !strings.Contains(out, fmt.Sprintf("0 commits to measure, %d measured already", trackCommits)) || strings.Contains(out, "building") {
+		t.Errorf("second lab track: %v\n%s", err, out)
+	}
+
+	// A commit whose build fails is reported, with the command and the
+	// log's last lines, and fails the exit status; nothing is stored.
+	broken := trackCommit(t, repo, "a broken build", map[string]string{"build.sh": "#!/bin/sh\necho 'src/Main.hs:3:1: error: parse error' >&2\nexit 1\n"})
+	out, err = runLab(t, args...)
+	if err == nil || !strings.Contains(err.Error(), "1 of 1 commits failed:\ncommit "+gitbuild.Short(broken)+" (a broken build)") ||
+		!strings.Contains(err.Error(), "parse error") || !strings.Contains(err.Error(), "`sh build.sh`") ||
+		!strings.Contains(out, "the build failed") {
+		t.Errorf("lab track of a broken commit: %v\n%s", err, out)
+	}
+}

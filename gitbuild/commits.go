@@ -1,0 +1,67 @@
+package gitbuild
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Commit is one commit of a branch: its SHA, its subject line and, when
+// listed by Tags, the release tag that names it.
+type Commit struct {
+	SHA, Subject, Tag string
+}
+
+// Commits lists branch's first-parent history in repo, oldest first
+// (`git rev-list --first-parent --reverse`): the commits that landed on
+// the branch, not those of merged side branches.
+func Commits(ctx context.Context, repo, branch string) ([]Commit, error) {
+	sha, err := Resolve(ctx, repo, branch)
+	if err != nil {
+		return nil, err
+	}
+	out, err := git(ctx, repo, "log", "--first-parent", "--reverse", "--format=%H%x00%s", sha)
+	if err != nil {
+		return nil, err
+	}
+	var cs []Commit
+	for _, line := range strings.Split(out, "\n") {
+		h, subject, ok := strings.Cut(line, "\x00")
+		if ok && h != "" {
+			cs = append(cs, Commit{SHA: h, Subject: subject})
+		}
+	}
+	return cs, nil
+}
+
+// Tags lists the release tags (v1.2.3) merged into branch, in version
+// order (v1.10.0 after v1.9.0, as LatestRelease orders them), each with
+// its commit. Two tags of one commit are two entries.
+func Tags(ctx context.Context, repo, branch string) ([]Commit, error) {
+	sha, err := Resolve(ctx, repo, branch)
+	if err != nil {
+		return nil, err
+	}
+	out, err := git(ctx, repo, "tag", "--merged", sha, "--list", "v*")
+	if err != nil {
+		return nil, err
+	}
+	var tags []string
+	for _, t := range strings.Fields(out) {
+		if versionTag.MatchString(t) {
+			tags = append(tags, t)
+		}
+	}
+	sort.Slice(tags, func(i, j int) bool { return versionLess(tags[i], tags[j]) })
+	cs := make([]Commit, 0, len(tags))
+	for _, t := range tags {
+		line, err := git(ctx, repo, "log", "-1", "--format=%H%x00%s", t+"^{commit}")
+		if err != nil {
+			return nil, fmt.Errorf("tag %s: %w", t, err)
+		}
+		h, subject, _ := strings.Cut(line, "\x00")
+		cs = append(cs, Commit{SHA: h, Subject: subject, Tag: t})
+	}
+	return cs, nil
+}
