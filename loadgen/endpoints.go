@@ -57,37 +57,56 @@ func (s *shard) recordEndpoint(ep, status int, kind errKind, lat time.Duration) 
 }
 
 // endpoints merges the shards' rows: in the order of the requests, then
-// by status. Called with no worker running.
+// by status. Requests of the same method and path (a line given twice)
+// share their rows, as vegeta's report groups them; the row keeps the
+// first line. Called with no worker running.
 func (r *runner) endpoints() []EndpointStat {
-	var out []EndpointStat
+	type row struct {
+		st EndpointStat
+		h  *hdrhistogram.Histogram
+	}
+	if len(r.eps) == 0 {
+		return nil
+	}
+	var rows []*row
+	byName := map[string]*row{}
 	for ep, q := range r.eps {
-		byStatus := map[int]*epStat{}
 		var codes []int
 		for _, sh := range r.shards {
 			for _, e := range sh.eps[ep] {
-				m := byStatus[e.status]
-				if m == nil {
-					m = &epStat{status: e.status, lat: newHist()}
-					byStatus[e.status] = m
+				if !slices.Contains(codes, e.status) {
 					codes = append(codes, e.status)
 				}
-				m.n += e.n
-				m.errs += e.errs
-				m.lat.Merge(e.lat)
 			}
 		}
 		slices.Sort(codes)
 		for _, c := range codes {
-			m := byStatus[c]
-			row := EndpointStat{Name: fmt.Sprintf("%d %s %s", c, q.Method, q.Path), Method: q.Method, Path: q.Path,
-				Status: c, Line: q.Line, Requests: m.n, Errors: m.errs}
-			if h := m.lat; h.TotalCount() > 0 {
-				d := func(p float64) time.Duration { return time.Duration(h.ValueAtQuantile(p)) }
-				row.Min, row.Max = time.Duration(h.Min()), time.Duration(h.Max())
-				row.P50, row.P90, row.P95, row.P99 = d(50), d(90), d(95), d(99)
+			name := fmt.Sprintf("%d %s %s", c, q.Method, q.Path)
+			m := byName[name]
+			if m == nil {
+				m = &row{st: EndpointStat{Name: name, Method: q.Method, Path: q.Path, Status: c, Line: q.Line}, h: newHist()}
+				byName[name] = m
+				rows = append(rows, m)
 			}
-			out = append(out, row)
+			for _, sh := range r.shards {
+				for _, e := range sh.eps[ep] {
+					if e.status == c {
+						m.st.Requests += e.n
+						m.st.Errors += e.errs
+						m.h.Merge(e.lat)
+					}
+				}
+			}
 		}
+	}
+	out := make([]EndpointStat, len(rows))
+	for i, m := range rows {
+		if h := m.h; h.TotalCount() > 0 {
+			d := func(p float64) time.Duration { return time.Duration(h.ValueAtQuantile(p)) }
+			m.st.Min, m.st.Max = time.Duration(h.Min()), time.Duration(h.Max())
+			m.st.P50, m.st.P90, m.st.P95, m.st.P99 = d(50), d(90), d(95), d(99)
+		}
+		out[i] = m.st
 	}
 	return out
 }

@@ -19,7 +19,7 @@ func TestByRequestRowsAddUp(t *testing.T) {
 		}
 		w.Write([]byte("ok"))
 	})
-	src := "GET http://postgrest/slow\n\nGET http://postgrest/fast?a=1\n\n# a comment\nHEAD http://postgrest/missing\n"
+	src := "GET http://postgrest/slow\n\nGET http://postgrest/fast?a=1\n\n# a comment\nHEAD http://postgrest/missing\n\nGET http://postgrest/slow\n"
 	reqs, err := ParseTargets("t.http", []byte(src), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +29,7 @@ func TestByRequestRowsAddUp(t *testing.T) {
 		MaxRequests: 100000, ByRequest: true})
 	sum := res.Summary
 	if len(sum.Endpoints) != 3 {
-		t.Fatalf("want 3 rows (one per line, one status each), got %+v", sum.Endpoints)
+		t.Fatalf("want 3 rows (one per request, one status each; the line given twice shares its row), got %+v", sum.Endpoints)
 	}
 	var n, errs int64
 	for _, e := range sum.Endpoints {
