@@ -92,3 +92,36 @@ postgrest = { log-level = "crit", db-max-rows = 5 }
 		})
 	}
 }
+
+// The bundled loadtest experiment runs as it is: every line of its targets
+// file answered (the POST rolled back: 201), one row each, no errors.
+func TestLoadtestExperimentRuns(t *testing.T) {
+	for _, tg := range []struct {
+		name string
+		bin  func(t *testing.T) string
+	}{{"real", func(t *testing.T) string { return labtest.PostgREST(t) }}, {"mini", buildMini}} {
+		t.Run(tg.name, func(t *testing.T) {
+			dir := directStack(t, "--postgrest", tg.bin(t))
+			results := t.TempDir()
+			t.Setenv("XDG_CACHE_HOME", t.TempDir())
+			out, err := runLab(t, "run", "loadtest", "--dir", dir, "--results", results, "--min-trials", "2", "--max-trials", "2",
+				"--duration", "1s", "--warmup", "0s")
+			if err != nil {
+				t.Fatalf("lab run loadtest: %v\n%s", err, out)
+			}
+			_, run := onlyRun(t, filepath.Join(results, "loadtest"))
+			want := []string{"200 GET /artist?select=*&artist_id=eq.3", "200 GET /album?select=*,track(*,genre(*))&artist_id=eq.3",
+				"200 HEAD /track?select=*&album_id=eq.3", "201 POST /employee", "200 GET /rpc/ret_artists?select=*&artist_id=eq.3"}
+			for _, tr := range run.Trials {
+				var got []string
+				for _, e := range tr.Load.Endpoints {
+					got = append(got, e.Name)
+				}
+				if strings.Join(got, "\n") != strings.Join(want, "\n") || tr.Load.Errors != 0 || tr.Load.Connections != 1 {
+					t.Errorf("trial %d (%s): rows %q, errors %d, connections %d; want rows %q, no errors, 1 connection",
+						tr.Seq, tr.Variant, got, tr.Load.Errors, tr.Load.Connections, want)
+				}
+			}
+		})
+	}
+}
