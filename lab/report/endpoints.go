@@ -73,13 +73,14 @@ func endpointsNote(v *stats.Verdicts) string {
 		v.Baseline, stats.EndpointsMethod)
 }
 
-// mdEndpoints writes the per-endpoint table (nothing without endpoints).
-func mdEndpoints(b *bufio.Writer, v *stats.Verdicts) {
+// mdEndpoints writes the per-endpoint table under a heading of that level
+// ("##"), nothing without endpoints.
+func mdEndpoints(b *bufio.Writer, v *stats.Verdicts, heading string) {
 	rows := EndpointRows(v)
 	if len(rows) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "## Verdict per endpoint\n\n")
+	fmt.Fprintf(b, "%s Verdict per endpoint\n\n", heading)
 	fmt.Fprintf(b, "| endpoint | line | scenario | variant | share | min | P50 | P90 | P95 | P99 | P50 vs %s | p (Holm) | mde |\n", mdEscape(v.Baseline))
 	fmt.Fprintf(b, "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {

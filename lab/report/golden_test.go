@@ -90,3 +90,17 @@ func TestMarkdownEndpointsGolden(t *testing.T) {
 		t.Errorf("HTML report lacks the per-endpoint table")
 	}
 }
+
+// The PR summary shows the per-endpoint table before the verdict table.
+func TestSummaryEndpointsFirst(t *testing.T) {
+	run := endpointsRun()
+	var b bytes.Buffer
+	if err := report.Summary(&b, run, stats.Compare(run, 0.05), report.SummaryOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s := b.String()
+	ep, verdict, slow := strings.Index(s, "#### Verdict per endpoint"), strings.Index(s, "\n| scenario | variant |"), strings.Index(s, "`200 GET /track?select=*`")
+	if ep < 0 || slow < ep || verdict < slow {
+		t.Errorf("summary: per-endpoint table at %d, slow line at %d, verdict table at %d:\n%s", ep, slow, verdict, s)
+	}
+}

@@ -71,6 +71,7 @@ func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) err
 			fmt.Fprintln(b)
 		}
 	}
+	mdEndpoints(b, v, "####")
 	mdVerdictTable(b, v, summaryExtras(v, o.Gate))
 	if bins := binariesDesc(run, mdCode, mdEscape); bins != "" {
 		fmt.Fprint(b, mdPara("Binaries: "+bins+"."))
