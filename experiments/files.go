@@ -45,7 +45,11 @@ func (p *parse) files(e *lab.Experiment, onDisk bool) {
 	if e.Targets == "" {
 		return
 	}
-	path, err := p.resolve(dir, e.Targets, MaxTargetsFileSize, onDisk)
+	resolve := p.resolve
+	if p.bundled {
+		resolve = func(_, name string, _ int64, _ bool) (string, error) { return bundledTargets(name) }
+	}
+	path, err := resolve(dir, e.Targets, MaxTargetsFileSize, onDisk)
 	if err != nil {
 		p.add([]string{"targets"}, []string{"targets"}, err)
 		e.Targets = ""

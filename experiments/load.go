@@ -10,7 +10,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
-//go:embed *.toml
+//go:embed *.toml loadtest
 var bundled embed.FS
 
 // bundledDir is how bundled files are named in messages: their place in
@@ -53,7 +53,7 @@ func LoadWith(nameOrPath string, validate KeyValidator) (*lab.Experiment, error)
 	if err != nil {
 		return nil, err
 	}
-	e, err := parseSource(filename, src, validate, !bundledFile)
+	e, err := parseWith(parse{file: filename, bundled: bundledFile}, src, validate, !bundledFile)
 	if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,12 @@ func Parse(filename string, src []byte, validate KeyValidator) (*lab.Experiment,
 // the files the experiment names are also checked where they are (see
 // files.go).
 func parseSource(filename string, src []byte, validate KeyValidator, onDisk bool) (*lab.Experiment, error) {
-	p := parse{file: filename}
+	return parseWith(parse{file: filename}, src, validate, onDisk)
+}
+
+// parseWith is parseSource with the parse's settings.
+func parseWith(p parse, src []byte, validate KeyValidator, onDisk bool) (*lab.Experiment, error) {
+	filename := p.file
 	var doc map[string]any
 	if _, err := toml.Decode(string(src), &doc); err != nil {
 		var pe toml.ParseError
@@ -148,9 +153,10 @@ func under(path []string, roots [][]string) bool {
 }
 
 type parse struct {
-	file  string
-	lines lineIndex
-	errs  []*Error
+	file    string
+	bundled bool // a bundled experiment: its targets file is embedded too
+	lines   lineIndex
+	errs    []*Error
 }
 
 func (p *parse) add(at, shown []string, err error) {

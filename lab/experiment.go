@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -277,6 +278,15 @@ type Variant struct {
 	// [partition] postgresql (never from a variant table): the server
 	// keeps it across variants and removes it when it restores.
 	PGCPUAffinity string
+}
+
+// WithBinary is a variant named name running binary with v's settings
+// (PostgREST and PostgreSQL keys, environment, drop-in, arguments), the
+// maps copied: how --binary keeps an experiment's baseline settings.
+func (v Variant) WithBinary(name, binary, description string, baseline bool) Variant {
+	return Variant{Name: name, Description: description, Baseline: baseline, Binary: binary,
+		PostgREST: maps.Clone(v.PostgREST), PostgreSQL: maps.Clone(v.PostgreSQL), Env: maps.Clone(v.Env),
+		DropIn: maps.Clone(v.DropIn), Args: slices.Clone(v.Args)}
 }
 
 // BaselineVariant returns the variant marked baseline, else the first.

@@ -1,6 +1,9 @@
 package lab
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // RecordSchema is the version of the Run record written to run.json.
 const RecordSchema = 1
@@ -176,6 +179,29 @@ type LoadStats struct {
 	// ServerTiming is the target's Server-Timing breakdown, when it sent
 	// the header (PostgREST's server-timing-enabled).
 	ServerTiming *ServerTiming
+	// Endpoints are the trial's requests measured apart (a targets file's
+	// lines), one row per request and answer status, in the file's order.
+	Endpoints []EndpointStats
+}
+
+// EndpointStats is one request of a trial with one answer status, named
+// "STATUS METHOD PATH" as postgrest-loadtest-report names its rows.
+// Latencies in milliseconds; a row of answers that never came (status 0)
+// has none.
+type EndpointStats struct {
+	Name                                     string
+	Method                                   string
+	Path                                     string
+	Status                                   int
+	Line                                     int // in the targets file
+	Requests                                 int64
+	Errors                                   int64
+	MinMs, P50Ms, P90Ms, P95Ms, P99Ms, MaxMs float64
+}
+
+// EndpointName is the name of a row: "STATUS METHOD PATH".
+func EndpointName(status int, method, path string) string {
+	return strconv.Itoa(status) + " " + method + " " + path
 }
 
 // Percentiles of a latency distribution, in milliseconds.

@@ -173,6 +173,7 @@ func (r *runner) result(c *collector, measured time.Duration) *Result {
 		}
 		s.ServerTotal = phaseOf("total", phases.total)
 	}
+	s.Endpoints = r.endpoints()
 	if r.cfg.Open != nil {
 		s.Model, s.TargetRate = "open", r.cfg.Open.Rate
 		s.MaxInFlight = int(r.maxInflight.Load())

@@ -30,6 +30,9 @@ type Request struct {
 	Header map[string]string
 	Body   []byte
 	Expect int
+	// Line is the request's line in its targets file (ReadTargets), 0
+	// when it comes from elsewhere.
+	Line int
 }
 
 // Scenario is a named list of requests, sent round-robin by each worker.
@@ -77,6 +80,9 @@ type Config struct {
 	// ServerTiming parses each answer's Server-Timing header (PostgREST's
 	// server-timing-enabled) into per-phase histograms (Summary.Phases).
 	ServerTiming bool
+	// ByRequest keeps each request's counts and latencies apart, per
+	// answer status (Summary.Endpoints): a targets file's lines.
+	ByRequest bool
 }
 
 // DefaultTimeout is the per-request timeout when Config.Timeout is 0.

@@ -27,6 +27,7 @@ type shard struct {
 	n, errs  int64
 	in, out  int64
 	phases   *phaseHists // Server-Timing of measured answers (Config.ServerTiming), else nil
+	eps      [][]epStat  // per request (tmpl.ep), per status: measured answers (Config.ByRequest), else nil
 
 	// interval (since the collector's last snapshot), measured or not
 	iv                     *hdrhistogram.Histogram

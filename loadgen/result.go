@@ -49,6 +49,9 @@ type Summary struct {
 	Phases      []Phase
 	ServerTotal Phase
 	Timed       int64
+	// Endpoints are the requests measured apart (Config.ByRequest), one
+	// row per request and answer status, in the requests' order.
+	Endpoints []EndpointStat
 }
 
 // ErrorRate is Errors/Requests (0 without requests).

@@ -62,6 +62,7 @@ type runner struct {
 	mix     mix
 	dial    func() (net.Conn, error)
 	shards  []*shard
+	eps     []Request // the requests kept apart (Config.ByRequest), by tmpl.ep
 	workers int
 	timeout time.Duration
 
@@ -147,6 +148,10 @@ func newRun(cfg Config) (*runner, error) {
 			if err != nil {
 				return nil, fmt.Errorf("loadgen: scenario %s request %d: %w", w.Scenario.Name, i, err)
 			}
+			if cfg.ByRequest {
+				t.ep = len(r.eps)
+				r.eps = append(r.eps, q)
+			}
 			ts = append(ts, t)
 		}
 		total += w.Weight
@@ -170,6 +175,9 @@ func newRun(cfg Config) (*runner, error) {
 			sh.phases = newPhaseHists()
 		}
 		sh.sameSvc = cfg.Closed != nil
+		if len(r.eps) > 0 {
+			sh.eps = make([][]epStat, len(r.eps))
+		}
 		if cfg.Open != nil {
 			sh.lag = newHist()
 		}

@@ -164,7 +164,7 @@ func (p *targetsParser) start(t string) error {
 	if len(p.out) == MaxTargets {
 		return p.errorf("more than %d targets", MaxTargets)
 	}
-	p.out = append(p.out, Request{Method: f[0], Path: path, Header: map[string]string{}, Expect: ExpectNoServerError})
+	p.out = append(p.out, Request{Method: f[0], Path: path, Header: map[string]string{}, Expect: ExpectNoServerError, Line: p.line})
 	p.cur, p.hasBod = &p.out[len(p.out)-1], false
 	p.starts = append(p.starts, p.line)
 	return nil

@@ -35,6 +35,7 @@ type tmpl struct {
 	isHead bool
 	expect int
 	seq    *atomic.Int64 // shared counter for {seq} fields
+	ep     int           // index in runner.eps (Config.ByRequest), else -1
 }
 
 const (
@@ -75,7 +76,7 @@ func compileBudget(r Request, host, base string, secret []byte, b *budget) (*tmp
 	if err != nil {
 		return nil, err
 	}
-	t := &tmpl{isHead: method == "HEAD", expect: r.Expect, seq: new(atomic.Int64)}
+	t := &tmpl{isHead: method == "HEAD", expect: r.Expect, seq: new(atomic.Int64), ep: -1}
 	var req fasthttp.Request
 	h := &req.Header
 	h.DisableNormalizing() // header names go out as given

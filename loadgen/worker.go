@@ -56,6 +56,9 @@ func (w *worker) one(intended time.Time, measured, closed bool) errKind {
 		kind = errStatus
 	}
 	w.sh.record(measured, status, kind, lat, svc, lag, w.c.in-in0, out)
+	if measured && t.ep >= 0 {
+		w.sh.recordEndpoint(t.ep, status, kind, lat)
+	}
 	if measured && kind == errNone && w.sh.phases != nil {
 		if v := w.c.resp.Header.Peek("Server-Timing"); len(v) > 0 && parseServerTiming(v, &w.phases) {
 			w.sh.recordPhases(&w.phases)

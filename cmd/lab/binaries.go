@@ -64,7 +64,9 @@ func executable(path string) (string, error) {
 }
 
 // binaryVariants replaces e's variants with one per binary, the first the
-// baseline; everything else (scenarios, load, trials) stays the file's.
+// baseline, each with the settings of the file's baseline variant (e.g.
+// loadtest's db-pool = 1); everything else (scenarios, load, trials) stays
+// the file's.
 // Each binary is asked its --version first, so that a path that is not a
 // PostgREST build fails before any trial.
 func binaryVariants(ctx context.Context, e *lab.Experiment, bins []namedBinary) error {
@@ -72,6 +74,7 @@ func binaryVariants(ctx context.Context, e *lab.Experiment, bins []namedBinary) 
 		return usageErrorf("--binary: give at least two (the first is the baseline), e.g. --binary base=PATH --binary pr=PATH")
 	}
 	seen := map[string]bool{}
+	base := e.BaselineVariant()
 	var vs []lab.Variant
 	for i, b := range bins {
 		if seen[b.name] {
@@ -85,7 +88,7 @@ func binaryVariants(ctx context.Context, e *lab.Experiment, bins []namedBinary) 
 		if b.build != nil {
 			desc = buildDescription(b)
 		}
-		vs = append(vs, lab.Variant{Name: b.name, Baseline: i == 0, Binary: b.path, Description: desc})
+		vs = append(vs, base.WithBinary(b.name, b.path, desc, i == 0))
 	}
 	e.Variants = vs
 	return nil

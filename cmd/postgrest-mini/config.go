@@ -32,7 +32,7 @@ func options(s configs.Settings) (server.Options, error) {
 	ints := []struct {
 		key string
 		dst *int
-	}{{"db-pool", &o.Pool}, {"server-port", &o.Port}, {"admin-server-port", &o.AdminPort}}
+	}{{"db-pool", &o.Pool}, {"db-max-rows", &o.MaxRows}, {"server-port", &o.Port}, {"admin-server-port", &o.AdminPort}}
 	for _, i := range ints {
 		if *i.dst, err = s.Int(i.key, *i.dst); err != nil {
 			return o, err

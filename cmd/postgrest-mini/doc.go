@@ -15,7 +15,8 @@
 // parser (configs.Load), PGRST_* environment overrides, $(VAR) and @file
 // included. Keys honoured: db-uri (TCP host or Unix-socket directory; URI or
 // keyword form), db-schemas (old db-schema), db-anon-role, db-pool,
-// db-pool-acquisition-timeout (then 504 PGRST003), db-pool-max-lifetime,
+// db-max-rows (reads of a table only), db-pool-acquisition-timeout (then
+// 504 PGRST003), db-pool-max-lifetime,
 // db-pool-max-idletime, db-prepared-statements (pgx statement cache, or
 // unnamed one-round-trip statements when false), db-channel,
 // db-channel-enabled, log-level (crit, error, warn, info: one unbuffered

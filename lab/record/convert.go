@@ -224,6 +224,7 @@ func loadStatsV1(l lab.LoadStats) LoadStatsV1 {
 		out.ServerTiming = &ServerTimingV1{Requests: st.Requests, Total: PhaseStatV1(st.Total),
 			Phases: each(st.Phases, func(p lab.PhaseStat) PhaseStatV1 { return PhaseStatV1(p) })}
 	}
+	out.Endpoints = each(l.Endpoints, func(e lab.EndpointStats) EndpointV1 { return EndpointV1(e) })
 	return out
 }
 
@@ -236,6 +237,7 @@ func (l LoadStatsV1) lab() lab.LoadStats {
 		out.ServerTiming = &lab.ServerTiming{Requests: st.Requests, Total: lab.PhaseStat(st.Total),
 			Phases: each(st.Phases, func(p PhaseStatV1) lab.PhaseStat { return lab.PhaseStat(p) })}
 	}
+	out.Endpoints = each(l.Endpoints, func(e EndpointV1) lab.EndpointStats { return lab.EndpointStats(e) })
 	return out
 }
 

@@ -246,6 +246,25 @@ type LoadStatsV1 struct {
 	ErrorKinds   map[string]int64 `json:"error_kinds,omitempty"`
 	MaxInFlight  int              `json:"max_in_flight,omitempty"`
 	ServerTiming *ServerTimingV1  `json:"server_timing,omitempty"`
+	Endpoints    []EndpointV1     `json:"endpoints,omitempty"`
+}
+
+// EndpointV1 is one request of a trial with one answer status
+// (lab.EndpointStats).
+type EndpointV1 struct {
+	Name     string  `json:"name"`
+	Method   string  `json:"method"`
+	Path     string  `json:"path"`
+	Status   int     `json:"status"`
+	Line     int     `json:"line,omitempty"`
+	Requests int64   `json:"requests"`
+	Errors   int64   `json:"errors"`
+	MinMs    float64 `json:"min_ms"`
+	P50Ms    float64 `json:"p50_ms"`
+	P90Ms    float64 `json:"p90_ms"`
+	P95Ms    float64 `json:"p95_ms"`
+	P99Ms    float64 `json:"p99_ms"`
+	MaxMs    float64 `json:"max_ms"`
 }
 
 // PercentilesV1 of a latency distribution, in milliseconds.

@@ -55,6 +55,8 @@ type htmlData struct {
 	Events             []string
 	Sweep              *htmlSweep
 	Profile            template.HTML // profile = true: CPU profile, GHC runtime, SQL
+	Endpoints          []EndpointRow
+	EndpointsNote      string
 }
 
 // htmlHeadline is a row of the verdict table.
@@ -86,6 +88,9 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		d.Title = run.Experiment.Name
 	}
 	d.PrimaryLabel = primaryLabel(v)
+	if d.Endpoints = EndpointRows(v); len(d.Endpoints) > 0 {
+		d.EndpointsNote = endpointsNote(v)
+	}
 	for _, h := range v.Headlines() {
 		d.PrimaryLabel = primaryLabel(v) + " vs " + h.BaselineName
 		hh := htmlHeadline{Scenario: h.Scenario, Variant: h.VariantName, Delta: h.Delta(), P: h.PString(), MDE: h.MDEString(), Class: string(h.Outcome)}
@@ -266,6 +271,12 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 {{with .Description}}<p>{{.}}</p>{{end}}
 {{if .Reference}}<p class="note"><b>Measured on the reference server (postgrest-mini), not PostgREST.</b> The figures show the lab's method and the machine, not PostgREST's performance.</p>{{end}}
 {{with .Interrupted}}<p class="note bad"><b>Interrupted run:</b> {{.}}. The tables hold what was measured until then.</p>{{end}}
+
+{{if .Endpoints}}<h2>Verdict per endpoint</h2>
+<table class="endpoints"><tr><th class="l">endpoint</th><th>line</th><th class="l">scenario</th><th class="l">variant</th><th>share</th><th>min</th><th>P50</th><th>P90</th><th>P95</th><th>P99</th><th>P50 change</th><th>p (Holm)</th><th>mde</th></tr>
+{{range .Endpoints}}<tr><td class="l"><code>{{.Name}}</code></td><td>{{.Line}}</td><td class="l">{{.Scenario}}</td><td class="l">{{.Variant}}</td><td>{{.Share}}</td><td>{{.Min}}</td><td>{{.P50}}</td><td>{{.P90}}</td><td>{{.P95}}</td><td>{{.P99}}</td><td class="{{.Class}}">{{.Delta}}{{with .Class}} {{.}}{{end}}</td><td>{{.P}}</td><td>{{.MDE}}</td></tr>
+{{end}}</table>
+<p class="muted">{{.EndpointsNote}}</p>{{end}}
 
 <h2>Verdict</h2>
 {{if .Headlines}}<table class="verdict"><tr><th class="l">scenario</th><th class="l">variant</th><th>{{.PrimaryLabel}}</th><th>p</th><th>mde</th><th class="l">notes</th></tr>

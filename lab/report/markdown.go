@@ -32,6 +32,7 @@ func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		fmt.Fprint(b, wrapLines(fmt.Sprintf("**Interrupted run:** %s. The tables hold what was measured until then.", mdEscape(run.Interrupted)), MarkdownWidth, "> ", "> ")+"\n")
 	}
 
+	mdEndpoints(b, v, "##")
 	fmt.Fprintf(b, "## Verdict\n\n")
 	mdVerdictTable(b, v, nil)
 	fmt.Fprint(b, mdPara(fmt.Sprintf("Medians of %s trials per variant and scenario, ± the half-width of the %.0f%% confidence interval; "+

@@ -76,6 +76,7 @@ func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) err
 			fmt.Fprintln(b)
 		}
 	}
+	mdEndpoints(b, v, "####")
 	mdVerdictTable(b, v, summaryExtras(v, o.Gate))
 	for _, a := range o.Also {
 		fmt.Fprint(b, mdPara(fmt.Sprintf("**Against %s**, in the same rounds (paired, the same test):", mdEscape(a.Baseline))))

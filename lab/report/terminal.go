@@ -56,6 +56,7 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 		fmt.Fprintf(w, "\nbinaries %s\n", bins)
 	}
 	terminalSweep(w, run, v)
+	terminalEndpoints(w, v)
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Verdict (%s):\n", primaryLabel(v))
 	for _, line := range headlines(v) {

@@ -54,7 +54,11 @@ func compareWith(run *lab.Run, alpha float64, primaryOnly bool, base string, var
 	for _, sc := range v.Scenarios {
 		b := groupOf(run, base, sc)
 		for _, name := range v.Variants {
-			v.Rows = append(v.Rows, compareGroups(sc, b, groupOf(run, name, sc), lk)...)
+			g := groupOf(run, name, sc)
+			v.Rows = append(v.Rows, compareGroups(sc, b, g, lk)...)
+			if !primaryOnly {
+				v.Endpoints = append(v.Endpoints, endpoints(sc, b, g, lk)...)
+			}
 		}
 	}
 	if !primaryOnly {

@@ -44,6 +44,9 @@ type Verdicts struct {
 	Primary lab.Metric
 	// Sweep is the sweep's curves and recommendation (nil without a sweep).
 	Sweep *SweepResult
+	// Endpoints are the per-line verdicts of scenarios replaying a targets
+	// file (see Endpoint), per scenario and variant, in file order.
+	Endpoints []Endpoint
 }
 
 // Method describes, in a sentence, how the verdicts were reached: the

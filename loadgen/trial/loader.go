@@ -69,7 +69,7 @@ func (l *Loader) config(spec lab.LoadSpec) (loadgen.Config, error) {
 	ld := spec.Load
 	cfg := loadgen.Config{Target: l.Target, Mix: []loadgen.Weighted{{Scenario: sc, Weight: 1}}, Duration: ld.Duration,
 		Warmup: ld.Warmup, Timeout: ld.Timeout, Seed: spec.Seed, Threads: ld.Threads, CPUs: l.CPUs, MaxRequests: l.MaxRequests,
-		JWTSecret: spec.JWTSecret, ServerTiming: true}
+		JWTSecret: spec.JWTSecret, ServerTiming: true, ByRequest: byRequest(spec)}
 	if l.Threads > 0 {
 		cfg.Threads = l.Threads
 	}
@@ -106,6 +106,10 @@ func boundFor(ld lab.Load) int64 {
 	sec := (ld.Duration + ld.Warmup).Seconds()
 	return int64(sec*1_000_000) + 1_000_000
 }
+
+// byRequest: a targets file's lines are measured apart, each its own
+// verdict.
+func byRequest(spec lab.LoadSpec) bool { return spec.Custom != nil && spec.Custom.Targets != "" }
 
 func scenario(spec lab.LoadSpec) (loadgen.Scenario, error) {
 	if spec.Custom == nil {
@@ -155,6 +159,11 @@ func stats(s loadgen.Summary) lab.LoadStats {
 		for _, p := range s.Phases {
 			st.ServerTiming.Phases = append(st.ServerTiming.Phases, phaseStat(p))
 		}
+	}
+	for _, e := range s.Endpoints {
+		st.Endpoints = append(st.Endpoints, lab.EndpointStats{Name: e.Name, Method: e.Method, Path: e.Path, Status: e.Status,
+			Line: e.Line, Requests: e.Requests, Errors: e.Errors, MinMs: ms(e.Min), P50Ms: ms(e.P50), P90Ms: ms(e.P90),
+			P95Ms: ms(e.P95), P99Ms: ms(e.P99), MaxMs: ms(e.Max)})
 	}
 	if len(s.Status) > 0 {
 		st.Status = map[string]int64{}

@@ -71,3 +71,24 @@ func TestParse(t *testing.T) {
 		t.Errorf("track node: %+v", tr)
 	}
 }
+
+// db-max-rows bounds the top level's rows; a smaller limit asked for stays,
+// an embed's is left alone.
+func TestCapRows(t *testing.T) {
+	for _, c := range []struct {
+		params []Param
+		want   int64
+	}{{nil, 5}, {[]Param{{"limit", "3"}}, 3}, {[]Param{{"limit", "50"}, {"track.limit", "9"}}, 5}} {
+		r, err := Parse(c.params, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.CapRows(5)
+		if got := r.Node(""); got == nil || got.Limit == nil || *got.Limit != c.want {
+			t.Errorf("%v capped at 5: root %+v, want limit %d", c.params, got, c.want)
+		}
+		if n := r.Node("track"); n != nil && *n.Limit != 9 {
+			t.Errorf("%v: the embed's limit changed to %d", c.params, *n.Limit)
+		}
+	}
+}

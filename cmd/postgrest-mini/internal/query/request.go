@@ -28,6 +28,15 @@ type Node struct {
 // Node returns the options for an embed path, nil when none were given.
 func (r *Request) Node(path string) *Node { return r.Nodes[path] }
 
+// CapRows bounds the rows of the top level at n (PostgREST's
+// db-max-rows): a smaller limit asked for stays.
+func (r *Request) CapRows(n int64) {
+	root := r.node("")
+	if root.Limit == nil || *root.Limit > n {
+		root.Limit = &n
+	}
+}
+
 func (r *Request) node(path string) *Node {
 	n := r.Nodes[path]
 	if n == nil {

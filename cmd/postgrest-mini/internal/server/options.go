@@ -41,6 +41,7 @@ type Options struct {
 	Schemas            []string // db-schemas; the first is the default
 	AnonRole           string   // db-anon-role; "" disables anonymous access
 	Pool               int      // db-pool
+	MaxRows            int      // db-max-rows: at most this many rows read from a table (0: no bound)
 	AcquireTimeout     time.Duration
 	PreparedStatements bool
 	PoolMaxLifetime    time.Duration

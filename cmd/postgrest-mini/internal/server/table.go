@@ -24,6 +24,9 @@ func (s *Server) table(ctx *fasthttp.RequestCtx, c *schema.Cache, method, name s
 	req.ExactCount = prefersCount(ctx)
 	switch method {
 	case "GET", "HEAD":
+		if s.opts.MaxRows > 0 {
+			req.CapRows(int64(s.opts.MaxRows))
+		}
 		st, err = sqlgen.Read(c, t, req)
 	case "POST":
 		body, cols, aerr := insertBody(ctx.PostBody(), req.Columns, t)
