@@ -80,7 +80,7 @@ func mdEndpoints(b *bufio.Writer, v *stats.Verdicts, heading string) {
 	if len(rows) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "%s Verdict per endpoint\n\n", heading)
+	fmt.Fprintf(b, "%s Verdict per endpoint, against %s\n\n", heading, mdEscape(v.Baseline))
 	fmt.Fprintf(b, "| endpoint | line | scenario | variant | share | min | P50 | P90 | P95 | P99 | P50 vs %s | p (Holm) | mde |\n", mdEscape(v.Baseline))
 	fmt.Fprintf(b, "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {

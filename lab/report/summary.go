@@ -80,6 +80,7 @@ func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) err
 	mdVerdictTable(b, v, summaryExtras(v, o.Gate))
 	for _, a := range o.Also {
 		fmt.Fprint(b, mdPara(fmt.Sprintf("**Against %s**, in the same rounds (paired, the same test):", mdEscape(a.Baseline))))
+		mdEndpoints(b, a, "####")
 		mdVerdictTable(b, a, summaryExtras(a, o.Gate))
 	}
 	if bins := binariesDesc(run, mdCode, mdEscape); bins != "" {
