@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 
+	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/systemd/host"
 )
@@ -28,10 +29,11 @@ func serverTimingOn(ctx context.Context, e *lab.Experiment, bin string, w io.Wri
 		if _, set := v.PostgREST[serverTimingKey]; set {
 			return
 		}
-		if _, set := v.Env["PGRST_SERVER_TIMING_ENABLED"]; set {
+		if _, set := v.Env[configs.EnvVar(serverTimingKey)]; set {
 			return
 		}
 	}
+	asked := map[string]bool{} // executables that list the key
 	for _, v := range e.Variants {
 		b := v.Binary
 		if b == "" {
@@ -40,11 +42,15 @@ func serverTimingOn(ctx context.Context, e *lab.Experiment, bin string, w io.Wri
 		if b == "" {
 			return // an external target: its executable is not known here
 		}
+		if asked[b] {
+			continue
+		}
 		keys, err := host.BinaryConfigKeys(ctx, b)
 		if err != nil || !keys[serverTimingKey] {
 			fmt.Fprintf(w, "%s: no Server-Timing phases: variant %s's executable does not list %s in its --dump-config\n", e.Name, v.Name, serverTimingKey)
 			return
 		}
+		asked[b] = true
 	}
 	for i := range e.Variants {
 		v := &e.Variants[i]
