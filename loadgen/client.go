@@ -108,7 +108,7 @@ func (c *client) connect(now time.Time) error {
 		conn.Close()
 		return os.ErrDeadlineExceeded
 	}
-	c.conn, c.dl = conn, time.Time{}
+	c.conn, c.dl = withRawIO(conn), time.Time{}
 	c.mu.Unlock()
 	c.used = false
 	c.br.Reset(c) // drops what an earlier connection left, and a grown reader's chain
