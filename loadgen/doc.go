@@ -6,7 +6,8 @@
 //
 //   - Open (Config.Open): a constant arrival rate on an ideal timeline. A
 //     pacer wakes up about once a millisecond (Go timers cannot do better)
-//     and hands every request that is due to a free worker. Latency is
+//     and hands every request that is due to the worker that became free
+//     last, so the load stays on as few connections as it needs. Latency is
 //     measured from the intended start time, so queueing in the server or
 //     in the client cannot be hidden (no coordinated omission); the service
 //     time (from the actual write) is reported beside it. At most

@@ -6,13 +6,13 @@ import (
 )
 
 // pace is the open model's pacer: it wakes up (about once a millisecond at
-// high rates) and hands every request that is due to a free worker; one
-// due while MaxInFlight are outstanding is dropped.
-func (r *runner) pace(ctx context.Context, due chan<- int64) {
+// high rates) and hands every request that is due to the worker that
+// became free last; one due while all MaxInFlight workers are busy is
+// dropped.
+func (r *runner) pace(ctx context.Context, idle *idleWorkers) {
 	rate := r.cfg.Open.Rate
 	warm := int64(r.cfg.Warmup)
 	endOff := int64(r.cfg.Warmup + r.cfg.Duration)
-	maxIn := int64(r.workers)
 	maxReq := r.cfg.MaxRequests
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
@@ -32,7 +32,8 @@ func (r *runner) pace(ctx context.Context, due chan<- int64) {
 				measured++
 			}
 			k++
-			if r.inflight.Load() >= maxIn {
+			w := idle.pop()
+			if w == nil {
 				if at >= warm {
 					r.dropped.Add(1)
 				}
@@ -42,7 +43,7 @@ func (r *runner) pace(ctx context.Context, due chan<- int64) {
 			if n > r.maxInflight.Load() {
 				r.maxInflight.Store(n)
 			}
-			due <- at
+			w.due <- at
 		}
 		next := int64(float64(k) * 1e9 / rate)
 		if next >= endOff {

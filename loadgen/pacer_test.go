@@ -15,6 +15,34 @@ func pacerRun(rate float64, slots int, warmup, duration time.Duration) *runner {
 		workers: slots, start: time.Now()}
 }
 
+// handout is a request the pacer handed to a worker.
+type handout struct {
+	w  *worker
+	at int64
+}
+
+// pacerWorkers are slots workers without connections: what the pacer
+// hands each one comes out of the returned channel; stop closes their
+// channels once the pacer has returned.
+func pacerWorkers(slots int) (idle *idleWorkers, out <-chan handout, stop func()) {
+	ws := make([]*worker, slots)
+	ch := make(chan handout)
+	for i := range ws {
+		w := &worker{id: i, due: make(chan int64)}
+		ws[i] = w
+		go func() {
+			for at := range w.due {
+				ch <- handout{w, at}
+			}
+		}()
+	}
+	return newIdleWorkers(ws), ch, func() {
+		for _, w := range ws {
+			close(w.due)
+		}
+	}
+}
+
 // The pacer hands out every request at its scheduled time (k/rate after
 // the start), warm-up included, and returns at the scheduled end. It runs
 // in a synctest bubble: the fake clock moves only when the pacer waits, so
@@ -24,14 +52,16 @@ func TestPacerHoldsRate(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const rate = 2000
 		r := pacerRun(rate, 500, 200*time.Millisecond, 2*time.Second)
-		due := make(chan int64)
+		idle, due, stop := pacerWorkers(500)
+		defer stop()
 		done := make(chan struct{})
-		go func() { r.pace(context.Background(), due); close(done) }()
+		go func() { r.pace(context.Background(), idle); close(done) }()
 		var n int64
 		var bad []string // the first few; the pacer must run to its end
 		for {
 			select {
-			case at := <-due:
+			case h := <-due:
+				at := h.at
 				if want := int64(float64(n) * 1e9 / rate); at != want && len(bad) < 3 {
 					bad = append(bad, fmt.Sprintf("request %d due at %v, want %v", n, time.Duration(at), time.Duration(want)))
 				}
@@ -40,6 +70,7 @@ func TestPacerHoldsRate(t *testing.T) {
 				}
 				n++
 				r.inflight.Add(-1) // answered at once
+				idle.push(h.w)
 				continue
 			case <-done:
 			}
@@ -65,17 +96,19 @@ func TestPacerHoldsRate(t *testing.T) {
 func TestPacerDropsBeyondInFlightBound(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := pacerRun(400, 4, 0, time.Second)
-		due := make(chan int64)
+		idle, due, stop := pacerWorkers(4)
+		defer stop()
 		done := make(chan struct{})
-		go func() { r.pace(context.Background(), due); close(done) }()
+		go func() { r.pace(context.Background(), idle); close(done) }()
 		var sent int64
 		for {
 			select {
-			case <-due:
+			case h := <-due:
 				sent++
 				go func() {
 					time.Sleep(51 * time.Millisecond)
 					r.inflight.Add(-1)
+					idle.push(h.w)
 				}()
 				continue
 			case <-done:
@@ -86,6 +119,40 @@ func TestPacerDropsBeyondInFlightBound(t *testing.T) {
 		if sent != 77 || r.dropped.Load() != 323 || r.maxInflight.Load() != 4 {
 			t.Errorf("4 slots of 51 ms at 400 req/s: %d sent, %d dropped, max in flight %d; want 77, 323, 4",
 				sent, r.dropped.Load(), r.maxInflight.Load())
+		}
+	})
+}
+
+// The pacer hands each request to the worker that became free last, so the
+// load stays on as few connections as it needs: at 1,000 req/s with
+// answers taking 2.5 ms, three workers of 100 carry it all (round robin
+// over a queue of free workers would use all 100).
+func TestPacerKeepsLoadOnFewWorkers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := pacerRun(1000, 100, 0, time.Second)
+		idle, due, stop := pacerWorkers(100)
+		defer stop()
+		done := make(chan struct{})
+		go func() { r.pace(context.Background(), idle); close(done) }()
+		used := map[int]int{}
+		for {
+			select {
+			case h := <-due:
+				used[h.w.id]++
+				go func() {
+					time.Sleep(2500 * time.Microsecond)
+					r.inflight.Add(-1)
+					idle.push(h.w)
+				}()
+				continue
+			case <-done:
+			}
+			break
+		}
+		time.Sleep(10 * time.Millisecond) // let the last answers end
+		if len(used) != 3 || r.dropped.Load() != 0 || r.maxInflight.Load() != 3 {
+			t.Errorf("1,000 req/s of 2.5 ms on 100 workers: %d workers used (%v), %d dropped, max in flight %d; want 3, 0, 3",
+				len(used), used, r.dropped.Load(), r.maxInflight.Load())
 		}
 	})
 }

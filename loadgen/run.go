@@ -292,15 +292,18 @@ func (r *runner) connect() ([]*worker, error) {
 func (r *runner) drive(ctx context.Context, ws []*worker) *sync.WaitGroup {
 	var workersDone sync.WaitGroup
 	if r.cfg.Open != nil {
-		due := make(chan int64, r.workers)
+		idle := newIdleWorkers(ws)
 		for _, w := range ws {
+			w.due = make(chan int64, 1)
 			workersDone.Go(func() {
 				defer r.guard("worker")
-				w.openLoop(due)
+				w.openLoop(idle)
 			})
 		}
-		r.pace(ctx, due)
-		close(due)
+		r.pace(ctx, idle)
+		for _, w := range ws {
+			close(w.due)
+		}
 	} else {
 		for _, w := range ws {
 			workersDone.Go(func() {

@@ -17,6 +17,9 @@ type worker struct {
 	bod []byte
 	// phases is the scratch for an answer's Server-Timing phases.
 	phases [NumPhases]int64
+	// due hands the open model's worker its next request's intended
+	// time (offset from the start); closed when sending stops.
+	due chan int64
 }
 
 // next renders the next request of the mix.
@@ -67,13 +70,14 @@ func (w *worker) one(intended time.Time, measured, closed bool) errKind {
 	return kind
 }
 
-func (w *worker) openLoop(due <-chan int64) {
+func (w *worker) openLoop(idle *idleWorkers) {
 	r := w.r
-	for at := range due {
+	for at := range w.due {
 		if !r.aborted.Load() {
 			w.one(r.start.Add(time.Duration(at)), at >= int64(r.cfg.Warmup), false)
 		}
 		r.inflight.Add(-1)
+		idle.push(w)
 	}
 }
 
