@@ -83,13 +83,15 @@ type errBars struct {
 
 func (e errBars) YError(i int) (float64, float64) { return e.lo[i], e.hi[i] }
 
-// throughputChart shows, per variant, each trial's throughput (dots) and
-// the median with its confidence interval (error bars).
-func throughputChart(run *lab.Run, v *stats.Verdicts, sc string) (*plot.Plot, bool) {
+// trialsChart shows, per variant, each trial's value of the run's primary
+// metric (dots) and the median with its confidence interval (error bars):
+// throughput, or CPU per request in the efficiency model, whose trials all
+// run at the same rate (a throughput chart would plot a constant).
+func trialsChart(run *lab.Run, v *stats.Verdicts, sc string) (*plot.Plot, bool) {
 	names := append([]string{v.Baseline}, v.Variants...)
-	p := newPlot(sc+": throughput per variant", "", "req/s")
+	rate := lab.PrimaryMetric(&run.Experiment)
+	p := newPlot(sc+": "+rate.Label+" per variant", "", rate.Unit)
 	p.Legend.Top = false
-	rate := lab.Metrics[0]
 	any := false
 	for i, name := range names {
 		var vals []float64
@@ -296,7 +298,7 @@ func Charts(run *lab.Run, v *stats.Verdicts) (perScenario map[string][]Chart, ti
 	}
 	for _, sc := range stats.ScenarioNames(run) {
 		list := perScenario[sc]
-		p, ok := throughputChart(run, v, sc)
+		p, ok := trialsChart(run, v, sc)
 		add(&list, p, ok, 5*vg.Inch, 3.4*vg.Inch, "Grey dots: trials. Coloured: median with its 95% confidence interval.")
 		p, ok = latencyChart(run, v, sc)
 		add(&list, p, ok, 5*vg.Inch, 3.4*vg.Inch, "Median over trials of each percentile, on a nines axis.")

@@ -8,10 +8,12 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
-// interferenceDesc summarises the CPU other work used during the trials,
-// "" when the machine's CPU was not measured.
+// interferenceDesc summarises how the trials shared the machine: the CPU
+// the load generator used (it runs beside the server it measures unless an
+// agent serves it) and the CPU other work used; "" when the machine's CPU
+// was not measured.
 func interferenceDesc(run *lab.Run) string {
-	var shares []float64
+	var shares, gen, genPerReq []float64
 	flagged := 0
 	for _, t := range run.Trials {
 		if in := t.Interference; in != nil {
@@ -19,16 +21,43 @@ func interferenceDesc(run *lab.Run) string {
 			if in.Flagged {
 				flagged++
 			}
+			if in.Generator > 0 {
+				gen = append(gen, in.Generator)
+				if t.Load.Rate > 0 {
+					genPerReq = append(genPerReq, 1e6*in.Generator/t.Load.Rate)
+				}
+			}
 		}
 	}
 	if len(shares) == 0 {
 		return ""
 	}
 	slices.Sort(shares)
-	s := fmt.Sprintf("other work used %.0f%% of the machine's CPUs (median; max %.0f%%) during the trials, limit %.0f%%",
+	s := ""
+	if len(gen) > 0 {
+		s = generatorDesc(run, gen, genPerReq) + "; "
+	}
+	s += fmt.Sprintf("other work used %.0f%% of the machine's CPUs (median; max %.0f%%) during the trials, limit %.0f%%",
 		100*shares[len(shares)/2], 100*shares[len(shares)-1], 100*run.Experiment.Trials.InterferenceLimit())
 	if flagged > 0 {
 		s += fmt.Sprintf("; %d trial(s) above it: their rounds left out and measured again", flagged)
+	}
+	return s
+}
+
+// generatorDesc says how much CPU the load generator used in the trials
+// (cores, medians), its share of the machine when it ran on the machine
+// measured, and its cost per request.
+func generatorDesc(run *lab.Run, cores, perReq []float64) string {
+	slices.Sort(cores)
+	slices.Sort(perReq)
+	med := cores[len(cores)/2]
+	s := fmt.Sprintf("the load generator used %.2f cores (median; max %.2f)", med, cores[len(cores)-1])
+	if run.Agent == nil && run.Host.CPUs > 0 {
+		s += fmt.Sprintf(", %.0f%% of the machine's %d CPUs", 100*med/float64(run.Host.CPUs), run.Host.CPUs)
+	}
+	if len(perReq) > 0 {
+		s += fmt.Sprintf(", %.0f µs per request", perReq[len(perReq)/2])
 	}
 	return s
 }
