@@ -11,6 +11,9 @@ import (
 const (
 	capacityStep   = 3 * time.Second
 	capacityWarmup = time.Second
+	// capacityConnections is the closed-model run's connections when the
+	// experiment gives none: wrk's and postgrest-loadtest's usual 10.
+	capacityConnections = 10
 )
 
 // findCapacity is the efficiency model's first step: with the baseline
@@ -48,11 +51,45 @@ func (s *session) findCapacity(ctx context.Context) error {
 		if !(found > 0) {
 			return fmt.Errorf("efficiency: capacity search on %s: no rate met the limit (%s)", sc, limitDesc(lim))
 		}
-		c := Capacity{Scenario: sc, Variant: base.Name, Found: found, Rate: found * util, Curve: out.Curve}
+		c := Capacity{Scenario: sc, Variant: base.Name, Found: found, Rate: found * util, Curve: out.Curve, Limit: lim}
+		if err := s.closedCapacity(ctx, sc, &c); err != nil {
+			return err
+		}
 		s.rates[sc] = c.Rate
 		s.run.Capacity = append(s.run.Capacity, c)
-		s.Progress.Note(fmt.Sprintf("efficiency: %s capacity %.0f req/s; trials at %.0f%% = %.0f req/s", sc, found, 100*util, c.Rate))
+		closed := ""
+		if c.Closed > 0 {
+			closed = fmt.Sprintf(", closed with %d connections %.0f req/s", c.ClosedConnections, c.Closed)
+		}
+		s.Progress.Note(fmt.Sprintf("efficiency: %s capacity: open %.0f req/s (within the limit)%s; trials at %.0f%% of the open figure = %.0f req/s",
+			sc, found, closed, 100*util, c.Rate))
 	}
+	return nil
+}
+
+// closedCapacity measures the scenario's closed-model throughput (a short
+// run with the experiment's connections, else capacityConnections), the
+// figure wrk gives, so that the report can state the capacity under both
+// conditions. A failed run leaves Closed at 0 with a note; only an
+// interruption is an error.
+func (s *session) closedCapacity(ctx context.Context, sc string, c *Capacity) error {
+	ld := s.exp.Load
+	ld.Model = ModelClosed
+	if ld.Connections <= 0 {
+		ld.Connections = capacityConnections
+	}
+	ld.Duration, ld.Warmup = min(ld.Duration, capacityStep), min(ld.Warmup, capacityWarmup)
+	pos := Position{Variant: c.Variant, Scenario: sc, Elapsed: s.Now().Sub(s.start)}
+	out, err := s.Loader.Load(ctx, LoadSpec{Scenario: sc, Custom: s.custom(sc), JWTSecret: s.exp.JWTSecret, Load: ld, Seed: trialSeed(s.exp, sc, 0), CPUs: generatorCPUs(s.exp),
+		Progress: func(lp LoadProgress) { s.Progress.Load(pos, lp) }})
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		s.Progress.Note(fmt.Sprintf("efficiency: closed-model capacity of %s not measured: %v", sc, err))
+		return nil
+	}
+	c.Closed, c.ClosedConnections = out.Stats.Rate, ld.Connections
 	return nil
 }
 

@@ -17,6 +17,9 @@ func (l *specLoader) Load(_ context.Context, spec LoadSpec) (LoadOutcome, error)
 		return LoadOutcome{Stats: LoadStats{Model: ModelSearch, Requests: 6000, Rate: 2000, Seconds: 3},
 			Curve: []CurvePoint{{AskedRate: 2000, Rate: 2000, OK: true}, {AskedRate: 4000, Rate: 2300}}}, nil
 	}
+	if spec.Load.Model == ModelClosed {
+		return LoadOutcome{Stats: LoadStats{Model: ModelClosed, Requests: 7500, Rate: 2500, Seconds: 3}}, nil
+	}
 	return LoadOutcome{Stats: LoadStats{Model: spec.Load.Model, Requests: 1000, Rate: spec.Load.Rate, Seconds: 1}}, nil
 }
 
@@ -39,12 +42,16 @@ func TestEfficiencyModel(t *testing.T) {
 		ld.specs[0].Load.Limit.MaxErrors != 0.001 {
 		t.Fatalf("first: applied %v, spec %+v; want a short search on the baseline", srv.applied, ld.specs[0].Load)
 	}
-	for _, s := range ld.specs[1:] {
+	if cl := ld.specs[1].Load; cl.Model != ModelClosed || cl.Connections != capacityConnections || cl.Duration != capacityStep {
+		t.Errorf("second: %+v; want a short closed run with %d connections", cl, capacityConnections)
+	}
+	for _, s := range ld.specs[2:] {
 		if s.Load.Model != ModelOpen || s.Load.Rate != 1300 {
 			t.Errorf("trial load %s at %v req/s, want open at 0.65 × 2000 = 1300", s.Load.Model, s.Load.Rate)
 		}
 	}
-	if len(run.Capacity) != 1 || run.Capacity[0].Found != 2000 || run.Capacity[0].Rate != 1300 || len(run.Capacity[0].Curve) != 2 {
+	if len(run.Capacity) != 1 || run.Capacity[0].Found != 2000 || run.Capacity[0].Rate != 1300 || len(run.Capacity[0].Curve) != 2 ||
+		run.Capacity[0].Closed != 2500 || run.Capacity[0].ClosedConnections != capacityConnections || run.Capacity[0].Limit.MaxErrors != 0.001 {
 		t.Errorf("capacity %+v", run.Capacity)
 	}
 	if run.Experiment.Load.Model != ModelEfficiency || PrimaryMetric(&run.Experiment).Name != "cpu" {

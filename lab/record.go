@@ -56,6 +56,14 @@ type Capacity struct {
 	Found    float64 // highest rate within the limit, req/s
 	Rate     float64 // the trials' open-model rate: Found × Utilisation
 	Curve    []CurvePoint
+	// Limit is what the search's rates had to meet.
+	Limit Limit
+	// Closed is the throughput of a short closed-model run with
+	// ClosedConnections connections right after the search (0: it failed),
+	// the figure wrk would give: with Found, the two conditions a capacity
+	// is stated under.
+	Closed            float64
+	ClosedConnections int
 }
 
 // AgentInfo says which agent served a run and how its clock was aligned.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
@@ -47,5 +48,30 @@ func TestMachineLineHasGeneratorAndEfficiencyChartHasCPU(t *testing.T) {
 	}
 	if strings.Contains(html.String(), "GETSingle: throughput per variant") {
 		t.Error("efficiency report still charts throughput per variant")
+	}
+}
+
+// #25: an efficiency run's capacity is stated under both conditions, the
+// open model's within its limit and the closed model's with N connections,
+// and an open figure well below the closed one says what broke the limit
+// above it.
+func TestCapacityLineHasBothModels(t *testing.T) {
+	run := fixtureRun(lab.ModelEfficiency)
+	run.Capacity = []lab.Capacity{{Scenario: "GETSingle", Variant: "tcp", Found: 3200, Rate: 2080,
+		Limit:  lab.Limit{P99: 50 * time.Millisecond, MaxErrors: 0.001, MaxDropped: 0.01},
+		Closed: 5300, ClosedConnections: 10,
+		Curve: []lab.CurvePoint{{AskedRate: 3200, Rate: 3200, P99Ms: 9, OK: true}, {AskedRate: 3600, Rate: 3370, P99Ms: 81, Dropped: 0.06}, {AskedRate: 4000, Rate: 3300, P99Ms: 200, Dropped: 0.2}}}}
+	var term bytes.Buffer
+	report.Terminal(&term, run, stats.Compare(run, 0.05))
+	want := "GETSingle (tcp): open 3200 req/s within p99 <= 50ms, errors <= 0.1%, dropped <= 1%; closed with 10 connections 5300 req/s " +
+		"(open/closed 0.60; above the open figure 3600 req/s asked got 3370 req/s, p99 81.0 ms, 6.0% dropped (every in-flight slot busy)); trials at 2080 req/s"
+	if !strings.Contains(term.String(), want) {
+		t.Errorf("terminal report lacks\n%s\nin\n%s", want, term.String())
+	}
+	run.Capacity[0].Found = 5000 // within 10 % of the closed figure: no explanation
+	term.Reset()
+	report.Terminal(&term, run, stats.Compare(run, 0.05))
+	if !strings.Contains(term.String(), "closed with 10 connections 5300 req/s; trials at") {
+		t.Errorf("an open figure near the closed one is explained anyway:\n%s", term.String())
 	}
 }

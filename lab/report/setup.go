@@ -62,14 +62,69 @@ func generatorDesc(run *lab.Run, cores, perReq []float64) string {
 	return s
 }
 
-// capacityDesc lists the efficiency model's capacity search per scenario,
-// "" for other models.
+// capacityDesc states the efficiency model's capacity per scenario under
+// both conditions: the open model's (the search's highest rate within its
+// limit) and the closed model's (the throughput with N connections, wrk's
+// figure); when the open figure is well below the closed one it says what
+// broke the limit above it. "" for other models.
 func capacityDesc(run *lab.Run) string {
 	var parts []string
 	for _, c := range run.Capacity {
-		parts = append(parts, fmt.Sprintf("%s: %s found %s req/s, trials at %s req/s", c.Scenario, c.Variant, num(c.Found), num(c.Rate)))
+		s := fmt.Sprintf("%s (%s): open %s req/s", c.Scenario, c.Variant, num(c.Found))
+		if l := limitText(c.Limit); l != "" {
+			s += " within " + l
+		}
+		if c.Closed > 0 {
+			s += fmt.Sprintf("; closed with %d connections %s req/s", c.ClosedConnections, num(c.Closed))
+			if c.Found < 0.9*c.Closed {
+				s += fmt.Sprintf(" (open/closed %.2f", c.Found/c.Closed)
+				if why := brokeAbove(c); why != "" {
+					s += "; above the open figure " + why
+				}
+				s += ")"
+			}
+		}
+		parts = append(parts, s+fmt.Sprintf("; trials at %s req/s", num(c.Rate)))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// limitText is a capacity search's limit for people, "" when unknown.
+func limitText(l lab.Limit) string {
+	var parts []string
+	if l.P99 > 0 {
+		parts = append(parts, fmt.Sprintf("p99 <= %v", l.P99))
+	}
+	if l.MaxErrors > 0 {
+		parts = append(parts, fmt.Sprintf("errors <= %g%%", 100*l.MaxErrors))
+	}
+	if l.MaxDropped > 0 {
+		parts = append(parts, fmt.Sprintf("dropped <= %g%%", 100*l.MaxDropped))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// brokeAbove says what the lowest failing step above the capacity measured,
+// "" when the curve has none.
+func brokeAbove(c lab.Capacity) string {
+	var p *lab.CurvePoint
+	for i := range c.Curve {
+		q := &c.Curve[i]
+		if !q.OK && q.AskedRate > c.Found && (p == nil || q.AskedRate < p.AskedRate) {
+			p = q
+		}
+	}
+	if p == nil {
+		return ""
+	}
+	s := fmt.Sprintf("%s req/s asked got %s req/s, p99 %.1f ms", num(p.AskedRate), num(p.Rate), p.P99Ms)
+	if p.Dropped > 0 {
+		s += fmt.Sprintf(", %.1f%% dropped (every in-flight slot busy)", 100*p.Dropped)
+	}
+	if p.ErrorRate > 0 {
+		s += fmt.Sprintf(", %.2f%% errors", 100*p.ErrorRate)
+	}
+	return s
 }
 
 // partitionDesc says which CPUs the generator, PostgREST and PostgreSQL
