@@ -63,7 +63,7 @@ func TestInterferenceInReports(t *testing.T) {
 	if !strings.Contains(term.String(), "machine  "+want) || !strings.Contains(mdText, "**Interference**: "+want) {
 		t.Errorf("reports lack %q:\n%s", want, term.String())
 	}
-	if c := "GETSingle: tcp found 1100 req/s, trials at 715 req/s"; !strings.Contains(term.String(), "capacity "+c) || !strings.Contains(mdText, "**Capacity**: "+c) {
+	if c := "GETSingle (tcp): open 1100 req/s; trials at 715 req/s"; !strings.Contains(term.String(), "capacity "+c) || !strings.Contains(mdText, "**Capacity**: "+c) {
 		t.Errorf("reports lack the capacity search %q", c)
 	}
 	if p := "load generator on CPUs 0, PostgREST on CPUs 1, PostgreSQL on CPUs 1"; !strings.Contains(term.String(), "cpus     "+p) || !strings.Contains(mdText, "**Partition**: "+p) {
