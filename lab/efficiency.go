@@ -38,9 +38,8 @@ func (s *session) findCapacity(ctx context.Context) error {
 		ld := s.exp.Load
 		ld.Model, ld.Limit = ModelSearch, lim
 		ld.Duration, ld.Warmup = min(ld.Duration, capacityStep), min(ld.Warmup, capacityWarmup)
-		pos := Position{Variant: base.Name, Scenario: sc, Elapsed: s.Now().Sub(s.start)}
 		out, err := s.Loader.Load(ctx, LoadSpec{Scenario: sc, Custom: s.custom(sc), JWTSecret: s.exp.JWTSecret, Load: ld, Seed: trialSeed(s.exp, sc, 0), CPUs: generatorCPUs(s.exp),
-			Progress: func(lp LoadProgress) { s.Progress.Load(pos, lp) }})
+			Progress: func(lp LoadProgress) { s.Progress.Load(s.position(0, base.Name, sc, 0), lp) }})
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -64,6 +63,8 @@ func (s *session) findCapacity(ctx context.Context) error {
 		s.Progress.Note(fmt.Sprintf("efficiency: %s capacity: open %.0f req/s (within the limit)%s; trials at %.0f%% of the open figure = %.0f req/s",
 			sc, found, closed, 100*util, c.Rate))
 	}
+	// The search is done once: the trials' mean wall time leaves it out.
+	s.eta.Skip()
 	return nil
 }
 

@@ -55,7 +55,8 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 	if r.Now == nil {
 		r.Now = time.Now
 	}
-	run = &Run{Schema: RecordSchema, Experiment: e.Redacted(), Started: r.Now()}
+	eta := StartETA(r.Now, e.Load.Warmup+e.Load.Duration)
+	run = &Run{Schema: RecordSchema, Experiment: e.Redacted(), Started: eta.Start()}
 	host, target, err := r.Server.Describe(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("describe server: %w", err)
@@ -78,7 +79,7 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 		}
 	}()
 
-	s := &session{Runner: r, run: run, exp: e, start: r.Now(), infos: map[string]int{}}
+	s := &session{Runner: r, run: run, exp: e, eta: eta, infos: map[string]int{}}
 	if e.Load.Model == ModelEfficiency {
 		if err := s.findCapacity(ctx); err != nil {
 			return run, err
@@ -112,10 +113,9 @@ type session struct {
 	*Runner
 	run   *Run
 	exp   *Experiment
-	start time.Time
+	eta   *ETA // elapsed and remaining wall time
 	seq   int
 	infos map[string]int // variant name -> index in run.Variants
-	spent time.Duration  // wall time of finished trials (for the estimate)
 	// rates are the efficiency model's open-model rates per scenario.
 	rates map[string]float64
 }
@@ -123,8 +123,7 @@ type session struct {
 // variantRound applies one variant and measures every scenario once (a
 // trial that ends in a crash or OOM kill is repeated once).
 func (s *session) variantRound(ctx context.Context, round int, v Variant) error {
-	pos := s.position(round, v.Name, "", round)
-	s.Progress.Applying(pos)
+	s.Progress.Applying(s.position(round, v.Name, "", round))
 	applied, err := s.Server.Apply(ctx, partitioned(s.exp, v))
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -153,22 +152,21 @@ func (s *session) variantRound(ctx context.Context, round int, v Variant) error 
 // preceding Apply: the trial is then recorded as failed without load.
 func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string, applied Applied, applyErr error) (Trial, error) {
 	s.seq++
-	pos := s.position(rep, v.Name, scenario, rep)
+	// Every callback gets the position as of its call, not of the trial's start.
+	pos := func() Position { return s.position(rep, v.Name, scenario, rep) }
 	t := Trial{Seq: s.seq, Variant: v.Name, Scenario: scenario, Rep: rep, Start: s.Now(), ReadyAfter: applied.ReadyAfter}
-	s.Progress.TrialStarted(pos)
-	defer func() { s.spent += s.Now().Sub(t.Start) }()
+	s.Progress.TrialStarted(pos())
 	if applyErr != nil {
 		t.Error = "not ready: " + applyErr.Error()
 		t.End = s.Now()
 		ev := Event{T: t.End, Kind: EventNotReady, Source: "postgrest", Detail: applyErr.Error(), Variant: v.Name, Trial: t.Seq}
 		t.Events = append(t.Events, ev)
 		s.run.Events = append(s.run.Events, ev)
-		s.run.Trials = append(s.run.Trials, t)
-		s.Progress.TrialDone(pos, t)
+		s.done(t, pos)
 		return t, nil
 	}
 	spec := LoadSpec{Scenario: scenario, Custom: s.custom(scenario), JWTSecret: s.exp.JWTSecret, Load: s.exp.Load, Seed: trialSeed(s.exp, scenario, rep), CPUs: generatorCPUs(s.exp),
-		Progress: func(lp LoadProgress) { s.Progress.Load(pos, lp) }}
+		Progress: func(lp LoadProgress) { s.Progress.Load(pos(), lp) }}
 	if rate, ok := s.rates[scenario]; ok {
 		spec.Load.Model, spec.Load.Rate = ModelOpen, rate
 	}
@@ -202,8 +200,7 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 	if err != nil {
 		t.Error = err.Error()
 		if IsInternal(err) { // a bug, not the variant: stop (and restore)
-			s.run.Trials = append(s.run.Trials, t)
-			s.Progress.TrialDone(pos, t)
+			s.done(t, pos)
 			return t, err
 		}
 	}
@@ -217,9 +214,17 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 		}
 	}
 	s.run.Events = append(s.run.Events, t.Events...)
-	s.run.Trials = append(s.run.Trials, t)
-	s.Progress.TrialDone(pos, t)
+	s.done(t, pos)
 	return t, nil
+}
+
+// done records a finished trial: in the run, in the estimate (its wall time
+// since the previous trial ended, the apply and restart before it
+// included), then to Progress with the position as of now.
+func (s *session) done(t Trial, pos func() Position) {
+	s.run.Trials = append(s.run.Trials, t)
+	s.eta.TrialDone()
+	s.Progress.TrialDone(pos(), t)
 }
 
 // warmup runs the warm-up as a load of its own, before telemetry starts,
@@ -272,24 +277,12 @@ func (s *session) recordVariant(v Variant, a Applied) {
 	s.run.Variants = append(s.run.Variants, VariantInfo{Name: v.Name, Description: v.Description, Baseline: v.Name == s.exp.BaselineVariant().Name, Changes: a.Changes})
 }
 
-// position estimates where the run is. The remaining time is the mean wall
-// time of the trials so far times the trials left to the minimum (or to the
-// maximum once the minimum is passed); before the first trial it is the
-// configured warm-up plus duration per trial.
+// position tells where the run is now: the elapsed wall time since the
+// start, and the estimate of the remaining one (see ETA.Remaining).
 func (s *session) position(round int, variant, scenario string, rep int) Position {
 	per := len(s.exp.Variants) * len(s.exp.Scenarios)
 	p := Position{Seq: s.seq, MinTrials: per * s.exp.Trials.Min, MaxTrials: per * s.exp.Trials.Max, Round: round,
-		Variant: variant, Scenario: scenario, Rep: rep, Elapsed: s.Now().Sub(s.start)}
-	goal := p.MinTrials
-	if s.seq > goal {
-		goal = p.MaxTrials
-	}
-	avg := s.exp.Load.Warmup + s.exp.Load.Duration
-	if s.seq > 1 {
-		avg = s.spent / time.Duration(s.seq-1)
-	}
-	if left := goal - s.seq + 1; left > 0 {
-		p.Remaining = time.Duration(left) * avg
-	}
+		Variant: variant, Scenario: scenario, Rep: rep}
+	p.Elapsed, p.Remaining = s.eta.Elapsed(), s.eta.Remaining(p.MinTrials, p.MaxTrials)
 	return p
 }
