@@ -80,9 +80,8 @@ func (s *session) closedCapacity(ctx context.Context, sc string, c *Capacity) er
 		ld.Connections = capacityConnections
 	}
 	ld.Duration, ld.Warmup = min(ld.Duration, capacityStep), min(ld.Warmup, capacityWarmup)
-	pos := Position{Variant: c.Variant, Scenario: sc, Elapsed: s.Now().Sub(s.start)}
 	out, err := s.Loader.Load(ctx, LoadSpec{Scenario: sc, Custom: s.custom(sc), JWTSecret: s.exp.JWTSecret, Load: ld, Seed: trialSeed(s.exp, sc, 0), CPUs: generatorCPUs(s.exp),
-		Progress: func(lp LoadProgress) { s.Progress.Load(pos, lp) }})
+		Progress: func(lp LoadProgress) { s.Progress.Load(s.position(0, c.Variant, sc, 0), lp) }})
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
