@@ -300,11 +300,22 @@ func (e ServerEventV1) Event() lab.Event {
 }
 
 func capacityV1(c lab.Capacity) CapacityV1 {
-	return CapacityV1{Scenario: c.Scenario, Variant: c.Variant, Found: c.Found, Rate: c.Rate, Curve: each(c.Curve, curvePointV1)}
+	v := CapacityV1{Scenario: c.Scenario, Variant: c.Variant, Found: c.Found, Rate: c.Rate, Curve: each(c.Curve, curvePointV1),
+		Closed: c.Closed, ClosedConnections: c.ClosedConnections}
+	if c.Limit != (lab.Limit{}) {
+		l := LimitV1(c.Limit)
+		v.Limit = &l
+	}
+	return v
 }
 
 func (c CapacityV1) lab() lab.Capacity {
-	return lab.Capacity{Scenario: c.Scenario, Variant: c.Variant, Found: c.Found, Rate: c.Rate, Curve: each(c.Curve, CurvePointV1.lab)}
+	out := lab.Capacity{Scenario: c.Scenario, Variant: c.Variant, Found: c.Found, Rate: c.Rate, Curve: each(c.Curve, CurvePointV1.lab),
+		Closed: c.Closed, ClosedConnections: c.ClosedConnections}
+	if c.Limit != nil {
+		out.Limit = lab.Limit(*c.Limit)
+	}
+	return out
 }
 
 // each maps a slice, keeping nil nil and empty empty (JSON null and []).

@@ -388,6 +388,10 @@ type CapacityV1 struct {
 	Found    float64        `json:"found"`
 	Rate     float64        `json:"rate"`
 	Curve    []CurvePointV1 `json:"curve,omitempty"`
+	// Limit, Closed and ClosedConnections came later: older records lack them.
+	Limit             *LimitV1 `json:"limit,omitempty"`
+	Closed            float64  `json:"closed_rate,omitempty"`
+	ClosedConnections int      `json:"closed_connections,omitempty"`
 }
 
 // AgentInfoV1 says which agent served a run and how its clock was aligned.
