@@ -14,7 +14,7 @@ EXPERIMENT ?= socket-vs-tcp
 VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X main.version=$(VERSION)
 
-.PHONY: all build run test vet fmt-check bench bench-loadgen aa-rate deps-postgres stack-down clean
+.PHONY: all build run test vet fmt-check bench bench-loadgen bench-loadgen-real aa-rate deps-postgres stack-down clean
 
 all: build
 
@@ -55,6 +55,10 @@ bench:
 
 bench-loadgen:
 	bash loadgen/bench/compare-wrk.sh
+
+# The generator against wrk and vegeta on real PostgREST ($$LAB_POSTGREST), one run.
+bench-loadgen-real:
+	bash loadgen/bench/real-postgrest.sh
 
 clean:
 	rm -rf $(BIN)
