@@ -44,7 +44,7 @@ func TestEfficiencyRunTiny(t *testing.T) {
 
 func efficiencyRunTiny(t *testing.T, dir string) {
 	out, resultDir := runExperiment(t, dir, "efficiency-tiny", efficiencyExperiment)
-	for _, want := range []string{"efficiency: GETSingle capacity", "capacity GETSingle: tcp found", "Verdict (server + database CPU):", "(speed-adjusted: unadjusted p="} {
+	for _, want := range []string{"efficiency: GETSingle capacity", "capacity GETSingle (tcp): open ", "; closed with 10 connections ", "machine  the load generator used ", "Verdict (server + database CPU):", "(speed-adjusted: unadjusted p="} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
