@@ -37,9 +37,7 @@ func (s *session) findCapacity(ctx context.Context) error {
 	for _, sc := range s.exp.Scenarios {
 		ld := s.exp.Load
 		ld.Model, ld.Limit = ModelSearch, lim
-		ld.Duration, ld.Warmup = min(ld.Duration, capacityStep), min(ld.Warmup, capacityWarmup)
-		out, err := s.Loader.Load(ctx, LoadSpec{Scenario: sc, Custom: s.custom(sc), JWTSecret: s.exp.JWTSecret, Load: ld, Seed: trialSeed(s.exp, sc, 0), CPUs: generatorCPUs(s.exp),
-			Progress: func(lp LoadProgress) { s.Progress.Load(s.position(0, base.Name, sc, 0), lp) }})
+		out, err := s.capacityLoad(ctx, sc, base.Name, ld)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -79,9 +77,7 @@ func (s *session) closedCapacity(ctx context.Context, sc string, c *Capacity) er
 	if ld.Connections <= 0 {
 		ld.Connections = capacityConnections
 	}
-	ld.Duration, ld.Warmup = min(ld.Duration, capacityStep), min(ld.Warmup, capacityWarmup)
-	out, err := s.Loader.Load(ctx, LoadSpec{Scenario: sc, Custom: s.custom(sc), JWTSecret: s.exp.JWTSecret, Load: ld, Seed: trialSeed(s.exp, sc, 0), CPUs: generatorCPUs(s.exp),
-		Progress: func(lp LoadProgress) { s.Progress.Load(s.position(0, c.Variant, sc, 0), lp) }})
+	out, err := s.capacityLoad(ctx, sc, c.Variant, ld)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -91,6 +87,15 @@ func (s *session) closedCapacity(ctx context.Context, sc string, c *Capacity) er
 	}
 	c.Closed, c.ClosedConnections = out.Stats.Rate, ld.Connections
 	return nil
+}
+
+// capacityLoad runs one load of the capacity step on scenario sc with
+// variant applied, bounded to capacityStep after capacityWarmup, with
+// progress as of each call.
+func (s *session) capacityLoad(ctx context.Context, sc, variant string, ld Load) (LoadOutcome, error) {
+	ld.Duration, ld.Warmup = min(ld.Duration, capacityStep), min(ld.Warmup, capacityWarmup)
+	return s.Loader.Load(ctx, LoadSpec{Scenario: sc, Custom: s.custom(sc), JWTSecret: s.exp.JWTSecret, Load: ld, Seed: trialSeed(s.exp, sc, 0), CPUs: generatorCPUs(s.exp),
+		Progress: func(lp LoadProgress) { s.Progress.Load(s.position(0, variant, sc, 0), lp) }})
 }
 
 func limitDesc(l Limit) string {
