@@ -24,7 +24,7 @@ const (
 func (s *session) findCapacity(ctx context.Context) error {
 	base := s.exp.BaselineVariant()
 	lim, util := s.exp.Load.CapacityLimit(), s.exp.Load.EffectiveUtilisation()
-	s.Progress.Note(fmt.Sprintf("efficiency: searching the capacity of %s (limit %s)", base.Name, limitDesc(lim)))
+	s.Progress.Note(fmt.Sprintf("efficiency: searching the capacity of %s (limit %s)", base.Name, lim))
 	applied, err := s.Server.Apply(ctx, partitioned(s.exp, base))
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -46,7 +46,7 @@ func (s *session) findCapacity(ctx context.Context) error {
 		}
 		found := out.Stats.Rate
 		if !(found > 0) {
-			return fmt.Errorf("efficiency: capacity search on %s: no rate met the limit (%s)", sc, limitDesc(lim))
+			return fmt.Errorf("efficiency: capacity search on %s: no rate met the limit (%s)", sc, lim)
 		}
 		c := Capacity{Scenario: sc, Variant: base.Name, Found: found, Rate: found * util, Curve: out.Curve, Limit: lim}
 		if err := s.closedCapacity(ctx, sc, &c); err != nil {
@@ -96,12 +96,4 @@ func (s *session) capacityLoad(ctx context.Context, sc, variant string, ld Load)
 	ld.Duration, ld.Warmup = min(ld.Duration, capacityStep), min(ld.Warmup, capacityWarmup)
 	return s.Loader.Load(ctx, LoadSpec{Scenario: sc, Custom: s.custom(sc), JWTSecret: s.exp.JWTSecret, Load: ld, Seed: trialSeed(s.exp, sc, 0), CPUs: generatorCPUs(s.exp),
 		Progress: func(lp LoadProgress) { s.Progress.Load(s.position(0, variant, sc, 0), lp) }})
-}
-
-func limitDesc(l Limit) string {
-	d := ""
-	if l.P99 > 0 {
-		d += fmt.Sprintf("p99 <= %v, ", l.P99)
-	}
-	return d + fmt.Sprintf("errors <= %g%%, dropped <= %g%%", 100*l.MaxErrors, 100*l.MaxDropped)
 }

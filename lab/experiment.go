@@ -164,6 +164,15 @@ type Limit struct {
 	MaxRate    float64
 }
 
+// String is the limit for people: "p99 <= 50ms, errors <= 0.1%, dropped <= 1%".
+func (l Limit) String() string {
+	d := ""
+	if l.P99 > 0 {
+		d += fmt.Sprintf("p99 <= %v, ", l.P99)
+	}
+	return d + fmt.Sprintf("errors <= %g%%, dropped <= %g%%", 100*l.MaxErrors, 100*l.MaxDropped)
+}
+
 // Order is the order of a round's trials (Trials.Order).
 type Order string
 

@@ -71,8 +71,8 @@ func capacityDesc(run *lab.Run) string {
 	var parts []string
 	for _, c := range run.Capacity {
 		s := fmt.Sprintf("%s (%s): open %s req/s", c.Scenario, c.Variant, num(c.Found))
-		if l := limitText(c.Limit); l != "" {
-			s += " within " + l
+		if c.Limit != (lab.Limit{}) { // records before the limit was kept lack it
+			s += " within " + c.Limit.String()
 		}
 		if c.Closed > 0 {
 			s += fmt.Sprintf("; closed with %d connections %s req/s", c.ClosedConnections, num(c.Closed))
@@ -87,21 +87,6 @@ func capacityDesc(run *lab.Run) string {
 		parts = append(parts, s+fmt.Sprintf("; trials at %s req/s", num(c.Rate)))
 	}
 	return strings.Join(parts, "; ")
-}
-
-// limitText is a capacity search's limit for people, "" when unknown.
-func limitText(l lab.Limit) string {
-	var parts []string
-	if l.P99 > 0 {
-		parts = append(parts, fmt.Sprintf("p99 <= %v", l.P99))
-	}
-	if l.MaxErrors > 0 {
-		parts = append(parts, fmt.Sprintf("errors <= %g%%", 100*l.MaxErrors))
-	}
-	if l.MaxDropped > 0 {
-		parts = append(parts, fmt.Sprintf("dropped <= %g%%", 100*l.MaxDropped))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // brokeAbove says what the lowest failing step above the capacity measured,
