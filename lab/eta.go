@@ -43,9 +43,6 @@ func (e *ETA) TrialDone() {
 	e.done++
 }
 
-// Done is the number of finished trials.
-func (e *ETA) Done() int { return e.done }
-
 // Elapsed is the wall time since the start.
 func (e *ETA) Elapsed() time.Duration { return e.now().Sub(e.start) }
 
