@@ -4,9 +4,9 @@
 //
 // Load models
 //
-//   - Open (Config.Open): a constant arrival rate on an ideal timeline. A
-//     pacer wakes up about once a millisecond (Go timers cannot do better)
-//     and hands every request that is due to the worker that became free
+//   - Open (Config.Open): a constant arrival rate on an ideal timeline.
+//     The event loop sleeps until the next request is due (epoll_pwait2's
+//     nanosecond timeout) and sends it on the connection that became free
 //     last, so the load stays on as few connections as it needs. Latency is
 //     measured from the intended start time, so queueing in the server or
 //     in the client cannot be hidden (no coordinated omission); the service
@@ -21,22 +21,31 @@
 //     the highest rate that meets a Limit (p99, error and drop rates); the
 //     measured rate-vs-latency curve is returned with the answer.
 //
-// Design (why it is cheap): fasthttp does the HTTP/1.1 work, without its
-// client's per-request machinery. Each request is written once, at start, by
-// a fasthttp.Request into bytes; only `{rand LO HI}` / `{seq START}` fields
+// Design (why it is cheap): one event loop per generator thread
+// (GOMAXPROCS), like wrk's: each owns a share of the connections as raw
+// non-blocking sockets in its own epoll instance, waits in epoll_pwait2
+// until an answer arrives or the next request is due, writes requests,
+// reads answers and records them. Reads, writes and waits are raw system
+// calls, so the runtime never hands the loop's thread over to another
+// around them (on a 2-core machine shared with the server that hand-off
+// cost more than the call); a wait lasts at most 5 ms and the loop yields
+// between waits, so the program's other goroutines run. There is no
+// goroutine, channel, timer or allocation per request. fasthttp does the
+// HTTP/1.1 work: each request is written once, at start, by a
+// fasthttp.Request into bytes; only `{rand LO HI}` / `{seq START}` fields
 // (and the Content-Length of a body holding them) are rendered per request
-// into a reused buffer. Each connection has one goroutine, a bufio.Reader
-// and one reused fasthttp.Response, whose Read parses every answer (status
-// line, headers, Content-Length or chunked body, trailers, 1xx, Connection:
-// close, HTTP/1.0; SkipBody for HEAD); the generator itself only dials, sets
-// deadlines, retries once on a keep-alive connection the server had closed,
-// counts bytes (below the bufio.Reader) and classifies failures (timeout,
-// connect, reset, protocol). There is no allocation and no goroutine per
-// request. Metrics go into HdrHistograms (ns at 1 µs resolution up to 60 s,
-// 3 significant digits), one set per shard of workers (4 shards per
-// generator thread, so workers rarely contend), merged at the end: memory
-// does not grow with the duration. A collector snapshots interval histograms
-// once a second for the per-second series and for live progress.
+// into a reused buffer. One reused fasthttp.Response per connection parses
+// each answer from the bytes read so far (status line, headers,
+// Content-Length or chunked body, trailers, 1xx, Connection: close,
+// HTTP/1.0; SkipBody for HEAD); an answer not all there yet is parsed again
+// when more arrives (a body of known length only once it is complete). The
+// generator itself only dials, retries once on a keep-alive connection the
+// server had closed, counts bytes and classifies failures (timeout,
+// connect, reset, protocol). Metrics go into HdrHistograms (ns at 1 µs
+// resolution up to 60 s, 3 significant digits), one set per shard of
+// connections, merged at the end: memory does not grow with the duration. A
+// collector snapshots interval histograms once a second for the per-second
+// series and for live progress.
 //
 // Limits that come with fasthttp: a response body is read into memory (a
 // buffer kept per connection up to 256 KiB, larger ones are dropped after
@@ -53,11 +62,13 @@
 // They also hide the bytes on the wire and do not keep a request on its
 // own connection.
 //
-// Granularity: the pacer's wake-ups are about 1 ms apart (Go timers), so
-// requests leave up to ~1 ms after their intended time and that delay is
-// part of the latency (wrk2 behaves the same); the service time excludes
-// it. A connection's deadline is refreshed only when less than 90% of the
-// timeout is left, so a request times out after 0.9 to 1.0 Timeout.
+// Timing: a request leaves at its intended time (within the kernel's timer
+// slack, ~50 µs), or up to 250 µs ahead of it when the loop is awake anyway
+// for another answer or request: that saves a wake-up per request, and such
+// a request counts its latency from its send, so nothing is hidden. A late
+// request (the loop was busy) counts from its intended time; the service
+// time excludes the delay. Deadlines are checked every Timeout/10 (at most
+// 10 ms), so a request times out after 1.0 to 1.1 Timeout.
 //
 // PostgREST's own load tests: ReadTargets reads vegeta's HTTP targets
 // format (test/load/targets.http: "METHOD URL", headers, "@body" files,

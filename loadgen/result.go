@@ -30,8 +30,8 @@ type Summary struct {
 	ServiceMin, ServiceMean, ServiceP50, ServiceP90 time.Duration
 	ServiceP95, ServiceP99, ServiceP999, ServiceMax time.Duration
 	// SendDelay* (open model): how late requests left compared with their
-	// intended time: the generator's own share of the latency (pacer
-	// granularity, CPU starvation). Small send delays with a large latency
+	// intended time (0 for one sent ahead): the generator's own share of
+	// the latency (a busy event loop, CPU starvation). Small send delays with a large latency
 	// mean the time was spent in the server.
 	SendDelayP50, SendDelayP99, SendDelayMax time.Duration
 	Status                                   map[int]int64

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Run generates the load cfg describes and returns what it measured. The
@@ -19,7 +21,7 @@ import (
 // about once a second from another goroutine. Run returns early, with what
 // was measured so far, when ctx is cancelled.
 //
-// A panic in Run or in any of its goroutines (workers, pacer, collector,
+// A panic in Run or in any of its goroutines (event loops, collector,
 // progress) does not crash the program: the run stops and Run returns a
 // *PanicError, with the stack kept out of its text.
 func Run(ctx context.Context, cfg Config, progress func(Progress)) (res *Result, err error) {
@@ -66,19 +68,15 @@ type runner struct {
 	workers int
 	timeout time.Duration
 
-	start, measure, end time.Time     // start of warm-up, of the measured part, scheduled end
-	stop                chan struct{} // closed when no new request may start
-	aborted             atomic.Bool   // in-flight requests are being cut off: do not record them
+	start, measure, end time.Time   // start of warm-up, of the measured part, scheduled end
+	halt                atomic.Bool // the run was cancelled: no new request may start
+	aborted             atomic.Bool // in-flight requests are being cut off: do not record them
 	measuredSent        atomic.Int64  // measured requests started (MaxRequests bound)
 	dropped             atomic.Int64  // measured drops
 	inflight            atomic.Int64
 	maxInflight         atomic.Int64
 	stoppedEarly        atomic.Bool // MaxRequests reached
-	maxReached          chan struct{}
-	maxOnce             sync.Once
-
-	mu      sync.Mutex
-	clients []*client // for abort
+	sendWG              sync.WaitGroup // one per event loop, done when it stops sending
 
 	// cancel ends the run early (set by run); panicked is the first panic
 	// of a load goroutine, which then cancels.
@@ -91,7 +89,7 @@ type runner struct {
 // error. Error says it is an internal error and what panicked; the stack
 // is in Stack, for a log or a debug file, never in the text.
 type PanicError struct {
-	Where string // "worker", "collector", "connect", "run"
+	Where string // "event loop", "collector", "connect", "run"
 	Value any
 	Stack []byte
 }
@@ -200,18 +198,26 @@ func (r *runner) run(ctx context.Context, progress func(Progress)) (*Result, err
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.cancel = cancel
-	ws, err := r.connect()
+	conns := r.newConns()
+	err := connectAll(r, conns)
 	if pe := r.panicErr(); pe != nil {
+		closeAll(conns)
 		return nil, pe
 	}
 	if err != nil {
-		return nil, err
+		closeAll(conns)
+		return nil, fmt.Errorf("loadgen: connect to %s: %w", r.targetName(), err)
 	}
+	loops, err := r.newLoops(conns)
+	if err != nil {
+		closeAll(conns)
+		return nil, fmt.Errorf("loadgen: %w", err)
+	}
+	stopHalt := context.AfterFunc(ctx, func() { r.halt.Store(true) })
+	defer stopHalt()
 	r.start = time.Now()
 	r.measure = r.start.Add(r.cfg.Warmup)
 	r.end = r.measure.Add(r.cfg.Duration)
-	r.stop = make(chan struct{})
-	r.maxReached = make(chan struct{})
 
 	col := newCollector(r, progress)
 	colDone := make(chan struct{})
@@ -221,16 +227,12 @@ func (r *runner) run(ctx context.Context, progress func(Progress)) (*Result, err
 		col.loop()
 	}()
 
-	workersDone := r.drive(ctx, ws)
+	loopsDone := r.drive(loops)
 	stoppedAt := time.Now()
-	close(r.stop)
 	byCount := r.stoppedEarly.Load()
-	r.drain(ctx, workersDone, byCount)
+	r.drain(ctx, loopsDone, byCount)
 	if byCount && r.cfg.Closed != nil {
 		stoppedAt = time.Now() // the last counted answers arrived
-	}
-	for _, w := range ws {
-		w.c.close()
 	}
 	col.finish()
 	<-colDone
@@ -246,83 +248,73 @@ func (r *runner) run(ctx context.Context, progress func(Progress)) (*Result, err
 	return r.result(col, max(measured, 0)), nil
 }
 
-// connect makes the workers and opens every connection before the clock
-// starts (16 at a time). It fails only when no connection opened.
-func (r *runner) connect() ([]*worker, error) {
-	ws := make([]*worker, r.workers)
-	for i := range ws {
-		w := &worker{r: r, id: i, sh: r.shards[i%len(r.shards)], c: newClient(r.dial, r.timeout),
+// newConns makes one connection per worker (closed: per connection; open:
+// per in-flight slot), its metrics in shard i mod shards.
+func (r *runner) newConns() []*conn {
+	conns := make([]*conn, r.workers)
+	for i := range conns {
+		w := &worker{r: r, id: i, sh: r.shards[i%len(r.shards)],
 			rng: rand.New(rand.NewPCG(uint64(r.cfg.Seed), uint64(i))), rr: make([]int, len(r.mix.scens))}
-		ws[i] = w
-		r.clients = append(r.clients, w.c)
+		conns[i] = newConn(w, i)
 	}
-	var (
-		wg         sync.WaitGroup
-		emu        sync.Mutex
-		connectErr error
-	)
-	sem := make(chan struct{}, 16)
-	for _, w := range ws {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			defer r.guard("connect")
-			if err := w.c.connect(time.Now()); err != nil {
-				emu.Lock()
-				connectErr = err
-				emu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	for _, w := range ws {
-		if w.c.conn != nil {
-			return ws, nil
-		}
-	}
-	for _, w := range ws {
-		w.c.close()
-	}
-	return nil, fmt.Errorf("loadgen: connect to %s: %w", r.targetName(), connectErr)
+	return conns
 }
 
-// drive runs the workers: the open model's pacer hands them due requests
-// until the window ends; the closed model's loop on their own until then.
-// It returns when sending stops; the workers may still be answering.
-func (r *runner) drive(ctx context.Context, ws []*worker) *sync.WaitGroup {
-	var workersDone sync.WaitGroup
-	if r.cfg.Open != nil {
-		idle := newIdleWorkers(ws)
-		for _, w := range ws {
-			w.due = make(chan int64, 1)
-			workersDone.Go(func() {
-				defer r.guard("worker")
-				w.openLoop(idle)
-			})
+func closeAll(conns []*conn) {
+	for _, c := range conns {
+		if c.fd >= 0 {
+			unix.Close(c.fd)
+			c.fd = -1
 		}
-		r.pace(ctx, idle)
-		for _, w := range ws {
-			close(w.due)
-		}
-	} else {
-		for _, w := range ws {
-			workersDone.Go(func() {
-				defer r.guard("worker")
-				w.closedLoop()
-			})
-		}
-		r.wait(ctx, r.end)
 	}
-	return &workersDone
+}
+
+// newLoops deals the connections to one event loop per generator thread
+// (GOMAXPROCS), connection i to loop i mod n.
+func (r *runner) newLoops(conns []*conn) ([]*evloop, error) {
+	n := max(1, min(r.cfg.threads(), len(conns)))
+	r.sendWG.Add(n)
+	loops := make([]*evloop, 0, n)
+	for id := range n {
+		var mine []*conn
+		for i := id; i < len(conns); i += n {
+			mine = append(mine, conns[i])
+		}
+		l, err := newEvloop(r, id, n, mine, r.sendWG.Done)
+		if err != nil {
+			for _, l := range loops {
+				l.p.close()
+			}
+			return nil, err
+		}
+		loops = append(loops, l)
+	}
+	return loops, nil
+}
+
+// drive runs the event loops and returns when all have stopped sending (the
+// window ended, the MaxRequests bound or a cancel); they may still be
+// waiting for answers.
+func (r *runner) drive(loops []*evloop) *sync.WaitGroup {
+	var done sync.WaitGroup
+	for _, l := range loops {
+		done.Go(func() {
+			defer r.guard("event loop")
+			defer l.stopSending() // also after a panic
+			l.run()
+		})
+	}
+	r.sendWG.Wait()
+	return &done
 }
 
 // drain lets in-flight requests finish: an open run's were scheduled in
 // the window and are waited for up to the timeout (as are those of a run
-// stopped by its request count); a closed run's are cut off (like wrk), as
+// stopped by its request count); a closed run's were cut off (like wrk), as
 // are all after a cancel.
-func (r *runner) drain(ctx context.Context, workersDone *sync.WaitGroup, byCount bool) {
+func (r *runner) drain(ctx context.Context, loopsDone *sync.WaitGroup, byCount bool) {
 	finished := make(chan struct{})
-	go func() { workersDone.Wait(); close(finished) }()
+	go func() { loopsDone.Wait(); close(finished) }()
 	grace := r.timeout
 	if (r.cfg.Closed != nil && !byCount) || ctx.Err() != nil {
 		grace = 0
@@ -332,7 +324,7 @@ func (r *runner) drain(ctx context.Context, workersDone *sync.WaitGroup, byCount
 	select {
 	case <-finished:
 	case <-t.C:
-		r.abort()
+		r.aborted.Store(true) // the loops stop within maxWait, recording nothing more
 		<-finished
 	}
 }
@@ -344,31 +336,3 @@ func (r *runner) targetName() string {
 	return r.cfg.Target.URL
 }
 
-// wait blocks until t, ctx's end, or the MaxRequests bound.
-func (r *runner) wait(ctx context.Context, until time.Time) {
-	timer := time.NewTimer(time.Until(until))
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-	case <-timer.C:
-	case <-r.maxReached:
-	}
-}
-
-// reachMax records that the MaxRequests bound was reached.
-func (r *runner) reachMax() {
-	r.maxOnce.Do(func() {
-		r.stoppedEarly.Store(true)
-		close(r.maxReached)
-	})
-}
-
-// abort cuts off in-flight requests; they are not recorded.
-func (r *runner) abort() {
-	r.aborted.Store(true)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, c := range r.clients {
-		c.abort()
-	}
-}

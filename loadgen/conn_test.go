@@ -47,6 +47,61 @@ func scripted(t *testing.T, piece int, responses ...string) string {
 	return ln.Addr().String()
 }
 
+// oneConn drives one connection of an event loop to addr, one request at a
+// time, the way a run does.
+type oneConn struct {
+	t *testing.T
+	l *evloop
+	c *conn
+}
+
+func newOneConn(t *testing.T, addr string, timeout time.Duration) *oneConn {
+	t.Helper()
+	r, err := newRun(Config{Target: Target{URL: "http://" + addr}, Mix: simpleMix("/"),
+		Closed: &Closed{Connections: 1}, Duration: time.Hour, Timeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.start, r.measure = time.Now(), time.Now()
+	conns := r.newConns()
+	l, err := newEvloop(r, 0, 1, conns, func() {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.close)
+	return &oneConn{t: t, l: l, c: conns[0]}
+}
+
+// do sends req (a HEAD request's answer has no body) and waits for its
+// end: the status and the failure kind as recorded, and the bytes written.
+func (o *oneConn) do(req []byte, head bool) (status int, kind errKind, out int64) {
+	sh := o.c.sh
+	before, kinds := sh.status, sh.kinds
+	now := time.Now()
+	o.l.send(o.c, &tmpl{isHead: head, expect: ExpectNoServerError, ep: -1}, req, now, now, true)
+	for o.c.busy {
+		evs, err := o.l.p.wait(int64(time.Millisecond))
+		if err != nil {
+			o.t.Fatal(err)
+		}
+		for _, ev := range evs {
+			o.l.event(o.l.conns[ev.Fd], ev.Events)
+		}
+		o.l.expire(o.l.now())
+	}
+	for i := range sh.status {
+		if sh.status[i] != before[i] {
+			status = i
+		}
+	}
+	for k := range sh.kinds {
+		if sh.kinds[k] != kinds[k] {
+			kind = errKind(k)
+		}
+	}
+	return status, kind, o.c.out
+}
+
 func TestClientParsesResponses(t *testing.T) {
 	body := strings.Repeat("b", 40000)
 	responses := []string{
@@ -60,21 +115,21 @@ func TestClientParsesResponses(t *testing.T) {
 	want := []int{200, 201, 200, 204, 404, 200}
 	for _, piece := range []int{1 << 20, 7} {
 		addr := scripted(t, piece, responses...)
-		c := newClient(func() (net.Conn, error) { return net.Dial("tcp", addr) }, 5*time.Second)
+		o := newOneConn(t, addr, 5*time.Second)
 		req := []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
 		var total int
 		for i, w := range want {
-			st, out, kind := c.do(req, false, time.Now())
+			st, kind, out := o.do(req, false)
 			if kind != errNone || st != w || out != int64(len(req)) {
 				t.Fatalf("piece %d response %d: status %d kind %v out %d, want %d", piece, i, st, kind, out, w)
 			}
 			total += len(responses[i])
 		}
-		if c.conn != nil {
+		if o.c.fd >= 0 {
 			t.Error("Connection: close did not close")
 		}
-		if c.in != int64(total) {
-			t.Errorf("piece %d: counted %d bytes in, sent %d", piece, c.in, total)
+		if o.c.in != int64(total) {
+			t.Errorf("piece %d: counted %d bytes in, sent %d", piece, o.c.in, total)
 		}
 	}
 }
@@ -91,64 +146,64 @@ func TestClientHeadLargeHeaderAndBodyToEOF(t *testing.T) {
 		"HTTP/1.1 200 OK\r\n\r\nto the end",
 	}
 	addr := scripted(t, 1<<20, responses...)
-	c := newClient(func() (net.Conn, error) { return net.Dial("tcp", addr) }, 5*time.Second)
+	o := newOneConn(t, addr, 5*time.Second)
 	req := []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
 	total := 0
 	for i := range responses {
-		st, _, kind := c.do(req, i == 0, time.Now())
+		st, kind, _ := o.do(req, i == 0)
 		if kind != errNone || st != 200 {
 			t.Fatalf("response %d: status %d kind %v", i, st, kind)
 		}
-		if i < len(responses)-1 && c.conn == nil {
+		if i < len(responses)-1 && o.c.fd < 0 {
 			t.Fatalf("response %d closed a keep-alive connection", i)
 		}
 		total += len(responses[i])
 	}
-	if c.conn != nil || string(c.resp.Body()) != "to the end" {
-		t.Errorf("body to EOF: connection open %v, body %q", c.conn != nil, c.resp.Body())
+	if o.c.fd >= 0 || string(o.c.resp.Body()) != "to the end" {
+		t.Errorf("body to EOF: connection open %v, body %q", o.c.fd >= 0, o.c.resp.Body())
 	}
-	if c.in != int64(total) {
-		t.Errorf("counted %d bytes in, sent %d", c.in, total)
+	if o.c.in != int64(total) {
+		t.Errorf("counted %d bytes in, sent %d", o.c.in, total)
 	}
 }
 
 func TestClientErrorKinds(t *testing.T) {
 	// Malformed.
 	addr := scripted(t, 1<<20, "FOO\r\n\r\n")
-	c := newClient(func() (net.Conn, error) { return net.Dial("tcp", addr) }, time.Second)
-	if _, _, k := c.do([]byte("GET / HTTP/1.1\r\n\r\n"), false, time.Now()); k != errProtocol {
+	o := newOneConn(t, addr, time.Second)
+	if _, k, _ := o.do([]byte("GET / HTTP/1.1\r\n\r\n"), false); k != errProtocol {
 		t.Errorf("malformed: kind %v", k)
 	}
 	// Truncated body then close: reset.
 	addr = scripted(t, 1<<20, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc")
-	c = newClient(func() (net.Conn, error) { return net.Dial("tcp", addr) }, time.Second)
-	if _, _, k := c.do([]byte("GET / HTTP/1.1\r\n\r\n"), false, time.Now()); k != errReset {
+	o = newOneConn(t, addr, time.Second)
+	if _, k, _ := o.do([]byte("GET / HTTP/1.1\r\n\r\n"), false); k != errReset {
 		t.Errorf("truncated: kind %v", k)
 	}
 	// Truncated chunked body then close: reset (fasthttp wraps the EOF in ErrBrokenChunk).
 	addr = scripted(t, 1<<20, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel")
-	c = newClient(func() (net.Conn, error) { return net.Dial("tcp", addr) }, time.Second)
-	if _, _, k := c.do([]byte("GET / HTTP/1.1\r\n\r\n"), false, time.Now()); k != errReset {
+	o = newOneConn(t, addr, time.Second)
+	if _, k, _ := o.do([]byte("GET / HTTP/1.1\r\n\r\n"), false); k != errReset {
 		t.Errorf("truncated chunk: kind %v", k)
 	}
 	// Stalled inside a chunk-size line: timeout (also wrapped by fasthttp).
 	addr = scripted(t, 1<<20, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5")
-	c = newClient(func() (net.Conn, error) { return net.Dial("tcp", addr) }, 20*time.Millisecond)
-	if _, _, k := c.do([]byte("GET / HTTP/1.1\r\n\r\n"), false, time.Now()); k != errTimeout {
+	o = newOneConn(t, addr, 20*time.Millisecond)
+	if _, k, _ := o.do([]byte("GET / HTTP/1.1\r\n\r\n"), false); k != errTimeout {
 		t.Errorf("stalled chunk: kind %v", k)
 	}
 	// A malformed chunk size: protocol.
 	addr = scripted(t, 1<<20, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
-	c = newClient(func() (net.Conn, error) { return net.Dial("tcp", addr) }, time.Second)
-	if _, _, k := c.do([]byte("GET / HTTP/1.1\r\n\r\n"), false, time.Now()); k != errProtocol {
+	o = newOneConn(t, addr, time.Second)
+	if _, k, _ := o.do([]byte("GET / HTTP/1.1\r\n\r\n"), false); k != errProtocol {
 		t.Errorf("bad chunk size: kind %v", k)
 	}
 	// No answer: timeout.
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	defer ln.Close()
-	c = newClient(func() (net.Conn, error) { return net.Dial("tcp", ln.Addr().String()) }, 100*time.Millisecond)
+	o = newOneConn(t, ln.Addr().String(), 100*time.Millisecond)
 	t0 := time.Now()
-	if _, _, k := c.do([]byte("GET / HTTP/1.1\r\n\r\n"), false, time.Now()); k != errTimeout {
+	if _, k, _ := o.do([]byte("GET / HTTP/1.1\r\n\r\n"), false); k != errTimeout {
 		t.Errorf("silent server: kind %v", k)
 	}
 	if d := time.Since(t0); d < 90*time.Millisecond || d > 2*time.Second {
@@ -157,8 +212,8 @@ func TestClientErrorKinds(t *testing.T) {
 	// Nobody listening: connect.
 	addr = ln.Addr().String()
 	ln.Close()
-	c = newClient(func() (net.Conn, error) { return net.Dial("tcp", addr) }, time.Second)
-	if _, _, k := c.do([]byte("GET / HTTP/1.1\r\n\r\n"), false, time.Now()); k != errConnect {
+	o = newOneConn(t, addr, time.Second)
+	if _, k, _ := o.do([]byte("GET / HTTP/1.1\r\n\r\n"), false); k != errConnect {
 		t.Errorf("refused: kind %v", k)
 	}
 }

@@ -1,0 +1,498 @@
+package loadgen
+
+import (
+	"bufio"
+	"errors"
+	"runtime"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// sendAhead is how early the open model sends a request when the loop is
+// awake anyway (for an answer, or for a request due just before): instead
+// of waking up again for it. The schedule keeps its exact rate; a request
+// sent ahead counts its latency from its send, so nothing is hidden (a late
+// request still counts from its intended time).
+const sendAhead = int64(250 * time.Microsecond)
+
+// maxWait bounds one epoll_wait, so that the loop notices a stop, an abort
+// or a cancel within it and yields to the program's other goroutines.
+const maxWait = int64(5 * time.Millisecond)
+
+// evloop drives a share of the run's connections from one goroutine, the
+// way wrk drives its connections from one thread: it waits in epoll_wait
+// (until the next request is due or an answer arrives), writes due
+// requests, reads and parses answers and records them. There is no
+// goroutine, channel or timer per request; the open model's pacing is the
+// wait's timeout.
+type evloop struct {
+	r     *runner
+	p     *poller
+	conns []*conn
+	busy  int // requests in flight on this loop
+
+	// Open model: this loop sends requests id, id+n, id+2n, … of the
+	// schedule, each on the connection that became free last.
+	sched openSchedule
+	idle  []*conn
+
+	// Closed model: connections ready to send now, and those waiting out a
+	// think time or a pause after a failed connect (both in wake-up order:
+	// each queue's wait is the same for all).
+	ready, spare  []*conn
+	thinking      fifo
+	pausing       fifo
+	think, pause  int64
+	sending       bool
+	stoppedSend   func() // called once when this loop stops sending
+	nextScan      int64  // next check of request deadlines
+	scanEvery     int64
+	timeout       int64
+	warm, endOff  int64
+	maxReq        int64
+	closedModel   bool
+}
+
+// fifo is a queue of connections waiting until their wake time.
+type fifo struct {
+	cs   []*conn
+	at   []int64
+	head int
+}
+
+func (q *fifo) push(c *conn, at int64) {
+	if q.head > 0 && q.head == len(q.cs) {
+		q.cs, q.at, q.head = q.cs[:0], q.at[:0], 0
+	}
+	q.cs = append(q.cs, c)
+	q.at = append(q.at, at)
+}
+
+// popDue takes the first connection if its time has come.
+func (q *fifo) popDue(now int64) *conn {
+	if q.head == len(q.cs) || q.at[q.head] > now {
+		return nil
+	}
+	c := q.cs[q.head]
+	q.cs[q.head] = nil
+	q.head++
+	return c
+}
+
+// next is the first wake time, or -1.
+func (q *fifo) next() int64 {
+	if q.head == len(q.cs) {
+		return -1
+	}
+	return q.at[q.head]
+}
+
+func newEvloop(r *runner, id, n int, conns []*conn, stoppedSend func()) (*evloop, error) {
+	p, err := newPoller(len(conns))
+	if err != nil {
+		return nil, err
+	}
+	l := &evloop{r: r, p: p, conns: conns, sending: true, stoppedSend: stoppedSend,
+		timeout: int64(r.timeout), warm: int64(r.cfg.Warmup), endOff: int64(r.cfg.Warmup + r.cfg.Duration),
+		maxReq: r.cfg.MaxRequests, closedModel: r.cfg.Closed != nil}
+	l.scanEvery = min(int64(10*time.Millisecond), max(l.timeout/10, int64(time.Millisecond)))
+	for i, c := range conns {
+		c.slot = i
+		if c.fd >= 0 {
+			if err := p.add(c.fd, i, false); err != nil {
+				p.close()
+				return nil, err
+			}
+		}
+	}
+	if l.closedModel {
+		l.think = int64(r.cfg.Closed.Think)
+		l.pause = max(l.think, int64(10*time.Millisecond)) // do not spin on a refused connect
+		l.ready = append(l.ready, conns...)
+	} else {
+		l.sched = openSchedule{rate: r.cfg.Open.Rate, k: int64(id), step: int64(n)}
+		for i := len(conns) - 1; i >= 0; i-- {
+			l.idle = append(l.idle, conns[i]) // conns[0] on top
+		}
+	}
+	return l, nil
+}
+
+// now is the time since the run's start, in ns.
+func (l *evloop) now() int64 { return int64(time.Since(l.r.start)) }
+
+// run drives the loop until it has stopped sending and its requests are
+// answered, or the run is aborted (then what is in flight is not recorded).
+func (l *evloop) run() {
+	defer l.close()
+	r := l.r
+	for {
+		now := l.now()
+		if r.aborted.Load() {
+			return
+		}
+		if l.sending {
+			if l.closedModel {
+				l.sendClosed(now)
+			} else {
+				l.sendDue(now)
+			}
+			if !l.sending && l.closedModel && !r.stoppedEarly.Load() {
+				// The window ended: a closed run's requests in flight are cut
+				// off (like wrk), not recorded.
+				return
+			}
+		}
+		if !l.sending && l.busy == 0 {
+			return
+		}
+		evs, err := l.p.wait(l.wake(now) - now)
+		if err != nil {
+			panic(err) // a bad epoll descriptor or buffer: a bug
+		}
+		for _, ev := range evs {
+			l.event(l.conns[ev.Fd], ev.Events)
+		}
+		if now = l.now(); now >= l.nextScan && l.busy > 0 {
+			l.expire(now)
+		}
+		runtime.Gosched()
+	}
+}
+
+// wake is when the loop must look again: the next due request, the end of
+// the window, a connection's wake time or a deadline check, within maxWait.
+func (l *evloop) wake(now int64) int64 {
+	w := now + maxWait
+	if l.sending {
+		if l.closedModel {
+			if len(l.ready) > 0 {
+				return now
+			}
+			w = min(w, l.endOff)
+			for _, q := range []*fifo{&l.thinking, &l.pausing} {
+				if at := q.next(); at >= 0 {
+					w = min(w, at)
+				}
+			}
+		} else {
+			w = min(w, l.sched.at())
+		}
+	}
+	if l.busy > 0 {
+		w = min(w, l.nextScan)
+	}
+	return w
+}
+
+// stopSending marks the end of this loop's sending.
+func (l *evloop) stopSending() {
+	if l.sending {
+		l.sending = false
+		l.stoppedSend()
+	}
+}
+
+// halted reports whether the run asks every loop to stop sending (a
+// cancel, or the MaxRequests bound reached on any loop).
+func (l *evloop) halted() bool { return l.r.halt.Load() || l.r.stoppedEarly.Load() }
+
+// sendDue sends the open model's requests that are due by now.
+func (l *evloop) sendDue(now int64) {
+	r := l.r
+	if l.halted() {
+		l.stopSending()
+		return
+	}
+	for {
+		at := l.sched.at()
+		if at >= l.endOff {
+			l.stopSending()
+			return
+		}
+		if at > now+sendAhead {
+			return
+		}
+		measured := at >= l.warm
+		if measured && l.maxReq > 0 && r.measuredSent.Add(1) > l.maxReq {
+			r.stoppedEarly.Store(true)
+			l.stopSending()
+			return
+		}
+		l.sched.advance()
+		n := len(l.idle)
+		if n == 0 {
+			if measured {
+				r.dropped.Add(1)
+			}
+			continue
+		}
+		c := l.idle[n-1]
+		l.idle = l.idle[:n-1]
+		if in := r.inflight.Add(1); in > r.maxInflight.Load() {
+			r.maxInflight.Store(in)
+		}
+		intended, sent := r.start.Add(time.Duration(at)), time.Now()
+		if sent.Before(intended) {
+			intended = sent // sent ahead: its latency counts from the send
+		}
+		l.start(c, intended, sent, measured)
+	}
+}
+
+// sendClosed starts the closed model's next requests: on every connection
+// that is ready, and on those whose think time or pause is over. A
+// connection whose request fails at once waits for the next round.
+func (l *evloop) sendClosed(now int64) {
+	r := l.r
+	if now >= l.endOff || l.halted() {
+		l.stopSending()
+		return
+	}
+	for _, q := range []*fifo{&l.thinking, &l.pausing} {
+		for c := q.popDue(now); c != nil; c = q.popDue(now) {
+			l.ready = append(l.ready, c)
+		}
+	}
+	batch := l.ready
+	l.ready = l.spare[:0]
+	for i, c := range batch {
+		if !l.sending {
+			l.ready = append(l.ready, c)
+			continue
+		}
+		batch[i] = nil
+		t := time.Now()
+		measured := !t.Before(r.measure)
+		if measured && l.maxReq > 0 && r.measuredSent.Add(1) > l.maxReq {
+			r.stoppedEarly.Store(true)
+			l.stopSending()
+			l.ready = append(l.ready, c)
+			continue
+		}
+		l.start(c, t, t, measured)
+	}
+	l.spare = batch[:0]
+}
+
+// start sends the next request of the mix on c.
+func (l *evloop) start(c *conn, intended, start time.Time, measured bool) {
+	t, req := c.next()
+	l.send(c, t, req, intended, start, measured)
+}
+
+// send sends req, of template t, on c.
+func (l *evloop) send(c *conn, t *tmpl, req []byte, intended, start time.Time, measured bool) {
+	c.t, c.req = t, req
+	c.intended, c.start, c.measured = intended, start, measured
+	c.sent, c.out, c.retried = 0, 0, false
+	c.busy = true
+	l.busy++
+	l.transmit(c)
+}
+
+// transmit (re)sends c's request from its first byte, connecting first
+// when c has no connection.
+func (l *evloop) transmit(c *conn) {
+	if c.fd < 0 {
+		if err := l.connect(c); err != nil {
+			l.finish(c, 0, classify(err, errConnect))
+			return
+		}
+	}
+	c.sent = 0
+	c.resetAnswer()
+	c.inAt = c.in
+	now := l.now()
+	c.deadline = now + l.timeout
+	if l.nextScan <= now {
+		l.nextScan = now + l.scanEvery
+	}
+	l.writeMore(c)
+}
+
+// writeMore writes what is left of c's request.
+func (l *evloop) writeMore(c *conn) {
+	done, err := c.write()
+	if err != nil {
+		if c.used && !c.retried && isReset(err) {
+			l.retry(c)
+			return
+		}
+		l.finish(c, 0, classify(err, errOther))
+		return
+	}
+	if c.wantOut == !done {
+		return // already watched for what it needs
+	}
+	c.wantOut = !done
+	if err := l.p.modify(c.fd, c.slot, c.wantOut); err != nil {
+		l.finish(c, 0, errOther)
+	}
+}
+
+// retry sends c's request again on a fresh connection: the keep-alive
+// connection it went out on had been closed by the server while idle.
+func (l *evloop) retry(c *conn) {
+	l.disconnect(c)
+	c.retried = true
+	c.out = 0
+	l.transmit(c)
+}
+
+// event handles what the poller reported for c.
+func (l *evloop) event(c *conn, ev uint32) {
+	if c.fd < 0 {
+		return
+	}
+	if ev&unix.EPOLLOUT != 0 && c.busy && c.wantOut {
+		l.writeMore(c)
+		if !c.busy || c.fd < 0 {
+			return
+		}
+	}
+	if ev&(unix.EPOLLIN|unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) == 0 {
+		return
+	}
+	c.read()
+	if !c.busy {
+		// The server closed an idle connection (or wrote out of turn):
+		// reconnect when it is next used.
+		if c.connErr != nil || len(c.buf) > 0 {
+			l.disconnect(c)
+		}
+		return
+	}
+	if c.connErr != nil && c.in == c.inAt && c.used && !c.retried && isReset(c.connErr) {
+		l.retry(c)
+		return
+	}
+	done, status, err := c.parse()
+	if !done {
+		return
+	}
+	if err != nil {
+		l.finish(c, 0, classify(err, errProtocol))
+		return
+	}
+	if c.closeAfter() || c.connErr != nil {
+		l.disconnect(c)
+	}
+	l.finish(c, status, errNone)
+}
+
+// expire fails the requests whose deadline has passed.
+func (l *evloop) expire(now int64) {
+	l.nextScan = now + l.scanEvery
+	for _, c := range l.conns {
+		if c.busy && now >= c.deadline {
+			l.finish(c, 0, errTimeout)
+		}
+	}
+}
+
+// finish records c's request and frees c: on a failure its connection is
+// closed; the closed model then starts c's next request (after the think
+// time, or a pause after a failed connect), the open model puts c back on
+// top of the free ones.
+func (l *evloop) finish(c *conn, status int, kind errKind) {
+	end := time.Now()
+	c.busy = false
+	l.busy--
+	if kind != errNone {
+		l.disconnect(c)
+	}
+	if l.r.aborted.Load() {
+		return
+	}
+	c.record(c.t, status, kind, c.intended, c.start, end, c.in-c.inAt, c.out, c.measured, &c.resp)
+	if !l.closedModel {
+		l.r.inflight.Add(-1)
+		l.idle = append(l.idle, c)
+		return
+	}
+	switch {
+	case kind == errConnect:
+		l.pausing.push(c, l.now()+l.pause)
+	case l.think > 0:
+		l.thinking.push(c, l.now()+l.think)
+	default:
+		l.ready = append(l.ready, c)
+	}
+}
+
+// connect opens c's connection and hands its socket to the poller.
+func (l *evloop) connect(c *conn) error {
+	nc, err := l.r.dial()
+	if err != nil {
+		return err
+	}
+	fd, err := socketFD(nc)
+	if err != nil {
+		return err
+	}
+	if err := l.p.add(fd, c.slot, false); err != nil {
+		unix.Close(fd)
+		return err
+	}
+	c.fd, c.used, c.wantOut = fd, false, false
+	if c.br.Size() > bufSize {
+		c.br = bufio.NewReaderSize(&c.src, bufSize) // drop a reader grown for a large header
+	}
+	return nil
+}
+
+// disconnect closes c's connection (the poller forgets it on close).
+func (l *evloop) disconnect(c *conn) {
+	if c.fd >= 0 {
+		unix.Close(c.fd)
+		c.fd = -1
+	}
+	c.used, c.wantOut = false, false
+}
+
+func (l *evloop) close() {
+	for _, c := range l.conns {
+		l.disconnect(c)
+	}
+	l.p.close()
+}
+
+// connectAll opens every connection before the clock starts (16 at a
+// time). It fails only when none opened.
+func connectAll(r *runner, conns []*conn) error {
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		lastErr error
+	)
+	sem := make(chan struct{}, 16)
+	for _, c := range conns {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			defer r.guard("connect")
+			nc, err := r.dial()
+			if err == nil {
+				c.fd, err = socketFD(nc)
+			}
+			if err != nil {
+				mu.Lock()
+				lastErr = err
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	for _, c := range conns {
+		if c.fd >= 0 {
+			return nil
+		}
+	}
+	if lastErr == nil {
+		lastErr = errors.New("no connection")
+	}
+	return lastErr
+}

@@ -1,0 +1,148 @@
+package loadgen
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// The event loop's system calls. Reads, writes and epoll_wait are raw
+// (syscall.RawSyscall: no entersyscall/exitsyscall), so the runtime never
+// hands the loop's P to another thread around them: on a 2-core machine
+// shared with the server under test that hand-off (a futex wake of an idle
+// thread, then the old one parking) would happen on most requests and cost
+// more CPU than the call. A read or write of a non-blocking socket never
+// blocks; epoll_wait blocks for at most maxWait, and the loop yields the P
+// (runtime.Gosched) between waits so that the program's other goroutines run.
+
+// socketFD takes conn's socket away from the runtime: it returns a
+// duplicate of its file descriptor (non-blocking, close-on-exec) and closes
+// conn, so that the runtime's poller no longer watches the socket.
+func socketFD(conn net.Conn) (int, error) {
+	defer conn.Close()
+	sc, ok := conn.(syscall.Conn)
+	if !ok {
+		return -1, fmt.Errorf("%T has no file descriptor", conn)
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	fd, derr := -1, error(nil)
+	if err := rc.Control(func(f uintptr) { fd, derr = unix.FcntlInt(f, unix.F_DUPFD_CLOEXEC, 0) }); err != nil {
+		return -1, err
+	}
+	if derr != nil {
+		return -1, fmt.Errorf("dup: %w", derr)
+	}
+	// O_NONBLOCK belongs to the open file the two descriptors share; set it
+	// again in case conn's was cleared.
+	if err := unix.SetNonblock(fd, true); err != nil {
+		unix.Close(fd)
+		return -1, err
+	}
+	return fd, nil
+}
+
+// rawRead reads into p: n > 0, or 0 at the peer's close, or an errno
+// (EAGAIN when nothing is there yet).
+func rawRead(fd int, p []byte) (int, syscall.Errno) {
+	for {
+		r, _, e := syscall.RawSyscall(syscall.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		if e == syscall.EINTR {
+			continue
+		}
+		if e != 0 {
+			return 0, e
+		}
+		return int(r), 0
+	}
+}
+
+// rawWrite writes as much of p as the socket takes (EAGAIN when its buffer
+// is full).
+func rawWrite(fd int, p []byte) (int, syscall.Errno) {
+	for {
+		r, _, e := syscall.RawSyscall(syscall.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		if e == syscall.EINTR {
+			continue
+		}
+		if e != 0 {
+			return 0, e
+		}
+		return int(r), 0
+	}
+}
+
+// poller is one event loop's epoll instance.
+type poller struct {
+	fd     int
+	events []unix.EpollEvent
+	ts     unix.Timespec
+	pwait2 bool // epoll_pwait2 (ns timeouts, Linux 5.11) works; else epoll_pwait (ms)
+}
+
+func newPoller(size int) (*poller, error) {
+	fd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("epoll_create1: %w", err)
+	}
+	return &poller{fd: fd, events: make([]unix.EpollEvent, max(size, 1)), pwait2: true}, nil
+}
+
+func (p *poller) close() { unix.Close(p.fd) }
+
+// add watches fd for input (and for output with out), tagging its events
+// with id.
+func (p *poller) add(fd, id int, out bool) error {
+	return p.ctl(unix.EPOLL_CTL_ADD, fd, id, out)
+}
+
+// modify changes what fd is watched for.
+func (p *poller) modify(fd, id int, out bool) error {
+	return p.ctl(unix.EPOLL_CTL_MOD, fd, id, out)
+}
+
+func (p *poller) ctl(op, fd, id int, out bool) error {
+	ev := unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLRDHUP, Fd: int32(id)}
+	if out {
+		ev.Events |= unix.EPOLLOUT
+	}
+	if err := unix.EpollCtl(p.fd, op, fd, &ev); err != nil {
+		return fmt.Errorf("epoll_ctl: %w", err)
+	}
+	return nil
+}
+
+// wait waits up to timeout ns (0: do not block) for events and returns
+// them; an interrupted wait returns none.
+func (p *poller) wait(timeout int64) ([]unix.EpollEvent, error) {
+	timeout = max(timeout, 0)
+	if p.pwait2 {
+		p.ts = unix.NsecToTimespec(timeout)
+		r, _, e := syscall.RawSyscall6(unix.SYS_EPOLL_PWAIT2, uintptr(p.fd), uintptr(unsafe.Pointer(&p.events[0])),
+			uintptr(len(p.events)), uintptr(unsafe.Pointer(&p.ts)), 0, 0)
+		if e != syscall.ENOSYS {
+			return p.result(r, e)
+		}
+		p.pwait2 = false
+	}
+	ms := (timeout + 999_999) / 1_000_000 // round up: never wake before the time
+	r, _, e := syscall.RawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(p.fd), uintptr(unsafe.Pointer(&p.events[0])),
+		uintptr(len(p.events)), uintptr(ms), 0, 0)
+	return p.result(r, e)
+}
+
+func (p *poller) result(r uintptr, e syscall.Errno) ([]unix.EpollEvent, error) {
+	switch e {
+	case 0:
+		return p.events[:r], nil
+	case syscall.EINTR:
+		return nil, nil
+	}
+	return nil, os.NewSyscallError("epoll_wait", e)
+}
