@@ -41,18 +41,18 @@ type evloop struct {
 	// Closed model: connections ready to send now, and those waiting out a
 	// think time or a pause after a failed connect (both in wake-up order:
 	// each queue's wait is the same for all).
-	ready, spare  []*conn
-	thinking      fifo
-	pausing       fifo
-	think, pause  int64
-	sending       bool
-	stoppedSend   func() // called once when this loop stops sending
-	nextScan      int64  // next check of request deadlines
-	scanEvery     int64
-	timeout       int64
-	warm, endOff  int64
-	maxReq        int64
-	closedModel   bool
+	ready, spare []*conn
+	thinking     fifo
+	pausing      fifo
+	think, pause int64
+	sending      bool
+	stoppedSend  func() // called once when this loop stops sending
+	nextScan     int64  // next check of request deadlines
+	scanEvery    int64
+	timeout      int64
+	warm, endOff int64
+	maxReq       int64
+	closedModel  bool
 }
 
 // fifo is a queue of connections waiting until their wake time.

@@ -68,14 +68,14 @@ type runner struct {
 	workers int
 	timeout time.Duration
 
-	start, measure, end time.Time   // start of warm-up, of the measured part, scheduled end
-	halt                atomic.Bool // the run was cancelled: no new request may start
-	aborted             atomic.Bool // in-flight requests are being cut off: do not record them
-	measuredSent        atomic.Int64  // measured requests started (MaxRequests bound)
-	dropped             atomic.Int64  // measured drops
+	start, measure, end time.Time    // start of warm-up, of the measured part, scheduled end
+	halt                atomic.Bool  // the run was cancelled: no new request may start
+	aborted             atomic.Bool  // in-flight requests are being cut off: do not record them
+	measuredSent        atomic.Int64 // measured requests started (MaxRequests bound)
+	dropped             atomic.Int64 // measured drops
 	inflight            atomic.Int64
 	maxInflight         atomic.Int64
-	stoppedEarly        atomic.Bool // MaxRequests reached
+	stoppedEarly        atomic.Bool    // MaxRequests reached
 	sendWG              sync.WaitGroup // one per event loop, done when it stops sending
 
 	// cancel ends the run early (set by run); panicked is the first panic
@@ -335,4 +335,3 @@ func (r *runner) targetName() string {
 	}
 	return r.cfg.Target.URL
 }
-
