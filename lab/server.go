@@ -93,7 +93,8 @@ type LoadOutcome struct {
 	Series []Second
 	Curve  []CurvePoint
 	// GeneratorCPU is the CPU time the load generator's process used
-	// during the load, in seconds (0 when unknown).
+	// during the load's measured window, in seconds (the warm-up's share
+	// taken out; 0 when unknown).
 	GeneratorCPU float64
 	// Sent is the number of requests answered during the whole load when
 	// that is more than Stats.Requests: a search's steps, warm-ups included.

@@ -47,7 +47,20 @@ func (l *Loader) Load(ctx context.Context, spec lab.LoadSpec) (lab.LoadOutcome, 
 	if err != nil {
 		return lab.LoadOutcome{}, err
 	}
-	return lab.LoadOutcome{Stats: stats(res.Summary), Series: series(res.Series), GeneratorCPU: processCPU() - cpu0}, nil
+	return lab.LoadOutcome{Stats: stats(res.Summary), Series: series(res.Series),
+		GeneratorCPU: measuredShare(processCPU()-cpu0, spec.Load.Warmup, spec.Load.Duration)}, nil
+}
+
+// measuredShare is the part of a load's CPU time that falls in its measured
+// window: the load runs at the same rate (or the same connections) from
+// warm-up to end, so its CPU is spread evenly over both, and the figures
+// made from it (share of the machine per measured second, µs per measured
+// request) compare like with like.
+func measuredShare(cpu float64, warmup, duration time.Duration) float64 {
+	if total := warmup + duration; total > 0 {
+		return cpu * duration.Seconds() / total.Seconds()
+	}
+	return cpu
 }
 
 // processCPU is this process's CPU time so far, in seconds: the load

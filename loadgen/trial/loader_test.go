@@ -43,3 +43,14 @@ func TestLoaderSearchHonoursMaxRate(t *testing.T) {
 		t.Errorf("highest passing step %v, want 250: %+v", best, out.Curve)
 	}
 }
+
+// A load's CPU counts only its measured window's share: 4 s of CPU over a
+// 2 s warm-up and an 8 s window is 3.2 s in the window.
+func TestMeasuredShareLeavesWarmupOut(t *testing.T) {
+	if got := measuredShare(4, 2*time.Second, 8*time.Second); got < 3.1999 || got > 3.2001 {
+		t.Errorf("4 s of CPU, warm-up 2 s, window 8 s: %v s in the window, want 3.2", got)
+	}
+	if got := measuredShare(4, 0, 8*time.Second); got != 4 {
+		t.Errorf("no warm-up: %v, want all 4 s", got)
+	}
+}
