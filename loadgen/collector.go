@@ -47,6 +47,14 @@ func (c *collector) loop() {
 			timer.Reset(time.Until(r.measure.Add(time.Duration(j) * time.Second)))
 		case <-c.done:
 			now := time.Now()
+			// A tick that is due but lost the race with the end still
+			// closes its second: else that second would merge into the one
+			// before it.
+			for tick := r.measure.Add(time.Duration(j) * time.Second); !tick.After(now) && j >= 1 &&
+				tick.Sub(r.measure) <= r.cfg.Duration; tick = r.measure.Add(time.Duration(j) * time.Second) {
+				c.snapshot(tick, true, false)
+				j++
+			}
 			c.snapshot(now, now.After(r.measure), true)
 			return
 		}

@@ -63,6 +63,7 @@ func newConn(w *worker, slot int) *conn {
 	// Reuse the body buffer from one response to the next (fasthttp would
 	// otherwise return it to its pool and take it back on every response).
 	c.resp.KeepBodyBuffer = true
+	c.resp.Header.DisableNormalizing()
 	return c
 }
 

@@ -77,17 +77,18 @@ func newOneConn(t *testing.T, addr string, timeout time.Duration) *oneConn {
 func (o *oneConn) do(req []byte, head bool) (status int, kind errKind, out int64) {
 	sh := o.c.sh
 	before, kinds := sh.status, sh.kinds
-	now := time.Now()
-	o.l.send(o.c, &tmpl{isHead: head, expect: ExpectNoServerError, ep: -1}, req, now, now, true)
+	o.l.tick()
+	o.l.send(o.c, &tmpl{isHead: head, expect: ExpectNoServerError, ep: -1}, req, o.l.t, o.l.t, true)
 	for o.c.busy {
 		evs, err := o.l.p.wait(int64(time.Millisecond))
 		if err != nil {
 			o.t.Fatal(err)
 		}
+		o.l.tick()
 		for _, ev := range evs {
 			o.l.event(o.l.conns[ev.Fd], ev.Events)
 		}
-		o.l.expire(o.l.now())
+		o.l.expire(o.l.ns)
 	}
 	for i := range sh.status {
 		if sh.status[i] != before[i] {

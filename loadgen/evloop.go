@@ -21,6 +21,13 @@ const sendAhead = int64(250 * time.Microsecond)
 // or a cancel within it and yields to the program's other goroutines.
 const maxWait = int64(5 * time.Millisecond)
 
+// yieldEvery is how often the loop yields its P (runtime.Gosched) to the
+// program's other goroutines (progress, collector, signals): at most once
+// per wait and at most this often. A yield on every wake-up cost about a
+// microsecond per request against real PostgREST (the scheduler's code and
+// data fall out of the cache while the server runs).
+const yieldEvery = int64(time.Millisecond)
+
 // evloop drives a share of the run's connections from one goroutine, the
 // way wrk drives its connections from one thread: it waits in epoll_wait
 // (until the next request is due or an answer arrives), writes due
@@ -47,9 +54,15 @@ type evloop struct {
 	think, pause int64
 	sending      bool
 	stoppedSend  func() // called once when this loop stops sending
-	nextScan     int64  // next check of request deadlines
-	scanEvery    int64
+	nextScan     int64  // next check of request deadlines: the earliest one pending, or -1
 	timeout      int64
+	nextYield    int64
+
+	// The loop's clock, read once after each wait and again before sending
+	// when answers were handled (not once per request and event): t is the
+	// time, ns the same as ns since the run's start.
+	t            time.Time
+	ns           int64
 	warm, endOff int64
 	maxReq       int64
 	closedModel  bool
@@ -96,8 +109,7 @@ func newEvloop(r *runner, id, n int, conns []*conn, stoppedSend func()) (*evloop
 	}
 	l := &evloop{r: r, p: p, conns: conns, sending: true, stoppedSend: stoppedSend,
 		timeout: int64(r.timeout), warm: int64(r.cfg.Warmup), endOff: int64(r.cfg.Warmup + r.cfg.Duration),
-		maxReq: r.cfg.MaxRequests, closedModel: r.cfg.Closed != nil}
-	l.scanEvery = min(int64(10*time.Millisecond), max(l.timeout/10, int64(time.Millisecond)))
+		maxReq: r.cfg.MaxRequests, closedModel: r.cfg.Closed != nil, nextScan: -1}
 	for i, c := range conns {
 		c.slot = i
 		if c.fd >= 0 {
@@ -120,24 +132,27 @@ func newEvloop(r *runner, id, n int, conns []*conn, stoppedSend func()) (*evloop
 	return l, nil
 }
 
-// now is the time since the run's start, in ns.
-func (l *evloop) now() int64 { return int64(time.Since(l.r.start)) }
+// tick reads the clock.
+func (l *evloop) tick() {
+	l.t = time.Now()
+	l.ns = int64(l.t.Sub(l.r.start))
+}
 
 // run drives the loop until it has stopped sending and its requests are
 // answered, or the run is aborted (then what is in flight is not recorded).
 func (l *evloop) run() {
 	defer l.close()
 	r := l.r
+	l.tick()
 	for {
-		now := l.now()
 		if r.aborted.Load() {
 			return
 		}
 		if l.sending {
 			if l.closedModel {
-				l.sendClosed(now)
+				l.sendClosed(l.ns)
 			} else {
-				l.sendDue(now)
+				l.sendDue(l.ns)
 			}
 			if !l.sending && l.closedModel && !r.stoppedEarly.Load() {
 				// The window ended: a closed run's requests in flight are cut
@@ -148,17 +163,24 @@ func (l *evloop) run() {
 		if !l.sending && l.busy == 0 {
 			return
 		}
-		evs, err := l.p.wait(l.wake(now) - now)
+		evs, err := l.p.wait(l.wake(l.ns) - l.ns)
 		if err != nil {
 			panic(err) // a bad epoll descriptor or buffer: a bug
 		}
+		l.tick() // the answers' end time: they were in when the wait returned
 		for _, ev := range evs {
 			l.event(l.conns[ev.Fd], ev.Events)
 		}
-		if now = l.now(); now >= l.nextScan && l.busy > 0 {
-			l.expire(now)
+		if l.nextScan >= 0 && l.ns >= l.nextScan {
+			l.expire(l.ns)
 		}
-		runtime.Gosched()
+		if l.ns >= l.nextYield {
+			runtime.Gosched()
+			l.nextYield = l.ns + yieldEvery
+			l.tick()
+		} else if len(evs) > 0 {
+			l.tick() // the sends' start time: after the answers were handled
+		}
 	}
 }
 
@@ -181,7 +203,7 @@ func (l *evloop) wake(now int64) int64 {
 			w = min(w, l.sched.at())
 		}
 	}
-	if l.busy > 0 {
+	if l.busy > 0 && l.nextScan >= 0 {
 		w = min(w, l.nextScan)
 	}
 	return w
@@ -234,7 +256,7 @@ func (l *evloop) sendDue(now int64) {
 		if in := r.inflight.Add(1); in > r.maxInflight.Load() {
 			r.maxInflight.Store(in)
 		}
-		intended, sent := r.start.Add(time.Duration(at)), time.Now()
+		intended, sent := r.start.Add(time.Duration(at)), l.t
 		if sent.Before(intended) {
 			intended = sent // sent ahead: its latency counts from the send
 		}
@@ -264,7 +286,7 @@ func (l *evloop) sendClosed(now int64) {
 			continue
 		}
 		batch[i] = nil
-		t := time.Now()
+		t := l.t
 		measured := !t.Before(r.measure)
 		if measured && l.maxReq > 0 && r.measuredSent.Add(1) > l.maxReq {
 			r.stoppedEarly.Store(true)
@@ -305,10 +327,9 @@ func (l *evloop) transmit(c *conn) {
 	c.sent = 0
 	c.resetAnswer()
 	c.inAt = c.in
-	now := l.now()
-	c.deadline = now + l.timeout
-	if l.nextScan <= now {
-		l.nextScan = now + l.scanEvery
+	c.deadline = l.ns + l.timeout
+	if l.nextScan < 0 {
+		l.nextScan = c.deadline // deadlines only grow: a pending scan comes first
 	}
 	l.writeMore(c)
 }
@@ -383,14 +404,21 @@ func (l *evloop) event(c *conn, ev uint32) {
 	l.finish(c, status, errNone)
 }
 
-// expire fails the requests whose deadline has passed.
+// expire fails the requests whose deadline has passed and schedules the
+// next check at the earliest deadline left: a run whose answers come in
+// time checks about once per timeout, not once per wake-up.
 func (l *evloop) expire(now int64) {
-	l.nextScan = now + l.scanEvery
+	next := int64(-1)
 	for _, c := range l.conns {
-		if c.busy && now >= c.deadline {
+		switch {
+		case !c.busy:
+		case now >= c.deadline:
 			l.finish(c, 0, errTimeout)
+		case next < 0 || c.deadline < next:
+			next = c.deadline
 		}
 	}
+	l.nextScan = next
 }
 
 // finish records c's request and frees c: on a failure its connection is
@@ -398,7 +426,7 @@ func (l *evloop) expire(now int64) {
 // time, or a pause after a failed connect), the open model puts c back on
 // top of the free ones.
 func (l *evloop) finish(c *conn, status int, kind errKind) {
-	end := time.Now()
+	end := l.t
 	c.busy = false
 	l.busy--
 	if kind != errNone {
@@ -415,9 +443,9 @@ func (l *evloop) finish(c *conn, status int, kind errKind) {
 	}
 	switch {
 	case kind == errConnect:
-		l.pausing.push(c, l.now()+l.pause)
+		l.pausing.push(c, l.ns+l.pause)
 	case l.think > 0:
-		l.thinking.push(c, l.now()+l.think)
+		l.thinking.push(c, l.ns+l.think)
 	default:
 		l.ready = append(l.ready, c)
 	}
