@@ -1,11 +1,15 @@
 package loadgen
 
 import (
+	"bufio"
 	"context"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/valyala/fasthttp"
 )
 
 func TestParseServerTiming(t *testing.T) {
@@ -79,5 +83,25 @@ func BenchmarkParseServerTiming(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		parseServerTiming(h, &us)
+	}
+}
+
+// Header names are not normalized by the parser: Server-Timing is found in
+// any spelling.
+func TestPeekServerTimingIgnoresCase(t *testing.T) {
+	for _, name := range []string{"Server-Timing", "server-timing", "SERVER-TIMING"} {
+		var resp fasthttp.Response
+		resp.Header.DisableNormalizing()
+		raw := "HTTP/1.1 200 OK\r\n" + name + ": plan;dur=0.3\r\nContent-Length: 0\r\n\r\n"
+		if err := resp.Read(bufio.NewReader(strings.NewReader(raw))); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(peekServerTiming(&resp.Header)); got != "plan;dur=0.3" {
+			t.Errorf("%s: got %q", name, got)
+		}
+	}
+	var none fasthttp.Response
+	if v := peekServerTiming(&none.Header); v != nil {
+		t.Errorf("no header: got %q", v)
 	}
 }

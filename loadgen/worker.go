@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"time"
 
@@ -52,7 +53,7 @@ func (w *worker) record(t *tmpl, status int, kind errKind, intended, start, end 
 		w.sh.recordEndpoint(t.ep, status, kind, lat)
 	}
 	if measured && kind == errNone && w.sh.phases != nil {
-		if v := resp.Header.Peek("Server-Timing"); len(v) > 0 && parseServerTiming(v, &w.phases) {
+		if v := peekServerTiming(&resp.Header); len(v) > 0 && parseServerTiming(v, &w.phases) {
 			w.sh.recordPhases(&w.phases)
 		}
 	}
@@ -68,3 +69,20 @@ func (t *tmpl) accepts(status int) bool {
 	}
 	return status == t.expect
 }
+
+// peekServerTiming returns the answer's Server-Timing header. Header names
+// are not normalized (see newConn): the lookup is exact for the common
+// spelling and ignores case only when that finds nothing.
+func peekServerTiming(h *fasthttp.ResponseHeader) []byte {
+	if v := h.Peek("Server-Timing"); len(v) > 0 {
+		return v
+	}
+	for k, v := range h.All() {
+		if bytes.EqualFold(k, serverTimingName) {
+			return v
+		}
+	}
+	return nil
+}
+
+var serverTimingName = []byte("Server-Timing")
