@@ -64,12 +64,13 @@
 // own connection.
 //
 // Timing: a request leaves at its intended time (within the kernel's timer
-// slack, ~50 µs), or up to 250 µs ahead of it when the loop is awake anyway
-// for another answer or request: that saves a wake-up per request, and such
-// a request counts its latency from its send, so nothing is hidden. A late
-// request (the loop was busy) counts from its intended time; the service
-// time excludes the delay. Deadlines are checked every Timeout/10 (at most
-// 10 ms), so a request times out after 1.0 to 1.1 Timeout.
+// slack, ~50 µs), or ahead of it when the loop is awake anyway for another
+// answer or request, by up to one interval of the loop's schedule (250 µs
+// to 1 ms): that saves a wake-up per request, and such a request counts its
+// latency from its send, so nothing is hidden. A late request (the loop was
+// busy) counts from its intended time; the service time excludes the
+// delay. The loop checks deadlines when the earliest one is due, so a
+// request times out after its Timeout (within the loop's wake-up).
 //
 // PostgREST's own load tests: ReadTargets reads vegeta's HTTP targets
 // format (test/load/targets.http: "METHOD URL", headers, "@body" files,

@@ -10,12 +10,23 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// sendAhead is how early the open model sends a request when the loop is
-// awake anyway (for an answer, or for a request due just before): instead
-// of waking up again for it. The schedule keeps its exact rate; a request
-// sent ahead counts its latency from its send, so nothing is hidden (a late
-// request still counts from its intended time).
-const sendAhead = int64(250 * time.Microsecond)
+// sendAhead is how early the open model may send a request when the loop
+// is awake anyway (for an answer, or for a request due just before),
+// instead of waking up again for it: one interval of this loop's schedule,
+// within [minSendAhead, maxSendAhead]. The schedule keeps its exact rate
+// and a request is never sent more than a millisecond early (wrk2's timers
+// have the same granularity); a request sent ahead counts its latency from
+// its send, so nothing is hidden (a late request still counts from its
+// intended time). Fewer wake-ups per request are most of the generator's
+// CPU below saturation.
+func sendAhead(s openSchedule) int64 {
+	return min(maxSendAhead, max(minSendAhead, int64(float64(s.step)*1e9/s.rate)))
+}
+
+const (
+	minSendAhead = int64(250 * time.Microsecond)
+	maxSendAhead = int64(time.Millisecond)
+)
 
 // maxWait bounds one epoll_wait, so that the loop notices a stop, an abort
 // or a cancel within it and yields to the program's other goroutines.
@@ -43,6 +54,7 @@ type evloop struct {
 	// Open model: this loop sends requests id, id+n, id+2n, … of the
 	// schedule, each on the connection that became free last.
 	sched openSchedule
+	ahead int64 // sendAhead(sched)
 	idle  []*conn
 
 	// Closed model: connections ready to send now, and those waiting out a
@@ -125,6 +137,7 @@ func newEvloop(r *runner, id, n int, conns []*conn, stoppedSend func()) (*evloop
 		l.ready = append(l.ready, conns...)
 	} else {
 		l.sched = openSchedule{rate: r.cfg.Open.Rate, k: int64(id), step: int64(n)}
+		l.ahead = sendAhead(l.sched)
 		for i := len(conns) - 1; i >= 0; i-- {
 			l.idle = append(l.idle, conns[i]) // conns[0] on top
 		}
@@ -234,7 +247,7 @@ func (l *evloop) sendDue(now int64) {
 			l.stopSending()
 			return
 		}
-		if at > now+sendAhead {
+		if at > now+l.ahead {
 			return
 		}
 		measured := at >= l.warm

@@ -29,3 +29,24 @@ func TestOpenScheduleSharesTheTimeline(t *testing.T) {
 		}
 	}
 }
+
+// A loop sends ahead by one interval of its own share of the schedule, at
+// least 250 µs and at most 1 ms.
+func TestSendAheadIsOneIntervalWithinBounds(t *testing.T) {
+	for _, c := range []struct {
+		rate float64
+		step int64
+		want int64
+	}{
+		{500, 1, 1_000_000}, // 2 ms interval: capped
+		{1500, 1, 666_666},  // one interval
+		{3000, 2, 666_666},  // two loops: each sees every other request
+		{3000, 1, 333_333},  // one interval
+		{20000, 1, 250_000}, // 50 µs interval: the floor
+		{10, 1, 1_000_000},  // 100 ms interval: capped
+	} {
+		if got := sendAhead(openSchedule{rate: c.rate, step: c.step}); got != c.want {
+			t.Errorf("rate %v step %d: ahead %d ns, want %d", c.rate, c.step, got, c.want)
+		}
+	}
+}
