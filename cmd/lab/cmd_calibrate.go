@@ -17,6 +17,7 @@ func init() {
 }
 
 const calibrateUsage = `calibrate [NAME|FILE] [--runs N] [--aa-runs N] [--effects 1,2,3x10,5,10] [flags]
+       calibrate --merge DIR DIR...
 
 Measures how sensitive an experiment's design is on this machine, against
 the local stack's target. It repeats A/A runs (the experiment's baseline
@@ -37,7 +38,13 @@ detection rate per effect (a power curve), as a table, calibration.md and
 calibration.html (with a chart) under RESULTS/calibrate/<experiment>/<time>/.
 Default experiment: socket-vs-tcp. Each run is bounded by trials.max; the
 command prints the worst-case time first and one line per finished run;
-Ctrl-C writes the report of the runs done so far.`
+Ctrl-C writes the report of the runs done so far.
+
+With --merge, it runs nothing: it pools calibrations of one design (the
+same experiment, test, load, trials and injection), e.g. a series counted
+over several sessions, into one table and report under
+RESULTS/calibrate/<experiment>/<time>-merged/. Each part keeps the
+injection sizes its own machine measured.`
 
 func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("calibrate", calibrateUsage, stdout)
@@ -48,9 +55,17 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	inject := fs.String("inject", "", "where A' spins: server (postgrest-mini's handler) or database (a pre-request function, any target); default: server on postgrest-mini, else database")
 	effectsFlag := fs.String("effects", "1,2,3,5,10", "injected slowdowns in percent, comma-separated (each in (0, 50]; 3x10: ten runs of 3%)")
 	size := fs.Bool("size", true, "size the injections by a probe run (A/A' at the largest effect, not counted) before the counted runs")
+	merge := fs.Bool("merge", false, "pool the calibrations in the directories given instead of running one")
 	ed := editFlags(fs)
 	help, pos, err := parseInterspersed(fs, args)
 	if help || err != nil {
+		return err
+	}
+	if *merge {
+		if len(pos) < 2 {
+			return usageErrorf("calibrate --merge: give two or more calibration directories (RESULTS/calibrate/<experiment>/<time>)")
+		}
+		_, err := session.MergeCalibrations(pos, *results, stdout)
 		return err
 	}
 	if len(pos) > 1 {

@@ -117,6 +117,48 @@ func calibrateTiny(t *testing.T, inject string, targetArgs []string) {
 			t.Errorf("schema %s left behind", calibrate.BurnSchema)
 		}
 	}
+	mergeTiny(t, reports[0], results)
+}
+
+// mergeTiny pools the calibration in dir with a copy of it, as a series
+// counted over two sessions would be, and refuses a part of another design.
+func mergeTiny(t *testing.T, dir, results string) {
+	t.Helper()
+	twin := filepath.Join(t.TempDir(), "twin")
+	if err := os.CopyFS(twin, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runLab(t, "calibrate", "--merge", dir, twin, "--results", results)
+	if err != nil {
+		t.Fatalf("calibrate --merge: %v\n%s", err, out)
+	}
+	merged, _ := filepath.Glob(filepath.Join(results, "calibrate", "socket-vs-tcp", "*-merged"))
+	if len(merged) != 1 || !strings.Contains(out, "socket-vs-tcp: 2 calibrations, 4 runs") {
+		t.Fatalf("merged %v:\n%s", merged, out)
+	}
+	m, err := calibrate.ReadDir(merged[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Rows) != 2 || m.Rows[0].Runs != 2 || m.Rows[1].Runs != 2 || m.AARuns != 2 || len(m.Sources) != 2 {
+		t.Fatalf("merged rows %+v, A/A runs %d, sources %d: want each count doubled", m.Rows, m.AARuns, len(m.Sources))
+	}
+	if _, err := record.ReadDir(m.Outcomes[3].Dir); err != nil {
+		t.Errorf("a merged outcome's run is not where it says: %v", err)
+	}
+	if md, _ := os.ReadFile(filepath.Join(merged[0], "calibration.md")); !strings.Contains(string(md), "| Part 2 | ") {
+		t.Errorf("calibration.md does not list the parts:\n%s", md)
+	}
+	// A part with another trials.max is another design.
+	b, _ := os.ReadFile(filepath.Join(twin, calibrate.File))
+	b = []byte(strings.Replace(string(b), `"max": 2,`, `"max": 3,`, 1))
+	if err := os.WriteFile(filepath.Join(twin, calibrate.File), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err = runLab(t, "calibrate", "--merge", dir, twin, "--results", results)
+	if err == nil || !strings.Contains(out+err.Error(), "trials.max is 2 there and 3 here") {
+		t.Errorf("merging another design: %v\n%s", err, out)
+	}
 }
 
 // medianCPU is a variant's median server (or database) CPU per request.

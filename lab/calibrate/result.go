@@ -2,7 +2,10 @@ package calibrate
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
@@ -34,6 +37,9 @@ type Result struct {
 	Outcomes []Outcome
 	// Stopped is set when the calibration ended early (Ctrl-C, an error).
 	Stopped string
+	// Sources are the calibrations a merged one pools (Merge), nil for
+	// one that ran.
+	Sources []Source
 }
 
 // resultJSON is calibration.json: Result with the experiment's settings,
@@ -56,6 +62,7 @@ type resultJSON struct {
 	Rows               []Row               `json:"rows"`
 	Outcomes           []Outcome           `json:"outcomes"`
 	Stopped            string              `json:"stopped,omitempty"`
+	Sources            []Source            `json:"sources,omitempty"`
 }
 
 // MarshalJSON writes calibration.json.
@@ -64,7 +71,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 		Experiment: r.Experiment, Design: r.Design, Load: record.FromLoad(r.Load), Trials: record.FromTrials(r.Trials),
 		Host: record.FromHost(r.Host), Target: record.FromTargetInfo(r.Target), Started: r.Started, Finished: r.Finished,
 		AARuns: r.AARuns, Effects: r.Effects, Injection: r.Injection, BurnUsPerIteration: r.BurnUsPerIteration,
-		Baseline: r.Baseline, Sizing: r.Sizing, Rows: r.Rows, Outcomes: r.Outcomes, Stopped: r.Stopped,
+		Baseline: r.Baseline, Sizing: r.Sizing, Rows: r.Rows, Outcomes: r.Outcomes, Stopped: r.Stopped, Sources: r.Sources,
 	})
 }
 
@@ -78,7 +85,7 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 		Experiment: j.Experiment, Design: j.Design, Load: j.Load.Load(), Trials: j.Trials.Trials(),
 		Host: j.Host.Host(), Target: j.Target.TargetInfo(), Started: j.Started, Finished: j.Finished,
 		AARuns: j.AARuns, Effects: j.Effects, Injection: j.Injection, BurnUsPerIteration: j.BurnUsPerIteration,
-		Baseline: j.Baseline, Sizing: j.Sizing, Rows: j.Rows, Outcomes: j.Outcomes, Stopped: j.Stopped,
+		Baseline: j.Baseline, Sizing: j.Sizing, Rows: j.Rows, Outcomes: j.Outcomes, Stopped: j.Stopped, Sources: j.Sources,
 	}
 	return nil
 }
@@ -110,4 +117,23 @@ func finite(f float64) *float64 {
 		return nil
 	}
 	return &f
+}
+
+// File is the name of a calibration's result in its directory.
+const File = "calibration.json"
+
+// ReadDir reads the calibration written to dir.
+func ReadDir(dir string) (*Result, error) {
+	b, err := os.ReadFile(filepath.Join(dir, File))
+	if err != nil {
+		return nil, fmt.Errorf("calibration %s: %w", dir, err)
+	}
+	var r Result
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("calibration %s: %s: %w", dir, File, err)
+	}
+	if r.Experiment == "" {
+		return nil, fmt.Errorf("calibration %s: %s names no experiment", dir, File)
+	}
+	return &r, nil
 }

@@ -87,7 +87,7 @@ func CalibrationMarkdown(w io.Writer, res *calibrate.Result) error {
 }
 
 func calibrationSetup(res *calibrate.Result) [][2]string {
-	return [][2]string{
+	setup := [][2]string{
 		{"Target", targetDesc(res.Target)},
 		{"Machine", hostDesc(res.Host)},
 		{"Load", loadDesc(res.Load)},
@@ -97,6 +97,30 @@ func calibrationSetup(res *calibrate.Result) [][2]string {
 		{"Injection", sizingDesc(res)},
 		{"When", fmt.Sprintf("%s, took %s", res.Started.UTC().Format("2006-01-02 15:04 MST"), durationStr(res.Finished.Sub(res.Started)))},
 	}
+	if len(res.Sources) == 0 {
+		return setup
+	}
+	setup[1][0] = "Machine (first part)"
+	setup[5][1] = fmt.Sprintf("%s, pooled from %d calibrations", calibrate.PlanText(res.AARuns, res.Effects), len(res.Sources))
+	setup[6][1] = "sized in each part by its own baseline and probe: an effect is a share of that part's headline metric"
+	setup[7] = [2]string{"When", fmt.Sprintf("%s to %s", res.Started.UTC().Format("2006-01-02 15:04 MST"), res.Finished.UTC().Format("2006-01-02 15:04 MST"))}
+	for i, src := range res.Sources {
+		setup = append(setup, [2]string{fmt.Sprintf("Part %d", i+1), sourceDesc(src)})
+	}
+	return setup
+}
+
+// sourceDesc is one pooled calibration: when, where, and how it sized.
+func sourceDesc(s calibrate.Source) string {
+	d := fmt.Sprintf("%s: %d runs, took %s; baseline %.0f req/s on %d CPUs", s.Started.UTC().Format("2006-01-02 15:04 MST"),
+		s.Runs, durationStr(s.Finished.Sub(s.Started)), s.Rate, s.CPUs)
+	if s.Scale > 0 {
+		d += fmt.Sprintf(", injections x%.2f by its probe", s.Scale)
+	}
+	if s.Stopped != "" {
+		d += "; stopped early: " + s.Stopped
+	}
+	return d + " (" + s.Dir + ")"
 }
 
 // calibrationIntro says what the table counts, for the design that ran.
@@ -229,7 +253,7 @@ func WriteCalibration(dir string, res *calibrate.Result) error {
 	if err != nil {
 		return fmt.Errorf("calibration report: %w", err)
 	}
-	if err := writeFile(filepath.Join(dir, "calibration.json"), b); err != nil {
+	if err := writeFile(filepath.Join(dir, calibrate.File), b); err != nil {
 		return err
 	}
 	var md, page bytes.Buffer

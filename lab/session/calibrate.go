@@ -191,3 +191,39 @@ func (p *calibrationProgress) TrialDone(pos lab.Position, t lab.Trial) {
 	}
 	fmt.Fprintf(p.w, "%s round %d %s: %s\n", p.prefix, pos.Round, pos.Variant, what)
 }
+
+// MergeCalibrations pools the calibrations written to dirs (one design,
+// counted over several sessions: calibrate.Merge), prints the pooled
+// table and writes the merged report to
+// RESULTS/calibrate/<experiment>/<stamp>-merged/, which it returns.
+func MergeCalibrations(dirs []string, results string, out io.Writer) (string, error) {
+	seen := map[string]string{}
+	var parts []calibrate.Part
+	for _, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return "", err
+		}
+		if prev, ok := seen[abs]; ok {
+			return "", fmt.Errorf("merge: %s is named twice (also as %s)", d, prev)
+		}
+		seen[abs] = d
+		r, err := calibrate.ReadDir(d)
+		if err != nil {
+			return "", err
+		}
+		parts = append(parts, calibrate.Part{Dir: abs, Res: r})
+	}
+	m, err := calibrate.Merge(parts)
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(results, "calibrate", m.Experiment, Stamp(time.Now())+"-merged")
+	fmt.Fprintf(out, "%s: %d calibrations, %d runs\n\n", m.Experiment, len(parts), len(m.Outcomes))
+	report.CalibrationTable(out, m)
+	if err := report.WriteCalibration(dir, m); err != nil {
+		return "", err
+	}
+	fmt.Fprintf(out, "\nreport: %s (calibration.md, calibration.html, calibration.json)\n", dir)
+	return dir, nil
+}
