@@ -48,6 +48,13 @@ type conn struct {
 	br      *bufio.Reader
 	resp    fasthttp.Response
 	in      int64 // bytes read, total
+
+	// The open model reads with the kernel's receive time (stamps): rxAt
+	// is when the answer's last bytes read so far arrived (CLOCK_REALTIME
+	// ns), 0 when the kernel gave none.
+	stamps bool
+	rx     stampedReader
+	rxAt   int64
 }
 
 const (
@@ -121,7 +128,16 @@ func (c *conn) read() {
 			c.buf = nb
 		}
 		room := c.buf[len(c.buf):cap(c.buf)]
-		n, e := rawRead(c.fd, room)
+		var n int
+		var e syscall.Errno
+		if c.stamps {
+			var at int64
+			if n, at, e = c.rx.read(c.fd, room); n > 0 {
+				c.rxAt = at
+			}
+		} else {
+			n, e = rawRead(c.fd, room)
+		}
 		switch {
 		case e == syscall.EAGAIN:
 			return
@@ -210,4 +226,5 @@ func (c *conn) resetAnswer() {
 	c.buf = c.buf[:0]
 	c.need = 0
 	c.connErr = nil
+	c.rxAt = 0
 }

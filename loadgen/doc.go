@@ -5,12 +5,17 @@
 // Load models
 //
 //   - Open (Config.Open): a constant arrival rate on an ideal timeline.
-//     The event loop sleeps until the next request is due (epoll_pwait2's
-//     nanosecond timeout) and sends it on the connection that became free
-//     last, so the load stays on as few connections as it needs. Latency is
+//     The event loop sleeps until the next request is due (nanosecond
+//     timeouts) and sends it on the connection that became free last, so
+//     the load stays on as few connections as it needs. Latency is
 //     measured from the intended start time, so queueing in the server or
 //     in the client cannot be hidden (no coordinated omission); the service
-//     time (from the actual write) is reported beside it. At most
+//     time (from the actual write) is reported beside it. An answer ends
+//     when its last bytes reached the machine: the sockets carry the
+//     kernel's receive stamps (SO_TIMESTAMPNS), so while a free connection
+//     is left the loop need not wake up for each answer; it reads those
+//     that came in when it wakes for the next send. Without stamps (a
+//     kernel that gives none) it wakes for every answer and times it then. At most
 //     MaxInFlight requests are outstanding (one keep-alive connection per
 //     slot, like k6's maxVUs); a request that is due while all slots are
 //     busy is not sent and is counted as dropped.
@@ -24,8 +29,9 @@
 // Design (why it is cheap): one event loop per generator thread
 // (GOMAXPROCS), like wrk's: each owns a share of the connections as raw
 // non-blocking sockets in its own epoll instance, waits in epoll_pwait2
-// until an answer arrives or the next request is due, writes requests,
-// reads answers and records them. Reads, writes and waits are raw system
+// until an answer arrives or the next request is due (or, in the open
+// model below saturation, only until the next request is due), writes
+// requests, reads answers and records them. Reads, writes and waits are raw system
 // calls, so the runtime never hands the loop's thread over to another
 // around them (on a 2-core machine shared with the server that hand-off
 // cost more than the call); a wait lasts at most 5 ms and the loop yields

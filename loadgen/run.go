@@ -76,6 +76,7 @@ type runner struct {
 	inflight            atomic.Int64
 	maxInflight         atomic.Int64
 	stoppedEarly        atomic.Bool    // MaxRequests reached
+	sleeps              atomic.Int64   // the loops' sleeps with answers left in their sockets (mayDefer)
 	sendWG              sync.WaitGroup // one per event loop, done when it stops sending
 
 	// cancel ends the run early (set by run); panicked is the first panic

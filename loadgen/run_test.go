@@ -310,3 +310,33 @@ func TestCancelEndsEarly(t *testing.T) {
 		t.Error("no progress call")
 	}
 }
+
+// Below saturation the open model sleeps until its next send and reads
+// the answers that came in meanwhile then; each still ends when its last
+// bytes arrived (the kernel's receive stamp), not when the loop read it.
+// At 50 req/s the loop sleeps maxWait (5 ms) at a time, so an answer
+// timed by its read would take about that long; the closed model on the
+// same server gives the latency the answers really have. The server is
+// a process of its own, as real targets are.
+func TestOpenModelTimesAnswersByArrival(t *testing.T) {
+	url := childServer(t)
+	closed := run(t, Config{Target: Target{URL: url}, Mix: simpleMix("/"), Closed: &Closed{Connections: 1, Think: 20 * time.Millisecond},
+		Duration: time.Second})
+	r, err := newRun(Config{Target: Target{URL: url}, Mix: simpleMix("/"), Open: &Open{Rate: 50, MaxInFlight: 10},
+		Duration: 2 * time.Second, Timeout: 5 * time.Second, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.run(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := res.Summary
+	t.Logf("closed p50 %v, open p50 %v, %d sleeps for %d requests", closed.Summary.P50, open.P50, r.sleeps.Load(), open.Requests)
+	if r.sleeps.Load() < open.Requests/2 {
+		t.Fatalf("%d sleeps for %d requests: the loop did not leave answers waiting", r.sleeps.Load(), open.Requests)
+	}
+	if limit := closed.Summary.P50 + time.Duration(maxWait)/2; open.P50 > limit {
+		t.Errorf("open p50 %v, closed %v: answers were timed by their read, not their arrival (want <= %v)", open.P50, closed.Summary.P50, limit)
+	}
+}

@@ -146,3 +146,63 @@ func (p *poller) result(r uintptr, e syscall.Errno) ([]unix.EpollEvent, error) {
 	}
 	return nil, os.NewSyscallError("epoll_wait", e)
 }
+
+// stampedReader reads a socket with recvmsg and the kernel's receive time
+// of the data (SO_TIMESTAMPNS): the time the last bytes read arrived, so
+// that an answer read some time after it came in still ends when it did.
+// Its buffers are its own, so a read allocates nothing.
+type stampedReader struct {
+	hdr unix.Msghdr
+	iov unix.Iovec
+	ctl [64]byte
+}
+
+// enableStamps asks the kernel to stamp what fd receives.
+func enableStamps(fd int) error {
+	return unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1)
+}
+
+// read reads into p like rawRead; at is the receive time of the last data
+// read (CLOCK_REALTIME, ns), 0 when the kernel gave none.
+func (s *stampedReader) read(fd int, p []byte) (n int, at int64, e syscall.Errno) {
+	s.iov.Base = &p[0]
+	s.iov.SetLen(len(p))
+	s.hdr.Iov = &s.iov
+	s.hdr.Iovlen = 1
+	s.hdr.Control = &s.ctl[0]
+	for {
+		s.hdr.SetControllen(len(s.ctl))
+		r, _, e := syscall.RawSyscall(syscall.SYS_RECVMSG, uintptr(fd), uintptr(unsafe.Pointer(&s.hdr)), 0)
+		if e == syscall.EINTR {
+			continue
+		}
+		if e != 0 {
+			return 0, 0, e
+		}
+		return int(r), s.stamp(), 0
+	}
+}
+
+// stamp finds SCM_TIMESTAMPNS among the control messages just received.
+func (s *stampedReader) stamp() int64 {
+	ctl := s.ctl[:min(int(s.hdr.Controllen), len(s.ctl))]
+	for len(ctl) >= unix.SizeofCmsghdr {
+		h := (*unix.Cmsghdr)(unsafe.Pointer(&ctl[0]))
+		if h.Len < unix.SizeofCmsghdr || int(h.Len) > len(ctl) {
+			return 0
+		}
+		if h.Level == unix.SOL_SOCKET && h.Type == unix.SCM_TIMESTAMPNS && int(h.Len) >= unix.CmsgLen(int(unsafe.Sizeof(unix.Timespec{}))) {
+			ts := (*unix.Timespec)(unsafe.Pointer(&ctl[unix.CmsgLen(0)]))
+			return ts.Nano()
+		}
+		ctl = ctl[min(unix.CmsgSpace(int(h.Len)-unix.CmsgLen(0)), len(ctl)):]
+	}
+	return 0
+}
+
+// sleep sleeps for d ns (raw, like the poller's wait: the P stays with the
+// loop), or less when a signal interrupts it.
+func sleep(d int64) {
+	ts := unix.NsecToTimespec(max(d, 0))
+	syscall.RawSyscall6(unix.SYS_CLOCK_NANOSLEEP, unix.CLOCK_MONOTONIC, 0, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
+}
