@@ -87,21 +87,38 @@ func BenchmarkParseServerTiming(b *testing.B) {
 }
 
 // Header names are not normalized by the parser: Server-Timing is found in
-// any spelling.
+// any spelling, and a server that sends none is searched only at first.
 func TestPeekServerTimingIgnoresCase(t *testing.T) {
-	for _, name := range []string{"Server-Timing", "server-timing", "SERVER-TIMING"} {
+	answer := func(header string) *fasthttp.Response {
 		var resp fasthttp.Response
 		resp.Header.DisableNormalizing()
-		raw := "HTTP/1.1 200 OK\r\n" + name + ": plan;dur=0.3\r\nContent-Length: 0\r\n\r\n"
+		raw := "HTTP/1.1 200 OK\r\n" + header + "Content-Length: 0\r\n\r\n"
 		if err := resp.Read(bufio.NewReader(strings.NewReader(raw))); err != nil {
 			t.Fatal(err)
 		}
-		if got := string(peekServerTiming(&resp.Header)); got != "plan;dur=0.3" {
-			t.Errorf("%s: got %q", name, got)
+		return &resp
+	}
+	for _, name := range []string{"Server-Timing", "server-timing", "SERVER-TIMING"} {
+		var w worker
+		for i := range 3 {
+			if got := string(w.peekServerTiming(&answer(name + ": plan;dur=0.3\r\n").Header)); got != "plan;dur=0.3" {
+				t.Errorf("%s, answer %d: got %q", name, i, got)
+			}
+		}
+		if string(w.stName) != name {
+			t.Errorf("%s: learnt %q", name, w.stName)
 		}
 	}
-	var none fasthttp.Response
-	if v := peekServerTiming(&none.Header); v != nil {
-		t.Errorf("no header: got %q", v)
+	var w worker
+	for range 2 * maxTimingSearches {
+		if v := w.peekServerTiming(&answer("").Header); v != nil {
+			t.Errorf("no header: got %q", v)
+		}
+	}
+	if w.stSearches != maxTimingSearches {
+		t.Errorf("searched %d answers without the header, want %d", w.stSearches, maxTimingSearches)
+	}
+	if got := string(w.peekServerTiming(&answer("Server-Timing: a;dur=1\r\n").Header)); got != "a;dur=1" {
+		t.Errorf("after the searches the usual spelling is still found: got %q", got)
 	}
 }

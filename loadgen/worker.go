@@ -20,6 +20,10 @@ type worker struct {
 	bod []byte
 	// phases is the scratch for an answer's Server-Timing phases.
 	phases [NumPhases]int64
+	// stName is Server-Timing as the server spells it; stSearches counts
+	// the answers searched for it (peekServerTiming).
+	stName     []byte
+	stSearches int
 }
 
 // next renders the next request of the mix.
@@ -53,7 +57,7 @@ func (w *worker) record(t *tmpl, status int, kind errKind, intended, start, end 
 		w.sh.recordEndpoint(t.ep, status, kind, lat)
 	}
 	if measured && kind == errNone && w.sh.phases != nil {
-		if v := peekServerTiming(&resp.Header); len(v) > 0 && parseServerTiming(v, &w.phases) {
+		if v := w.peekServerTiming(&resp.Header); len(v) > 0 && parseServerTiming(v, &w.phases) {
 			w.sh.recordPhases(&w.phases)
 		}
 	}
@@ -71,18 +75,33 @@ func (t *tmpl) accepts(status int) bool {
 }
 
 // peekServerTiming returns the answer's Server-Timing header. Header names
-// are not normalized (see newConn): the lookup is exact for the common
-// spelling and ignores case only when that finds nothing.
-func peekServerTiming(h *fasthttp.ResponseHeader) []byte {
-	if v := h.Peek("Server-Timing"); len(v) > 0 {
+// are not normalized (see newConn): the lookup is exact, for the spelling
+// the server was seen to use ("Server-Timing" until then); the first
+// answers without it are searched ignoring case, so that a server spelling
+// it otherwise is learnt, and a server that sends none costs no search
+// after them.
+func (w *worker) peekServerTiming(h *fasthttp.ResponseHeader) []byte {
+	if w.stName == nil {
+		w.stName = serverTimingName
+	}
+	if v := h.PeekBytes(w.stName); len(v) > 0 {
 		return v
 	}
+	if w.stSearches >= maxTimingSearches {
+		return nil
+	}
+	w.stSearches++
 	for k, v := range h.All() {
 		if bytes.EqualFold(k, serverTimingName) {
+			w.stName, w.stSearches = append([]byte(nil), k...), maxTimingSearches
 			return v
 		}
 	}
 	return nil
 }
+
+// maxTimingSearches is how many answers without Server-Timing are searched
+// for another spelling of it.
+const maxTimingSearches = 16
 
 var serverTimingName = []byte("Server-Timing")
