@@ -13,11 +13,21 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
+	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
 	"github.com/pgrst-lab/pgrst-lab/store"
+	"github.com/pgrst-lab/pgrst-lab/systemd/host"
 	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
 const historyStepRuns, historyStepAt = 10, 7 // the step starts at run #7
+
+// historyStepUs is the step: CPU (µs) a pre-request function spins in
+// PostgreSQL per request from run #7 on. Here a run costs about 600 µs a
+// request, so the step is about +70 %: far beyond the drift a busy CI
+// machine puts into CPU per request over the test's runs (432 → 565 µs over
+// six runs once, which buried the third that turning prepared statements
+// off adds).
+const historyStepUs = 400
 
 const historyStepExperiment = `name = "history-step"
 scenarios = ["GETSingle"]
@@ -35,9 +45,9 @@ name = "current"
 
 // TestHistoryFindsAStepInRealRuns: ten real runs of real PostgREST, each
 // stored in a real PostgreSQL store by lab run --store, with a step the
-// test puts in from run 7 on: the server's own config turns prepared
-// statements off (about a third more server + database CPU per request
-// here), as a new build would change it, with the experiment unchanged.
+// test puts in from run 7 on: the server's own config calls a pre-request
+// function that spins historyStepUs of CPU in PostgreSQL per request, as a
+// slower build would cost, with the experiment unchanged.
 // lab history over the store finds the change point at run 7, a
 // regression beyond the runs' MDE, and draws it on the trend page. CPU
 // per request, not throughput: it is the work a request costs, which a
@@ -53,7 +63,7 @@ func TestHistoryFindsAStepInRealRuns(t *testing.T) {
 	results := t.TempDir()
 	for i := 1; i <= historyStepRuns; i++ {
 		if i == historyStepAt {
-			preparedStatementsOff(t, dir)
+			spinBeforeEachRequest(t, dir, historyStepUs)
 		}
 		if out, err := runLab(t, "run", exp, "--dir", dir, "--results", results, "--store", storeURI); err != nil {
 			t.Fatalf("run %d: %v\n%s", i, err, out)
@@ -89,9 +99,11 @@ func TestHistoryFindsAStepInRealRuns(t *testing.T) {
 	}
 }
 
-// preparedStatementsOff changes the stack's own config (what the lab
-// restores to) and restarts the target, as deploying another build would.
-func preparedStatementsOff(t *testing.T, dir string) {
+// spinBeforeEachRequest makes the stack's target call a pre-request
+// function (lab calibrate's database injection) that spins about us
+// microseconds of CPU, in the stack's own config (what the lab restores
+// to), and restarts the target, as deploying another build would.
+func spinBeforeEachRequest(t *testing.T, dir string, us int) {
 	t.Helper()
 	st := stackStatus(t, dir)
 	src, err := os.ReadFile(st.Config)
@@ -102,7 +114,16 @@ func preparedStatementsOff(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Set("db-prepared-statements", configs.Bool(false)); err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	burn, err := host.NewBurner(ctx, st.AdminURI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := burn.Set(ctx, us); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Set("db-pre-request", configs.String(calibrate.BurnB)); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(st.Config, f.Bytes(), 0o600); err != nil {
