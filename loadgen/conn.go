@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/valyala/fasthttp"
+	"golang.org/x/sys/unix"
 )
 
 // conn is one keep-alive connection of an event loop and the request on
@@ -72,6 +73,14 @@ func newConn(w *worker, slot int) *conn {
 	c.resp.KeepBodyBuffer = true
 	c.resp.Header.DisableNormalizing()
 	return c
+}
+
+// closeFD closes the socket, if one is open.
+func (c *conn) closeFD() {
+	if c.fd >= 0 {
+		unix.Close(c.fd)
+		c.fd = -1
+	}
 }
 
 // errMore is what parseSource returns where the bytes read so far end: the

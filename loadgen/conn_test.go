@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"bufio"
+	"io"
 	"net"
 	"strings"
 	"testing"
@@ -10,20 +11,39 @@ import (
 
 // scripted answers each request read on a real loopback connection with the
 // next canned response, written in chunks of `piece` bytes to exercise
-// split reads.
+// split reads, then closes its side (a FIN, never a reset: it reads what the
+// client sends until the client closes).
 func scripted(t *testing.T, piece int, responses ...string) string {
+	return serveScript(t, piece, false, responses)
+}
+
+// stalling answers the first request with answer and then keeps the
+// connection open, sending nothing more, until the client closes it.
+func stalling(t *testing.T, answer string) string {
+	return serveScript(t, 1<<20, true, []string{answer})
+}
+
+func serveScript(t *testing.T, piece int, hold bool, responses []string) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ln.Close() })
+	accepted := make(chan net.Conn, 1)
+	t.Cleanup(func() {
+		ln.Close()
+		select {
+		case c := <-accepted:
+			c.Close()
+		default:
+		}
+	})
 	go func() {
 		c, err := ln.Accept()
 		if err != nil {
 			return
 		}
-		defer c.Close()
+		accepted <- c
 		br := bufio.NewReader(c)
 		for _, resp := range responses {
 			for { // read one request head (tests send no bodies)
@@ -38,11 +58,14 @@ func scripted(t *testing.T, piece int, responses ...string) string {
 			for i := 0; i < len(resp); i += piece {
 				c.Write([]byte(resp[i:min(len(resp), i+piece)]))
 				if piece < len(resp) && i < 40*piece {
-					time.Sleep(time.Millisecond)
+					time.Sleep(time.Millisecond) // a slow server: the pieces arrive apart
 				}
 			}
 		}
-		time.Sleep(50 * time.Millisecond)
+		if !hold {
+			c.(*net.TCPConn).CloseWrite()
+		}
+		io.Copy(io.Discard, br) // until the client closes
 	}()
 	return ln.Addr().String()
 }
@@ -169,40 +192,35 @@ func TestClientHeadLargeHeaderAndBodyToEOF(t *testing.T) {
 }
 
 func TestClientErrorKinds(t *testing.T) {
-	// Malformed.
-	addr := scripted(t, 1<<20, "FOO\r\n\r\n")
-	o := newOneConn(t, addr, time.Second)
-	if _, k, _ := o.do([]byte("GET / HTTP/1.1\r\n\r\n"), false); k != errProtocol {
-		t.Errorf("malformed: kind %v", k)
-	}
-	// Truncated body then close: reset.
-	addr = scripted(t, 1<<20, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc")
-	o = newOneConn(t, addr, time.Second)
-	if _, k, _ := o.do([]byte("GET / HTTP/1.1\r\n\r\n"), false); k != errReset {
-		t.Errorf("truncated: kind %v", k)
-	}
-	// Truncated chunked body then close: reset (fasthttp wraps the EOF in ErrBrokenChunk).
-	addr = scripted(t, 1<<20, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel")
-	o = newOneConn(t, addr, time.Second)
-	if _, k, _ := o.do([]byte("GET / HTTP/1.1\r\n\r\n"), false); k != errReset {
-		t.Errorf("truncated chunk: kind %v", k)
-	}
-	// Stalled inside a chunk-size line: timeout (also wrapped by fasthttp).
-	addr = scripted(t, 1<<20, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5")
-	o = newOneConn(t, addr, 20*time.Millisecond)
-	if _, k, _ := o.do([]byte("GET / HTTP/1.1\r\n\r\n"), false); k != errTimeout {
-		t.Errorf("stalled chunk: kind %v", k)
-	}
-	// A malformed chunk size: protocol.
-	addr = scripted(t, 1<<20, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
-	o = newOneConn(t, addr, time.Second)
-	if _, k, _ := o.do([]byte("GET / HTTP/1.1\r\n\r\n"), false); k != errProtocol {
-		t.Errorf("bad chunk size: kind %v", k)
+	for _, tc := range []struct {
+		name, answer string // the server's whole answer
+		stall        bool   // then it stalls; else it closes
+		timeout      time.Duration
+		want         errKind
+	}{
+		{"malformed", "FOO\r\n\r\n", false, time.Second, errProtocol},
+		{"truncated body then close", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", false, time.Second, errReset},
+		// fasthttp wraps the EOF in ErrBrokenChunk.
+		{"truncated chunk then close", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel", false, time.Second, errReset},
+		// Also wrapped by fasthttp.
+		{"stalled inside a chunk-size line", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5", true, 20 * time.Millisecond, errTimeout},
+		{"malformed chunk size", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", false, time.Second, errProtocol},
+	} {
+		var addr string
+		if tc.stall {
+			addr = stalling(t, tc.answer)
+		} else {
+			addr = scripted(t, 1<<20, tc.answer)
+		}
+		o := newOneConn(t, addr, tc.timeout)
+		if _, k, _ := o.do([]byte("GET / HTTP/1.1\r\n\r\n"), false); k != tc.want {
+			t.Errorf("%s: kind %v, want %v", tc.name, k, tc.want)
+		}
 	}
 	// No answer: timeout.
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	defer ln.Close()
-	o = newOneConn(t, ln.Addr().String(), 100*time.Millisecond)
+	o := newOneConn(t, ln.Addr().String(), 100*time.Millisecond)
 	t0 := time.Now()
 	if _, k, _ := o.do([]byte("GET / HTTP/1.1\r\n\r\n"), false); k != errTimeout {
 		t.Errorf("silent server: kind %v", k)
@@ -211,7 +229,7 @@ func TestClientErrorKinds(t *testing.T) {
 		t.Errorf("timeout took %v, want ~100ms", d)
 	}
 	// Nobody listening: connect.
-	addr = ln.Addr().String()
+	addr := ln.Addr().String()
 	ln.Close()
 	o = newOneConn(t, addr, time.Second)
 	if _, k, _ := o.do([]byte("GET / HTTP/1.1\r\n\r\n"), false); k != errConnect {

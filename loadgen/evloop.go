@@ -557,10 +557,7 @@ func (l *evloop) connect(c *conn) error {
 
 // disconnect closes c's connection (the poller forgets it on close).
 func (l *evloop) disconnect(c *conn) {
-	if c.fd >= 0 {
-		unix.Close(c.fd)
-		c.fd = -1
-	}
+	c.closeFD()
 	c.used = false
 	l.setWantOut(c, false)
 }

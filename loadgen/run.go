@@ -12,8 +12,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // Run generates the load cfg describes and returns what it measured. The
@@ -263,10 +261,7 @@ func (r *runner) newConns() []*conn {
 
 func closeAll(conns []*conn) {
 	for _, c := range conns {
-		if c.fd >= 0 {
-			unix.Close(c.fd)
-			c.fd = -1
-		}
+		c.closeFD()
 	}
 }
 

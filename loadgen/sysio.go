@@ -50,24 +50,16 @@ func socketFD(conn net.Conn) (int, error) {
 
 // rawRead reads into p: n > 0, or 0 at the peer's close, or an errno
 // (EAGAIN when nothing is there yet).
-func rawRead(fd int, p []byte) (int, syscall.Errno) {
-	for {
-		r, _, e := syscall.RawSyscall(syscall.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-		if e == syscall.EINTR {
-			continue
-		}
-		if e != 0 {
-			return 0, e
-		}
-		return int(r), 0
-	}
-}
+func rawRead(fd int, p []byte) (int, syscall.Errno) { return rawIO(syscall.SYS_READ, fd, p) }
 
 // rawWrite writes as much of p as the socket takes (EAGAIN when its buffer
 // is full).
-func rawWrite(fd int, p []byte) (int, syscall.Errno) {
+func rawWrite(fd int, p []byte) (int, syscall.Errno) { return rawIO(syscall.SYS_WRITE, fd, p) }
+
+// rawIO is read(2) or write(2) (trap) on fd, retried on EINTR.
+func rawIO(trap uintptr, fd int, p []byte) (int, syscall.Errno) {
 	for {
-		r, _, e := syscall.RawSyscall(syscall.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		r, _, e := syscall.RawSyscall(trap, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
 		if e == syscall.EINTR {
 			continue
 		}
