@@ -36,6 +36,11 @@ type Config struct {
 	// Profile records a CPU profile (perf) and, for a Haskell target the
 	// lab owns, GHC runtime statistics (+RTS -S) in every window.
 	Profile bool
+	// ApplicationName, when set, is written into every db-uri the target
+	// gets (application_name), and the window's database figures are then
+	// those of the backends that carry it: one half of a duet, whose two
+	// targets share one PostgreSQL.
+	ApplicationName string
 	// ReadyTimeout bounds each readiness gate (default 60 s).
 	ReadyTimeout time.Duration
 	Logf         func(format string, args ...any)

@@ -122,6 +122,9 @@ func (l *Server) wantedConfig(v lab.Variant) ([]byte, []lab.Change, error) {
 	if len(errs) > 0 {
 		return nil, nil, errors.Join(errs...)
 	}
+	if err := l.nameBackends(f); err != nil {
+		return nil, nil, err
+	}
 	return f.Bytes(), changes, nil
 }
 
@@ -162,4 +165,22 @@ func redactErr(err error, secret string) error {
 		return err
 	}
 	return errors.New(strings.ReplaceAll(err.Error(), secret, capability.RedactURI(secret)))
+}
+
+// nameBackends sets Config.ApplicationName in the config's db-uri, so that
+// the target's backends can be told from the other duet half's. It is the
+// lab's bookkeeping, not the variant's: no change is recorded.
+func (l *Server) nameBackends(f *configs.File) error {
+	if l.cfg.ApplicationName == "" {
+		return nil
+	}
+	old, ok := f.Get("db-uri")
+	if !ok {
+		return fmt.Errorf("%s: no db-uri to carry application_name %q", l.cfg.Config, l.cfg.ApplicationName)
+	}
+	uri, err := configs.WithParam(old.String(), "application_name", l.cfg.ApplicationName)
+	if err != nil {
+		return fmt.Errorf("db-uri: application_name: %w", redactErr(err, old.String()))
+	}
+	return f.Set("db-uri", configs.String(uri))
 }

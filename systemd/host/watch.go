@@ -36,6 +36,12 @@ func (l *Server) Watch(ctx context.Context) (lab.Window, error) {
 		if w.db0, err = telemetry.ReadDB(ctx, conn); err == nil {
 			w.conn = conn
 			w.stmts0, _ = telemetry.ReadStatements(ctx, conn) // nil: no SQL per statement
+			if l.cfg.ApplicationName != "" {
+				if w.backends0, err = telemetry.DefaultFS.ReadBackends(ctx, conn, l.cfg.ApplicationName); err != nil {
+					w.close(ctx)
+					return nil, err
+				}
+			}
 		} else {
 			conn.Close(ctx)
 			l.cfg.Logf("database counters unavailable: %v", err)
@@ -81,6 +87,8 @@ type window struct {
 	stmts0  map[string]telemetry.StatementCounter
 	prof    *profiling // nil unless profiling
 	speed   *telemetry.SpeedRef
+	// backends0: the named backends at the start (Config.ApplicationName).
+	backends0 telemetry.Backends
 }
 
 func (w *window) close(ctx context.Context) {
@@ -129,7 +137,16 @@ func (w *window) Stop(ctx context.Context, requests int64) (lab.Telemetry, error
 		d := telemetry.Delta(w.db0, db1)
 		per := d.PerRequest(requests)
 		tel.DB = lab.DBStats{TransactionsPerRequest: per.Transactions, StatementsPerRequest: per.Statements, Rollbacks: d.XactRollback}
-		if w.stmts0 != nil {
+		if w.l.cfg.ApplicationName != "" {
+			// One duet half: the database's counters and statements are
+			// both halves'; its CPU is this half's backends'.
+			tel.DB = lab.DBStats{}
+			b1, err := telemetry.DefaultFS.ReadBackends(ctx, w.conn, w.l.cfg.ApplicationName)
+			if err != nil {
+				return tel, err
+			}
+			tel.Database = backendUsage(tel.Database, telemetry.BackendsCPU(w.backends0, b1), end.Sub(w.start), requests)
+		} else if w.stmts0 != nil {
 			if s1, err := telemetry.ReadStatements(ctx, w.conn); err == nil {
 				tel.SQL = statements(w.stmts0, s1)
 			}
@@ -184,4 +201,18 @@ var eventKinds = map[string]lab.EventKind{
 	telemetry.KindOOMKill: lab.EventOOMKill,
 	telemetry.KindCrash:   lab.EventCrash,
 	telemetry.KindRestart: lab.EventRestart,
+}
+
+// backendUsage is a duet half's database usage: the CPU of its own
+// backends; memory and the per-sample series stay the cluster's, which both
+// halves share.
+func backendUsage(cluster lab.Usage, cpu, window time.Duration, requests int64) lab.Usage {
+	u := lab.Usage{CPUSeconds: cpu.Seconds(), PeakRSS: cluster.PeakRSS, MeanRSS: cluster.MeanRSS}
+	if window > 0 {
+		u.CPUUtil = u.CPUSeconds / window.Seconds()
+	}
+	if requests > 0 {
+		u.CPUPerRequestUs = 1e6 * u.CPUSeconds / float64(requests)
+	}
+	return u
 }

@@ -38,7 +38,7 @@ func (s *Stack) Down(ctx context.Context, purge bool) error {
 	// lab.lock: the lock a lab agent or lab run holds on the stack
 	// (wire.LockFile).
 	for _, p := range []string{f.dataDir(), f.socketDir(), f.logDir(), f.configPath(), filepath.Join(f.Dir, "bin"),
-		filepath.Join(f.Dir, "supervisor"), filepath.Join(f.Dir, "journal"), filepath.Join(f.Dir, "lab.lock"),
+		filepath.Join(f.Dir, "supervisor"), filepath.Join(f.Dir, "journal"), f.twinDir(), filepath.Join(f.Dir, "lab.lock"),
 		filepath.Join(f.Dir, FactsFile)} {
 		if err := os.RemoveAll(p); err != nil {
 			errs = append(errs, fmt.Errorf("purge: %w", err))

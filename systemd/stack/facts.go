@@ -36,6 +36,11 @@ type Facts struct {
 	Port      int      `json:"port,omitempty"`
 	AdminPort int      `json:"admin_port,omitempty"`
 	NoTarget  string   `json:"no_target,omitempty"` // why no target runs
+	// Twin fields: the second target of duet runs (see Stack.Twin), once
+	// started.
+	TwinUnit      string `json:"twin_unit,omitempty"`
+	TwinPort      int    `json:"twin_port,omitempty"`
+	TwinAdminPort int    `json:"twin_admin_port,omitempty"`
 }
 
 func (f Facts) clone() Facts {
@@ -68,6 +73,7 @@ func unitPrefix(absDir string) string {
 
 func pgUnitName(absDir string) string     { return unitPrefix(absDir) + "-postgres.service" }
 func targetUnitName(absDir string) string { return unitPrefix(absDir) + "-target.service" }
+func twinUnitName(absDir string) string   { return unitPrefix(absDir) + "-twin.service" }
 
 // readFacts reads stack.json; ok is false when there is none.
 func readFacts(dir string) (f Facts, ok bool, err error) {
