@@ -180,10 +180,14 @@ type Order string
 const (
 	OrderInterleaved Order = "interleaved" // ABAB...
 	OrderRandom      Order = "random"      // randomised blocks, seeded
+	// OrderDuet serves both variants at once, on two targets (the local
+	// stack's target and its twin), the load split between them, the
+	// halves swapping variants every round: see Duet.
+	OrderDuet Order = "duet"
 )
 
 // Orders are the trial orders.
-var Orders = []Order{OrderInterleaved, OrderRandom}
+var Orders = []Order{OrderInterleaved, OrderRandom, OrderDuet}
 
 // Valid reports whether o is a trial order, naming the allowed ones if not.
 func (o Order) Valid() error { return oneOf(o, "a trial order", Orders, "") }
@@ -226,7 +230,7 @@ func oneOf[T ~string](v T, what string, allowed []T, note string) error {
 type Trials struct {
 	Min   int   // trials per variant and scenario before a verdict
 	Max   int   // stop here even if undecided
-	Order Order // interleaved | random
+	Order Order // interleaved | random | duet
 	Seed  int64
 	Alpha float64 // significance level, default 0.05
 	// Analysis is the test verdicts use: "paired" (Wilcoxon signed-rank

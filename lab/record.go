@@ -137,6 +137,9 @@ type Trial struct {
 	End      time.Time
 	// ReadyAfter is the time from the restart to the first ready answer.
 	ReadyAfter time.Duration
+	// Half is the target that served the trial in a duet run ("a", the
+	// stack's target, or "b", its twin); "" otherwise.
+	Half string
 
 	Load     LoadStats
 	Series   []Second

@@ -12,8 +12,12 @@ import (
 // until the verdict is decided (after Trials.Min) or Trials.Max is reached.
 // Whatever happens, the original configuration is restored at the end.
 type Runner struct {
-	Server   Server
-	Loader   Loader
+	Server Server
+	Loader Loader
+	// Duet is the two halves of a duet run (trials.order = "duet"); nil
+	// otherwise. A duet run describes the machine and searches capacities
+	// with half a, and restores both.
+	Duet     *Duet
 	Progress Progress
 	// Decided reports whether the run so far settles every comparison
 	// (checked after each round from Trials.Min on). It is required:
@@ -49,6 +53,14 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 	if errs := e.Validate(); len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	if err := r.duetReady(e); err != nil {
+		return nil, err
+	}
+	if e.Trials.Order == OrderDuet {
+		rr := *r
+		rr.Server, rr.Loader = r.Duet.Halves[0], r.Duet.Loaders[0]
+		r = &rr
+	}
 	if r.Progress == nil {
 		r.Progress = NoProgress{}
 	}
@@ -70,8 +82,10 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.restoreTimeout())
 		defer cancel()
 		r.Progress.Note("restoring the original configuration")
-		if rerr := r.Server.Restore(rctx); rerr != nil {
-			err = errors.Join(err, fmt.Errorf("restore: %w", rerr))
+		for _, srv := range r.servers(e) {
+			if rerr := srv.Restore(rctx); rerr != nil {
+				err = errors.Join(err, fmt.Errorf("restore: %w", rerr))
+			}
 		}
 		run.Finished = r.Now()
 		if err != nil && run.Interrupted == "" {
@@ -86,6 +100,11 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 		}
 	}
 	for round := 1; round <= e.Trials.Max; round++ {
+		if e.Trials.Order == OrderDuet {
+			if err := s.duetRound(ctx, round); err != nil {
+				return run, err
+			}
+		}
 		for _, v := range roundOrder(e, round-1) {
 			if err := s.variantRound(ctx, round, v); err != nil {
 				return run, err
@@ -99,6 +118,14 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 	}
 	s.keepInterferedIfTooFew()
 	return run, nil
+}
+
+// servers are the server sides Run restores: both halves of a duet.
+func (r *Runner) servers(e *Experiment) []Server {
+	if e.Trials.Order == OrderDuet {
+		return r.Duet.Halves[:]
+	}
+	return []Server{r.Server}
 }
 
 func (r *Runner) restoreTimeout() time.Duration {

@@ -11,6 +11,9 @@ import (
 // the experiment's seed (randomised blocks), so a periodic disturbance cannot
 // line up with one variant.
 func roundOrder(e *Experiment, r int) []Variant {
+	if e.Trials.Order == OrderDuet {
+		return nil // duetRound measures both at once
+	}
 	vs := append([]Variant(nil), e.Variants...)
 	if e.Trials.Order == OrderRandom {
 		rng := rand.New(rand.NewSource(e.Trials.Seed + int64(r)*7919))

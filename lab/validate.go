@@ -175,6 +175,7 @@ func (e *Experiment) Validate() []error {
 	v.sweep(e)
 	if e.Sweep == nil || len(e.Variants) > 0 { // an invalid sweep generates none
 		v.variants(e.Variants)
+		v.duet(e)
 	}
 	return v.errs
 }

@@ -53,7 +53,7 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 			`load.model: "" is not a load model (allowed: open, closed, search, efficiency)`,
 			"load.duration: 0s must be > 0",
 			"trials.min: 0: need at least 2 trials",
-			`trials.order: "" is not a trial order (allowed: interleaved, random)`,
+			`trials.order: "" is not a trial order (allowed: interleaved, random, duet)`,
 			"trials.alpha: 0 must be in (0, 0.5]",
 			"variant: define at least one [[variant]]",
 		}},

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/pgrst-lab/pgrst-lab/experiments"
+	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
 	"github.com/pgrst-lab/pgrst-lab/systemd/host"
@@ -100,6 +101,15 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	defer closeFn()
+	var duet *lab.Duet
+	if e.Trials.Order == lab.OrderDuet {
+		d, closeDuet, err := stackDuet(ctx, *dir, srv, url, e, stderr)
+		if err != nil {
+			return err
+		}
+		defer closeDuet()
+		duet = d
+	}
 	_, target, err := srv.Describe(ctx)
 	if err != nil {
 		return err
@@ -108,7 +118,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return usageErrorf("calibrate: %v", err)
 	}
-	c := &session.Calibration{Experiment: e, Server: srv, Loader: loader(url), Out: stdout, AARuns: *aaRuns, Effects: effects,
+	c := &session.Calibration{Experiment: e, Server: srv, Loader: loader(url), Duet: duet, Out: stdout, AARuns: *aaRuns, Effects: effects,
 		Inject: inj, Results: *results, LabVersion: labVersion(), Size: *size}
 	if inj == calibrate.InjectDatabase {
 		b, err := host.NewBurner(ctx, srv.AdminURI())

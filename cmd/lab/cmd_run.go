@@ -137,6 +137,15 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 		return err
 	}
 	defer closeFn()
+	var duet *lab.Duet
+	if e.Trials.Order == lab.OrderDuet {
+		d, closeDuet, err := stackDuet(ctx, *dir, srv, url, e, stderr)
+		if err != nil {
+			return err
+		}
+		defer closeDuet()
+		duet = d
+	}
 	if name == "ab" || e.Profile {
 		serverTimingOn(ctx, e, srv.Binary(), stdout)
 	}
@@ -146,7 +155,7 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 		}
 	}
 
-	res, err := runAndReport(ctx, session.Options{Experiment: e, Server: srv, Loader: loader(url), Results: *results,
+	res, err := runAndReport(ctx, session.Options{Experiment: e, Server: srv, Loader: loader(url), Duet: duet, Results: *results,
 		Note: func(run *lab.Run) {
 			noteVersions(e, binaryVersions(ctx, e))(run)
 			noteBuilds(pf.git.repo, pf.binaries)(run)
@@ -214,6 +223,14 @@ func editFlags(fs *flag.FlagSet) *session.Edits {
 	fs.DurationVar(&ed.Duration, "duration", 0, "override load.duration")
 	ed.Warmup = new(time.Duration) // -1 (the flag's default) keeps the file's
 	fs.DurationVar(ed.Warmup, "warmup", -1, "override load.warmup")
+	fs.Func("order", "override trials.order: interleaved, random or duet (both variants at once, on the local stack's target and its twin)", func(s string) error {
+		o := lab.Order(s)
+		if err := o.Valid(); err != nil {
+			return err
+		}
+		ed.Order = o
+		return nil
+	})
 	return ed
 }
 

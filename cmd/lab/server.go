@@ -45,6 +45,9 @@ func stackServer(ctx context.Context, dir, postgrest string, e *lab.Experiment, 
 	cfg := stackLocalConfig(s, st, out)
 	cfg.AllowUnknownKeys = e.AllowUnknownKeys
 	cfg.Profile = e.Profile
+	if e.Trials.Order == lab.OrderDuet {
+		cfg.ApplicationName = duetApplicationNames[0]
+	}
 	l, err := host.New(ctx, cfg)
 	if err != nil {
 		s.Close()
@@ -62,6 +65,42 @@ func stackLocalConfig(s *stack.Stack, st stack.Status, out io.Writer) host.Confi
 		AdminURI: st.AdminURI, URL: st.URL, AdminURL: st.AdminURL, Binary: st.Binary, Reference: st.Reference,
 		Logf: logf(out),
 	}
+}
+
+// duetApplicationNames tell a duet's halves' PostgreSQL backends apart.
+var duetApplicationNames = [2]string{"pgrst-lab-a", "pgrst-lab-b"}
+
+// stackDuet is a duet's two halves on the local stack in dir: a (the
+// target's server side, from stackServer, and its URL) and the stack's
+// twin, started now with a copy of the target's config.
+func stackDuet(ctx context.Context, dir string, a *host.Server, aURL string, e *lab.Experiment, out io.Writer) (*lab.Duet, func(), error) {
+	s, err := stack.Open(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	fmt.Fprintf(out, "duet: starting the stack's twin target\n")
+	tw, err := s.Twin(ctx)
+	if err != nil {
+		s.Close()
+		return nil, nil, fmt.Errorf("duet: %w", err)
+	}
+	st, err := s.Status(ctx)
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	cfg := stackLocalConfig(s, st, out)
+	cfg.StateDir, cfg.Config, cfg.TargetUnit, cfg.TargetSpec = tw.StateDir, tw.Config, tw.Unit, &tw.Spec
+	cfg.URL, cfg.AdminURL = tw.URL, tw.AdminURL
+	cfg.PGUnit = "" // PostgreSQL is half a's: the twin's side never restarts it
+	cfg.AllowUnknownKeys, cfg.ApplicationName = e.AllowUnknownKeys, duetApplicationNames[1]
+	b, err := host.New(ctx, cfg)
+	if err != nil {
+		s.Close()
+		return nil, nil, fmt.Errorf("duet: the twin's server side: %w", err)
+	}
+	d := &lab.Duet{Halves: [2]lab.Server{a, b}, Loaders: [2]lab.Loader{loader(aURL), loader(tw.URL)}}
+	return d, func() { b.Close(); s.Close() }, nil
 }
 
 // ensureFixture loads the generated Chinook when the stack's database has

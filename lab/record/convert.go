@@ -165,7 +165,7 @@ func (v VariantInfoV1) lab() lab.VariantInfo {
 
 func trialV1(t lab.Trial) TrialV1 {
 	out := TrialV1{
-		Seq: t.Seq, Variant: t.Variant, Scenario: t.Scenario, Rep: t.Rep, Start: t.Start, End: t.End, ReadyAfter: t.ReadyAfter,
+		Seq: t.Seq, Variant: t.Variant, Scenario: t.Scenario, Rep: t.Rep, Start: t.Start, End: t.End, ReadyAfter: t.ReadyAfter, Half: t.Half,
 		Load:   loadStatsV1(t.Load),
 		Series: each(t.Series, func(s lab.Second) SecondV1 { return SecondV1(s) }),
 		Curve:  each(t.Curve, curvePointV1),
@@ -191,7 +191,7 @@ func trialV1(t lab.Trial) TrialV1 {
 
 func (t TrialV1) lab() lab.Trial {
 	out := lab.Trial{
-		Seq: t.Seq, Variant: t.Variant, Scenario: t.Scenario, Rep: t.Rep, Start: t.Start, End: t.End, ReadyAfter: t.ReadyAfter,
+		Seq: t.Seq, Variant: t.Variant, Scenario: t.Scenario, Rep: t.Rep, Start: t.Start, End: t.End, ReadyAfter: t.ReadyAfter, Half: t.Half,
 		Load:   t.Load.lab(),
 		Series: each(t.Series, func(s SecondV1) lab.Second { return lab.Second(s) }),
 		Curve:  each(t.Curve, CurvePointV1.lab),

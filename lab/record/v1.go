@@ -213,6 +213,7 @@ type TrialV1 struct {
 	Start        time.Time       `json:"start"`
 	End          time.Time       `json:"end"`
 	ReadyAfter   time.Duration   `json:"ready_after,omitempty"`
+	Half         string          `json:"half,omitempty"`
 	Load         LoadStatsV1     `json:"load"`
 	Series       []SecondV1      `json:"series,omitempty"`
 	Curve        []CurvePointV1  `json:"curve,omitempty"`

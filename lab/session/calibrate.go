@@ -32,6 +32,7 @@ type Calibration struct {
 	Experiment *lab.Experiment // validated; its baseline and first scenario are used
 	Server     lab.Server
 	Loader     lab.Loader
+	Duet       *lab.Duet // a duet design's two halves (half a: Server, Loader)
 	Out        io.Writer // one line per trial and per run, then the table
 	AARuns     int
 	Effects    []calibrate.Effect
@@ -156,7 +157,7 @@ func (c *Calibration) one(ctx context.Context, kind string, effect float64, us, 
 			return nil, calibrate.Outcome{EffectPct: effect, InjectUs: us, Error: err.Error()}, err
 		}
 	}
-	o := Options{Experiment: calibrate.Derive(c.Experiment, c.Inject, us), Server: c.Server, Loader: c.Loader,
+	o := Options{Experiment: calibrate.Derive(c.Experiment, c.Inject, us), Server: c.Server, Loader: c.Loader, Duet: c.Duet,
 		Progress:   &calibrationProgress{w: c.Out, prefix: fmt.Sprintf("  [%d/%d] %s #%d", c.done, c.total, label, i)},
 		LabVersion: c.LabVersion}
 	r, err := Run(ctx, o)

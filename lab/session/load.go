@@ -40,6 +40,9 @@ type Edits struct {
 	Targets string
 	// Profile turns profiling on (--profile); the file may have it on too.
 	Profile bool
+	// Order overrides trials.order (--order; "" keeps the file's), e.g.
+	// "duet" to serve both variants at once.
+	Order lab.Order
 }
 
 // Load reads an experiment (a bundled name or a file; the file itself is
@@ -97,6 +100,9 @@ func (ed Edits) apply(e *lab.Experiment) error {
 		e.UseTargets(abs, true)
 	}
 	e.Profile = e.Profile || ed.Profile
+	if ed.Order != "" {
+		e.Trials.Order = ed.Order
+	}
 	return nil
 }
 

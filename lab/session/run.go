@@ -16,7 +16,10 @@ type Options struct {
 	Experiment *lab.Experiment // from Load (or validated with Validate)
 	Server     lab.Server
 	Loader     lab.Loader
-	Progress   lab.Progress // nil: none
+	// Duet is the two halves of a duet run (trials.order = "duet"): half a
+	// is Server and Loader, half b the stack's twin.
+	Duet     *lab.Duet
+	Progress lab.Progress // nil: none
 	// Decided is the stop rule; nil is stats.DecidedFunc (stop once every
 	// comparison is decided, after trials.min). lab.FixedRounds runs
 	// trials.max rounds.
@@ -45,7 +48,7 @@ func (o Options) Runner() *lab.Runner {
 	if decided == nil {
 		decided = stats.DecidedFunc
 	}
-	return &lab.Runner{Server: o.Server, Loader: o.Loader, Progress: o.Progress, Decided: decided}
+	return &lab.Runner{Server: o.Server, Loader: o.Loader, Duet: o.Duet, Progress: o.Progress, Decided: decided}
 }
 
 // Run runs the experiment, computes its verdicts and writes its result
