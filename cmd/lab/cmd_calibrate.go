@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/experiments"
 	"github.com/pgrst-lab/pgrst-lab/lab"
@@ -41,6 +43,13 @@ Default experiment: socket-vs-tcp. Each run is bounded by trials.max; the
 command prints the worst-case time first and one line per finished run;
 Ctrl-C writes the report of the runs done so far.
 
+With --designs interleaved,duet it compares trial orders on this machine:
+every planned run runs once per design, alternately, each design is
+tallied apart, and the report compares their MDE per minute of run time
+(from the A/A runs). "duet" serves both variants at once, on the stack's
+target and its twin (trials.order = "duet"); --order duet calibrates that
+design alone.
+
 With --merge, it runs nothing: it pools calibrations of one design (the
 same experiment, test, load, trials and injection), e.g. a series counted
 over several sessions, into one table and report under
@@ -57,6 +66,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	effectsFlag := fs.String("effects", "1,2,3,5,10", "injected slowdowns in percent, comma-separated (each in (0, 50]; 3x10: ten runs of 3%)")
 	size := fs.Bool("size", true, "size the injections by a probe run (A/A' at the largest effect, not counted) before the counted runs")
 	merge := fs.Bool("merge", false, "pool the calibrations in the directories given instead of running one")
+	designsFlag := fs.String("designs", "", "compare trial orders, e.g. interleaved,duet: every run once per design, alternately, each tallied apart with its MDE per minute")
 	ed := editFlags(fs)
 	help, pos, err := parseInterspersed(fs, args)
 	if help || err != nil {
@@ -89,6 +99,10 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if len(pos) == 1 {
 		name = pos[0]
 	}
+	designs, err := parseDesigns(*designsFlag)
+	if err != nil {
+		return usageErrorf("calibrate: --designs: %v", err)
+	}
 	e, err := loadExperiment(name, *ed)
 	if err != nil {
 		return err
@@ -102,7 +116,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	defer closeFn()
 	var duet *lab.Duet
-	if e.Trials.Order == lab.OrderDuet {
+	if e.Trials.Order == lab.OrderDuet || slices.Contains(designs, lab.OrderDuet) {
 		d, closeDuet, err := stackDuet(ctx, *dir, srv, url, e, stderr)
 		if err != nil {
 			return err
@@ -118,7 +132,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return usageErrorf("calibrate: %v", err)
 	}
-	c := &session.Calibration{Experiment: e, Server: srv, Loader: loader(url), Duet: duet, Out: stdout, AARuns: *aaRuns, Effects: effects,
+	c := &session.Calibration{Experiment: e, Server: srv, Loader: loader(url), Duet: duet, Designs: designs, Out: stdout, AARuns: *aaRuns, Effects: effects,
 		Inject: inj, Results: *results, LabVersion: labVersion(), Size: *size}
 	if inj == calibrate.InjectDatabase {
 		b, err := host.NewBurner(ctx, srv.AdminURI())
@@ -130,4 +144,26 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stdout, "injecting in PostgreSQL: a pre-request function spins %.4f µs a loop iteration\n", b.UsPerIteration())
 	}
 	return c.Run(ctx)
+}
+
+// parseDesigns reads --designs: two or more distinct trial orders.
+func parseDesigns(s string) ([]lab.Order, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var ds []lab.Order
+	for _, f := range strings.Split(s, ",") {
+		o := lab.Order(strings.TrimSpace(f))
+		if err := o.Valid(); err != nil {
+			return nil, err
+		}
+		if slices.Contains(ds, o) {
+			return nil, fmt.Errorf("%q is listed twice", o)
+		}
+		ds = append(ds, o)
+	}
+	if len(ds) < 2 {
+		return nil, fmt.Errorf("%q: name two designs or more to compare (e.g. interleaved,duet); --order runs one", s)
+	}
+	return ds, nil
 }

@@ -159,6 +159,9 @@ func InjectUs(effectPct float64, b Baseline) int {
 
 // Outcome is one calibration run's verdict on the primary metric.
 type Outcome struct {
+	// Design is the trial order the run used when a calibration compares
+	// designs (Calibration.Designs); "" when it ran the experiment's own.
+	Design      lab.Order     `json:"design,omitempty"`
 	EffectPct   float64       `json:"effect_pct"`
 	InjectUs    int           `json:"inject_us"`
 	Significant bool          `json:"significant"`
@@ -192,9 +195,11 @@ func OutcomeOf(run *lab.Run, v *stats.Verdicts, effectPct float64, injectUs int)
 	return o
 }
 
-// Row is the tally of one effect size.
+// Row is the tally of one effect size (of one design, when a calibration
+// compares designs).
 type Row struct {
-	EffectPct float64 `json:"effect_pct"`
+	Design    lab.Order `json:"design,omitempty"`
+	EffectPct float64   `json:"effect_pct"`
 	InjectUs  int     `json:"inject_us"`
 	Runs      int     `json:"runs"` // runs with a verdict
 	Failed    int     `json:"failed"`
@@ -211,8 +216,25 @@ type Row struct {
 	MeanTook float64 `json:"mean_minutes"`
 }
 
-// Tally groups outcomes by effect (0 = A/A first, then increasing).
+// Tally groups outcomes by design (in the order they first ran) and
+// effect (0 = A/A first, then increasing).
 func Tally(outs []Outcome) []Row {
+	var designs []lab.Order
+	byDesign := map[lab.Order][]Outcome{}
+	for _, o := range outs {
+		if _, ok := byDesign[o.Design]; !ok {
+			designs = append(designs, o.Design)
+		}
+		byDesign[o.Design] = append(byDesign[o.Design], o)
+	}
+	var rows []Row
+	for _, d := range designs {
+		rows = append(rows, tallyEffects(d, byDesign[d])...)
+	}
+	return rows
+}
+
+func tallyEffects(design lab.Order, outs []Outcome) []Row {
 	by := map[float64][]Outcome{}
 	for _, o := range outs {
 		by[o.EffectPct] = append(by[o.EffectPct], o)
@@ -224,7 +246,7 @@ func Tally(outs []Outcome) []Row {
 	sort.Float64s(effects)
 	var rows []Row
 	for _, e := range effects {
-		r := Row{EffectPct: e}
+		r := Row{Design: design, EffectPct: e}
 		var sumPct, sumMDE, sumR, sumT float64
 		nPct, nMDE := 0, 0
 		for _, o := range by[e] {

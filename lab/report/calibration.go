@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
 )
 
@@ -22,11 +23,54 @@ func CalibrationTable(w io.Writer, res *calibrate.Result) {
 	if res.Sizing != nil {
 		fmt.Fprintf(w, "%s\n", res.Sizing)
 	}
-	fmt.Fprintf(w, "%-8s %-10s %-6s %-22s %-10s %-8s %-8s %s\n", "effect", "injected", "runs", "declared a difference", "measured", "mde", "rounds", "minutes")
+	fmt.Fprintf(w, "%s%-8s %-10s %-6s %-22s %-10s %-8s %-8s %s\n", designHead(res), "effect", "injected", "runs", "declared a difference", "measured", "mde", "rounds", "minutes")
 	for _, r := range res.Rows {
-		fmt.Fprintf(w, "%-8s %-10s %-6s %-22s %-10s %-8s %-8s %s\n", effectName(r), injected(r), runsOf(r), rateOf(r),
+		fmt.Fprintf(w, "%s%-8s %-10s %-6s %-22s %-10s %-8s %-8s %s\n", designCell(res, r), effectName(r), injected(r), runsOf(r), rateOf(r),
 			pctOrQ(r.MeanPct, "%+.1f%%"), pctOrQ(r.MeanMDE, "±%.1f%%"), pctOrQ(r.MeanRnds, "%.1f"), pctOrQ(r.MeanTook, "%.1f"))
 	}
+	if ds := calibrate.Designs(res.Rows); ds != nil {
+		fmt.Fprintln(w)
+		for _, d := range ds {
+			fmt.Fprintln(w, d)
+		}
+		fmt.Fprintln(w, designVerdict(ds))
+	}
+}
+
+// compared reports whether the calibration compared designs.
+func compared(res *calibrate.Result) bool {
+	for _, r := range res.Rows {
+		if r.Design != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func designHead(res *calibrate.Result) string {
+	if compared(res) {
+		return fmt.Sprintf("%-12s", "design")
+	}
+	return ""
+}
+
+func designCell(res *calibrate.Result, r calibrate.Row) string {
+	if compared(res) {
+		return fmt.Sprintf("%-12s", r.Design)
+	}
+	return ""
+}
+
+// designVerdict says which design is the more sensitive per minute.
+func designVerdict(ds []calibrate.DesignRow) string {
+	best, factor, ok := calibrate.Best(ds)
+	switch {
+	case !ok:
+		return "No design has an A/A run with a verdict: nothing to compare."
+	case math.IsNaN(factor):
+		return fmt.Sprintf("Only %s has a figure.", best.Design)
+	}
+	return fmt.Sprintf("More sensitive per minute: %s (the other needs %.1fx the minutes for the same MDE).", best.Design, factor)
 }
 
 func effectName(r calibrate.Row) string {
@@ -76,11 +120,29 @@ func CalibrationMarkdown(w io.Writer, res *calibrate.Result) error {
 	for _, kv := range calibrationSetup(res) {
 		fmt.Fprintf(b, "| %s | %s |\n", kv[0], mdEscape(kv[1]))
 	}
-	fmt.Fprintf(b, "\n| effect | injected | runs | declared a difference | measured change | mean MDE | mean rounds | mean minutes |\n")
-	fmt.Fprintf(b, "|---|---:|---:|---|---:|---:|---:|---:|\n")
+	design, rule := "", ""
+	if compared(res) {
+		design, rule = " design |", "---|"
+	}
+	fmt.Fprintf(b, "\n|%s effect | injected | runs | declared a difference | measured change | mean MDE | mean rounds | mean minutes |\n", design)
+	fmt.Fprintf(b, "|%s---|---:|---:|---|---:|---:|---:|---:|\n", rule)
 	for _, r := range res.Rows {
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", effectName(r), injected(r), runsOf(r), rateOf(r),
+		cell := ""
+		if design != "" {
+			cell = " " + string(r.Design) + " |"
+		}
+		fmt.Fprintf(b, "|%s %s | %s | %s | %s | %s | %s | %s | %s |\n", cell, effectName(r), injected(r), runsOf(r), rateOf(r),
 			pctOrQ(r.MeanPct, "%+.1f%%"), pctOrQ(r.MeanMDE, "±%.1f%%"), pctOrQ(r.MeanRnds, "%.1f"), pctOrQ(r.MeanTook, "%.1f"))
+	}
+	if ds := calibrate.Designs(res.Rows); ds != nil {
+		fmt.Fprintf(b, "\n## Designs per minute\n\nFrom the A/A runs: an MDE falls as the square root of the rounds, so a design's MDE in one minute " +
+			"(mean MDE × √mean minutes) and the minutes it needs for ±1 %% (mean minutes × mean MDE²) compare designs whose rounds take different times.\n\n")
+		fmt.Fprintf(b, "| design | A/A runs | mean MDE | mean minutes | MDE in one minute | minutes for ±1 %% |\n|---|---:|---:|---:|---:|---:|\n")
+		for _, d := range ds {
+			fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s |\n", d.Design, d.Runs, pctOrQ(d.MeanMDE, "±%.1f%%"), pctOrQ(d.MeanTook, "%.1f"),
+				pctOrQ(d.MDEMinute, "±%.1f%%"), pctOrQ(d.MinutesFor1, "%.1f"))
+		}
+		fmt.Fprintf(b, "\n%s\n", designVerdict(ds))
 	}
 	fmt.Fprintln(b)
 	return b.Flush()
@@ -151,42 +213,62 @@ func calibrationRuns(res *calibrate.Result) string {
 }
 
 // PowerChart draws the detection rate per effect with its intervals, and
-// the false-positive rate of the A/A runs at 0.
+// the false-positive rate of the A/A runs at 0: one curve per design when
+// the calibration compared designs.
 func PowerChart(res *calibrate.Result) (Chart, error) {
 	p := newPlot("Power curve: "+res.Experiment, "injected effect (%)", "runs declaring a difference (%)")
-	var pts plotter.XYs
-	var lo, hi []float64
+	var designs []lab.Order
+	byDesign := map[lab.Order][]calibrate.Row{}
 	for _, r := range res.Rows {
 		if r.Runs == 0 {
 			continue
 		}
-		pts = append(pts, plotter.XY{X: r.EffectPct, Y: 100 * r.Rate})
-		lo = append(lo, 100*(r.Rate-r.RateLo))
-		hi = append(hi, 100*(r.RateHi-r.Rate))
+		if _, ok := byDesign[r.Design]; !ok {
+			designs = append(designs, r.Design)
+		}
+		byDesign[r.Design] = append(byDesign[r.Design], r)
 	}
-	if len(pts) == 0 {
+	if len(designs) == 0 {
 		return Chart{}, nil
 	}
-	line, dots, err := plotter.NewLinePoints(pts)
-	if err != nil {
-		return Chart{}, err
+	last := 0.0
+	for i, d := range designs {
+		var pts plotter.XYs
+		var lo, hi []float64
+		for _, r := range byDesign[d] {
+			pts = append(pts, plotter.XY{X: r.EffectPct, Y: 100 * r.Rate})
+			lo = append(lo, 100*(r.Rate-r.RateLo))
+			hi = append(hi, 100*(r.RateHi-r.Rate))
+			last = max(last, r.EffectPct)
+		}
+		line, dots, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return Chart{}, err
+		}
+		line.Color, dots.Color, dots.Shape = colorOf(i), colorOf(i), draw.CircleGlyph{}
+		bars, err := plotter.NewYErrorBars(errBars{XYs: pts, lo: lo, hi: hi})
+		if err != nil {
+			return Chart{}, err
+		}
+		bars.Color = colorOf(i)
+		p.Add(line, dots, bars)
+		label := "detected (at 0: A/A false positives)"
+		if d != "" {
+			label = string(d) + ": " + label
+		}
+		p.Legend.Add(label, line, dots)
 	}
-	line.Color, dots.Color, dots.Shape = colorOf(0), colorOf(0), draw.CircleGlyph{}
-	bars, err := plotter.NewYErrorBars(errBars{XYs: pts, lo: lo, hi: hi})
-	if err != nil {
-		return Chart{}, err
+	if last == 0 {
+		last = 1
 	}
-	bars.Color = colorOf(0)
-	target, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 80}, {X: pts[len(pts)-1].X, Y: 80}})
+	target, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 80}, {X: last, Y: 80}})
 	target.Color, target.Dashes = colorOf(4), []vg.Length{vg.Points(4), vg.Points(3)}
-	alpha, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 100 * res.Trials.Alpha}, {X: pts[len(pts)-1].X, Y: 100 * res.Trials.Alpha}})
+	alpha, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 100 * res.Trials.Alpha}, {X: last, Y: 100 * res.Trials.Alpha}})
 	alpha.Color, alpha.Dashes = colorOf(2), []vg.Length{vg.Points(2), vg.Points(2)}
-	p.Add(line, dots, bars, target, alpha)
-	p.Legend.Add("detected (at 0: A/A false positives)", line, dots)
+	p.Add(target, alpha)
 	p.Legend.Add("80% power", target)
 	p.Legend.Add("alpha", alpha)
 	p.Legend.Left = true // the curve rises to the right
-	last := pts[len(pts)-1].X
 	p.X.Min, p.X.Max = -0.04*last, 1.04*last
 	p.Y.Min, p.Y.Max = 0, 105
 	svg, err := render(p, 16*vg.Centimeter, 10*vg.Centimeter)
@@ -215,7 +297,11 @@ func CalibrationHTML(w io.Writer, res *calibrate.Result) error {
 func calibrationRows(res *calibrate.Result) [][]string {
 	var out [][]string
 	for _, r := range res.Rows {
-		out = append(out, []string{effectName(r), injected(r), runsOf(r), rateOf(r),
+		name := effectName(r)
+		if r.Design != "" {
+			name = string(r.Design) + " " + name
+		}
+		out = append(out, []string{name, injected(r), runsOf(r), rateOf(r),
 			pctOrQ(r.MeanPct, "%+.1f%%"), pctOrQ(r.MeanMDE, "±%.1f%%"), pctOrQ(r.MeanRnds, "%.1f"), pctOrQ(r.MeanTook, "%.1f")})
 	}
 	return out

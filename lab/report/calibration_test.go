@@ -70,3 +70,34 @@ func TestInterferenceInReports(t *testing.T) {
 		t.Errorf("reports lack the partition %q", p)
 	}
 }
+
+// A calibration that compared designs has a design column, a curve per
+// design and the per-minute comparison.
+func TestCalibrationReportsCompareDesigns(t *testing.T) {
+	outs := []calibrate.Outcome{
+		{Design: lab.OrderInterleaved, DeltaPct: 0.4, MDEPct: 4, Rounds: 24, Took: 9 * time.Minute},
+		{Design: lab.OrderDuet, DeltaPct: -0.2, MDEPct: 2.5, Rounds: 24, Took: 4 * time.Minute},
+	}
+	res := &calibrate.Result{Experiment: "socket-vs-tcp", AARuns: 1, Trials: lab.Trials{Min: 6, Max: 24, Alpha: 0.05},
+		Rows: calibrate.Tally(outs), Outcomes: outs, Load: lab.Load{Model: lab.ModelEfficiency, Duration: 8 * time.Second}}
+	var md, page, term bytes.Buffer
+	if err := report.CalibrationMarkdown(&md, res); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| design | effect |", "| duet | A/A |", "## Designs per minute", "| duet | 1 | ±2.5% | 4.0 | ±5.0% | 25.0 |",
+		"More sensitive per minute: duet (the other needs 5.8x the minutes"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+	if err := report.CalibrationHTML(&page, res); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), "duet: detected") || !strings.Contains(page.String(), "duet A/A") {
+		t.Errorf("html lacks the duet's curve or row")
+	}
+	report.CalibrationTable(&term, res)
+	if !strings.Contains(term.String(), "interleaved: MDE ±4.0% in 9.0 min (1 A/A runs) = ±12.0% in one minute") {
+		t.Errorf("table lacks the comparison:\n%s", term.String())
+	}
+}

@@ -44,6 +44,12 @@ type Calibration struct {
 	// the first A/A run and corrects every injection by what it realised
 	// (calibrate.Sizing).
 	Size bool
+	// Designs, when it names two or more trial orders (e.g. interleaved
+	// and duet), runs every planned run once per design, alternately, and
+	// tallies each design apart, with their MDE per minute compared
+	// (calibrate.Designs). The first design's first A/A run and probe size
+	// the injection for all. Nil runs the experiment's own design.
+	Designs []lab.Order
 
 	dir         string
 	done, total int
@@ -60,8 +66,15 @@ func (c *Calibration) Run(ctx context.Context) error {
 	start := time.Now()
 	c.dir = filepath.Join(c.Results, "calibrate", e.Name, Stamp(start))
 	plan := calibrate.Schedule(c.AARuns, c.Effects)
-	c.total = len(plan)
+	designs := c.Designs
+	if len(designs) < 2 {
+		designs = []lab.Order{""} // the experiment's own
+	}
+	c.total = len(plan) * len(designs)
 	planText := calibrate.PlanText(c.AARuns, c.Effects)
+	if len(designs) > 1 {
+		planText += fmt.Sprintf(" for each of %d designs (%s), alternately", len(designs), orders(designs))
+	}
 	probe := c.Size && len(c.Effects) > 0 && c.AARuns > 0
 	if probe {
 		c.total++
@@ -89,32 +102,42 @@ func (c *Calibration) Run(ctx context.Context) error {
 		fmt.Fprintf(c.Out, "\nreport: %s (calibration.md, calibration.html, calibration.json; runs/*/run.json)\n", c.dir)
 		return stopped
 	}
-	for _, p := range plan {
+	for k, p := range plan {
 		us := 0
 		if p.Effect > 0 {
 			us = calibrate.InjectUs(p.Effect, res.Baseline)
 		}
-		r, o, err := c.one(ctx, "", p.Effect, us, p.N)
-		if r != nil && res.Design == "" {
-			res.Host, res.Target, res.Design = r.Run.Host, r.Run.Target, r.Verdicts.DesignMethod()
-		}
-		if ctx.Err() != nil {
-			// Ctrl-C: this run's verdict is not final, so it stays out of the tally.
-			return finish(fmt.Errorf("interrupted in run %d of %d (left out of the tally): %w", c.done, c.total, ctx.Err()))
-		}
-		res.Outcomes = append(res.Outcomes, o)
-		if err != nil {
-			return finish(err)
-		}
-		fmt.Fprintf(c.Out, "    so far: %s\n", calibrate.SoFar(res.Outcomes, p.Effect))
-		if p.Effect == 0 && p.N == 1 && len(c.Effects) > 0 {
+		for j := range designs {
+			d := designs[j]
+			if k%2 == 1 { // neither design always first
+				d = designs[len(designs)-1-j]
+			}
+			if p.Effect == 0 && p.N == 1 {
+				d = designs[j] // the first design's first A/A run sizes the injection
+			}
+			r, o, err := c.one(ctx, d, p.Effect, us, p.N)
+			if r != nil && res.Design == "" {
+				res.Host, res.Target, res.Design = r.Run.Host, r.Run.Target, r.Verdicts.DesignMethod()
+			}
+			if ctx.Err() != nil {
+				// Ctrl-C: this run's verdict is not final, so it stays out of the tally.
+				return finish(fmt.Errorf("interrupted in run %d of %d (left out of the tally): %w", c.done, c.total, ctx.Err()))
+			}
+			res.Outcomes = append(res.Outcomes, o)
+			if err != nil {
+				return finish(err)
+			}
+			fmt.Fprintf(c.Out, "    so far%s: %s\n", designSuffix(d), calibrate.SoFar(ofDesign(res.Outcomes, d), p.Effect))
+			if p.Effect != 0 || p.N != 1 || j != 0 || len(c.Effects) == 0 {
+				continue
+			}
 			b, ok := calibrate.BaselineOf(r.Run)
 			if !ok {
 				return finish(errors.New("the first A/A run measured no throughput: cannot size the injected work"))
 			}
 			res.Baseline = b
 			if probe {
-				if err := c.probe(ctx, res); err != nil {
+				if err := c.probe(ctx, designs[0], res); err != nil {
 					return finish(err)
 				}
 			}
@@ -123,15 +146,40 @@ func (c *Calibration) Run(ctx context.Context) error {
 	return finish(nil)
 }
 
+func ofDesign(outs []calibrate.Outcome, d lab.Order) []calibrate.Outcome {
+	var own []calibrate.Outcome
+	for _, o := range outs {
+		if o.Design == d {
+			own = append(own, o)
+		}
+	}
+	return own
+}
+
+func designSuffix(d lab.Order) string {
+	if d == "" {
+		return ""
+	}
+	return " (" + string(d) + ")"
+}
+
+func orders(ds []lab.Order) string {
+	names := make([]string, len(ds))
+	for i, d := range ds {
+		names[i] = string(d)
+	}
+	return strings.Join(names, ", ")
+}
+
 // probe runs A/A′ at the largest effect, as modelled, and scales every
 // injection by what it realised; the run is kept in runs/ but not tallied.
-func (c *Calibration) probe(ctx context.Context, res *calibrate.Result) error {
+func (c *Calibration) probe(ctx context.Context, design lab.Order, res *calibrate.Result) error {
 	eff := 0.0
 	for _, e := range c.Effects {
 		eff = max(eff, e.Pct)
 	}
 	us := calibrate.InjectUs(eff, res.Baseline)
-	_, o, err := c.one(ctx, "probe ", eff, us, 1)
+	_, o, err := c.one(ctx, design, eff, us, 1, "probe ")
 	if ctx.Err() != nil {
 		return fmt.Errorf("interrupted in the sizing probe: %w", ctx.Err())
 	}
@@ -146,18 +194,28 @@ func (c *Calibration) probe(ctx context.Context, res *calibrate.Result) error {
 }
 
 // one runs one calibration run and prints a line about it.
-func (c *Calibration) one(ctx context.Context, kind string, effect float64, us, i int) (*Result, calibrate.Outcome, error) {
+// one runs one calibration run with design (its trial order; "" keeps
+// the experiment's), effect percent as us of injected work, its number i;
+// kind prefixes the label ("probe ").
+func (c *Calibration) one(ctx context.Context, design lab.Order, effect float64, us, i int, kind ...string) (*Result, calibrate.Outcome, error) {
 	c.done++
 	label := "A/A"
 	if effect > 0 {
-		label = fmt.Sprintf("%s%g%% (%d µs)", kind, effect, us)
+		label = fmt.Sprintf("%s%g%% (%d µs)", strings.Join(kind, ""), effect, us)
+	}
+	if design != "" {
+		label = string(design) + " " + label
 	}
 	if c.Burner != nil {
 		if err := c.Burner.Set(ctx, us); err != nil {
 			return nil, calibrate.Outcome{EffectPct: effect, InjectUs: us, Error: err.Error()}, err
 		}
 	}
-	o := Options{Experiment: calibrate.Derive(c.Experiment, c.Inject, us), Server: c.Server, Loader: c.Loader, Duet: c.Duet,
+	e := calibrate.Derive(c.Experiment, c.Inject, us)
+	if design != "" {
+		e.Trials.Order = design
+	}
+	o := Options{Experiment: e, Server: c.Server, Loader: c.Loader, Duet: c.Duet,
 		Progress:   &calibrationProgress{w: c.Out, prefix: fmt.Sprintf("  [%d/%d] %s #%d", c.done, c.total, label, i)},
 		LabVersion: c.LabVersion}
 	r, err := Run(ctx, o)
@@ -165,6 +223,7 @@ func (c *Calibration) one(ctx context.Context, kind string, effect float64, us, 
 		return nil, calibrate.Outcome{EffectPct: effect, InjectUs: us, Error: fmt.Sprint(err)}, err
 	}
 	out := calibrate.OutcomeOf(r.Run, r.Verdicts, effect, us)
+	out.Design = design
 	out.Dir = filepath.Join("runs", fmt.Sprintf("%02d-%s-%d", c.done, strings.NewReplacer("%", "pct", " ", "", "(", "", ")", "", "/", "", "µ", "u").Replace(label), i))
 	if werr := record.Write(filepath.Join(c.dir, out.Dir), r.Run); werr != nil {
 		err = errors.Join(err, werr)
