@@ -51,11 +51,14 @@ func cmdValidate(_ context.Context, args []string, stdout, _ io.Writer) error {
 
 // summary says what an experiment will run and how long it takes at most.
 func summary(e *lab.Experiment) string {
-	runs := len(e.Variants) * len(e.Scenarios)
-	most := time.Duration(runs*e.Trials.Max) * (e.Load.Warmup + e.Load.Duration)
-	return fmt.Sprintf("%s x %s x %d..%d trials, %s load: at most %s of load plus restarts",
+	most := time.Duration(e.LoadsPerRound()*e.Trials.Max) * (e.Load.Warmup + e.Load.Duration)
+	duet := ""
+	if e.Trials.Order == lab.OrderDuet {
+		duet = ", both at once (duet)"
+	}
+	return fmt.Sprintf("%s x %s x %d..%d trials, %s load%s: at most %s of load plus restarts",
 		plural(len(e.Variants), "variant"), plural(len(e.Scenarios), "scenario"),
-		e.Trials.Min, e.Trials.Max, e.Load.Model, most)
+		e.Trials.Min, e.Trials.Max, e.Load.Model, duet, most)
 }
 
 // targetNote says what lab run will do to an existing server an

@@ -82,6 +82,16 @@ func (c *Calibration) Run(ctx context.Context) error {
 	}
 	perTrial := e.Load.Warmup + e.Load.Duration + stats.DefaultTrialOverhead
 	worst := time.Duration(c.total*2*e.Trials.Max) * perTrial
+	if len(designs) > 1 || e.Trials.Order == lab.OrderDuet {
+		worst = 0 // a duet's round runs one load, not two
+		for _, d := range designs {
+			loads := 2
+			if d == lab.OrderDuet || (d == "" && e.Trials.Order == lab.OrderDuet) {
+				loads = 1
+			}
+			worst += time.Duration(c.total/len(designs)*loads*e.Trials.Max) * perTrial
+		}
+	}
 	fmt.Fprintf(c.Out, "calibrate %s: %d runs (%s) of 2 variants x %d..%d rounds of %s; at most about %s\n",
 		e.Name, c.total, planText, e.Trials.Min, e.Trials.Max, e.Load.Duration, worst.Round(time.Second))
 	res := &calibrate.Result{Experiment: e.Name, Load: e.Load, Trials: e.Trials, Started: start, AARuns: c.AARuns, Effects: c.Effects, Injection: c.Inject}

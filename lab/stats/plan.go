@@ -95,10 +95,10 @@ func PlanFor(e *lab.Experiment, nz Noise, effectPct float64) Plan {
 	p.Rounds, p.OK = PlanRounds(d, nz.SD, p.EffectPct, nz.Paired, PlanLimit)
 	p.MDEAtMax = MDEPct(nz.SD, d.Max, d.NominalAlpha(d.Max), nz.Paired)
 	per := nz.PerTrial
-	if per <= 0 {
-		per = e.Load.Warmup + e.Load.Duration + DefaultTrialOverhead
-	}
 	p.Trials = p.Rounds * len(e.Variants) * len(e.Scenarios)
 	p.Duration = time.Duration(p.Trials) * per
+	if per <= 0 { // a round's loads one after the other (a duet's two variants share each)
+		p.Duration = time.Duration(p.Rounds*e.LoadsPerRound()) * (e.Load.Warmup + e.Load.Duration + DefaultTrialOverhead)
+	}
 	return p
 }

@@ -1,0 +1,184 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// duetRound applies round's variants to both halves at once and measures
+// every scenario with both loaded at once.
+func (s *session) duetRound(ctx context.Context, round int) error {
+	vs := duetVariants(s.exp, round)
+	s.Progress.Applying(s.position(round, vs[0].Name+" | "+vs[1].Name, "", round))
+	var applied [2]Applied
+	applyErrs := both(func(i int) error {
+		var err error
+		applied[i], err = s.Duet.Halves[i].Apply(ctx, partitioned(s.exp, vs[i]))
+		return err
+	})
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	for i := range 2 {
+		if IsInternal(applyErrs[i]) {
+			return applyErrs[i]
+		}
+		s.recordVariant(vs[i], applied[i])
+	}
+	for _, sc := range s.exp.Scenarios {
+		if err := s.duetTrial(ctx, round, vs, sc, applied, applyErrs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// duetTrial measures scenario sc on both halves at once: warm-ups, windows
+// and loads side by side. A half that failed to apply fails both trials:
+// the round's pair is whole or absent.
+func (s *session) duetTrial(ctx context.Context, round int, vs [2]Variant, sc string, applied [2]Applied, applyErrs [2]error) error {
+	var ts [2]Trial
+	var pos [2]func() Position
+	for i := range 2 {
+		s.seq++
+		name := vs[i].Name
+		pos[i] = func() Position { return s.position(round, name, sc, round) }
+		ts[i] = Trial{Seq: s.seq, Variant: name, Scenario: sc, Rep: round, Half: Halves[i], Start: s.Now(), ReadyAfter: applied[i].ReadyAfter}
+		s.Progress.TrialStarted(pos[i]())
+	}
+	if err := errors.Join(applyErrs[0], applyErrs[1]); err != nil {
+		for i := range 2 {
+			ts[i].Error = "not ready: " + err.Error()
+			ts[i].End = s.Now()
+			if applyErrs[i] != nil {
+				ev := Event{T: ts[i].End, Kind: EventNotReady, Source: "postgrest", Detail: applyErrs[i].Error(), Variant: vs[i].Name, Trial: ts[i].Seq}
+				ts[i].Events = append(ts[i].Events, ev)
+				s.run.Events = append(s.run.Events, ev)
+			}
+			s.done(ts[i], pos[i])
+		}
+		return nil
+	}
+	var specs [2]LoadSpec
+	for i := range 2 {
+		specs[i] = LoadSpec{Scenario: sc, Custom: s.custom(sc), JWTSecret: s.exp.JWTSecret, Load: s.exp.Load, Seed: trialSeed(s.exp, sc, round), CPUs: generatorCPUs(s.exp)}
+		if rate, ok := s.rates[sc]; ok {
+			specs[i].Load.Model, specs[i].Load.Rate = ModelOpen, rate
+		}
+		specs[i].Load = duetLoad(specs[i].Load)
+	}
+	// Progress comes from half a only: both run the same schedule.
+	specs[0].Progress = func(lp LoadProgress) { s.Progress.Load(pos[0](), lp) }
+
+	var wins [2]Window
+	var outs [2]LoadOutcome
+	var tels [2]Telemetry
+	errs := both(func(i int) error { return s.duetWarmup(ctx, i, specs[i]) })
+	if errs[0] == nil && errs[1] == nil {
+		errs = both(func(i int) error {
+			var err error
+			wins[i], err = s.Duet.Halves[i].Watch(ctx)
+			return err
+		})
+		for i := range 2 { // a window that started must stop, whatever the other did
+			if errs[i] == nil && errs[1-i] != nil {
+				_, _ = wins[i].Stop(context.WithoutCancel(ctx), 0)
+			}
+		}
+	}
+	if errs[0] == nil && errs[1] == nil {
+		errs = both(func(i int) error {
+			spec := specs[i]
+			spec.Load.Warmup = 0
+			var err error
+			outs[i], err = s.Duet.Loaders[i].Load(ctx, spec)
+			tel, werr := wins[i].Stop(context.WithoutCancel(ctx), outs[i].sent())
+			if werr != nil && err == nil {
+				err = fmt.Errorf("telemetry: %w", werr)
+			}
+			tels[i] = tel
+			return err
+		})
+		duetInterference(&ts, tels, outs, s.run.Host.CPUs, s.exp.Trials.InterferenceLimit())
+	}
+	if c, ok := s.Duet.Loaders[0].(Cleaner); ok && ctx.Err() == nil {
+		if cerr := c.Cleanup(ctx, specs[0]); cerr != nil {
+			s.Progress.Note(fmt.Sprintf("%s/%s: cleanup after the trial: %v", vs[0].Name, sc, cerr))
+		}
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	for i := range 2 {
+		t := &ts[i]
+		t.End = s.Now()
+		t.Load, t.Series, t.Curve = outs[i].Stats, outs[i].Series, outs[i].Curve
+		tel := tels[i]
+		t.Server, t.Database, t.DB, t.Events, t.SpeedRefNs = tel.Server, tel.Database, tel.DB, tel.Events, tel.SpeedRefNs
+		if errs[i] != nil {
+			t.Error = errs[i].Error()
+			if IsInternal(errs[i]) {
+				s.done(*t, pos[i])
+				return errs[i]
+			}
+		} else if errs[1-i] != nil {
+			t.Error = "duet: the other half failed: " + errs[1-i].Error()
+		}
+		for j := range t.Events {
+			t.Events[j].Variant, t.Events[j].Trial = vs[i].Name, t.Seq
+			if t.Events[j].Rate == 0 {
+				t.Events[j].Rate = t.Load.Rate
+			}
+			if t.Error == "" && t.Events[j].Fatal() {
+				t.Error = string(t.Events[j].Kind) + ": " + t.Events[j].Detail
+			}
+		}
+		s.run.Events = append(s.run.Events, t.Events...)
+	}
+	for i := range 2 { // a crash of one half spoils the pair
+		if ts[i].Error == "" && ts[1-i].Error != "" {
+			ts[i].Error = "duet: the other half failed: " + ts[1-i].Error
+		}
+	}
+	for i := range 2 {
+		s.done(ts[i], pos[i])
+	}
+	return nil
+}
+
+// duetWarmup is half i's warm-up (see session.warmup).
+func (s *session) duetWarmup(ctx context.Context, i int, spec LoadSpec) error {
+	if spec.Load.Warmup <= 0 {
+		return nil
+	}
+	spec.Load.Duration, spec.Load.Warmup = spec.Load.Warmup, 0
+	progress := spec.Progress
+	spec.Progress = func(lp LoadProgress) {
+		lp.Warmup = true
+		if progress != nil {
+			progress(lp)
+		}
+	}
+	if _, err := s.Duet.Loaders[i].Load(ctx, spec); err != nil {
+		return fmt.Errorf("warm-up: %w", err)
+	}
+	return nil
+}
+
+// duetInterference splits the machine's CPU during a duet trial: both
+// targets, both halves' backends and the generator (one process, whose
+// CPU either half's load measured whole) are the measured work, the rest
+// is other work. Both trials get the same figures.
+func duetInterference(ts *[2]Trial, tels [2]Telemetry, outs [2]LoadOutcome, cpus int, limit float64) {
+	tel := tels[0]
+	if tel.MachineCPU <= 0 {
+		tel = tels[1]
+	}
+	tel.Server.CPUUtil = tels[0].Server.CPUUtil + tels[1].Server.CPUUtil
+	tel.Database.CPUUtil = tels[0].Database.CPUUtil + tels[1].Database.CPUUtil
+	out := outs[0]
+	out.GeneratorCPU = max(outs[0].GeneratorCPU, outs[1].GeneratorCPU)
+	in := interference(tel, out, cpus, limit)
+	ts[0].Interference, ts[1].Interference = in, in
+}
