@@ -137,5 +137,9 @@ func printStatus(ctx context.Context, s *stack.Stack, w io.Writer, asJSON bool) 
 	fmt.Fprintf(w, "              binary  %s (%s)\n", st.Binary, kind)
 	fmt.Fprintf(w, "              url     %s   admin %s\n", st.URL, st.AdminURL)
 	fmt.Fprintf(w, "              config  %s\n", st.Config)
+	if st.Twin != nil {
+		fmt.Fprintf(w, "  twin        %s  %s  pid %d  (duet runs)\n", st.Twin.Name, st.Twin.State, st.Twin.PID)
+		fmt.Fprintf(w, "              url     %s\n", st.TwinURL)
+	}
 	return nil
 }

@@ -120,6 +120,9 @@ func duetRun(t *testing.T, dir string) {
 	if err != nil || strings.Contains(string(twin), "application_name") {
 		t.Errorf("the twin's config after the run: %v\n%s\nwant its original, without application_name", err, twin)
 	}
+	if st, err := runLab(t, "stack", "status", "--dir", dir); err != nil || !strings.Contains(st, "-twin.service  active") {
+		t.Errorf("stack status: %v\n%s\nwant the twin, active", err, st)
+	}
 	if got := run.Experiment.Trials.Order; got != lab.OrderDuet {
 		t.Errorf("recorded order %q; want duet", got)
 	}

@@ -38,6 +38,10 @@ type Status struct {
 	AdminURL  string `json:"admin_url,omitempty"`
 	Binary    string `json:"binary,omitempty"`
 	Reference bool   `json:"reference"` // the bundled postgrest-mini, not PostgREST
+	// Twin is the second target of duet runs, once one started it (nil
+	// before); TwinURL its API.
+	Twin    *Unit  `json:"twin,omitempty"`
+	TwinURL string `json:"twin_url,omitempty"`
 
 	// Controller is the supervisor in use, for restarts and telemetry.
 	Controller systemd.Controller `json:"-"`
@@ -71,6 +75,13 @@ func (s *Stack) Status(ctx context.Context) (Status, error) {
 		}
 		st.Target = &u
 		st.Config, st.URL, st.AdminURL, st.Binary, st.Reference = f.configPath(), f.url(), f.adminURL(), f.Binary, f.Reference
+	}
+	if f.installed(f.TwinUnit) {
+		u, err := unitStatus(ctx, ctrl, f, f.TwinUnit)
+		if err != nil {
+			return Status{}, err
+		}
+		st.Twin, st.TwinURL = &u, f.twin().URL
 	}
 	return st, nil
 }
