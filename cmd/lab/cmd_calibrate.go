@@ -110,7 +110,13 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if e.Target.Unit != "" || e.Target.Config != "" || e.Target.URL != "" {
 		return usageErrorf("calibrate: %s targets an existing server; calibration injects work into the local stack only", e.Name)
 	}
-	srv, url, closeFn, err := stackServer(ctx, *dir, "", calibrate.Derive(e, calibrate.InjectServer, 0), stderr)
+	se := calibrate.Derive(e, calibrate.InjectServer, 0)
+	if slices.Contains(designs, lab.OrderDuet) {
+		// Half a names its backends in every design, so that each design
+		// measures the same database CPU: its target's backends'.
+		se.Trials.Order = lab.OrderDuet
+	}
+	srv, url, closeFn, err := stackServer(ctx, *dir, "", se, stderr)
 	if err != nil {
 		return err
 	}
