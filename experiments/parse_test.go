@@ -76,7 +76,7 @@ func TestParseBadFiles(t *testing.T) {
 			`testdata/bad-values.toml:11: load.warmup: -1s must be >= 0`,
 			`testdata/bad-values.toml:14: trials.min: 1: need at least 2 trials per variant and scenario for a verdict (5 or more recommended)`,
 			`testdata/bad-values.toml:15: trials.max: 0 must be >= trials.min (1)`,
-			`testdata/bad-values.toml:16: trials.order: "abab" is not a trial order (allowed: interleaved, random)`,
+			`testdata/bad-values.toml:16: trials.order: "abab" is not a trial order (allowed: interleaved, random, duet)`,
 			`testdata/bad-values.toml:17: trials.alpha: 0.9 must be in (0, 0.5] (e.g. 0.05)`,
 			`testdata/bad-values.toml:22: variant[0].dropin.CPUAfinity: is not an allowed drop-in setting (did you mean "CPUAffinity"?)`,
 			`testdata/bad-values.toml:22: variant[0].dropin.Restart: is not an allowed drop-in setting (allowed: AllowedCPUs, CPUAffinity, CPUQuota, CPUWeight, LimitNOFILE, MemoryHigh, MemoryMax, Nice, TasksMax)`,

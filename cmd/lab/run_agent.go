@@ -72,6 +72,12 @@ func runOnAgents(ctx context.Context, e *lab.Experiment, af agentFlags, results 
 	if err != nil {
 		return err
 	}
+	if e.Trials.Order == lab.OrderDuet {
+		// A duet needs the stack's twin next to the target; an agent
+		// serves one target.
+		fmt.Fprintf(stdout, "%s: an agent serves one target, so its variants run interleaved instead of as a duet\n", e.Name)
+		e.Trials.Order = lab.OrderInterleaved
+	}
 	if len(af.urls) > 1 {
 		m := &session.Matrix{Experiment: e, Driver: host.DescribeHost(ctx), Results: results, Out: stdout}
 		for i, u := range af.urls {

@@ -102,6 +102,11 @@ func (ed Edits) apply(e *lab.Experiment) error {
 	e.Profile = e.Profile || ed.Profile
 	if ed.Order != "" {
 		e.Trials.Order = ed.Order
+	} else if ed.Profile && e.Trials.Order == lab.OrderDuet {
+		// A profile is of one target: --profile on a duet experiment
+		// (socket-vs-tcp) runs it interleaved; --order duet --profile is
+		// refused by Validate.
+		e.Trials.Order = lab.OrderInterleaved
 	}
 	return nil
 }
