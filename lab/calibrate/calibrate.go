@@ -200,9 +200,9 @@ func OutcomeOf(run *lab.Run, v *stats.Verdicts, effectPct float64, injectUs int)
 type Row struct {
 	Design    lab.Order `json:"design,omitempty"`
 	EffectPct float64   `json:"effect_pct"`
-	InjectUs  int     `json:"inject_us"`
-	Runs      int     `json:"runs"` // runs with a verdict
-	Failed    int     `json:"failed"`
+	InjectUs  int       `json:"inject_us"`
+	Runs      int       `json:"runs"` // runs with a verdict
+	Failed    int       `json:"failed"`
 	// Hits are runs that declared a difference: for the A/A row any
 	// significant verdict (a false positive), else "worse" (a detection).
 	Hits int `json:"hits"`

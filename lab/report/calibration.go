@@ -135,7 +135,7 @@ func CalibrationMarkdown(w io.Writer, res *calibrate.Result) error {
 			pctOrQ(r.MeanPct, "%+.1f%%"), pctOrQ(r.MeanMDE, "±%.1f%%"), pctOrQ(r.MeanRnds, "%.1f"), pctOrQ(r.MeanTook, "%.1f"))
 	}
 	if ds := calibrate.Designs(res.Rows); ds != nil {
-		fmt.Fprintf(b, "\n## Designs per minute\n\nFrom the A/A runs: an MDE falls as the square root of the rounds, so a design's MDE in one minute " +
+		fmt.Fprintf(b, "\n## Designs per minute\n\nFrom the A/A runs: an MDE falls as the square root of the rounds, so a design's MDE in one minute "+
 			"(mean MDE × √mean minutes) and the minutes it needs for ±1 %% (mean minutes × mean MDE²) compare designs whose rounds take different times.\n\n")
 		fmt.Fprintf(b, "| design | A/A runs | mean MDE | mean minutes | MDE in one minute | minutes for ±1 %% |\n|---|---:|---:|---:|---:|---:|\n")
 		for _, d := range ds {
