@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -148,12 +149,24 @@ func CalibrationMarkdown(w io.Writer, res *calibrate.Result) error {
 	return b.Flush()
 }
 
+// trialsDesc is the design's rounds and order, or the orders compared.
+func trialsDesc(res *calibrate.Result) string {
+	if !compared(res) {
+		return fmt.Sprintf("min %d, max %d per variant, %s order", res.Trials.Min, res.Trials.Max, res.Trials.Order)
+	}
+	var names []string
+	for _, d := range calibrate.Designs(res.Rows) {
+		names = append(names, string(d.Design))
+	}
+	return fmt.Sprintf("min %d, max %d per variant; designs compared, alternately: %s", res.Trials.Min, res.Trials.Max, strings.Join(names, ", "))
+}
+
 func calibrationSetup(res *calibrate.Result) [][2]string {
 	setup := [][2]string{
 		{"Target", targetDesc(res.Target)},
 		{"Machine", hostDesc(res.Host)},
 		{"Load", loadDesc(res.Load)},
-		{"Trials", fmt.Sprintf("min %d, max %d per variant, %s order", res.Trials.Min, res.Trials.Max, res.Trials.Order)},
+		{"Trials", trialsDesc(res)},
 		{"Test", res.Design},
 		{"Runs", calibrationRuns(res)},
 		{"Injection", sizingDesc(res)},

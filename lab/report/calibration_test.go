@@ -84,7 +84,7 @@ func TestCalibrationReportsCompareDesigns(t *testing.T) {
 	if err := report.CalibrationMarkdown(&md, res); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| design | effect |", "| duet | A/A |", "## Designs per minute", "| duet | 1 | ±2.5% | 4.0 | ±5.0% | 25.0 |",
+	for _, want := range []string{"designs compared, alternately: interleaved, duet", "| design | effect |", "| duet | A/A |", "## Designs per minute", "| duet | 1 | ±2.5% | 4.0 | ±5.0% | 25.0 |",
 		"More sensitive per minute: duet (the other needs 5.8x the minutes"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md.String())
