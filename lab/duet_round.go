@@ -74,7 +74,7 @@ func (s *session) duetTrial(ctx context.Context, round int, vs [2]Variant, sc st
 	var wins [2]Window
 	var outs [2]LoadOutcome
 	var tels [2]Telemetry
-	errs := both(func(i int) error { return s.duetWarmup(ctx, i, specs[i]) })
+	errs := both(func(i int) error { return warmupWith(ctx, s.Duet.Loaders[i], specs[i]) })
 	if errs[0] == nil && errs[1] == nil {
 		errs = both(func(i int) error {
 			var err error
@@ -143,25 +143,6 @@ func (s *session) duetTrial(ctx context.Context, round int, vs [2]Variant, sc st
 	}
 	for i := range 2 {
 		s.done(ts[i], pos[i])
-	}
-	return nil
-}
-
-// duetWarmup is half i's warm-up (see session.warmup).
-func (s *session) duetWarmup(ctx context.Context, i int, spec LoadSpec) error {
-	if spec.Load.Warmup <= 0 {
-		return nil
-	}
-	spec.Load.Duration, spec.Load.Warmup = spec.Load.Warmup, 0
-	progress := spec.Progress
-	spec.Progress = func(lp LoadProgress) {
-		lp.Warmup = true
-		if progress != nil {
-			progress(lp)
-		}
-	}
-	if _, err := s.Duet.Loaders[i].Load(ctx, spec); err != nil {
-		return fmt.Errorf("warm-up: %w", err)
 	}
 	return nil
 }

@@ -258,6 +258,11 @@ func (s *session) done(t Trial, pos func() Position) {
 // so that the measured window holds only measured requests. A search runs
 // its own warm-up before every step.
 func (s *session) warmup(ctx context.Context, spec LoadSpec) error {
+	return warmupWith(ctx, s.Loader, spec)
+}
+
+// warmupWith runs spec's warm-up with ld (see session.warmup).
+func warmupWith(ctx context.Context, ld Loader, spec LoadSpec) error {
 	if spec.Load.Warmup <= 0 || spec.Load.Model == ModelSearch {
 		return nil
 	}
@@ -269,7 +274,7 @@ func (s *session) warmup(ctx context.Context, spec LoadSpec) error {
 			progress(lp)
 		}
 	}
-	if _, err := s.Loader.Load(ctx, spec); err != nil {
+	if _, err := ld.Load(ctx, spec); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
 	return nil
