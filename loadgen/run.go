@@ -198,7 +198,11 @@ func (r *runner) run(ctx context.Context, progress func(Progress)) (*Result, err
 	defer cancel()
 	r.cancel = cancel
 	conns := r.newConns()
-	err := connectAll(r, conns)
+	pre := conns
+	if r.cfg.Open != nil {
+		pre = conns[:Preconnect(r.cfg.Open.Rate, len(conns))]
+	}
+	err := connectAll(r, pre)
 	if pe := r.panicErr(); pe != nil {
 		closeAll(conns)
 		return nil, pe
