@@ -54,7 +54,7 @@ type Weighted struct {
 // Open is the constant-arrival-rate model.
 type Open struct {
 	Rate        float64 // requests per second
-	MaxInFlight int     // bound on outstanding requests (= connection slots, see Preconnect); 0: DefaultMaxInFlight(Rate)
+	MaxInFlight int     // bound on outstanding requests (= connections); 0: DefaultMaxInFlight(Rate)
 }
 
 // Closed is the fixed-concurrency model.
@@ -92,25 +92,10 @@ const DefaultTimeout = 10 * time.Second
 const MaxDuration = 24 * time.Hour
 
 // DefaultMaxInFlight is the in-flight bound for an open run at rate r when
-// none is given: one second's worth of requests, at least 100 (k6's
-// preAllocatedVUs in the original benchmark), at most 1000 (below the
-// 1024 descriptors a server under systemd may open by default). A request
-// that is due while every slot is busy is dropped, not sent late; so the
-// bound must outlast the stalls of a shared machine (a 50 ms bound dropped
-// 8 % of 2,000 req/s against real PostgREST where vegeta, unbounded, sent
-// them all). Only the first Preconnect(r) slots' connections are opened
-// before the clock starts; the others connect when a burst first needs
-// them.
+// none is given: 50 ms worth of requests, at least 100 (k6's preAllocatedVUs
+// in the original benchmark), at most 2000.
 func DefaultMaxInFlight(rate float64) int {
-	return int(max(100, min(1000, rate)))
-}
-
-// Preconnect is how many of an open run's in-flight slots have their
-// connection opened before the clock starts: 50 ms worth of requests at
-// rate, at least 100, at most the bound slots. The load stays on as few
-// connections as it needs, so the others are rarely opened at all.
-func Preconnect(rate float64, slots int) int {
-	return min(slots, int(max(100, rate/20)))
+	return int(max(100, min(2000, rate/20)))
 }
 
 // Validate returns every problem of the config, each naming the field.

@@ -15,14 +15,10 @@
 //     kernel's receive stamps (SO_TIMESTAMPNS), so while a free connection
 //     is left the loop need not wake up for each answer; it reads those
 //     that came in when it wakes for the next send. Without stamps (a
-//     kernel that gives none) it wakes for every answer and times it then.
-//     At most MaxInFlight requests are outstanding (one keep-alive
-//     connection per slot, like k6's maxVUs; by default one second's worth,
-//     100..1000, so that a stall of a shared machine does not drop
-//     requests); a request that is due while all slots are busy is not
-//     sent and is counted as dropped. Only the first slots (Preconnect: 50
-//     ms worth) connect before the clock starts; a slot beyond them
-//     connects when a burst first needs it.
+//     kernel that gives none) it wakes for every answer and times it then. At most
+//     MaxInFlight requests are outstanding (one keep-alive connection per
+//     slot, like k6's maxVUs); a request that is due while all slots are
+//     busy is not sent and is counted as dropped.
 //   - Closed (Config.Closed): N connections, each sending its next request
 //     as soon as the previous answer arrived (plus optional think time),
 //     like wrk.

@@ -570,9 +570,8 @@ func (l *evloop) close() {
 	l.p.close()
 }
 
-// connectAll opens connections before the clock starts (16 at a time):
-// every one of the closed model, the first slots of the open model (the
-// others connect when first used). It fails only when none opened.
+// connectAll opens every connection before the clock starts (16 at a
+// time). It fails only when none opened.
 func connectAll(r *runner, conns []*conn) error {
 	var (
 		wg      sync.WaitGroup

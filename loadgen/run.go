@@ -198,11 +198,7 @@ func (r *runner) run(ctx context.Context, progress func(Progress)) (*Result, err
 	defer cancel()
 	r.cancel = cancel
 	conns := r.newConns()
-	pre := conns
-	if r.cfg.Open != nil {
-		pre = conns[:Preconnect(r.cfg.Open.Rate, len(conns))]
-	}
-	err := connectAll(r, pre)
+	err := connectAll(r, conns)
 	if pe := r.panicErr(); pe != nil {
 		closeAll(conns)
 		return nil, pe

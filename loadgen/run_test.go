@@ -4,13 +4,11 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -112,67 +110,6 @@ func TestOpenModelKeepsLoadOnFewConnections(t *testing.T) {
 	if sum := res.Summary; sum.Requests != 1000 || len(used) > sum.MaxInFlight || len(used) == 100 {
 		t.Errorf("1,000 req/s on 100 slots: %d requests on %d connections, max in flight %d; want 1000 on at most that many",
 			sum.Requests, len(used), sum.MaxInFlight)
-	}
-}
-
-// Slots beyond the first Preconnect connect when a burst needs them: a
-// server that takes 150 ms per answer needs about 150 requests in flight
-// at 1,000 req/s, more than the 100 connections opened before the clock
-// starts; none is dropped, and no more connections are opened than slots.
-func TestOpenModelConnectsSlotsABurstNeeds(t *testing.T) {
-	var mu sync.Mutex
-	used := map[string]bool{}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl := &countingListener{Listener: ln}
-	s := serve(t, cl, func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		used[r.RemoteAddr] = true
-		mu.Unlock()
-		time.Sleep(150 * time.Millisecond) // the server's own slowness
-		okHandler(w, r)
-	})
-	res := run(t, Config{Target: Target{URL: s.URL}, Mix: simpleMix("/"), Open: &Open{Rate: 1000, MaxInFlight: 300},
-		Duration: time.Second, Threads: 1})
-	mu.Lock()
-	defer mu.Unlock()
-	pre := Preconnect(1000, 300)
-	sum := res.Summary
-	if sum.Requests != 1000 || sum.Dropped != 0 || sum.Errors != 0 || sum.MaxInFlight <= pre || len(used) <= pre || len(used) > 300 {
-		t.Errorf("1,000 req/s of 150 ms answers on 300 slots (%d connected at start): %d requests, %d dropped, %d errors, max in flight %d, %d connections used",
-			pre, sum.Requests, sum.Dropped, sum.Errors, sum.MaxInFlight, len(used))
-	}
-	// Opened: the first slots, then only as many as were in flight at once.
-	if n := int(cl.accepted.Load()); n > max(pre, sum.MaxInFlight) {
-		t.Errorf("%d connections opened for at most %d in flight (%d connected at start)", n, sum.MaxInFlight, pre)
-	}
-}
-
-// countingListener counts the connections it accepted.
-type countingListener struct {
-	net.Listener
-	accepted atomic.Int64
-}
-
-func (l *countingListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err == nil {
-		l.accepted.Add(1)
-	}
-	return c, err
-}
-
-func TestDefaultInFlight(t *testing.T) {
-	for _, c := range []struct {
-		rate       float64
-		slots, pre int
-	}{{50, 100, 100}, {500, 500, 100}, {2000, 1000, 100}, {3000, 1000, 150}, {50000, 1000, 1000}} {
-		slots := DefaultMaxInFlight(c.rate)
-		if pre := Preconnect(c.rate, slots); slots != c.slots || pre != c.pre {
-			t.Errorf("%v req/s: %d slots, %d connected at start; want %d, %d", c.rate, slots, pre, c.slots, c.pre)
-		}
 	}
 }
 

@@ -65,7 +65,7 @@ const (
 // passes if the first fails), then bisects between the last pass and the
 // first failure to 5%. It never asks for more than lim.MaxRate (when set).
 // Each step is a full Run of cfg (warm-up included).
-// With cfg.Open.MaxInFlight == 0 each step uses StepInFlight.
+// With cfg.Open.MaxInFlight == 0 each step uses DefaultMaxInFlight.
 func Search(ctx context.Context, cfg Config, lim Limit, progress func(Progress)) (*SearchResult, error) {
 	if cfg.Open == nil {
 		return nil, fmt.Errorf("loadgen: search needs the open model (Config.Open with the starting rate)")
@@ -132,22 +132,9 @@ func Search(ctx context.Context, cfg Config, lim Limit, progress func(Progress))
 }
 
 // runStep runs cfg's open model at rate and checks the result against lim.
-// StepInFlight is a search or ramp step's in-flight bound when none is
-// given: 50 ms worth of requests at rate, at least 100. A step's limit on
-// dropped requests then also bounds the queue: a rate at which the answers
-// fall more than about 50 ms behind drops requests and fails. (A plain
-// open run has the larger DefaultMaxInFlight, so that a short stall of the
-// machine is measured as latency, not dropped.)
-func StepInFlight(rate float64) int {
-	return int(max(100, rate/20))
-}
-
 func runStep(ctx context.Context, cfg Config, rate float64, lim Limit, progress func(Progress)) (SearchPoint, error) {
 	o := *cfg.Open
 	o.Rate = rate
-	if o.MaxInFlight == 0 {
-		o.MaxInFlight = StepInFlight(rate)
-	}
 	cfg.Open = &o
 	r, err := Run(ctx, cfg, progress)
 	if err != nil {

@@ -51,7 +51,7 @@ func newLoadFlags(stdout io.Writer) *loadFlags {
 	f.url = fs.String("url", "", "target URL (http://127.0.0.1:3000[/base][/path?query])")
 	f.sock = fs.String("unix-socket", "", "dial this Unix socket instead of URL's host")
 	f.rate = fs.Float64("rate", 0, "open model: requests per second")
-	f.maxIn = fs.Int("max-in-flight", 0, "open model: bound on requests in flight (0: one second of requests, at least 100, at most 1000; a search step: 50 ms of requests, at least 100)")
+	f.maxIn = fs.Int("max-in-flight", 0, "open model: bound on requests in flight (0: rate/20, at least 100, at most 2000)")
 	f.conns = fs.Int("connections", 0, "closed model: connections")
 	f.think = fs.Duration("think", 0, "closed model: pause between an answer and the next request")
 	f.dur = fs.Duration("duration", 10*time.Second, "measured duration")
