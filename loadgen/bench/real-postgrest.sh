@@ -17,7 +17,8 @@
 # CPU/req <= 1.5x wrk's closed figure, CPU/req at 500 <= 2x at 3000, rates
 # exact.
 #
-# Env: ROUNDS (3), DURATION (10s), RATES ("500 2000 3000"), CONNS (10),
+# Env: ROUNDS (3), DURATION (10s), RATES ("500 2000 3000"; RATES="" runs
+# the closed rows alone, for a longer series of them), CONNS (10),
 # LAB (built if unset), LAB_BEFORE (optional), LAB_POSTGREST (required),
 # VEGETA (installed from the Go module proxy if unset and not on PATH).
 # Needs wrk and GNU time (apt-get install -y wrk time). Loopback only; every
@@ -25,7 +26,7 @@
 set -euo pipefail
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10s}
-RATES=${RATES:-"500 2000 3000"}
+RATES=${RATES-"500 2000 3000"}
 CONNS=${CONNS:-10}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -136,6 +137,18 @@ for k in kinds:
         if (k, c) in med:
             rate, cpu = med[(k, c)]
             print(f"| open {k[5:]} req/s | {c} | {rate:,.0f} | {cpu:.1f} µs | {cpu / wrk_cpu:.2f}× |")
+# Paired per round: the lab against the wrk run of its own round, so the
+# machine's drift between rounds (this VM's +-10 %) cancels out.
+rounds = {}
+for r, kind, client, n, secs, u, s in rows:
+    if kind == "closed":
+        rounds.setdefault(r, {})[client] = (int(n) / float(secs), 1e6 * (float(u) + float(s)) / max(1, int(n)))
+for c in labs:
+    pairs = [(v[c][0] / v["wrk"][0], v[c][1] / v["wrk"][1]) for v in rounds.values() if c in v and "wrk" in v]
+    if len(pairs) >= 3:
+        q, w = sorted(x for x, _ in pairs), sorted(y for _, y in pairs)
+        print(f"closed {c} vs wrk, paired in {len(pairs)} rounds: req/s {st.median(q):.2f}× [{q[0]:.2f}..{q[-1]:.2f}], "
+              f"CPU/req {st.median(w):.2f}× [{w[0]:.2f}..{w[-1]:.2f}]; {sum(y <= 1 for y in w)} of {len(w)} rounds at or below wrk's CPU/req")
 if len(kinds) >= 2:
     lo, hi = kinds[0], kinds[-1]
     for c in labs:
