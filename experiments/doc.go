@@ -51,7 +51,7 @@
 //	connections = 10                # closed: connections (default 10)
 //	think = "0s"                    # closed: pause between a response and the next request
 //	rate = 1000.0                   # open: requests/s (required)
-//	max_in_flight = 0               # open: bound on concurrent requests (0 = none)
+//	max_in_flight = 0               # open: bound on concurrent requests (0 = 50 ms of requests, 100..2000)
 //	duration = "10s"                # measured part of a trial (default 10s)
 //	warmup = "2s"                   # unmeasured start of a trial (default 2s; 0 allowed)
 //	timeout = "10s"                 # per request (default 10s)
