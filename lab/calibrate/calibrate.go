@@ -145,16 +145,31 @@ func InjectUs(effectPct float64, b Baseline) int {
 	if effectPct <= 0 || b.Rate <= 0 {
 		return 0
 	}
-	e := effectPct / 100
 	scale := b.Scale
 	if scale <= 0 {
 		scale = 1
 	}
+	return max(1, int(math.Round(scale*modelUs(effectPct, b))))
+}
+
+// ModelUsPerPct is the model's injected µs per percent at effectPct, before
+// any correction (Scale 1): what Refit compares the measured µs per
+// percent with.
+func ModelUsPerPct(effectPct float64, b Baseline) float64 {
+	if effectPct <= 0 || b.Rate <= 0 {
+		return 0
+	}
+	return modelUs(effectPct, b) / effectPct
+}
+
+// modelUs is InjectUs's model, unrounded and uncorrected.
+func modelUs(effectPct float64, b Baseline) float64 {
+	e := effectPct / 100
 	if b.Efficiency {
-		return max(1, int(math.Round(scale*b.CPUPerReq*e)))
+		return b.CPUPerReq * e
 	}
 	cost := float64(b.CPUs) * 1e6 / b.Rate
-	return max(1, int(math.Round(scale*cost*e/(1-e))))
+	return cost * e / (1 - e)
 }
 
 // Outcome is one calibration run's verdict on the primary metric.
@@ -200,9 +215,13 @@ func OutcomeOf(run *lab.Run, v *stats.Verdicts, effectPct float64, injectUs int)
 type Row struct {
 	Design    lab.Order `json:"design,omitempty"`
 	EffectPct float64   `json:"effect_pct"`
-	InjectUs  int       `json:"inject_us"`
-	Runs      int       `json:"runs"` // runs with a verdict
-	Failed    int       `json:"failed"`
+	// InjectUs is the work injected in its runs (the most of them);
+	// InjectUsMin the least when they differed (the sizing refitted as runs
+	// came in, or parts pooled), else 0.
+	InjectUs    int `json:"inject_us"`
+	InjectUsMin int `json:"inject_us_min,omitempty"`
+	Runs        int `json:"runs"` // runs with a verdict
+	Failed      int `json:"failed"`
 	// Hits are runs that declared a difference: for the A/A row any
 	// significant verdict (a false positive), else "worse" (a detection).
 	Hits int `json:"hits"`
@@ -249,8 +268,12 @@ func tallyEffects(design lab.Order, outs []Outcome) []Row {
 		r := Row{Design: design, EffectPct: e}
 		var sumPct, sumMDE, sumR, sumT float64
 		nPct, nMDE := 0, 0
+		lo := 0
 		for _, o := range by[e] {
-			r.InjectUs = o.InjectUs
+			r.InjectUs = max(r.InjectUs, o.InjectUs)
+			if lo == 0 || o.InjectUs < lo {
+				lo = o.InjectUs
+			}
 			if o.Error != "" && o.Rounds == 0 {
 				r.Failed++
 				continue
@@ -269,6 +292,9 @@ func tallyEffects(design lab.Order, outs []Outcome) []Row {
 			}
 			sumR += float64(o.Rounds)
 			sumT += o.Took.Minutes()
+		}
+		if lo > 0 && lo < r.InjectUs {
+			r.InjectUsMin = lo
 		}
 		r.MeanPct, r.MeanMDE = mean(sumPct, nPct), mean(sumMDE, nMDE)
 		r.MeanRnds, r.MeanTook = mean(sumR, r.Runs), mean(sumT, r.Runs)

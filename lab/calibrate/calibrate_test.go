@@ -181,3 +181,65 @@ func TestSizeFrom(t *testing.T) {
 		t.Errorf("InjectUs with Scale 2: %d, want about 2 × %d", got, plain)
 	}
 }
+
+// Refit pools the probe with the counted runs (the figures of a real
+// PostgREST series: a 3 % probe of 19 µs realised +4.5 % of CPU per
+// request, then 4, 9 and 13 µs realised +1.4, +3.1 and +4.0 %): least
+// squares through the origin gives the µs per percent, and Scale is that
+// over the model's.
+func TestRefit(t *testing.T) {
+	b := calibrate.Baseline{Rate: 1300, CPUs: 2, CPUPerReq: 430, Efficiency: true}
+	model := calibrate.ModelUsPerPct(3, b)
+	if math.Abs(model-4.3) > 1e-9 {
+		t.Fatalf("model µs per percent %.3f, want 4.3 (1 %% of 430 µs)", model)
+	}
+	probe := calibrate.SizeFrom(calibrate.Outcome{EffectPct: 3, InjectUs: 19, DeltaPct: 4.5}, -1)
+	outs := []calibrate.Outcome{
+		{EffectPct: 0, DeltaPct: -0.3, Rounds: 9}, // A/A: left out
+		{EffectPct: 1, InjectUs: 4, DeltaPct: 1.4, Rounds: 11},
+		{EffectPct: 2, InjectUs: 9, DeltaPct: 3.1, Rounds: 11},
+		{EffectPct: 3, InjectUs: 13, DeltaPct: 4.0, Rounds: 11},
+		{EffectPct: 3, InjectUs: 13, Error: "stack down"},            // failed: left out
+		{EffectPct: 2, InjectUs: 9, DeltaPct: math.NaN(), Rounds: 3}, // no change measured: left out
+	}
+	s := calibrate.Refit(probe, outs, -1, model)
+	usPerPct := (19.0*19 + 4*4 + 9*9 + 13*13) / (19*4.5 + 4*1.4 + 9*3.1 + 13*4.0)
+	if s.FitRuns != 4 || math.Abs(s.UsPerPct-usPerPct) > 1e-9 || math.Abs(s.Scale-usPerPct/model) > 1e-9 || s.Note != "" {
+		t.Errorf("refit %+v: want 4 runs, %.3f µs per percent, scale %.3f", s, usPerPct, usPerPct/model)
+	}
+	if s.InjectUs != 19 || s.RealisedPct != 4.5 || !strings.Contains(s.String(), "sized by 4 effect runs") || !strings.Contains(s.String(), "1% takes 3.7 µs") {
+		t.Errorf("refit keeps the probe and says the fit: %q", s)
+	}
+	b.Scale = s.Scale
+	if us := calibrate.InjectUs(1, b); us != 4 { // 3.67 µs
+		t.Errorf("1%% after the refit: %d µs, want 4", us)
+	}
+	// Throughput as the metric: an injection lowers it (better = +1).
+	if s2 := calibrate.Refit(calibrate.SizeFrom(calibrate.Outcome{EffectPct: 3, InjectUs: 19, DeltaPct: -4.5}, +1),
+		[]calibrate.Outcome{{EffectPct: 1, InjectUs: 4, DeltaPct: -1.4, Rounds: 11}}, +1, model); s2.FitRuns != 2 || !(s2.UsPerPct > 0) {
+		t.Errorf("throughput refit %+v", s2)
+	}
+	if s3 := calibrate.Refit(probe, nil, -1, model); s3 != probe {
+		t.Errorf("the probe alone: %+v, want it unchanged", s3)
+	}
+	against := calibrate.Refit(calibrate.Sizing{EffectPct: 3, InjectUs: 19, RealisedPct: math.NaN(), Scale: 1},
+		[]calibrate.Outcome{{EffectPct: 1, InjectUs: 4, DeltaPct: -1, Rounds: 6}, {EffectPct: 2, InjectUs: 9, DeltaPct: -2, Rounds: 6}}, -1, model)
+	if against.Scale != 1 || !strings.Contains(against.Note, "against the injection's direction") {
+		t.Errorf("runs against the injection: %+v, want the sizing kept and said", against)
+	}
+	wild := calibrate.Refit(probe, []calibrate.Outcome{{EffectPct: 1, InjectUs: 4, DeltaPct: 40, Rounds: 6}}, -1, model)
+	if wild.Scale != calibrate.MinScale || !strings.Contains(wild.Note, "clamped") {
+		t.Errorf("a wild run: %+v, want the correction clamped", wild)
+	}
+}
+
+// Runs of one effect with different injections (the sizing refitted, or
+// parts pooled) show the range.
+func TestTallyInjectRange(t *testing.T) {
+	rows := calibrate.Tally([]calibrate.Outcome{
+		{EffectPct: 2, InjectUs: 9, Rounds: 11}, {EffectPct: 2, InjectUs: 8, Rounds: 11}, {EffectPct: 3, InjectUs: 13, Rounds: 11},
+	})
+	if len(rows) != 2 || rows[0].InjectUs != 9 || rows[0].InjectUsMin != 8 || rows[1].InjectUs != 13 || rows[1].InjectUsMin != 0 {
+		t.Errorf("rows %+v: want 8..9 µs at 2 %%, 13 µs at 3 %%", rows)
+	}
+}

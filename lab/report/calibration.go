@@ -85,6 +85,9 @@ func injected(r calibrate.Row) string {
 	if r.InjectUs == 0 {
 		return "none"
 	}
+	if r.InjectUsMin > 0 {
+		return fmt.Sprintf("%d–%d µs", r.InjectUsMin, r.InjectUs)
+	}
 	return fmt.Sprintf("%d µs", r.InjectUs)
 }
 

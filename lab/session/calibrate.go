@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 	"time"
@@ -138,6 +139,9 @@ func (c *Calibration) Run(ctx context.Context) error {
 				return finish(err)
 			}
 			fmt.Fprintf(c.Out, "    so far%s: %s\n", designSuffix(d), calibrate.SoFar(ofDesign(res.Outcomes, d), p.Effect))
+			if probe && p.Effect > 0 && res.Sizing != nil {
+				c.refit(res)
+			}
 			if p.Effect != 0 || p.N != 1 || j != 0 || len(c.Effects) == 0 {
 				continue
 			}
@@ -203,7 +207,23 @@ func (c *Calibration) probe(ctx context.Context, design lab.Order, res *calibrat
 	return nil
 }
 
-// one runs one calibration run and prints a line about it.
+// refit sizes the next injections from every effect run so far, the
+// probe's included (calibrate.Refit), and says so when the correction
+// moved by 2 % or more.
+func (c *Calibration) refit(res *calibrate.Result) {
+	eff := 0.0
+	for _, e := range c.Effects {
+		eff = max(eff, e.Pct)
+	}
+	was := res.Sizing.Scale
+	better := lab.PrimaryMetric(c.Experiment).Better
+	s := calibrate.Refit(*res.Sizing, res.Outcomes, better, calibrate.ModelUsPerPct(eff, res.Baseline))
+	res.Sizing, res.Baseline.Scale = &s, s.Scale
+	if math.Abs(s.Scale-was) >= 0.02*was {
+		fmt.Fprintf(c.Out, "    %s\n", s)
+	}
+}
+
 // one runs one calibration run with design (its trial order; "" keeps
 // the experiment's), effect percent as us of injected work, its number i;
 // kind prefixes the label ("probe ").
