@@ -83,3 +83,19 @@ func TestMergeIgnoresTheSeed(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A part whose first run fell back to Mann-Whitney U on some rows (a
+// failed trial) states its test differently, but ran the same design; a
+// part of another test still does not pool.
+func TestMergeIgnoresTheFirstRunsTestMix(t *testing.T) {
+	a, b := part("/r/a", time.Now(), 1), part("/r/b", time.Now(), 1)
+	a.Res.Design = stats.MethodPaired + ", alpha 0.05; group-sequential"
+	b.Res.Design = stats.MethodPairedMixed + ", alpha 0.05; group-sequential"
+	if _, err := Merge([]Part{a, b}); err != nil {
+		t.Error(err)
+	}
+	b.Res.Design = "Mann-Whitney U test (unpaired), alpha 0.05; group-sequential"
+	if _, err := Merge([]Part{a, b}); err == nil {
+		t.Error("an unpaired part pooled with a paired one")
+	}
+}

@@ -49,6 +49,15 @@ type Verdicts struct {
 	Endpoints []Endpoint
 }
 
+// The paired test as Method states it: for every row, or (mixed) for the
+// rows whose rounds all measured both variants, with Mann-Whitney U for
+// the others. Which one a run states depends on its data (a round with a
+// failed trial), not on its design.
+const (
+	MethodPaired      = "paired Wilcoxon signed-rank test on per-round ratios (variant/baseline)"
+	MethodPairedMixed = "paired Wilcoxon signed-rank test on per-round ratios where every round measured both variants, Mann-Whitney U elsewhere"
+)
+
 // Method describes, in a sentence, how the verdicts were reached: the
 // test, and for a sequential design the look and its threshold.
 func (v *Verdicts) Method() string { return v.method(true) }
@@ -65,9 +74,9 @@ func (v *Verdicts) method(thisLook bool) string {
 	var test string
 	switch {
 	case tests[TestSignedRank] && tests[TestMannWhitney]:
-		test = "paired Wilcoxon signed-rank test on per-round ratios where every round measured both variants, Mann-Whitney U elsewhere"
+		test = MethodPairedMixed
 	case tests[TestSignedRank]:
-		test = "paired Wilcoxon signed-rank test on per-round ratios (variant/baseline)"
+		test = MethodPaired
 	default:
 		test = "Mann-Whitney U test (unpaired)"
 	}
