@@ -73,12 +73,20 @@ func calibrateTiny(t *testing.T, inject string, targetArgs []string) {
 	if len(res.Rows) != 2 || res.Rows[0].InjectUs != 0 || res.Rows[1].InjectUs <= 0 || res.Rows[0].Runs+res.Rows[1].Runs != 2 {
 		t.Fatalf("rows %+v, want A/A and 30%% with one run each (the probe not counted)", res.Rows)
 	}
-	// The probe ran first, and the counted 30 % run carries its correction.
+	// The probe ran first, and the counted 30 % run carries its correction;
+	// after it, the sizing is refitted from both (calibrate.Refit).
 	if s := res.Sizing; s == nil || s.EffectPct != 30 || s.InjectUs <= 0 || s.Scale < calibrate.MinScale || s.Scale > calibrate.MaxScale ||
-		res.Baseline.Scale != s.Scale {
+		res.Baseline.Scale != s.Scale || !(s.RealisedPct > 0) {
 		t.Fatalf("sizing %+v (baseline scale %v): want a probe at 30%% and its scale", res.Sizing, res.Baseline.Scale)
-	} else if want := calibrate.InjectUs(30, res.Baseline); res.Rows[1].InjectUs != want {
-		t.Errorf("the 30%% run injected %d µs, want %d (the probe's %d µs × %.2f)", res.Rows[1].InjectUs, want, s.InjectUs, s.Scale)
+	} else {
+		probe := res.Baseline
+		probe.Scale = min(calibrate.MaxScale, max(calibrate.MinScale, s.EffectPct/s.RealisedPct))
+		if want := calibrate.InjectUs(30, probe); res.Rows[1].InjectUs != want {
+			t.Errorf("the 30%% run injected %d µs, want %d (the probe's %d µs × %.2f)", res.Rows[1].InjectUs, want, s.InjectUs, probe.Scale)
+		}
+		if res.Outcomes[1].Rounds > 0 && (s.FitRuns != 2 || !(s.UsPerPct > 0)) {
+			t.Errorf("sizing %+v: want it refitted from the probe and the 30%% run", s)
+		}
 	}
 	run, err := record.ReadDir(filepath.Join(reports[0], res.Outcomes[1].Dir))
 	if err != nil {
