@@ -79,8 +79,8 @@ func calibrateTiny(t *testing.T, inject string, targetArgs []string) {
 		res.Baseline.Scale != s.Scale || !(s.RealisedPct > 0) {
 		t.Fatalf("sizing %+v (baseline scale %v): want a probe at 30%% and its scale", res.Sizing, res.Baseline.Scale)
 	} else {
-		probe := res.Baseline
-		probe.Scale = min(calibrate.MaxScale, max(calibrate.MinScale, s.EffectPct/s.RealisedPct))
+		probe := res.Baseline // the probe's own correction, as SizeFrom made it
+		probe.Scale = calibrate.SizeFrom(calibrate.Outcome{EffectPct: s.EffectPct, InjectUs: s.InjectUs, DeltaPct: s.RealisedPct}, -1).Scale
 		if want := calibrate.InjectUs(30, probe); res.Rows[1].InjectUs != want {
 			t.Errorf("the 30%% run injected %d µs, want %d (the probe's %d µs × %.2f)", res.Rows[1].InjectUs, want, s.InjectUs, probe.Scale)
 		}

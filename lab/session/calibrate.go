@@ -188,10 +188,7 @@ func orders(ds []lab.Order) string {
 // probe runs A/A′ at the largest effect, as modelled, and scales every
 // injection by what it realised; the run is kept in runs/ but not tallied.
 func (c *Calibration) probe(ctx context.Context, design lab.Order, res *calibrate.Result) error {
-	eff := 0.0
-	for _, e := range c.Effects {
-		eff = max(eff, e.Pct)
-	}
+	eff := c.largestEffect()
 	us := calibrate.InjectUs(eff, res.Baseline)
 	_, o, err := c.one(ctx, design, eff, us, 1, "probe ")
 	if ctx.Err() != nil {
@@ -207,17 +204,22 @@ func (c *Calibration) probe(ctx context.Context, design lab.Order, res *calibrat
 	return nil
 }
 
-// refit sizes the next injections from every effect run so far, the
-// probe's included (calibrate.Refit), and says so when the correction
-// moved by 2 % or more.
-func (c *Calibration) refit(res *calibrate.Result) {
+// largestEffect is the largest effect planned, in percent: the probe's.
+func (c *Calibration) largestEffect() float64 {
 	eff := 0.0
 	for _, e := range c.Effects {
 		eff = max(eff, e.Pct)
 	}
+	return eff
+}
+
+// refit sizes the next injections from every effect run so far, the
+// probe's included (calibrate.Refit), and says so when the correction
+// moved by 2 % or more.
+func (c *Calibration) refit(res *calibrate.Result) {
 	was := res.Sizing.Scale
 	better := lab.PrimaryMetric(c.Experiment).Better
-	s := calibrate.Refit(*res.Sizing, res.Outcomes, better, calibrate.ModelUsPerPct(eff, res.Baseline))
+	s := calibrate.Refit(*res.Sizing, res.Outcomes, better, calibrate.ModelUsPerPct(c.largestEffect(), res.Baseline))
 	res.Sizing, res.Baseline.Scale = &s, s.Scale
 	if math.Abs(s.Scale-was) >= 0.02*was {
 		fmt.Fprintf(c.Out, "    %s\n", s)

@@ -117,10 +117,13 @@ echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$tmp/rows" "$CONNS" <<'PY'
 import sys, statistics as st
 rows = [l.split() for l in open(sys.argv[1])]
-by = {}
+by, rounds = {}, {}  # rounds: the closed rows by round, for the pairing below
 for r, kind, client, n, secs, u, s in rows:
     n, secs, cpu = int(n), float(secs), float(u) + float(s)
-    by.setdefault((kind, client), []).append((n / secs, 1e6 * cpu / max(1, n)))
+    x = (n / secs, 1e6 * cpu / max(1, n))
+    by.setdefault((kind, client), []).append(x)
+    if kind == "closed":
+        rounds.setdefault(r, {})[client] = x
 med = {k: (st.median(x for x, _ in v), st.median(y for _, y in v)) for k, v in by.items()}
 labs = [c for c in ("lab-before", "lab-after") if ("closed", c) in med]
 wrk_rate, wrk_cpu = med[("closed", "wrk")]
@@ -139,10 +142,6 @@ for k in kinds:
             print(f"| open {k[5:]} req/s | {c} | {rate:,.0f} | {cpu:.1f} µs | {cpu / wrk_cpu:.2f}× |")
 # Paired per round: the lab against the wrk run of its own round, so the
 # machine's drift between rounds (this VM's +-10 %) cancels out.
-rounds = {}
-for r, kind, client, n, secs, u, s in rows:
-    if kind == "closed":
-        rounds.setdefault(r, {})[client] = (int(n) / float(secs), 1e6 * (float(u) + float(s)) / max(1, int(n)))
 for c in labs:
     pairs = [(v[c][0] / v["wrk"][0], v[c][1] / v["wrk"][1]) for v in rounds.values() if c in v and "wrk" in v]
     if len(pairs) >= 3:
