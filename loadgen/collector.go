@@ -125,7 +125,7 @@ func (r *runner) result(c *collector, measured time.Duration) *Result {
 		phases = newPhaseHists()
 	}
 	s := Summary{Status: map[int]int64{}, ErrorKinds: map[string]int64{}, Duration: measured,
-		Dropped: r.dropped.Load(), Scenario: r.mix.names, Connections: r.workers}
+		Dropped: r.dropped.Load(), Waited: r.waited.Load(), Scenario: r.mix.names, Connections: r.workers}
 	for _, sh := range r.shards {
 		sh.mu.Lock()
 		lat.Merge(sh.lat)

@@ -55,6 +55,13 @@ type Weighted struct {
 type Open struct {
 	Rate        float64 // requests per second
 	MaxInFlight int     // bound on outstanding requests (= connections); 0: DefaultMaxInFlight(Rate)
+	// MaxLate is how late a request may still leave when it fell due while
+	// all MaxInFlight connections were busy: it waits for the first to come
+	// free (its latency counts from when it was due, so the wait is
+	// measured, not hidden), and one that would leave later is dropped.
+	// 0: DefaultMaxLate; negative: no wait, such a request is dropped at
+	// once (the steps of Search and Ramp, whose limits judge drops).
+	MaxLate time.Duration
 }
 
 // Closed is the fixed-concurrency model.
@@ -98,6 +105,19 @@ func DefaultMaxInFlight(rate float64) int {
 	return int(max(100, min(2000, rate/20)))
 }
 
+// DefaultMaxLate is Open.MaxLate when none is given. A stall of the
+// server (or of a shared machine) shorter than this delays requests, which
+// shows in their latency, instead of dropping them; a backlog older than
+// this is overload, and its requests are dropped. Waiting opens no
+// connection beyond MaxInFlight: more connections slow an overloaded
+// server further (real PostgREST 13 served about half as many requests
+// when a one-second bound let 1,000 connections in as with 150;
+// docs/notebook/2026-12-04-generator-in-flight.md).
+const DefaultMaxLate = time.Second
+
+// maxLateMax bounds Open.MaxLate: a request due a minute ago is not load.
+const maxLateMax = time.Minute
+
 // Validate returns every problem of the config, each naming the field.
 func (c Config) Validate() []error {
 	var errs []error
@@ -122,6 +142,9 @@ func (c Config) Validate() []error {
 		}
 		if c.Open.MaxInFlight < 0 || c.Open.MaxInFlight > 100_000 {
 			add("Open.MaxInFlight %d: must be in [0, 100000] (0: default)", c.Open.MaxInFlight)
+		}
+		if c.Open.MaxLate > maxLateMax {
+			add("Open.MaxLate %v: must be at most %v (0: the default %v; negative: drop at once)", c.Open.MaxLate, maxLateMax, DefaultMaxLate)
 		}
 	case c.Closed != nil:
 		if c.Closed.Connections < 1 || c.Closed.Connections > 100_000 {
@@ -198,6 +221,18 @@ func (c Config) workers() int {
 		return c.Open.MaxInFlight
 	}
 	return DefaultMaxInFlight(c.Open.Rate)
+}
+
+// maxLate is how late the open model may send a request that waited for
+// a connection (0: it may not wait).
+func (c Config) maxLate() time.Duration {
+	switch {
+	case c.Open == nil || c.Open.MaxLate < 0:
+		return 0
+	case c.Open.MaxLate == 0:
+		return DefaultMaxLate
+	}
+	return c.Open.MaxLate
 }
 
 // hostAndBase splits the target URL into the Host header and base path.

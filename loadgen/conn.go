@@ -37,9 +37,15 @@ type conn struct {
 	sent            int
 	retried         bool // already retried on a fresh connection
 	intended, start time.Time
-	deadline        int64 // ns since the run's start
-	measured        bool
-	inAt, out       int64
+	// ready is when the generator could first have sent it: intended, or
+	// for a request that waited for a connection (Open.MaxLate) when the
+	// first came free. The send delay counts from it: the generator's own
+	// lateness, not the server's.
+	ready     time.Time
+	freed     time.Time // open model: when the last answer on it came in
+	deadline  int64     // ns since the run's start
+	measured  bool
+	inAt, out int64
 
 	// The answer being read.
 	buf     []byte // its bytes so far

@@ -101,7 +101,7 @@ func (o *oneConn) do(req []byte, head bool) (status int, kind errKind, out int64
 	sh := o.c.sh
 	before, kinds := sh.status, sh.kinds
 	o.l.tick()
-	o.l.send(o.c, &tmpl{isHead: head, expect: ExpectNoServerError, ep: -1}, req, o.l.t, o.l.t, true)
+	o.l.send(o.c, &tmpl{isHead: head, expect: ExpectNoServerError, ep: -1}, req, o.l.t, o.l.t, o.l.t, true)
 	for o.c.busy {
 		evs, err := o.l.p.wait(int64(time.Millisecond))
 		if err != nil {

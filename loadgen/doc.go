@@ -18,7 +18,12 @@
 //     kernel that gives none) it wakes for every answer and times it then. At most
 //     MaxInFlight requests are outstanding (one keep-alive connection per
 //     slot, like k6's maxVUs); a request that is due while all slots are
-//     busy is not sent and is counted as dropped.
+//     busy waits for the first to come free, as wrk2's do (its latency
+//     counts from when it was due; it is counted as waited), up to
+//     Open.MaxLate (1 s), and is dropped beyond that: a stall of the server
+//     delays requests instead of dropping them, without opening more
+//     connections than the bound. The steps of Search and Ramp drop such
+//     a request at once.
 //   - Closed (Config.Closed): N connections, each sending its next request
 //     as soon as the previous answer arrived (plus optional think time),
 //     like wrk.

@@ -56,6 +56,10 @@ type evloop struct {
 	sched openSchedule
 	ahead int64 // sendAhead(sched)
 	idle  []*conn
+	// maxLate: how late a request due while every connection is busy may
+	// still leave (0: not at all, it is dropped). idle is about in the
+	// order the connections came free (conn.freed), the oldest first.
+	maxLate int64
 	// stamps: the sockets stamp what they receive (SO_TIMESTAMPNS), so
 	// answers may wait in them while the loop sleeps until the next send
 	// (mayDefer); stamped: an answer came with its stamp, so the kernel
@@ -146,6 +150,7 @@ func newEvloop(r *runner, id, n int, conns []*conn, stoppedSend func()) (*evloop
 	} else {
 		l.sched = openSchedule{rate: r.cfg.Open.Rate, k: int64(id), step: int64(n)}
 		l.ahead = sendAhead(l.sched)
+		l.maxLate = int64(r.cfg.maxLate())
 		l.stamps = true
 		for _, c := range conns {
 			if c.fd >= 0 {
@@ -254,7 +259,13 @@ func (l *evloop) wake(now int64) int64 {
 				}
 			}
 		} else {
-			w = min(w, l.sched.at())
+			at := l.sched.at()
+			if len(l.idle) == 0 && l.maxLate > 0 {
+				// Every connection is busy: the next request leaves when an
+				// answer frees one, or is dropped when it is too late.
+				at += l.maxLate + 1
+			}
+			w = min(w, at)
 		}
 	}
 	if l.busy > 0 && l.nextScan >= 0 {
@@ -291,6 +302,11 @@ func (l *evloop) sendDue(now int64) {
 		if at > now+l.ahead {
 			return
 		}
+		if len(l.idle) == 0 && l.maxLate > 0 && now-at <= l.maxLate {
+			// Due while every connection is busy: it waits for the first
+			// to come free (the loop wakes for its answer).
+			return
+		}
 		measured := at >= l.warm
 		if measured && l.maxReq > 0 && r.measuredSent.Add(1) > l.maxReq {
 			r.stoppedEarly.Store(true)
@@ -305,16 +321,25 @@ func (l *evloop) sendDue(now int64) {
 			}
 			continue
 		}
+		intended, sent := r.start.Add(time.Duration(at)), l.t
+		ready := intended
+		if first := l.idle[0].freed; first.After(intended) {
+			// Every connection was busy when it fell due: it waited for
+			// one, and could leave from when the first came free.
+			ready = first
+			if measured {
+				r.waited.Add(1)
+			}
+		}
+		if sent.Before(intended) {
+			intended, ready = sent, sent // sent ahead: its latency counts from the send
+		}
 		c := l.idle[n-1]
 		l.idle = l.idle[:n-1]
 		if in := r.inflight.Add(1); in > r.maxInflight.Load() {
 			r.maxInflight.Store(in)
 		}
-		intended, sent := r.start.Add(time.Duration(at)), l.t
-		if sent.Before(intended) {
-			intended = sent // sent ahead: its latency counts from the send
-		}
-		l.start(c, intended, sent, measured)
+		l.start(c, intended, ready, sent, measured)
 	}
 }
 
@@ -348,21 +373,21 @@ func (l *evloop) sendClosed(now int64) {
 			l.ready = append(l.ready, c)
 			continue
 		}
-		l.start(c, t, t, measured)
+		l.start(c, t, t, t, measured)
 	}
 	l.spare = batch[:0]
 }
 
 // start sends the next request of the mix on c.
-func (l *evloop) start(c *conn, intended, start time.Time, measured bool) {
+func (l *evloop) start(c *conn, intended, ready, start time.Time, measured bool) {
 	t, req := c.next()
-	l.send(c, t, req, intended, start, measured)
+	l.send(c, t, req, intended, ready, start, measured)
 }
 
 // send sends req, of template t, on c.
-func (l *evloop) send(c *conn, t *tmpl, req []byte, intended, start time.Time, measured bool) {
+func (l *evloop) send(c *conn, t *tmpl, req []byte, intended, ready, start time.Time, measured bool) {
 	c.t, c.req = t, req
-	c.intended, c.start, c.measured = intended, start, measured
+	c.intended, c.ready, c.start, c.measured = intended, ready, start, measured
 	c.sent, c.out, c.retried = 0, 0, false
 	c.busy = true
 	l.busy++
@@ -514,8 +539,9 @@ func (l *evloop) finish(c *conn, status int, kind errKind) {
 	if l.r.aborted.Load() {
 		return
 	}
-	c.record(c.t, status, kind, c.intended, c.start, end, c.in-c.inAt, c.out, c.measured, &c.resp)
+	c.record(c.t, status, kind, c.intended, c.ready, c.start, end, c.in-c.inAt, c.out, c.measured, &c.resp)
 	if !l.closedModel {
+		c.freed = end
 		l.r.inflight.Add(-1)
 		l.idle = append(l.idle, c)
 		return

@@ -18,6 +18,7 @@ type JSONReport struct {
 	Errors        int64              `json:"errors"`
 	ErrorRate     float64            `json:"error_rate"`
 	Dropped       int64              `json:"dropped"`
+	Waited        int64              `json:"waited,omitempty"`
 	LatencyMs     map[string]float64 `json:"latency_ms"`
 	ServiceMs     map[string]float64 `json:"service_ms"`
 	SendDelayMs   map[string]float64 `json:"send_delay_ms,omitempty"`
@@ -47,7 +48,7 @@ func NewJSONReport(r *Result, withSeries bool) JSONReport {
 	s := r.Summary
 	j := JSONReport{Scenario: s.Scenario, Model: s.Model, TargetRate: s.TargetRate, Connections: s.Connections,
 		DurationS: s.Duration.Seconds(), Requests: s.Requests, Rate: s.Rate, Errors: s.Errors,
-		ErrorRate: s.ErrorRate(), Dropped: s.Dropped, Status: s.Status, ErrorKinds: s.ErrorKinds,
+		ErrorRate: s.ErrorRate(), Dropped: s.Dropped, Waited: s.Waited, Status: s.Status, ErrorKinds: s.ErrorKinds,
 		BytesReceived: s.BytesIn, BytesSent: s.BytesOut, MaxInFlight: s.MaxInFlight,
 		LatencyMs: map[string]float64{"min": ms(s.Min), "mean": ms(s.Mean), "p50": ms(s.P50), "p90": ms(s.P90),
 			"p95": ms(s.P95), "p99": ms(s.P99), "p99.9": ms(s.P999), "max": ms(s.Max)},

@@ -24,6 +24,10 @@ func WriteText(w io.Writer, r *Result) error {
 	if s.Model == "open" {
 		fmt.Fprintf(&b, "  service    p50 %s  p99 %s   (latency counts from the intended start)\n", fd(s.ServiceP50), fd(s.ServiceP99))
 		fmt.Fprintf(&b, "  send delay p50 %s  p99 %s  max %s   (the generator's own lateness)\n", fd(s.SendDelayP50), fd(s.SendDelayP99), fd(s.SendDelayMax))
+		if s.Waited > 0 {
+			fmt.Fprintf(&b, "  waited     %d requests (%.2f%%) found all %d connections busy and left when one came free (their latency counts from when they were due)\n",
+				s.Waited, 100*float64(s.Waited)/float64(max(1, s.Requests)), s.Connections)
+		}
 	}
 	if s.Timed > 0 {
 		fmt.Fprintf(&b, "  server     ")

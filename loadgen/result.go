@@ -18,10 +18,12 @@ type Result struct {
 // time (open model) or the send time (closed model); Service* from the send.
 // Requests counts completed requests, failed ones included; Errors the
 // failed ones (by kind in ErrorKinds: timeout, connect, reset, status,
-// protocol, other); Dropped the ones the open model could not start on time
-// because MaxInFlight were outstanding.
+// protocol, other); Dropped the ones the open model could not start
+// because MaxInFlight were outstanding for longer than Open.MaxLate;
+// Waited those it started late for that reason, when a connection came
+// free (counted in Requests, their latency from when they were due).
 type Summary struct {
-	Requests, Errors, Dropped                int64
+	Requests, Errors, Dropped, Waited        int64
 	Duration                                 time.Duration
 	Rate                                     float64 // Requests / Duration
 	Min, Mean, P50, P90, P95, P99, P999, Max time.Duration

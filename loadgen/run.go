@@ -71,6 +71,7 @@ type runner struct {
 	aborted             atomic.Bool  // in-flight requests are being cut off: do not record them
 	measuredSent        atomic.Int64 // measured requests started (MaxRequests bound)
 	dropped             atomic.Int64 // measured drops
+	waited              atomic.Int64 // measured requests that waited for a connection (Open.MaxLate)
 	inflight            atomic.Int64
 	maxInflight         atomic.Int64
 	stoppedEarly        atomic.Bool    // MaxRequests reached

@@ -124,17 +124,71 @@ func TestOpenModelOnTwoLoops(t *testing.T) {
 	}
 }
 
+// Without waiting (MaxLate < 0, as in a search step) a request due while
+// every slot is busy is dropped at once.
 func TestOpenModelDropsBeyondInFlightBound(t *testing.T) {
 	s := startServer(t, func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(50 * time.Millisecond)
 		okHandler(w, r)
 	})
 	// 4 slots x 20 req/s each = 80 req/s possible; 400 asked.
-	res := run(t, Config{Target: Target{URL: s.URL}, Mix: simpleMix("/"), Open: &Open{Rate: 400, MaxInFlight: 4},
+	res := run(t, Config{Target: Target{URL: s.URL}, Mix: simpleMix("/"), Open: &Open{Rate: 400, MaxInFlight: 4, MaxLate: -1},
 		Duration: time.Second})
 	sum := res.Summary
 	if sum.MaxInFlight != 4 || sum.Dropped < 250 || sum.Requests > 100 || sum.Requests+sum.Dropped < 395 {
 		t.Errorf("bound 4 at 400 req/s, 50ms service: %d done, %d dropped, max in flight %d", sum.Requests, sum.Dropped, sum.MaxInFlight)
+	}
+}
+
+// A server that stalls once, for 150 ms, with the in-flight bound at 4:
+// requests due meanwhile wait for a connection (default MaxLate, 1 s) and
+// leave as the stall ends, none dropped, their latency counting from when
+// they were due and their send delay from when a connection came free
+// (the wait is the server's, not the generator's). With MaxLate -1 they
+// are dropped; with MaxLate 50 ms those that would leave later are.
+func TestOpenModelWaitsForAConnection(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		maxLate time.Duration
+	}{{"default", 0}, {"none", -1}, {"50ms", 50 * time.Millisecond}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var once sync.Once
+			var t0 time.Time
+			s := startServer(t, func(w http.ResponseWriter, r *http.Request) {
+				once.Do(func() { t0 = time.Now() })
+				if since := time.Since(t0); since >= 300*time.Millisecond && since < 450*time.Millisecond {
+					time.Sleep(450*time.Millisecond - since)
+				}
+				okHandler(w, r)
+			})
+			res := run(t, Config{Target: Target{URL: s.URL}, Mix: simpleMix("/"),
+				Open: &Open{Rate: 400, MaxInFlight: 4, MaxLate: tc.maxLate}, Duration: time.Second})
+			sum := res.Summary
+			t.Logf("%d requests, %d waited, %d dropped; p99 %v, send delay p99 %v, max in flight %d",
+				sum.Requests, sum.Waited, sum.Dropped, sum.P99, sum.SendDelayP99, sum.MaxInFlight)
+			if sum.Requests+sum.Dropped != 400 || sum.Errors != 0 || sum.MaxInFlight > 4 {
+				t.Fatalf("%d sent + %d dropped, %d errors, max in flight %d: want 400 scheduled on at most 4 connections",
+					sum.Requests, sum.Dropped, sum.Errors, sum.MaxInFlight)
+			}
+			// 60 requests fall due in the stall, 4 of them on its connections.
+			switch tc.name {
+			case "default":
+				if sum.Dropped != 0 || sum.Waited < 30 {
+					t.Errorf("%d dropped, %d waited: want none dropped, the stall's requests waiting", sum.Dropped, sum.Waited)
+				}
+				if sum.P99 < 75*time.Millisecond || sum.SendDelayP99 >= sum.P99/2 {
+					t.Errorf("p99 %v, send delay p99 %v: want the wait in the latency, not in the generator's send delay", sum.P99, sum.SendDelayP99)
+				}
+			case "none":
+				if sum.Waited != 0 || sum.Dropped < 30 {
+					t.Errorf("%d dropped, %d waited: want the stall's requests dropped", sum.Dropped, sum.Waited)
+				}
+			case "50ms":
+				if sum.Waited < 10 || sum.Dropped < 10 {
+					t.Errorf("%d dropped, %d waited: want the first 50 ms of the stall waiting, the rest dropped", sum.Dropped, sum.Waited)
+				}
+			}
+		})
 	}
 }
 

@@ -65,7 +65,9 @@ const (
 // passes if the first fails), then bisects between the last pass and the
 // first failure to 5%. It never asks for more than lim.MaxRate (when set).
 // Each step is a full Run of cfg (warm-up included).
-// With cfg.Open.MaxInFlight == 0 each step uses DefaultMaxInFlight.
+// With cfg.Open.MaxInFlight == 0 each step uses DefaultMaxInFlight; with
+// cfg.Open.MaxLate == 0 a step drops a request due while every connection
+// is busy (it does not wait).
 func Search(ctx context.Context, cfg Config, lim Limit, progress func(Progress)) (*SearchResult, error) {
 	if cfg.Open == nil {
 		return nil, fmt.Errorf("loadgen: search needs the open model (Config.Open with the starting rate)")
@@ -135,6 +137,12 @@ func Search(ctx context.Context, cfg Config, lim Limit, progress func(Progress))
 func runStep(ctx context.Context, cfg Config, rate float64, lim Limit, progress func(Progress)) (SearchPoint, error) {
 	o := *cfg.Open
 	o.Rate = rate
+	if o.MaxLate == 0 {
+		// A step judges its drops: a request that finds every connection
+		// busy is dropped at once, not kept waiting until the backlog is a
+		// second old (that would hide overload from a limit without p99).
+		o.MaxLate = -1
+	}
 	cfg.Open = &o
 	r, err := Run(ctx, cfg, progress)
 	if err != nil {

@@ -43,10 +43,11 @@ func (w *worker) next() (*tmpl, []byte) {
 }
 
 // record records a finished request of template t: intended is when it was
-// due (the open model's timeline; in the closed model its send time), start
-// when it was written, end when its answer was in.
-func (w *worker) record(t *tmpl, status int, kind errKind, intended, start, end time.Time, in, out int64, measured bool, resp *fasthttp.Response) {
-	lat, svc, lag := end.Sub(intended), end.Sub(start), start.Sub(intended)
+// due (the open model's timeline; in the closed model its send time), ready
+// when the generator could first send it (conn.ready), start when it was
+// written, end when its answer was in.
+func (w *worker) record(t *tmpl, status int, kind errKind, intended, ready, start, end time.Time, in, out int64, measured bool, resp *fasthttp.Response) {
+	lat, svc, lag := end.Sub(intended), end.Sub(start), start.Sub(ready)
 	if kind != errNone {
 		lat = -1
 	} else if !t.accepts(status) {

@@ -40,6 +40,7 @@ type loadFlags struct {
 	rate, limErr, limDrop               *float64
 	maxIn, conns, threads, expect       *int
 	think, dur, warm, timeout, limP99   *time.Duration
+	maxLate                             *time.Duration
 	maxReq, seed                        *int64
 	asJSON, series, k6, search          *bool
 	headers                             headerFlags
@@ -52,6 +53,7 @@ func newLoadFlags(stdout io.Writer) *loadFlags {
 	f.sock = fs.String("unix-socket", "", "dial this Unix socket instead of URL's host")
 	f.rate = fs.Float64("rate", 0, "open model: requests per second")
 	f.maxIn = fs.Int("max-in-flight", 0, "open model: bound on requests in flight (0: rate/20, at least 100, at most 2000)")
+	f.maxLate = fs.Duration("max-late", 0, "open model: how late a request due while every connection is busy may still leave, waiting for one (0: "+loadgen.DefaultMaxLate.String()+"; negative: dropped at once)")
 	f.conns = fs.Int("connections", 0, "closed model: connections")
 	f.think = fs.Duration("think", 0, "closed model: pause between an answer and the next request")
 	f.dur = fs.Duration("duration", 10*time.Second, "measured duration")
@@ -133,7 +135,7 @@ func (f *loadFlags) config() (loadgen.Config, error) {
 	case *f.rate > 0 && *f.conns > 0:
 		return cfg, usageErrorf("load: --rate (open model) and --connections (closed model) exclude each other")
 	case *f.rate > 0:
-		cfg.Open = &loadgen.Open{Rate: *f.rate, MaxInFlight: *f.maxIn}
+		cfg.Open = &loadgen.Open{Rate: *f.rate, MaxInFlight: *f.maxIn, MaxLate: *f.maxLate}
 	case *f.conns > 0:
 		cfg.Closed = &loadgen.Closed{Connections: *f.conns, Think: *f.think}
 	default:
