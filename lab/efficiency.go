@@ -58,8 +58,12 @@ func (s *session) findCapacity(ctx context.Context) error {
 		if c.Closed > 0 {
 			closed = fmt.Sprintf(", closed with %d connections %.0f req/s", c.ClosedConnections, c.Closed)
 		}
-		s.Progress.Note(fmt.Sprintf("efficiency: %s capacity: open %.0f req/s (within the limit)%s; trials at %.0f%% of the open figure = %.0f req/s",
-			sc, found, closed, 100*util, c.Rate))
+		within := "within the limit"
+		if lim.Capped(found) {
+			within = "the search's max_rate, met: not pushed beyond"
+		}
+		s.Progress.Note(fmt.Sprintf("efficiency: %s capacity: open %.0f req/s (%s)%s; trials at %.0f%% of the open figure = %.0f req/s",
+			sc, found, within, closed, 100*util, c.Rate))
 	}
 	// The search is done once: the trials' mean wall time leaves it out.
 	s.eta.Skip()

@@ -164,14 +164,23 @@ type Limit struct {
 	MaxRate    float64
 }
 
-// String is the limit for people: "p99 <= 50ms, errors <= 0.1%, dropped <= 1%".
+// String is the limit for people: "p99 <= 50ms, errors <= 0.1%, dropped <= 1%"
+// (", at most 400 req/s" with MaxRate).
 func (l Limit) String() string {
 	d := ""
 	if l.P99 > 0 {
 		d += fmt.Sprintf("p99 <= %v, ", l.P99)
 	}
-	return d + fmt.Sprintf("errors <= %g%%, dropped <= %g%%", 100*l.MaxErrors, 100*l.MaxDropped)
+	d += fmt.Sprintf("errors <= %g%%, dropped <= %g%%", 100*l.MaxErrors, 100*l.MaxDropped)
+	if l.MaxRate > 0 {
+		d += fmt.Sprintf(", at most %g req/s", l.MaxRate)
+	}
+	return d
 }
+
+// Capped reports whether a search within l stopped at its max_rate: the
+// rate found is a bound the experiment set, not the target's capacity.
+func (l Limit) Capped(found float64) bool { return l.MaxRate > 0 && found >= l.MaxRate }
 
 // Order is the order of a round's trials (Trials.Order).
 type Order string

@@ -74,4 +74,13 @@ func TestCapacityLineHasBothModels(t *testing.T) {
 	if !strings.Contains(term.String(), "closed with 10 connections 5300 req/s; trials at") {
 		t.Errorf("an open figure near the closed one is explained anyway:\n%s", term.String())
 	}
+	// A search that met its max_rate found a bound, not a capacity: the
+	// line says so instead of explaining the gap to the closed figure.
+	run.Capacity[0].Found, run.Capacity[0].Limit.MaxRate = 500, 500
+	term.Reset()
+	report.Terminal(&term, run, stats.Compare(run, 0.05))
+	if want := "open 500 req/s within p99 <= 50ms, errors <= 0.1%, dropped <= 1%, at most 500 req/s; closed with 10 connections 5300 req/s " +
+		"(the open figure is the search's max_rate, not a capacity); trials at"; !strings.Contains(term.String(), want) {
+		t.Errorf("terminal report lacks\n%s\nin\n%s", want, term.String())
+	}
 }

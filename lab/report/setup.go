@@ -76,7 +76,9 @@ func capacityDesc(run *lab.Run) string {
 		}
 		if c.Closed > 0 {
 			s += fmt.Sprintf("; closed with %d connections %s req/s", c.ClosedConnections, num(c.Closed))
-			if c.Found < 0.9*c.Closed {
+			if c.Limit.Capped(c.Found) {
+				s += " (the open figure is the search's max_rate, not a capacity)"
+			} else if c.Found < 0.9*c.Closed {
 				s += fmt.Sprintf(" (open/closed %.2f", c.Found/c.Closed)
 				if why := brokeAbove(c); why != "" {
 					s += "; above the open figure " + why

@@ -43,6 +43,11 @@ type Edits struct {
 	// Order overrides trials.order (--order; "" keeps the file's), e.g.
 	// "duet" to serve both variants at once.
 	Order lab.Order
+	// MinRate and MaxRate override load.limit.min_rate and max_rate (0
+	// keeps the file's): where a capacity search starts and the highest
+	// rate it asks for (models search and efficiency only). Both at R
+	// measure R in one step and search below it only if R fails.
+	MinRate, MaxRate float64
 }
 
 // Load reads an experiment (a bundled name or a file; the file itself is
@@ -98,6 +103,18 @@ func (ed Edits) apply(e *lab.Experiment) error {
 			return fmt.Errorf("--targets: %w", err)
 		}
 		e.UseTargets(abs, true)
+	}
+	if ed.MinRate != 0 || ed.MaxRate != 0 {
+		if m := e.Load.Model; m != lab.ModelSearch && m != lab.ModelEfficiency {
+			return fmt.Errorf("%w %s: --min-rate and --max-rate bound a capacity search, and load.model %q searches none (only %q and %q do)",
+				ErrInvalid, e.Name, m, lab.ModelSearch, lab.ModelEfficiency)
+		}
+		if ed.MinRate != 0 {
+			e.Load.Limit.MinRate = ed.MinRate
+		}
+		if ed.MaxRate != 0 {
+			e.Load.Limit.MaxRate = ed.MaxRate
+		}
 	}
 	e.Profile = e.Profile || ed.Profile
 	if ed.Order != "" {

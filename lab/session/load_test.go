@@ -45,6 +45,20 @@ func TestLoadEditsOverridesAndValidatesOnce(t *testing.T) {
 	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "socket-vs-tcp") {
 		t.Errorf("min 9 > max 4: %v, want ErrInvalid naming the experiment", err)
 	}
+	// --min-rate and --max-rate bound the capacity search of search and
+	// efficiency experiments; on another model they are refused, naming
+	// it, and a max below the min is refused by the validation, naming
+	// the key.
+	e, err = Load("socket-vs-tcp", Edits{MinRate: 500, MaxRate: 500}, nil)
+	if err != nil || e.Load.Limit.MinRate != 500 || e.Load.Limit.MaxRate != 500 {
+		t.Errorf("rates 500..500 on an efficiency experiment: %v, limit %+v", err, e.Load.Limit)
+	}
+	if _, err := Load("loadtest", Edits{MaxRate: 500}, nil); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), `load.model "closed" searches none`) {
+		t.Errorf("--max-rate on a closed experiment: %v", err)
+	}
+	if _, err := Load("socket-vs-tcp", Edits{MinRate: 900, MaxRate: 500}, nil); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "load.limit.max_rate") {
+		t.Errorf("max 500 < min 900: %v", err)
+	}
 	// So is one whose requests cannot be sent.
 	c = &checker{err: errors.New("t.http:3: bad line")}
 	if _, err := Load("socket-vs-tcp", Edits{}, c.check); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "t.http:3: bad line") {
