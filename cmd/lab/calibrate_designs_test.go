@@ -21,7 +21,7 @@ func TestCalibrateComparesDesigns(t *testing.T) {
 	dir := directStack(t, "--postgrest", labtest.PostgREST(t))
 	results := t.TempDir()
 	out, err := runLab(t, "calibrate", "socket-vs-tcp", "--dir", dir, "--results", results, "--designs", "interleaved,duet",
-		"--aa-runs", "1", "--runs", "1", "--effects", "30", "--size=false", "--min-trials", "2", "--max-trials", "2", "--duration", "1s", "--warmup", "0s")
+		"--aa-runs", "1", "--runs", "1", "--effects", "30", "--size=false", "--min-trials", "2", "--max-trials", "2", "--duration", "1s", "--warmup", "0s", "--min-rate", tinyRate, "--max-rate", tinyRate)
 	if err != nil {
 		t.Fatalf("calibrate: %v\n%s", err, out)
 	}

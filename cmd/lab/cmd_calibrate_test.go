@@ -39,7 +39,7 @@ func calibrateTiny(t *testing.T, inject string, targetArgs []string) {
 	dir := directStack(t, targetArgs...)
 	results := t.TempDir()
 	args := []string{"calibrate", "socket-vs-tcp", "--dir", dir, "--results", results, "--runs", "1", "--effects", "30",
-		"--min-trials", "2", "--max-trials", "2", "--duration", "2s", "--warmup", "0s"}
+		"--min-trials", "2", "--max-trials", "2", "--duration", "2s", "--warmup", "0s", "--min-rate", tinyRate, "--max-rate", tinyRate}
 	if inject != "" {
 		args = append(args, "--inject", inject)
 	}

@@ -22,6 +22,7 @@ model = "efficiency"
 utilisation = 0.5
 duration = "1s"
 warmup = "1s"
+limit = { min_rate = 500.0, max_rate = 500.0 } # not a capacity test: one search step
 [trials]
 min = 4
 max = 4

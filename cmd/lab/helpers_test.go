@@ -16,6 +16,14 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
 
+// tinyRate is --min-rate and --max-rate for the runs of efficiency
+// experiments whose subject is not the capacity: their search measures
+// this one rate (a step of 1-2 s) instead of ramping from 100 req/s to the
+// target's capacity and bisecting (about 13 steps, most of such a test's
+// time). Low enough for postgrest-mini and real PostgREST under -race on a
+// slow machine.
+const tinyRate = "500"
+
 // lockedBuffer is a bytes.Buffer a child process writes while the test reads.
 type lockedBuffer struct {
 	mu sync.Mutex

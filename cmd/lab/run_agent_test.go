@@ -149,12 +149,16 @@ key = %q
 
 	results := t.TempDir()
 	argv := append(append([]string{}, inDrv...), labBin, "run", "socket-vs-tcp", "--agent", "https://"+addr, "--token-file", tok,
-		"--ca", certs.CA, "--results", results, "--min-trials", "2", "--max-trials", "2", "--duration", "2s", "--warmup", "500ms")
+		"--ca", certs.CA, "--results", results, "--min-trials", "2", "--max-trials", "2", "--duration", "2s", "--warmup", "500ms",
+		"--min-rate", tinyRate, "--max-rate", tinyRate)
 	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("lab run --agent across namespaces: %v\n%s\n--- agent\n%s", err, out, agentOut.String())
 	}
 	t.Logf("driver output:\n%s", out)
+	if !strings.Contains(string(out), "dropped <= 1%, at most "+tinyRate+" req/s") {
+		t.Errorf("the report's capacity line does not state the search's --max-rate %s", tinyRate)
+	}
 
 	runs, _ := filepath.Glob(filepath.Join(results, "socket-vs-tcp", "*", "run.json"))
 	if len(runs) != 1 {
@@ -246,7 +250,7 @@ func TestRunOnTwoAgents(t *testing.T) {
 	}
 	results := t.TempDir()
 	out, err := exec.Command(labBin, "run", "socket-vs-tcp", "--agent", urls[0], "--token-file", tok, "--agent", urls[1], "--token-file", tok,
-		"--results", results, "--min-trials", "2", "--max-trials", "2", "--duration", "1s", "--warmup", "0s").CombinedOutput()
+		"--results", results, "--min-trials", "2", "--max-trials", "2", "--duration", "1s", "--warmup", "0s", "--min-rate", tinyRate, "--max-rate", tinyRate).CombinedOutput()
 	if err != nil {
 		t.Fatalf("lab run with two agents: %v\n%s", err, out)
 	}
