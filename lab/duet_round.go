@@ -42,12 +42,17 @@ func (s *session) duetTrial(ctx context.Context, round int, vs [2]Variant, sc st
 	var pos [2]func() Position
 	for i := range 2 {
 		s.seq++
-		name := vs[i].Name
-		pos[i] = func() Position { return s.position(round, name, sc, round) }
+		name, seq := vs[i].Name, s.seq
+		pos[i] = func() Position { // each half at its own place: [1/..] and [2/..], not both at the latest
+			p := s.position(round, name, sc, round)
+			p.Seq = seq
+			return p
+		}
 		ts[i] = Trial{Seq: s.seq, Variant: name, Scenario: sc, Rep: round, Half: Halves[i], Start: s.Now(), ReadyAfter: applied[i].ReadyAfter}
 		s.Progress.TrialStarted(pos[i]())
 	}
 	if err := errors.Join(applyErrs[0], applyErrs[1]); err != nil {
+		s.eta.TrialsDone(2)
 		for i := range 2 {
 			ts[i].Error = "not ready: " + err.Error()
 			ts[i].End = s.Now()
@@ -56,7 +61,7 @@ func (s *session) duetTrial(ctx context.Context, round int, vs [2]Variant, sc st
 				ts[i].Events = append(ts[i].Events, ev)
 				s.run.Events = append(s.run.Events, ev)
 			}
-			s.done(ts[i], pos[i])
+			s.finished(ts[i], pos[i])
 		}
 		return nil
 	}
@@ -141,8 +146,9 @@ func (s *session) duetTrial(ctx context.Context, round int, vs [2]Variant, sc st
 			ts[i].Error = "duet: the other half failed: " + ts[1-i].Error
 		}
 	}
+	s.eta.TrialsDone(2) // both halves ran at once: the estimate counts them together
 	for i := range 2 {
-		s.done(ts[i], pos[i])
+		s.finished(ts[i], pos[i])
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 	"testing/synctest"
+	"time"
 )
 
 // duetLoader is a fake half's generator: it records the loads it was given
@@ -122,4 +123,56 @@ func TestDuetValidation(t *testing.T) {
 			t.Errorf("validation of a bad duet: %q lacks %q", msg, want)
 		}
 	}
+}
+
+// sleepyLoader takes d of (synctest's) time before each load.
+type sleepyLoader struct {
+	Loader
+	d time.Duration
+}
+
+func (l sleepyLoader) Load(ctx context.Context, spec LoadSpec) (LoadOutcome, error) {
+	time.Sleep(l.d)
+	return l.Loader.Load(ctx, spec)
+}
+
+// Each half is reported at its own place ([1/..], [2/..]), and both with
+// the same estimate: the halves of a round finish together, so the mean
+// per trial is the round's time shared by two, not a whole round after
+// the first half and half of it after the second.
+func TestDuetProgressCountsTheHalvesTogether(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d, _, ld := newDuet()
+		d.Loaders = [2]Loader{sleepyLoader{ld[0], time.Second}, sleepyLoader{ld[1], time.Second}}
+		clk := newFakeClock()
+		log := &positionLog{clk: clk, start: clk.Now()}
+		if _, err := (&Runner{Duet: d, Decided: FixedRounds, Progress: log}).Run(context.Background(), testDuet()); err != nil {
+			t.Fatal(err)
+		}
+		var dones []Position
+		for _, c := range log.calls {
+			if c.what == "done" {
+				dones = append(dones, c.pos)
+			}
+		}
+		if len(dones) != 8 {
+			t.Fatalf("%d trials done; want 8", len(dones))
+		}
+		for i, p := range dones {
+			if p.Seq != i+1 {
+				t.Errorf("done #%d reported at [%d/..]; want [%d/..]", i+1, p.Seq, i+1)
+			}
+			if i%2 == 1 && p.Remaining != dones[i-1].Remaining {
+				t.Errorf("round %d: the halves said %v and %v left; want one estimate", i/2+1, dones[i-1].Remaining, p.Remaining)
+			}
+		}
+		// A round is 2s (warm-up and load, 1s each), 1s per trial; after
+		// round 1 the estimate runs to min (2 rounds, 4 trials), after
+		// round 2 to max (4 rounds).
+		for i, want := range []time.Duration{2 * time.Second, 4 * time.Second, 2 * time.Second, 0} {
+			if r := dones[2*i+1].Remaining; r != want {
+				t.Errorf("after round %d: %v left; want %v", i+1, r, want)
+			}
+		}
+	})
 }

@@ -36,11 +36,16 @@ func (e *ETA) Skip() { e.mark = e.now() }
 
 // TrialDone records that a trial finished now; its wall time is the time
 // since the previous one finished (or since the start or the last Skip).
-func (e *ETA) TrialDone() {
+func (e *ETA) TrialDone() { e.TrialsDone(1) }
+
+// TrialsDone records that n trials which ran at once (a duet's two halves)
+// finished now: they share the wall time since the previous mark, so the
+// mean per trial does not swing between a round's halves.
+func (e *ETA) TrialsDone(n int) {
 	t := e.now()
 	e.spent += t.Sub(e.mark)
 	e.mark = t
-	e.done++
+	e.done += n
 }
 
 // Elapsed is the wall time since the start.

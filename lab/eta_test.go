@@ -231,3 +231,19 @@ func TestEfficiencyPositionsCountRealWallTime(t *testing.T) {
 		t.Fatalf("%d trials, elapsed at the end %v", dones, last.pos.Elapsed)
 	}
 }
+
+// A duet's two halves finish together: counted at once, the estimate is
+// the same after either half is reported; counted one by one, it swung
+// between 1m54s and 52s within a round (make run, 2026-12-05).
+func TestETACountsADuetRoundsHalvesTogether(t *testing.T) {
+	clk := newFakeClock()
+	e := StartETA(clk.Now, 10*time.Second)
+	clk.advance(10 * time.Second) // one round: both halves at once
+	e.TrialsDone(2)
+	if got := e.PerTrial(); got != 5*time.Second {
+		t.Fatalf("per trial %v, want the round's 10s shared by its two halves", got)
+	}
+	if got := e.Remaining(12, 48); got != 50*time.Second {
+		t.Fatalf("remaining %v, want 10 trials (5 rounds) x 5s", got)
+	}
+}

@@ -249,8 +249,15 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 // since the previous trial ended, the apply and restart before it
 // included), then to Progress with the position as of now.
 func (s *session) done(t Trial, pos func() Position) {
-	s.run.Trials = append(s.run.Trials, t)
 	s.eta.TrialDone()
+	s.finished(t, pos)
+}
+
+// finished records a trial in the run and tells Progress, leaving the
+// estimate to the caller: a duet's halves are counted in it at once
+// (ETA.TrialsDone), before either is told.
+func (s *session) finished(t Trial, pos func() Position) {
+	s.run.Trials = append(s.run.Trials, t)
 	s.Progress.TrialDone(pos(), t)
 }
 
