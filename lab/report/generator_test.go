@@ -43,6 +43,19 @@ func TestMachineLineHasGeneratorAndEfficiencyChartHasCPU(t *testing.T) {
 	if err := report.HTML(&html, run, v); err != nil {
 		t.Fatal(err)
 	}
+	// In a duet one generator loads both halves at once and its CPU is
+	// measured whole: per request it counts both halves' requests.
+	duet := fixtureRun(lab.ModelEfficiency)
+	for i := range duet.Trials {
+		tr := &duet.Trials[i]
+		tr.Half, tr.Load.Rate, tr.Rep, tr.Scenario = lab.Halves[i%2], 1000, i/2+1, duet.Trials[i-i%2].Scenario // pairs: a round's two halves
+		tr.Interference = &lab.Interference{Machine: 1.5, Generator: 0.1, Other: 0.1, Share: 0.05}
+	}
+	term.Reset()
+	report.Terminal(&term, duet, stats.Compare(duet, 0.05))
+	if !strings.Contains(term.String(), "0.10 cores (median; max 0.10)") || !strings.Contains(term.String(), ", 50 µs per request") {
+		t.Errorf("duet machine line: want 0.1 cores over 2 x 1000 req/s = 50 µs per request:\n%s", term.String())
+	}
 	if !strings.Contains(html.String(), "GETSingle: server + database CPU per variant") {
 		t.Error("efficiency report's per-trial chart is not CPU per request")
 	}

@@ -15,7 +15,8 @@ import (
 func interferenceDesc(run *lab.Run) string {
 	var shares, gen, genPerReq []float64
 	flagged := 0
-	for _, t := range run.Trials {
+	rates := generatedRates(run)
+	for i, t := range run.Trials {
 		if in := t.Interference; in != nil {
 			shares = append(shares, in.Share)
 			if in.Flagged {
@@ -23,8 +24,8 @@ func interferenceDesc(run *lab.Run) string {
 			}
 			if in.Generator > 0 {
 				gen = append(gen, in.Generator)
-				if t.Load.Rate > 0 {
-					genPerReq = append(genPerReq, 1e6*in.Generator/t.Load.Rate)
+				if rates[i] > 0 {
+					genPerReq = append(genPerReq, 1e6*in.Generator/rates[i])
 				}
 			}
 		}
@@ -43,6 +44,30 @@ func interferenceDesc(run *lab.Run) string {
 		s += fmt.Sprintf("; %d trial(s) above it: their rounds left out and measured again", flagged)
 	}
 	return s
+}
+
+// generatedRates is, per trial, the rate the generator sent while it ran:
+// the trial's own, or for a duet's half both halves' (the one generator
+// process loads both at once, and its CPU is measured whole).
+func generatedRates(run *lab.Run) []float64 {
+	type round struct {
+		rep      int
+		scenario string
+	}
+	both := map[round]float64{}
+	for _, t := range run.Trials {
+		if t.Half != "" {
+			both[round{t.Rep, t.Scenario}] += t.Load.Rate
+		}
+	}
+	rates := make([]float64, len(run.Trials))
+	for i, t := range run.Trials {
+		rates[i] = t.Load.Rate
+		if t.Half != "" {
+			rates[i] = both[round{t.Rep, t.Scenario}]
+		}
+	}
+	return rates
 }
 
 // generatorDesc says how much CPU the load generator used in the trials
