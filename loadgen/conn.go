@@ -16,11 +16,12 @@ import (
 // conn is one keep-alive connection of an event loop and the request on
 // it, one at a time. Its socket is a raw non-blocking descriptor watched by
 // the loop's poller. The request bytes were written by fasthttp when the
-// template was compiled (see compile); the response is parsed by fasthttp
-// into one reused fasthttp.Response (status line, headers, Content-Length,
-// chunked bodies and trailers, 1xx answers, Connection: close, HTTP/1.0),
-// from the bytes read so far: an answer that is not all there yet is parsed
-// again when more arrives. The connection itself only dials, writes, reads,
+// template was compiled (see compile). The common answer (HTTP/1.1, a
+// Content-Length body, no Connection header) is read in place by
+// quickParse; any other is parsed by fasthttp into one reused
+// fasthttp.Response (chunked bodies and trailers, 1xx answers,
+// Connection: close, HTTP/1.0, ...). Both parse the bytes read so far: an
+// answer that is not all there yet is parsed again when more arrives. The connection itself only dials, writes, reads,
 // retries once on a keep-alive connection the server closed while idle,
 // counts bytes and classifies failures.
 type conn struct {
@@ -54,6 +55,10 @@ type conn struct {
 	src     parseSource
 	br      *bufio.Reader
 	resp    fasthttp.Response
+	// quick is the answer when quickParse read it (quickOK), else fasthttp
+	// did, into resp.
+	quick   quickAnswer
+	quickOK bool
 	in      int64 // bytes read, total
 
 	// The open model reads with the kernel's receive time (stamps): rxAt
@@ -179,10 +184,28 @@ var (
 // parse parses the answer from the bytes read so far. done is false while
 // it is incomplete; then err is nil. When done, err is the failure: the
 // connection's own (timeout, reset, EOF) in preference to fasthttp's
-// wrapping of it.
+// wrapping of it. The common answer is read by quickParse, any other by
+// fasthttp.
 func (c *conn) parse() (done bool, status int, err error) {
 	if len(c.buf) < c.need && c.connErr == nil {
 		return false, 0, nil
+	}
+	c.quickOK = false
+	if !c.t.isHead {
+		if q, ok := quickParse(c.buf); ok {
+			if q.end > len(c.buf) && c.connErr == nil {
+				c.need = q.end // the body is still to come
+				return false, 0, nil
+			}
+			if q.end == len(c.buf) {
+				c.quick, c.quickOK, c.used = q, true, true
+				if cap(c.buf) > keepBody {
+					c.buf = nil // q.timing keeps what it needs of it
+				}
+				return true, q.status, nil
+			}
+			// Cut short by the connection's end: fasthttp says how.
+		}
 	}
 	r := &c.resp
 	for {
@@ -233,7 +256,18 @@ func (c *conn) noteNeed() {
 
 // closeAfter reports whether the answer just parsed ends the connection.
 func (c *conn) closeAfter() bool {
+	if c.quickOK {
+		return false // quickParse reads no Connection header and no 101
+	}
 	return c.resp.ConnectionClose() || c.resp.StatusCode() == fasthttp.StatusSwitchingProtocols
+}
+
+// serverTiming is the answer's Server-Timing header.
+func (c *conn) serverTiming() []byte {
+	if c.quickOK {
+		return c.quick.timing
+	}
+	return c.peekServerTiming(&c.resp.Header)
 }
 
 // reset clears the answer buffer for the next request.

@@ -34,10 +34,13 @@ const maxWait = int64(5 * time.Millisecond)
 
 // yieldEvery is how often the loop yields its P (runtime.Gosched) to the
 // program's other goroutines (progress, collector, signals): at most once
-// per wait and at most this often. A yield on every wake-up cost about a
-// microsecond per request against real PostgREST (the scheduler's code and
-// data fall out of the cache while the server runs).
-const yieldEvery = int64(time.Millisecond)
+// per wait and at most this often, so they wait for it no longer than a
+// wait (maxWait). A yield on every wake-up cost about a microsecond per
+// request against real PostgREST (the scheduler's code and data fall out
+// of the cache while the server runs); one a millisecond, each with the
+// scheduler's look at the runtime's poller, was still about 1 % of the
+// generator's CPU there.
+const yieldEvery = maxWait
 
 // evloop drives a share of the run's connections from one goroutine, the
 // way wrk drives its connections from one thread: it waits in epoll_wait
@@ -539,7 +542,7 @@ func (l *evloop) finish(c *conn, status int, kind errKind) {
 	if l.r.aborted.Load() {
 		return
 	}
-	c.record(c.t, status, kind, c.intended, c.ready, c.start, end, c.in-c.inAt, c.out, c.measured, &c.resp)
+	c.record(c.t, status, kind, c.intended, c.ready, c.start, end, c.in-c.inAt, c.out, c.measured, c)
 	if !l.closedModel {
 		c.freed = end
 		l.r.inflight.Add(-1)

@@ -45,8 +45,9 @@ func (w *worker) next() (*tmpl, []byte) {
 // record records a finished request of template t: intended is when it was
 // due (the open model's timeline; in the closed model its send time), ready
 // when the generator could first send it (conn.ready), start when it was
-// written, end when its answer was in.
-func (w *worker) record(t *tmpl, status int, kind errKind, intended, ready, start, end time.Time, in, out int64, measured bool, resp *fasthttp.Response) {
+// written, end when its answer was in; c is the connection it came on, for
+// its Server-Timing.
+func (w *worker) record(t *tmpl, status int, kind errKind, intended, ready, start, end time.Time, in, out int64, measured bool, c *conn) {
 	lat, svc, lag := end.Sub(intended), end.Sub(start), start.Sub(ready)
 	if kind != errNone {
 		lat = -1
@@ -58,7 +59,7 @@ func (w *worker) record(t *tmpl, status int, kind errKind, intended, ready, star
 		w.sh.recordEndpoint(t.ep, status, kind, lat)
 	}
 	if measured && kind == errNone && w.sh.phases != nil {
-		if v := w.peekServerTiming(&resp.Header); len(v) > 0 && parseServerTiming(v, &w.phases) {
+		if v := c.serverTiming(); len(v) > 0 && parseServerTiming(v, &w.phases) {
 			w.sh.recordPhases(&w.phases)
 		}
 	}
