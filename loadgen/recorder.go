@@ -15,8 +15,8 @@ const (
 
 func newHist() *hdrhistogram.Histogram { return hdrhistogram.New(histLow, histHigh, 3) }
 
-// shard holds the metrics of a group of workers (one per generator thread
-// and then some, so workers rarely contend on its lock).
+// shard holds the metrics of an event loop's workers (one shard per loop,
+// so its lock is contended only by the collector's drain once a second).
 type shard struct {
 	mu       sync.Mutex
 	lat, svc *hdrhistogram.Histogram // measured part

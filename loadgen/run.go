@@ -166,7 +166,10 @@ func newRun(cfg Config) (*runner, error) {
 		addr := hostPort(host)
 		r.dial = func() (net.Conn, error) { return d.Dial("tcp", addr) }
 	}
-	n := min(r.workers, 4*cfg.threads())
+	// One shard per event loop (newLoops deals connection i to loop i mod
+	// n, newConns its metrics to shard i mod n): a loop records into its
+	// own shard, whose lock only the collector's drain takes besides.
+	n := max(1, min(r.workers, cfg.threads()))
 	for range n {
 		sh := newShard()
 		if cfg.ServerTiming {
