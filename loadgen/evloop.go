@@ -328,7 +328,15 @@ func (l *evloop) sendDue(now int64) {
 		ready := intended
 		if first := l.idle[0].freed; first.After(intended) {
 			// Every connection was busy when it fell due: it waited for
-			// one, and could leave from when the first came free.
+			// one, and could leave from when the first came free; unless
+			// that was later than it may wait (the loop, late itself,
+			// found a connection already free).
+			if int64(first.Sub(intended)) > l.maxLate {
+				if measured {
+					r.dropped.Add(1)
+				}
+				continue
+			}
 			ready = first
 			if measured {
 				r.waited.Add(1)
