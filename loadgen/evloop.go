@@ -318,29 +318,23 @@ func (l *evloop) sendDue(now int64) {
 		}
 		l.sched.advance()
 		n := len(l.idle)
-		if n == 0 {
+		intended, sent := r.start.Add(time.Duration(at)), l.t
+		ready := intended
+		if n > 0 && l.idle[0].freed.After(intended) {
+			// Every connection was busy when it fell due: it could leave
+			// from when the first came free.
+			ready = l.idle[0].freed
+		}
+		if n == 0 || int64(ready.Sub(intended)) > l.maxLate {
+			// No connection is free, or the first came free later than it
+			// may wait (the loop, late itself, found it free already).
 			if measured {
 				r.dropped.Add(1)
 			}
 			continue
 		}
-		intended, sent := r.start.Add(time.Duration(at)), l.t
-		ready := intended
-		if first := l.idle[0].freed; first.After(intended) {
-			// Every connection was busy when it fell due: it waited for
-			// one, and could leave from when the first came free; unless
-			// that was later than it may wait (the loop, late itself,
-			// found a connection already free).
-			if int64(first.Sub(intended)) > l.maxLate {
-				if measured {
-					r.dropped.Add(1)
-				}
-				continue
-			}
-			ready = first
-			if measured {
-				r.waited.Add(1)
-			}
+		if measured && ready.After(intended) {
+			r.waited.Add(1)
 		}
 		if sent.Before(intended) {
 			intended, ready = sent, sent // sent ahead: its latency counts from the send
@@ -550,7 +544,7 @@ func (l *evloop) finish(c *conn, status int, kind errKind) {
 	if l.r.aborted.Load() {
 		return
 	}
-	c.record(c.t, status, kind, c.intended, c.ready, c.start, end, c.in-c.inAt, c.out, c.measured, c)
+	c.record(status, kind, end)
 	if !l.closedModel {
 		c.freed = end
 		l.r.inflight.Add(-1)

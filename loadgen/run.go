@@ -169,8 +169,7 @@ func newRun(cfg Config) (*runner, error) {
 	// One shard per event loop (newLoops deals connection i to loop i mod
 	// n, newConns its metrics to shard i mod n): a loop records into its
 	// own shard, whose lock only the collector's drain takes besides.
-	n := max(1, min(r.workers, cfg.threads()))
-	for range n {
+	for range r.loops() {
 		sh := newShard()
 		if cfg.ServerTiming {
 			sh.phases = newPhaseHists()
@@ -269,10 +268,14 @@ func closeAll(conns []*conn) {
 	}
 }
 
-// newLoops deals the connections to one event loop per generator thread
-// (GOMAXPROCS), connection i to loop i mod n.
+// loops is the number of event loops: one per generator thread
+// (GOMAXPROCS), at most one per connection.
+func (r *runner) loops() int { return max(1, min(r.cfg.threads(), r.workers)) }
+
+// newLoops deals the run's connections (newConns) to r.loops() event
+// loops, connection i to loop i mod n.
 func (r *runner) newLoops(conns []*conn) ([]*evloop, error) {
-	n := max(1, min(r.cfg.threads(), len(conns)))
+	n := r.loops()
 	r.sendWG.Add(n)
 	loops := make([]*evloop, 0, n)
 	for id := range n {

@@ -42,23 +42,23 @@ func (w *worker) next() (*tmpl, []byte) {
 	return t, t.render(&w.buf, &w.bod, w.rng)
 }
 
-// record records a finished request of template t: intended is when it was
-// due (the open model's timeline; in the closed model its send time), ready
-// when the generator could first send it (conn.ready), start when it was
-// written, end when its answer was in; c is the connection it came on, for
-// its Server-Timing.
-func (w *worker) record(t *tmpl, status int, kind errKind, intended, ready, start, end time.Time, in, out int64, measured bool, c *conn) {
-	lat, svc, lag := end.Sub(intended), end.Sub(start), start.Sub(ready)
+// record records c's finished request: intended is when it was due (the
+// open model's timeline; in the closed model its send time), ready when
+// the generator could first send it, start when it was written, end when
+// its answer was in.
+func (c *conn) record(status int, kind errKind, end time.Time) {
+	t, w := c.t, c.worker
+	lat, svc, lag := end.Sub(c.intended), end.Sub(c.start), c.start.Sub(c.ready)
 	if kind != errNone {
 		lat = -1
 	} else if !t.accepts(status) {
 		kind = errStatus
 	}
-	w.sh.record(measured, status, kind, lat, svc, lag, in, out)
-	if measured && t.ep >= 0 {
+	w.sh.record(c.measured, status, kind, lat, svc, lag, c.in-c.inAt, c.out)
+	if c.measured && t.ep >= 0 {
 		w.sh.recordEndpoint(t.ep, status, kind, lat)
 	}
-	if measured && kind == errNone && w.sh.phases != nil {
+	if c.measured && kind == errNone && w.sh.phases != nil {
 		if v := c.serverTiming(); len(v) > 0 && parseServerTiming(v, &w.phases) {
 			w.sh.recordPhases(&w.phases)
 		}
