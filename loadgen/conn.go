@@ -21,9 +21,10 @@ import (
 // quickParse; any other is parsed by fasthttp into one reused
 // fasthttp.Response (chunked bodies and trailers, 1xx answers,
 // Connection: close, HTTP/1.0, ...). Both parse the bytes read so far: an
-// answer that is not all there yet is parsed again when more arrives. The connection itself only dials, writes, reads,
-// retries once on a keep-alive connection the server closed while idle,
-// counts bytes and classifies failures.
+// answer that is not all there yet is parsed again when more arrives. The
+// connection itself only dials, writes, reads, retries once on a keep-alive
+// connection the server closed while idle, counts bytes and classifies
+// failures.
 type conn struct {
 	*worker     // what to send next, and where its answer is recorded
 	slot    int // index in the loop's conns, the poller's tag
