@@ -1,27 +1,20 @@
-// Package systemd is the server host: the units the lab runs there, the
-// supervisors that start and stop them, what the lab observes of them, and
-// the roles built on them (the host side that applies variants, the local
-// stack, the agent). This package holds the vocabulary every supervisor
-// shares (Controller, UnitSpec, Props, UnitError, WaitReady) and the
-// supervisor that uses systemd's D-Bus API (go-systemd, DBus).
+// Package systemd is systemd's own concern in the lab: the vocabulary every
+// supervisor shares (Controller, UnitSpec, Props, UnitError, WaitReady),
+// unit files, readiness, and the supervisor that uses systemd's D-Bus API
+// (go-systemd, DBus). What runs on the server host and uses these (the
+// agent, the reconcile that applies a variant, the local stack, telemetry,
+// the profiler) lives in the host/ room.
 //
 // # The map
 //
 //	systemd                        Controller, UnitSpec, unit files, readiness; DBus (systemd over D-Bus)
 //	systemd/supervisor             Connect: systemd over D-Bus when a manager answers, else direct
 //	systemd/supervisor/direct      the direct supervisor: services as process groups, without systemd
-//	systemd/telemetry              what the lab observes: CPU, memory, OOM kills, database counters
-//	systemd/profile                perf record of the services, GHC runtime statistics
-//	systemd/host                   the host side: applies a variant (config, settings, unit) and restores
-//	systemd/stack                  the local stack: a PostgreSQL cluster and a target under one directory
-//	systemd/agent                  lab agent: the host side served over HTTPS to a driver elsewhere
 //	systemd/units                  unit files for the agent (and the nightly tracker)
 //	systemd/internal/servicetest   the test server and helpers these packages' tests share
 //
-// The adapters (this package, supervisor, telemetry, profile) import none
-// of each other's internals and nothing of the lab's domain but what they
-// implement; host, stack and agent are the server host's roles, built from
-// them and from package configs.
+// This package and its supervisors import nothing of the lab's domain
+// but what they implement.
 //
 // # Choosing a manager
 //

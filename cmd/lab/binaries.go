@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/gitbuild"
+	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/systemd/host"
 )
 
 // namedBinary is one --binary NAME=PATH, or NAME=ref:REF (a git ref of
@@ -81,7 +81,7 @@ func binaryVariants(ctx context.Context, e *lab.Experiment, bins []namedBinary) 
 			return usageErrorf("--binary %s=%s: the name %q is given twice", b.name, b.path, b.name)
 		}
 		seen[b.name] = true
-		if _, err := host.BinaryVersion(ctx, b.path); err != nil {
+		if _, err := reconcile.BinaryVersion(ctx, b.path); err != nil {
 			return usageErrorf("--binary %s=%s: %v (is it a PostgREST build?)", b.name, b.path, err)
 		}
 		desc := "--binary " + b.path
@@ -102,7 +102,7 @@ func binaryVersions(ctx context.Context, e *lab.Experiment) map[string]string {
 		if v.Binary == "" {
 			continue
 		}
-		ver, err := host.BinaryVersion(ctx, v.Binary)
+		ver, err := reconcile.BinaryVersion(ctx, v.Binary)
 		if err != nil {
 			ver = ""
 		}

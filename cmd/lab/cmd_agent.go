@@ -7,9 +7,9 @@ import (
 	"io"
 	"os"
 
+	"github.com/pgrst-lab/pgrst-lab/host/agent"
+	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/systemd/agent"
-	"github.com/pgrst-lab/pgrst-lab/systemd/host"
 )
 
 func init() {
@@ -105,7 +105,7 @@ func cmdAgent(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // agentServer is the server side the agent's config names: a local stack
 // (brought up when it does not run) or an existing server.
-func agentServer(ctx context.Context, cfg *agent.Config, out io.Writer) (*host.Server, string, func(), error) {
+func agentServer(ctx context.Context, cfg *agent.Config, out io.Writer) (*reconcile.Server, string, func(), error) {
 	e := &lab.Experiment{Source: cfg.File}
 	if cfg.Stack.Dir != "" {
 		return stackServer(ctx, cfg.Stack.Dir, "", e, out)

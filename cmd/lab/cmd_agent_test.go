@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/host/agent/agenttest"
+	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
-	"github.com/pgrst-lab/pgrst-lab/systemd/agent/agenttest"
-	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
 const agentTestToken = "test-token-0123456789abcdef0123456789"

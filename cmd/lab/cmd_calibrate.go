@@ -8,11 +8,11 @@ import (
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/experiments"
+	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
+	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
-	"github.com/pgrst-lab/pgrst-lab/systemd/host"
-	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
 func init() {
@@ -141,7 +141,7 @@ func cmdCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	c := &session.Calibration{Experiment: e, Server: srv, Loader: loader(url), Duet: duet, Designs: designs, Out: stdout, AARuns: *aaRuns, Effects: effects,
 		Inject: inj, Results: *results, LabVersion: labVersion(), Size: *size}
 	if inj == calibrate.InjectDatabase {
-		b, err := host.NewBurner(ctx, srv.AdminURI())
+		b, err := reconcile.NewBurner(ctx, srv.AdminURI())
 		if err != nil {
 			return err
 		}

@@ -6,8 +6,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/internal/fixture"
-	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
 func init() {

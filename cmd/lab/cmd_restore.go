@@ -6,8 +6,8 @@ import (
 	"io"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
-	"github.com/pgrst-lab/pgrst-lab/systemd/host"
-	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
+	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
+	"github.com/pgrst-lab/pgrst-lab/host/stack"
 )
 
 func init() {
@@ -61,7 +61,7 @@ func recoverStack(ctx context.Context, s *stack.Stack, out io.Writer) (stack.Sta
 		}
 		return st, err
 	}
-	l, err := host.New(ctx, stackLocalConfig(s, st, out))
+	l, err := reconcile.New(ctx, stackLocalConfig(s, st, out))
 	if err != nil {
 		return st, err
 	}

@@ -10,14 +10,14 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/experiments"
+	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
+	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
 	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
 	"github.com/pgrst-lab/pgrst-lab/store"
-	"github.com/pgrst-lab/pgrst-lab/systemd/host"
-	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
 func init() {
@@ -124,7 +124,7 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 		defer st.Close()
 	}
 
-	var srv *host.Server
+	var srv *reconcile.Server
 	var url string
 	var closeFn func()
 	if e.Target.Unit != "" || e.Target.Config != "" || e.Target.URL != "" {

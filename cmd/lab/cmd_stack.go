@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
+	"github.com/pgrst-lab/pgrst-lab/host/stack"
 )
 
 func init() {

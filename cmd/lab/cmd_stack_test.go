@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
-	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
 // labDir is a fresh state dir PostgreSQL can enter.

@@ -11,14 +11,14 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/gitbuild"
+	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
+	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/changepoint"
 	"github.com/pgrst-lab/pgrst-lab/lab/history"
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
 	"github.com/pgrst-lab/pgrst-lab/lab/track"
 	"github.com/pgrst-lab/pgrst-lab/store"
-	"github.com/pgrst-lab/pgrst-lab/systemd/host"
-	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
 func init() {
@@ -88,7 +88,7 @@ func cmdTrack(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		git.command = os.Getenv(buildEnv)
 	}
 	// Runs of this machine count: another's are another series.
-	t.git, t.ed, t.hostID = git, ed, host.DescribeHost(ctx).HostID
+	t.git, t.ed, t.hostID = git, ed, reconcile.DescribeHost(ctx).HostID
 	for _, m := range strings.Split(*metrics, ",") {
 		if m = strings.TrimSpace(m); m != "" {
 			t.metrics = append(t.metrics, m)

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
-	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
 const duetExperiment = `name = "duet-tiny"

@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
+	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
 	"github.com/pgrst-lab/pgrst-lab/store"
-	"github.com/pgrst-lab/pgrst-lab/systemd/host"
-	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
 const historyStepRuns, historyStepAt = 10, 7 // the step starts at run #7
@@ -116,7 +116,7 @@ func spinBeforeEachRequest(t *testing.T, dir string, us int) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	burn, err := host.NewBurner(ctx, st.AdminURI)
+	burn, err := reconcile.NewBurner(ctx, st.AdminURI)
 	if err != nil {
 		t.Fatal(err)
 	}

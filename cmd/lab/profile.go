@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/pgrst-lab/pgrst-lab/host/profiler"
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/systemd/profile"
 )
 
 // checkProfile refuses a profiling run that cannot profile, before any
@@ -17,7 +17,7 @@ func checkProfile(ctx context.Context, e *lab.Experiment, agents bool) error {
 	if agents {
 		return usageErrorf("run: profile = true (or --profile) needs the local server side; the agent does not profile yet")
 	}
-	if err := profile.Check(ctx); err != nil {
+	if err := profiler.Check(ctx); err != nil {
 		return fmt.Errorf("%s: %w", e.Name, err)
 	}
 	return nil

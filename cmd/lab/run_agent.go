@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/host/agent"
+	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
-	"github.com/pgrst-lab/pgrst-lab/systemd/agent"
-	"github.com/pgrst-lab/pgrst-lab/systemd/host"
 )
 
 // agentFlags are `lab run`'s flags for remote server sides.
@@ -79,7 +79,7 @@ func runOnAgents(ctx context.Context, e *lab.Experiment, af agentFlags, results 
 		e.Trials.Order = lab.OrderInterleaved
 	}
 	if len(af.urls) > 1 {
-		m := &session.Matrix{Experiment: e, Driver: host.DescribeHost(ctx), Results: results, Out: stdout}
+		m := &session.Matrix{Experiment: e, Driver: reconcile.DescribeHost(ctx), Results: results, Out: stdout}
 		for i, u := range af.urls {
 			m.Hosts = append(m.Hosts, remote{url: u, opts: opts[i]})
 		}

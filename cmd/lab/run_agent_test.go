@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/host/agent"
+	"github.com/pgrst-lab/pgrst-lab/host/agent/agenttest"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
-	"github.com/pgrst-lab/pgrst-lab/systemd/agent"
-	"github.com/pgrst-lab/pgrst-lab/systemd/agent/agenttest"
 )
 
 // netnsPair makes two network namespaces joined by a veth pair, with

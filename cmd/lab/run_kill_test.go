@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
-	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
 // A run that changes the target's config and pins PostgreSQL to CPU 0 (a

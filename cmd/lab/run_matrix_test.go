@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pgrst-lab/pgrst-lab/host/agent/agenttest"
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
-	"github.com/pgrst-lab/pgrst-lab/systemd/agent/agenttest"
 )
 
 // matrixExperiment is a tiny two-scenario, two-variant experiment.

@@ -6,16 +6,16 @@ import (
 	"io"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
+	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/internal/fixture"
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/systemd/host"
-	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 	"github.com/pgrst-lab/pgrst-lab/systemd/supervisor"
 )
 
 // stackServer opens (or brings up) the local stack, makes sure the fixture
 // is loaded, and returns the server side over it with its target URL.
-func stackServer(ctx context.Context, dir, postgrest string, e *lab.Experiment, out io.Writer) (*host.Server, string, func(), error) {
+func stackServer(ctx context.Context, dir, postgrest string, e *lab.Experiment, out io.Writer) (*reconcile.Server, string, func(), error) {
 	s, err := stack.Open(dir)
 	var st stack.Status
 	if err == nil {
@@ -48,7 +48,7 @@ func stackServer(ctx context.Context, dir, postgrest string, e *lab.Experiment, 
 	if e.Trials.Order == lab.OrderDuet {
 		cfg.ApplicationName = duetApplicationNames[0]
 	}
-	l, err := host.New(ctx, cfg)
+	l, err := reconcile.New(ctx, cfg)
 	if err != nil {
 		s.Close()
 		return nil, "", nil, err
@@ -57,9 +57,9 @@ func stackServer(ctx context.Context, dir, postgrest string, e *lab.Experiment, 
 }
 
 // stackLocalConfig is what the server side may touch in a local stack.
-func stackLocalConfig(s *stack.Stack, st stack.Status, out io.Writer) host.Config {
+func stackLocalConfig(s *stack.Stack, st stack.Status, out io.Writer) reconcile.Config {
 	spec := s.TargetSpec()
-	return host.Config{
+	return reconcile.Config{
 		Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name, TargetSpec: &spec,
 		PGUnit: st.Postgres.Name, PG: configs.PGAddr{Host: st.PGHost, Port: st.PGPort, SocketDir: st.PGSocketDir},
 		AdminURI: st.AdminURI, URL: st.URL, AdminURL: st.AdminURL, Binary: st.Binary, Reference: st.Reference,
@@ -73,7 +73,7 @@ var duetApplicationNames = [2]string{"pgrst-lab-a", "pgrst-lab-b"}
 // stackDuet is a duet's two halves on the local stack in dir: a (the
 // target's server side, from stackServer, and its URL) and the stack's
 // twin, started now with a copy of the target's config.
-func stackDuet(ctx context.Context, dir string, a *host.Server, aURL string, e *lab.Experiment, out io.Writer) (*lab.Duet, func(), error) {
+func stackDuet(ctx context.Context, dir string, a *reconcile.Server, aURL string, e *lab.Experiment, out io.Writer) (*lab.Duet, func(), error) {
 	s, err := stack.Open(dir)
 	if err != nil {
 		return nil, nil, err
@@ -94,7 +94,7 @@ func stackDuet(ctx context.Context, dir string, a *host.Server, aURL string, e *
 	cfg.URL, cfg.AdminURL = tw.URL, tw.AdminURL
 	cfg.PGUnit = "" // PostgreSQL is half a's: the twin's side never restarts it
 	cfg.AllowUnknownKeys, cfg.ApplicationName = e.AllowUnknownKeys, duetApplicationNames[1]
-	b, err := host.New(ctx, cfg)
+	b, err := reconcile.New(ctx, cfg)
 	if err != nil {
 		s.Close()
 		return nil, nil, fmt.Errorf("duet: the twin's server side: %w", err)
@@ -113,7 +113,7 @@ func ensureFixture(ctx context.Context, st stack.Status, out io.Writer) error {
 // targetServer is the server side for an existing server named in the
 // experiment's [target] table (unit, config, URL), e.g. a real PostgREST
 // managed by systemd on this machine.
-func targetServer(ctx context.Context, stateDir string, e *lab.Experiment, out io.Writer) (*host.Server, string, func(), error) {
+func targetServer(ctx context.Context, stateDir string, e *lab.Experiment, out io.Writer) (*reconcile.Server, string, func(), error) {
 	t := e.Target
 	if t.Unit == "" || t.Config == "" || t.URL == "" {
 		return nil, "", nil, fmt.Errorf("%s: [target] needs unit, config and url for an existing server (or none of them for the local stack)", e.Source)
@@ -130,7 +130,7 @@ func targetServer(ctx context.Context, stateDir string, e *lab.Experiment, out i
 			return nil, "", nil, err
 		}
 	}
-	l, err := host.New(ctx, host.Config{Ctl: ctl, StateDir: stateDir, Config: t.Config, TargetUnit: t.Unit,
+	l, err := reconcile.New(ctx, reconcile.Config{Ctl: ctl, StateDir: stateDir, Config: t.Config, TargetUnit: t.Unit,
 		PGUnit: t.PGUnit, PG: pg, AdminURI: t.PGURI, URL: t.URL, AdminURL: t.AdminURL, AllowUnknownKeys: e.AllowUnknownKeys, Profile: e.Profile, Logf: logf(out)})
 	if err != nil {
 		ctl.Close()

@@ -7,8 +7,8 @@ import (
 	"maps"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/systemd/host"
 )
 
 // serverTimingKey is PostgREST's key for the Server-Timing header, whose
@@ -45,7 +45,7 @@ func serverTimingOn(ctx context.Context, e *lab.Experiment, bin string, w io.Wri
 		if asked[b] {
 			continue
 		}
-		keys, err := host.BinaryConfigKeys(ctx, b)
+		keys, err := reconcile.BinaryConfigKeys(ctx, b)
 		if err != nil || !keys[serverTimingKey] {
 			fmt.Fprintf(w, "%s: no Server-Timing phases: variant %s's executable does not list %s in its --dump-config\n", e.Name, v.Name, serverTimingKey)
 			return

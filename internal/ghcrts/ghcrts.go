@@ -5,7 +5,7 @@
 // what they do on postgrest-mini, the lab's reference server, a Go program
 // without a GHC runtime (Procs: -N<n> sets GOMAXPROCS, every other option
 // is ignored). cmd/postgrest-mini acts on them, lab/capability checks a
-// variant's with them, systemd/host notes what they do with a variant.
+// variant's with them, host/reconcile notes what they do with a variant.
 package ghcrts
 
 import (

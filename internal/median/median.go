@@ -1,5 +1,5 @@
 // Package median holds the one median of the module: the lab's statistics
-// (lab/stats) and the telemetry's speed reference (systemd/telemetry),
+// (lab/stats) and the telemetry's speed reference (host/telemetry),
 // which must not depend on each other, both take it from here.
 package median
 

@@ -11,7 +11,7 @@
 // layering (lab does not import adapters, adapters do not import each
 // other). It holds rules,
 // not policy: which of the allowed names an agent actually permits comes
-// from that agent's config (see systemd/agent.Policy).
+// from that agent's config (see host/agent.Policy).
 //
 // Every rule treats its input as hostile: values are single-line printable
 // text, @file values (PostgREST reads the named file) are refused, keys that

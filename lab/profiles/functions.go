@@ -156,7 +156,7 @@ func Functions(stacks []lab.Stack, samples int64) []Func {
 
 // Unsymbolized reports whether a frame stands for the code of an
 // executable that perf (and the lab, from its symbol table) could not
-// name: "[postgresql executable]" (systemd/profile names such frames
+// name: "[postgresql executable]" (host/profiler names such frames
 // after their service).
 func Unsymbolized(name string) bool {
 	return strings.HasPrefix(name, "[") && strings.HasSuffix(name, " executable]")

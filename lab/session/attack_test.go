@@ -10,14 +10,14 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
+	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
 	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
-	"github.com/pgrst-lab/pgrst-lab/systemd/host"
-	"github.com/pgrst-lab/pgrst-lab/systemd/stack"
 )
 
 // panicLoader is the real loader until the target's config holds the
@@ -74,7 +74,7 @@ func (r *rig) cases(t *testing.T) {
 // rig is a real stack with the real server side over it.
 type rig struct {
 	st       stack.Status
-	srv      *host.Server
+	srv      *reconcile.Server
 	original []byte
 }
 
@@ -108,7 +108,7 @@ func newRig(t *testing.T, sup systemd.Mode, postgrest string) *rig {
 		t.Fatal(err)
 	}
 	spec := s.TargetSpec()
-	srv, err := host.New(ctx, host.Config{Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name,
+	srv, err := reconcile.New(ctx, reconcile.Config{Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name,
 		TargetSpec: &spec, PGUnit: st.Postgres.Name, PG: configs.PGAddr{Host: st.PGHost, Port: st.PGPort, SocketDir: st.PGSocketDir},
 		AdminURI: st.AdminURI, URL: st.URL, AdminURL: st.AdminURL, Binary: st.Binary, Reference: st.Reference, Logf: t.Logf})
 	if err != nil {

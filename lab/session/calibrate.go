@@ -19,7 +19,7 @@ import (
 
 // Burner is the database injection of a calibration (calibrate
 // --inject database): A′'s pre-request function, sized to spin a number
-// of microseconds. systemd/host.Burner is one.
+// of microseconds. host/reconcile.Burner is one.
 type Burner interface {
 	// Set makes A′'s pre-request spin about us microseconds.
 	Set(ctx context.Context, us int) error

@@ -17,7 +17,7 @@
 //
 // It imports no adapter: the server side, the loader, the request checker,
 // the hosts of a matrix and the injection come in as ports that
-// cmd/lab wires to systemd/host, loadgen/trial and systemd/agent.
+// cmd/lab wires to host/reconcile, loadgen/trial and host/agent.
 //
 //	e, err := session.Load("socket-vs-tcp", session.Edits{MaxTrials: 12}, trial.CheckRequests)
 //	...

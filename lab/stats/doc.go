@@ -42,7 +42,7 @@
 // about. Pairing cancels only what the two trials of a round share. So
 // every trial also times a fixed piece of work (chases through memory and a
 // run of system calls) on the server's machine (lab.Trial.SpeedRefNs, from
-// systemd/telemetry's SpeedRef), and the CPU-per-request rows
+// host/telemetry's SpeedRef), and the CPU-per-request rows
 // (lab.Metric.SpeedAdjusted) use it as a control variate (S. S. Lavenberg
 // and P. D. Welch, "A perspective on the use of control variables to
 // increase the efficiency of Monte Carlo simulations", Management Science

@@ -1,0 +1,39 @@
+package reconcile
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// Apply implements lab.Server: it computes what the variant wants from the
+// original config (never from the previous variant), refuses a db-uri or
+// db-anon-role with superuser or BYPASSRLS powers (checkRoles), plans the steps from
+// what is applied, takes them (PostgREST config, PostgreSQL pinning and
+// settings, the unit's drop-in, environment and command line), then
+// reloads the target's config when the plan allows it, else restarts it,
+// and waits until the target is ready.
+func (l *Server) Apply(ctx context.Context, v lab.Variant) (lab.Applied, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	in, err := l.wanted(v)
+	if err != nil {
+		return lab.Applied{}, fmt.Errorf("variant %s: %w", v.Name, err)
+	}
+	if err := l.checkRoles(ctx, in); err != nil {
+		return lab.Applied{}, fmt.Errorf("variant %s: %w", v.Name, err)
+	}
+	e := &executor{l: l, p: planFor(l.cur, in.want, l.reloadRules()), in: in, cur: &l.cur}
+	if err := e.run(ctx); err != nil {
+		return lab.Applied{Changes: e.changes}, fmt.Errorf("variant %s: %w", v.Name, err)
+	}
+	changes := append(e.changes, in.unit...)
+	ready, note, err := e.activate(ctx)
+	if err != nil {
+		return lab.Applied{Changes: changes}, fmt.Errorf("variant %s: %w", v.Name, err)
+	}
+	return lab.Applied{Changes: append(changes, note...), ReadyAfter: ready}, nil
+}
+
+var _ lab.Server = (*Server)(nil)

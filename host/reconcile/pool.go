@@ -1,0 +1,81 @@
+package reconcile
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/host/telemetry"
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// PoolInterval is how often PostgREST's /metrics is scraped during a window.
+const PoolInterval = 500 * time.Millisecond
+
+// poolWatch scrapes PostgREST's pool metrics while a window is open.
+type poolWatch struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu    sync.Mutex
+	first *telemetry.PoolMetrics
+	stats lab.PoolStats
+	last  telemetry.PoolMetrics
+}
+
+func watchPool(ctx context.Context, adminURL string) *poolWatch {
+	ctx, cancel := context.WithCancel(ctx)
+	p := &poolWatch{cancel: cancel, done: make(chan struct{})}
+	client := &http.Client{Timeout: 2 * time.Second}
+	go func() {
+		defer close(p.done)
+		t := time.NewTicker(PoolInterval)
+		defer t.Stop()
+		for {
+			p.scrape(ctx, client, adminURL)
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return p
+}
+
+func (p *poolWatch) scrape(ctx context.Context, client *http.Client, adminURL string) {
+	m, err := telemetry.ScrapePool(ctx, client, adminURL)
+	if err != nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.first == nil {
+		p.first = &m
+		p.stats.MinAvailable = int(m.Available)
+	}
+	p.last = m
+	p.stats.Scrapes++
+	p.stats.Size = int(m.Max)
+	p.stats.MinAvailable = min(p.stats.MinAvailable, int(m.Available))
+	p.stats.MaxInUse = max(p.stats.MaxInUse, int(m.InUse()))
+	p.stats.MaxWaiting = max(p.stats.MaxWaiting, int(m.ReallyWaiting()))
+	p.stats.MaxGauge = max(p.stats.MaxGauge, int(m.Waiting))
+}
+
+// stop ends the scraping with a last scrape and returns the summary, or nil
+// when no scrape succeeded (no admin server, or not PostgREST 12.2+).
+func (p *poolWatch) stop(ctx context.Context, adminURL string) *lab.PoolStats {
+	p.cancel()
+	<-p.done
+	p.scrape(ctx, &http.Client{Timeout: 2 * time.Second}, adminURL)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.first == nil {
+		return nil
+	}
+	s := p.stats
+	s.Timeouts = int64(p.last.Timeouts - p.first.Timeouts)
+	return &s
+}
