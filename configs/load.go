@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 )
 
 // maxImportDepth bounds import chains (and catches import cycles).
@@ -120,7 +122,7 @@ func (l *loader) lookup(group, name string) (string, error) {
 
 // applyEnvOverrides sets the keys PostgREST reads from PGRST_* variables.
 func applyEnvOverrides(s Settings, env map[string]string) {
-	for _, k := range keys {
+	for _, k := range postgrest.Keys() {
 		if strings.HasSuffix(k.Name, "*") {
 			continue
 		}
