@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/interp"
 	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 )
 
@@ -81,7 +82,7 @@ func (l *loader) load(path, prefix string, depth int) error {
 		}
 		v := it.val
 		if v.kind == KindString {
-			s, err := interpolate(v.text, func(name string) (string, error) { return l.lookup(it.group, name) })
+			s, err := interp.Expand(v.text, func(name string) (string, error) { return l.lookup(it.group, name) })
 			if err != nil {
 				pe := (&parser{name: path, src: f.src}).errorAt(it.valStart, "key %s: %v", it.key, err)
 				return pe
