@@ -93,26 +93,6 @@ type Scenario struct {
 	Targets string
 }
 
-// Model is a load model (Load.Model).
-type Model string
-
-// Load models.
-const (
-	ModelOpen   Model = "open"   // constant arrival rate
-	ModelClosed Model = "closed" // fixed number of connections
-	ModelSearch Model = "search" // highest open-model rate within Limit
-	// ModelEfficiency first searches the baseline's capacity (as search,
-	// within Limit), then measures every trial with the open model at
-	// Utilisation of it; the primary metric is CPU per request.
-	ModelEfficiency Model = "efficiency"
-)
-
-// Models are the load models, in the order messages list them.
-var Models = []Model{ModelOpen, ModelClosed, ModelSearch, ModelEfficiency}
-
-// Valid reports whether m is a load model, naming the allowed ones if not.
-func (m Model) Valid() error { return oneOf(m, "a load model", Models, "") }
-
 // CapacityLimit is the limit of the efficiency model's capacity search:
 // Limit, or without p99 and max_errors, at most 0.1 % errors and 1 %
 // dropped requests.
