@@ -4,32 +4,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
-)
 
-func TestLookupCatalogue(t *testing.T) {
-	for _, name := range []string{"db-uri", "db-pool", "db-pool-acquisition-timeout", "db-pool-max-lifetime", "db-pool-max-idletime",
-		"db-pool-timeout", "db-prepared-statements", "db-plan-enabled", "db-channel-enabled", "log-level", "server-host", "server-port",
-		"server-unix-socket", "server-unix-socket-mode", "admin-server-port", "jwt-cache-max-entries", "server-timing-enabled",
-		"db-schema", "db-schemas", "db-anon-role", "jwt-secret", "jwt-aud", "db-extra-search-path", "db-max-rows", "db-tx-end",
-		"db-pre-request", "openapi-mode", "server-cors-allowed-origins"} {
-		k, ok := Lookup(name)
-		if !ok || k.Since == "" || k.Type == "" {
-			t.Errorf("%s: %+v %v", name, k, ok)
-		}
-	}
-	if k, _ := Lookup("db-pool"); k.Default != "10" || k.Type != TypeInt || k.Reloadable {
-		t.Errorf("db-pool = %+v", k)
-	}
-	if k, _ := Lookup("db-prepared-statements"); k.Default != "true" || !k.Reloadable || k.Since != "8.0" {
-		t.Errorf("db-prepared-statements = %+v", k)
-	}
-	if k, ok := Lookup("app.settings.jwt_exp"); !ok || k.Name != "app.settings.jwt_exp" {
-		t.Errorf("app.settings: %+v", k)
-	}
-	if _, ok := Lookup("app.settings."); ok {
-		t.Error("bare app.settings. accepted")
-	}
-}
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
+)
 
 func TestValidateSetting(t *testing.T) {
 	cases := []struct {
@@ -125,39 +102,6 @@ func TestEnvForm(t *testing.T) {
 	}
 }
 
-// TestCatalogueConsistent: every entry is complete, its default passes its
-// own type check, enums list values, aliases point at real keys.
-func TestCatalogueConsistent(t *testing.T) {
-	all := Catalogue()
-	if len(all) < 45 {
-		t.Fatalf("only %d keys", len(all))
-	}
-	for i, k := range all {
-		if i > 0 && all[i-1].Name >= k.Name {
-			t.Errorf("not sorted/unique at %s", k.Name)
-		}
-		if k.Type == "" || k.Since == "" || k.Doc == "" {
-			t.Errorf("%s incomplete: %+v", k.Name, k)
-		}
-		if k.Default != "" && !strings.HasSuffix(k.Name, "*") {
-			if err := checkType(k, k.Default); err != nil {
-				t.Errorf("%s default: %v", k.Name, err)
-			}
-		}
-		if (k.Type == TypeEnum) != (len(k.Values) > 0) {
-			t.Errorf("%s: enum values %v for type %s", k.Name, k.Values, k.Type)
-		}
-		if k.AliasOf != "" {
-			if a, ok := Lookup(k.AliasOf); !ok || a.Type != k.Type {
-				t.Errorf("%s: alias of %s (%+v)", k.Name, k.AliasOf, a)
-			}
-		}
-		if ev := k.EnvName(); !strings.HasPrefix(ev, "PGRST_") || strings.ContainsAny(ev, "-") {
-			t.Errorf("%s: env %s", k.Name, ev)
-		}
-	}
-}
-
 func TestValueConstructors(t *testing.T) {
 	v := List(Int(1), String(`a"$`), Bool(false), Template("$(X)"))
 	if v.Render() != `[1, "a\"$$", false, "$(X)"]` || v.String() != `1,a"$,false,$(X)` || len(v.Items()) != 4 {
@@ -175,14 +119,14 @@ func TestValueConstructors(t *testing.T) {
 	}
 }
 
-func TestKeyIn(t *testing.T) {
-	k := Key{Since: "12.0", Until: "14.0"}
-	for v, want := range map[string]bool{"11.2.2": false, "12": true, "12.0.0": true, "13.0.8": true, "14.0": false, "14.0.1": false} {
-		if got := k.In(v); got != want {
-			t.Errorf("Since 12.0 Until 14.0: In(%s) = %v", v, got)
+// TestCatalogueDefaultsValid: every default in PostgREST's table passes the
+// type check of its own key.
+func TestCatalogueDefaultsValid(t *testing.T) {
+	for _, k := range postgrest.Keys() {
+		if k.Default != "" && !strings.HasSuffix(k.Name, "*") {
+			if err := checkType(k, k.Default); err != nil {
+				t.Errorf("%s default: %v", k.Name, err)
+			}
 		}
-	}
-	if k, _ := Lookup("log-query"); k.Type != TypeEnum || k.Default != "disabled" {
-		t.Errorf("log-query = %+v (PostgREST 13 refuses a boolean)", k)
 	}
 }

@@ -21,9 +21,9 @@
 //
 // # Catalogue
 //
-// Lookup and ValidateSetting know PostgREST's keys, their types, defaults and
-// the first version that has them; a typo'd key is an error suggesting the
-// closest known key.
+// ValidateSetting and ParseValue check and type values by PostgREST's table
+// of keys (lab/postgrest: types, defaults, the versions that have them); a
+// typo'd key is an error suggesting the closest known key.
 //
 // # Journal
 //

@@ -1,5 +1,7 @@
 package configs
 
+import "github.com/pgrst-lab/pgrst-lab/lab/postgrest"
+
 // EnvForm turns settings (key -> resolved text) into the PGRST_*
 // environment variables PostgREST reads, for a target configured through a
 // systemd unit's Environment= lines: db-pool -> PGRST_DB_POOL,
@@ -7,7 +9,7 @@ package configs
 func EnvForm(settings map[string]string) map[string]string {
 	out := make(map[string]string, len(settings))
 	for k, v := range settings {
-		out[EnvVar(k)] = v
+		out[postgrest.EnvVar(k)] = v
 	}
 	return out
 }

@@ -5,6 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/interp"
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 )
 
 // maxImportDepth bounds import chains (and catches import cycles).
@@ -79,7 +82,7 @@ func (l *loader) load(path, prefix string, depth int) error {
 		}
 		v := it.val
 		if v.kind == KindString {
-			s, err := interpolate(v.text, func(name string) (string, error) { return l.lookup(it.group, name) })
+			s, err := interp.Expand(v.text, func(name string) (string, error) { return l.lookup(it.group, name) })
 			if err != nil {
 				pe := (&parser{name: path, src: f.src}).errorAt(it.valStart, "key %s: %v", it.key, err)
 				return pe
@@ -120,7 +123,7 @@ func (l *loader) lookup(group, name string) (string, error) {
 
 // applyEnvOverrides sets the keys PostgREST reads from PGRST_* variables.
 func applyEnvOverrides(s Settings, env map[string]string) {
-	for _, k := range keys {
+	for _, k := range postgrest.Keys() {
 		if strings.HasSuffix(k.Name, "*") {
 			continue
 		}

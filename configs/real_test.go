@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 )
 
 // An unreachable database: --dump-config tries it once and dumps anyway.
@@ -62,9 +63,9 @@ func realVersion(t *testing.T, bin string) string {
 
 // current lists the catalogue's keys of version v that --dump-config shows:
 // not aliases, not app.settings.*.
-func current(v string) map[string]Key {
-	m := map[string]Key{}
-	for _, k := range Catalogue() {
+func current(v string) map[string]postgrest.Key {
+	m := map[string]postgrest.Key{}
+	for _, k := range postgrest.Keys() {
 		if k.In(v) && k.AliasOf == "" && !strings.Contains(k.Name, "*") {
 			m[k.Name] = k
 		}
@@ -73,7 +74,7 @@ func current(v string) map[string]Key {
 }
 
 // render writes a catalogue value in the config syntax for its type.
-func render(k Key, raw string) string {
+func render(k postgrest.Key, raw string) string {
 	v, err := ParseValue(k.Name, raw)
 	if err != nil {
 		panic(fmt.Sprintf("%s = %s: %v", k.Name, raw, err))
@@ -93,7 +94,7 @@ func TestCatalogueMatchesRealPostgREST(t *testing.T) {
 	bare := dumpConfig(t, bin, "")
 	for name := range keys {
 		if _, ok := bare[name]; !ok {
-			t.Errorf("catalogue has %s in PostgREST %s, --dump-config does not (fix Since/Until)", name, version)
+			t.Errorf("catalogue has %s in PostgREST %s, --dump-config does not (fix Since/Removed)", name, version)
 		}
 	}
 	for name := range bare {
@@ -133,11 +134,11 @@ func TestCatalogueMatchesRealPostgREST(t *testing.T) {
 		}
 	}
 
-	for _, k := range Catalogue() {
+	for _, k := range postgrest.Keys() {
 		if k.AliasOf == "" || !k.In(version) {
 			continue
 		}
-		val := map[Type]string{TypeInt: "7", TypeBool: "true", TypeString: "x_alias", TypeList: "x_alias"}[k.Type]
+		val := map[postgrest.Type]string{postgrest.TypeInt: "7", postgrest.TypeBool: "true", postgrest.TypeString: "x_alias", postgrest.TypeList: "x_alias"}[k.Type]
 		if k.AliasOf == "jwt-role-claim-key" {
 			val = ".x_alias" // a JSPath
 		}
@@ -170,7 +171,7 @@ func TestExampleConfigKnown(t *testing.T) {
 			continue
 		}
 		n++
-		k, ok := Lookup(m[2])
+		k, ok := postgrest.Lookup(m[2])
 		if !ok || !k.In(version) {
 			t.Errorf("--example has %s, the catalogue does not have it for %s", m[2], version)
 			continue

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"sort"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 )
 
 // Validate checks every key bound in the file against the catalogue
@@ -27,8 +29,8 @@ func (f *File) Validate(allowUnknown bool) []error {
 }
 
 func isBoolKey(k string) bool {
-	key, ok := Lookup(k)
-	return ok && key.Type == TypeBool
+	key, ok := postgrest.Lookup(k)
+	return ok && key.Type == postgrest.TypeBool
 }
 
 // RewriteFile sets the given keys (raw text per key, typed by the

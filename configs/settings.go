@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 )
 
 // Settings are resolved PostgREST settings, key -> text, as Load returns
@@ -17,11 +19,9 @@ func (s Settings) get(key string) (string, string, bool) {
 	if v, ok := s[key]; ok && v != "" {
 		return key, v, true
 	}
-	for _, k := range keys {
-		if k.AliasOf == key {
-			if v, ok := s[k.Name]; ok && v != "" {
-				return k.Name, v, true
-			}
+	for _, alias := range postgrest.AliasesOf(key) {
+		if v, ok := s[alias]; ok && v != "" {
+			return alias, v, true
 		}
 	}
 	return key, "", false

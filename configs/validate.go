@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pgrst-lab/pgrst-lab/internal/didyoumean"
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 )
 
 // ValidateSetting checks a raw value for a key against the catalogue: an
@@ -12,34 +12,34 @@ import (
 // allowUnknown), a value of the wrong type or outside an enum is an error
 // naming the key and the allowed values. Errors are *KeyError.
 func ValidateSetting(key, raw string, allowUnknown bool) error {
-	k, ok := Lookup(key)
+	k, ok := postgrest.Lookup(key)
 	if !ok {
 		if allowUnknown {
 			return validKey(key)
 		}
-		return &KeyError{Key: key, Msg: "unknown PostgREST config key", Suggest: Closest(key)}
+		return &KeyError{Key: key, Msg: "unknown PostgREST config key", Suggest: postgrest.Closest(key)}
 	}
 	return checkType(k, raw)
 }
 
-func checkType(k Key, raw string) error {
+func checkType(k postgrest.Key, raw string) error {
 	switch k.Type {
-	case TypeInt:
+	case postgrest.TypeInt:
 		if _, err := strconv.ParseInt(strings.TrimSpace(raw), 10, 64); err != nil {
 			return &KeyError{Key: k.Name, Msg: strconv.Quote(raw) + " is not an integer"}
 		}
-	case TypeBool:
+	case postgrest.TypeBool:
 		if _, err := parseBool(raw); err != nil {
 			return &KeyError{Key: k.Name, Msg: strconv.Quote(raw) + " is not a boolean", Allowed: []string{"true", "false", "on", "off"}}
 		}
-	case TypeEnum:
+	case postgrest.TypeEnum:
 		for _, v := range k.Values {
 			if raw == v {
 				return nil
 			}
 		}
 		return &KeyError{Key: k.Name, Msg: strconv.Quote(raw) + " is not an allowed value", Allowed: k.Values}
-	case TypeOctal:
+	case postgrest.TypeOctal:
 		n, err := strconv.ParseUint(raw, 8, 32)
 		if err != nil || n < 0o600 || n > 0o777 {
 			return &KeyError{Key: k.Name, Msg: strconv.Quote(raw) + " is not an octal file mode between 600 and 777"}
@@ -54,7 +54,7 @@ func checkType(k Key, raw string) error {
 // error (*KeyError); unknown keys are not an error here (see
 // ValidateSetting).
 func ParseValue(key, raw string) (Value, error) {
-	k, ok := Lookup(key)
+	k, ok := postgrest.Lookup(key)
 	if !ok {
 		return String(raw), nil
 	}
@@ -62,24 +62,12 @@ func ParseValue(key, raw string) (Value, error) {
 		return Value{}, err
 	}
 	switch k.Type {
-	case TypeInt:
+	case postgrest.TypeInt:
 		n, _ := strconv.ParseInt(strings.TrimSpace(raw), 10, 64)
 		return Int(n), nil
-	case TypeBool:
+	case postgrest.TypeBool:
 		b, _ := parseBool(raw)
 		return Bool(b), nil
 	}
 	return String(raw), nil
-}
-
-// Closest returns the known key nearest to key (edit distance), or "" if
-// none is reasonably close.
-func Closest(key string) string {
-	var names []string
-	for _, k := range keys {
-		if !strings.HasSuffix(k.Name, "*") {
-			names = append(names, k.Name)
-		}
-	}
-	return didyoumean.Suggest(key, names)
 }

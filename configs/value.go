@@ -1,11 +1,14 @@
 package configs
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/interp"
 )
 
 // Kind is the syntactic type of a config value.
@@ -77,7 +80,7 @@ func (v Value) Items() []Value { return append([]Value(nil), v.list...) }
 func (v Value) String() string {
 	switch v.kind {
 	case KindString:
-		s, err := interpolate(v.text, func(string) (string, error) { return "", errNoLookup })
+		s, err := interp.Expand(v.text, func(string) (string, error) { return "", errNoLookup })
 		if err != nil {
 			return strings.ReplaceAll(v.text, "$$", "$")
 		}
@@ -204,7 +207,7 @@ func (v Value) checkAt(top bool) error {
 		if !top {
 			return nil
 		}
-		return validTemplate(v.text)
+		return interp.Check(v.text)
 	case KindNumber:
 		p := &parser{src: []byte(v.text)}
 		if _, err := p.number(); err != nil || p.pos != len(v.text) {
@@ -219,3 +222,6 @@ func (v Value) checkAt(top bool) error {
 	}
 	return nil
 }
+
+// errNoLookup stops String at the first $(VAR): it resolves no variable.
+var errNoLookup = errors.New("no lookup")

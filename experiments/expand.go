@@ -1,9 +1,10 @@
 package experiments
 
 import (
+	"errors"
 	"fmt"
-	"strings"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/interp"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
@@ -48,38 +49,24 @@ func Expand(e *lab.Experiment, lookup func(string) (string, bool)) error {
 	return nil
 }
 
+// expand is interp.Expand with errors that quote s: an unset or empty
+// variable, or the grammar's error worded for a file's author.
 func expand(s string, lookup func(string) (string, bool)) (string, error) {
-	if !strings.Contains(s, "$") {
-		return s, nil
-	}
-	var b strings.Builder
-	rest := s
-	for {
-		i := strings.IndexByte(rest, '$')
-		if i < 0 {
-			b.WriteString(rest)
-			return b.String(), nil
+	out, err := interp.Expand(s, func(name string) (string, error) {
+		if v, ok := lookup(name); ok && v != "" {
+			return v, nil
 		}
-		b.WriteString(rest[:i])
-		rest = rest[i+1:]
-		switch {
-		case strings.HasPrefix(rest, "$"):
-			b.WriteByte('$')
-			rest = rest[1:]
-		case strings.HasPrefix(rest, "("):
-			end := strings.IndexByte(rest, ')')
-			if end < 0 {
-				return "", fmt.Errorf("%q: unterminated $(", s)
-			}
-			name := rest[1:end]
-			v, ok := lookup(name)
-			if !ok || v == "" {
-				return "", fmt.Errorf("%q: environment variable %s is not set", s, name)
-			}
-			b.WriteString(v)
-			rest = rest[end+1:]
-		default:
+		return "", fmt.Errorf("%q: environment variable %s is not set", s, name)
+	})
+	var se *interp.SyntaxError
+	if errors.As(err, &se) {
+		switch se.Kind {
+		case interp.Unterminated:
+			return "", fmt.Errorf("%q: unterminated $(", s)
+		case interp.LoneDollar:
 			return "", fmt.Errorf("%q: a literal $ must be written $$ (a variable: $(NAME))", s)
 		}
+		return "", fmt.Errorf("%q: %w", s, err)
 	}
+	return out, err
 }

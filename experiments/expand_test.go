@@ -33,9 +33,13 @@ func TestExpand(t *testing.T) {
 	if got := e.Variants[1].Args; !slices.Equal(got, []string{"+RTS", "-N2", "-RTS", "$HOME"}) {
 		t.Errorf("args: %q", got)
 	}
-	for _, bad := range []string{"$(X", "$X"} {
-		if _, err := expand(bad, lookup); err == nil {
-			t.Errorf("expand(%q): no error", bad)
+	for bad, msg := range map[string]string{
+		"$(X":  `"$(X": unterminated $(`,
+		"$X":   `"$X": a literal $ must be written $$ (a variable: $(NAME))`,
+		"a$()": `"a$()": empty variable name $()`,
+	} {
+		if _, err := expand(bad, lookup); err == nil || err.Error() != msg {
+			t.Errorf("expand(%q): %v, want %s", bad, err, msg)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package experiments
 import (
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
@@ -23,7 +22,7 @@ type fileExperiment struct {
 	Custom           []fileScenario `toml:"scenario"`
 	Targets          string         `toml:"targets"`
 	JWTSecret        string         `toml:"jwt_secret"`
-	Load             fileLoad       `toml:"load"`
+	Load             lab.Load       `toml:"load"`
 	Trials           fileTrials     `toml:"trials"`
 	Variants         []fileVariant  `toml:"variant"`
 	Sweep            *fileSweep     `toml:"sweep"`
@@ -73,30 +72,6 @@ type fileScenario struct {
 	BodyFile string  `toml:"body_file"`
 	Expect   int     `toml:"expect"`
 	Weight   float64 `toml:"weight"`
-}
-
-// fileLoad is [load] (lab.Load); durations are strings like "10s".
-type fileLoad struct {
-	Model       string        `toml:"model"`
-	Rate        float64       `toml:"rate"`
-	MaxInFlight int           `toml:"max_in_flight"`
-	Connections int           `toml:"connections"`
-	Think       time.Duration `toml:"think"`
-	Duration    time.Duration `toml:"duration"`
-	Warmup      time.Duration `toml:"warmup"`
-	Timeout     time.Duration `toml:"timeout"`
-	Limit       fileLimit     `toml:"limit"`
-	Threads     int           `toml:"threads"`
-	Utilisation float64       `toml:"utilisation"`
-}
-
-// fileLimit is [load.limit] (lab.Limit).
-type fileLimit struct {
-	P99        time.Duration `toml:"p99"`
-	MaxErrors  float64       `toml:"max_errors"`
-	MaxDropped float64       `toml:"max_dropped"`
-	MinRate    float64       `toml:"min_rate"`
-	MaxRate    float64       `toml:"max_rate"`
 }
 
 // fileTrials is [trials] (lab.Trials).
@@ -199,10 +174,9 @@ func tomlText(v any) (string, error) {
 func defaultFile() fileExperiment {
 	var e lab.Experiment
 	e.Defaults()
-	l, t := e.Load, e.Trials
+	t := e.Trials
 	return fileExperiment{
-		Load: fileLoad{Model: string(l.Model), Rate: l.Rate, MaxInFlight: l.MaxInFlight, Connections: l.Connections, Think: l.Think,
-			Duration: l.Duration, Warmup: l.Warmup, Timeout: l.Timeout, Limit: fileLimit(l.Limit), Threads: l.Threads, Utilisation: l.Utilisation},
+		Load: e.Load,
 		Trials: fileTrials{Min: t.Min, Max: t.Max, Order: string(t.Order), Seed: t.Seed, Alpha: t.Alpha, Analysis: string(t.Analysis),
 			Sequential: t.Sequential, Interference: t.Interference, SpeedAdjust: t.SpeedAdjust},
 	}
@@ -210,12 +184,11 @@ func defaultFile() fileExperiment {
 
 // experiment converts the file into the model (not yet validated).
 func (f *fileExperiment) experiment() *lab.Experiment {
-	l, t := f.Load, f.Trials
+	t := f.Trials
 	e := &lab.Experiment{
 		Name: f.Name, Title: f.Title, Description: f.Description, Target: f.Target.Target(f.Target.Stack),
 		Scenarios: f.Scenarios, Targets: f.Targets, JWTSecret: f.JWTSecret,
-		Load: lab.Load{Model: lab.Model(l.Model), Rate: l.Rate, MaxInFlight: l.MaxInFlight, Connections: l.Connections, Think: l.Think,
-			Duration: l.Duration, Warmup: l.Warmup, Timeout: l.Timeout, Limit: lab.Limit(l.Limit), Threads: l.Threads, Utilisation: l.Utilisation},
+		Load: f.Load,
 		Trials: lab.Trials{Min: t.Min, Max: t.Max, Order: lab.Order(t.Order), Seed: t.Seed, Alpha: t.Alpha, Analysis: lab.Analysis(t.Analysis),
 			Sequential: t.Sequential, Interference: t.Interference, SpeedAdjust: t.SpeedAdjust},
 		Partition: lab.Partition(f.Partition), AllowUnknownKeys: f.AllowUnknownKeys, Profile: f.Profile,

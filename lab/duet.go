@@ -43,10 +43,10 @@ func duetVariants(e *Experiment, round int) [2]Variant {
 // duetLoad is one half's share of the load: half the rate of an open
 // model, half the connections of a closed one.
 func duetLoad(l Load) Load {
-	switch l.Model {
-	case ModelOpen:
+	switch {
+	case l.Model.FixedRate():
 		l.Rate /= 2
-	case ModelClosed:
+	case l.Model.Closed():
 		l.Connections = max(1, l.Connections/2)
 	}
 	return l

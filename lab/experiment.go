@@ -11,7 +11,8 @@ import (
 // Experiment is one experiment file: what to vary, what to send, how long,
 // and how often. It is the model, not the file format: package experiments
 // decodes a file into its own types (the TOML names) and converts them into
-// an Experiment; package record writes it to run.json. FieldError paths
+// an Experiment; package record writes it to run.json. Load is the
+// exception: one type for the three, carrying both names (see Load). FieldError paths
 // use the file's names (Custom is [[scenario]], Variants [[variant]]).
 type Experiment struct {
 	Name        string
@@ -92,26 +93,6 @@ type Scenario struct {
 	Targets string
 }
 
-// Model is a load model (Load.Model).
-type Model string
-
-// Load models.
-const (
-	ModelOpen   Model = "open"   // constant arrival rate
-	ModelClosed Model = "closed" // fixed number of connections
-	ModelSearch Model = "search" // highest open-model rate within Limit
-	// ModelEfficiency first searches the baseline's capacity (as search,
-	// within Limit), then measures every trial with the open model at
-	// Utilisation of it; the primary metric is CPU per request.
-	ModelEfficiency Model = "efficiency"
-)
-
-// Models are the load models, in the order messages list them.
-var Models = []Model{ModelOpen, ModelClosed, ModelSearch, ModelEfficiency}
-
-// Valid reports whether m is a load model, naming the allowed ones if not.
-func (m Model) Valid() error { return oneOf(m, "a load model", Models, "") }
-
 // CapacityLimit is the limit of the efficiency model's capacity search:
 // Limit, or without p99 and max_errors, at most 0.1 % errors and 1 %
 // dropped requests.
@@ -138,30 +119,35 @@ func (l Load) EffectiveUtilisation() float64 {
 // efficiency model offers.
 const DefaultUtilisation = 0.65
 
-// Load says how traffic is generated in each trial.
+// Load says how traffic is generated in each trial. It is the one
+// declaration of the load settings: the experiment file's [load] (toml
+// tags, durations written as strings like "10s") and run.json's "load"
+// (json tags, durations in nanoseconds; record.LoadV1 is this type, frozen
+// by the golden tests) both decode into it, so no field is copied by hand
+// between the three.
 type Load struct {
-	Model       Model
-	Rate        float64       // open: requests/s
-	MaxInFlight int           // open: bound on concurrent requests
-	Connections int           // closed
-	Think       time.Duration // closed
-	Duration    time.Duration
-	Warmup      time.Duration
-	Timeout     time.Duration // per request
-	Limit       Limit         // search
-	Threads     int
+	Model       Model         `toml:"model" json:"model"`
+	Rate        float64       `toml:"rate" json:"rate,omitempty"`                   // open: requests/s
+	MaxInFlight int           `toml:"max_in_flight" json:"max_in_flight,omitempty"` // open: bound on concurrent requests
+	Connections int           `toml:"connections" json:"connections,omitempty"`     // closed
+	Think       time.Duration `toml:"think" json:"think,omitempty"`                 // closed
+	Duration    time.Duration `toml:"duration" json:"duration"`
+	Warmup      time.Duration `toml:"warmup" json:"warmup"`
+	Timeout     time.Duration `toml:"timeout" json:"timeout,omitempty"` // per request
+	Limit       Limit         `toml:"limit" json:"limit,omitempty"`     // search
+	Threads     int           `toml:"threads" json:"threads,omitempty"`
 	// Utilisation is the efficiency model's rate as a share of the
 	// baseline's capacity, in (0, 1); default DefaultUtilisation.
-	Utilisation float64
+	Utilisation float64 `toml:"utilisation" json:"utilisation,omitempty"`
 }
 
-// Limit is what a search must meet.
+// Limit is what a search must meet ([load.limit]; run.json's "limit").
 type Limit struct {
-	P99        time.Duration
-	MaxErrors  float64 // fraction, e.g. 0.001
-	MaxDropped float64 // fraction, e.g. 0.01
-	MinRate    float64
-	MaxRate    float64
+	P99        time.Duration `toml:"p99" json:"p99,omitempty"`
+	MaxErrors  float64       `toml:"max_errors" json:"max_errors,omitempty"`   // fraction, e.g. 0.001
+	MaxDropped float64       `toml:"max_dropped" json:"max_dropped,omitempty"` // fraction, e.g. 0.01
+	MinRate    float64       `toml:"min_rate" json:"min_rate,omitempty"`
+	MaxRate    float64       `toml:"max_rate" json:"max_rate,omitempty"`
 }
 
 // String is the limit for people: "p99 <= 50ms, errors <= 0.1%, dropped <= 1%"

@@ -85,7 +85,7 @@ func MetricByName(name string) (Metric, bool) {
 // PrimaryMetric is the metric an experiment's verdict is about: CPU per
 // request (server + database) for the efficiency model, else throughput.
 func PrimaryMetric(e *Experiment) Metric {
-	if e != nil && e.Load.Model == ModelEfficiency {
+	if e != nil && e.Load.Model.Efficiency() {
 		m, _ := MetricByName("cpu")
 		return m
 	}

@@ -94,7 +94,7 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 	}()
 
 	s := &session{Runner: r, run: run, exp: e, eta: eta, infos: map[string]int{}}
-	if e.Load.Model == ModelEfficiency {
+	if e.Load.Model.Efficiency() {
 		if err := s.findCapacity(ctx); err != nil {
 			return run, err
 		}
@@ -270,7 +270,7 @@ func (s *session) warmup(ctx context.Context, spec LoadSpec) error {
 
 // warmupWith runs spec's warm-up with ld (see session.warmup).
 func warmupWith(ctx context.Context, ld Loader, spec LoadSpec) error {
-	if spec.Load.Warmup <= 0 || spec.Load.Model == ModelSearch {
+	if spec.Load.Warmup <= 0 || spec.Load.Model.SearchesEachTrial() {
 		return nil
 	}
 	spec.Load.Duration, spec.Load.Warmup = spec.Load.Warmup, 0

@@ -110,7 +110,7 @@ func (e *Experiment) Defaults() {
 	if l.Model == "" {
 		l.Model = DefaultModel
 	}
-	if l.Model == ModelClosed && l.Connections == 0 {
+	if l.Model.Closed() && l.Connections == 0 {
 		l.Connections = DefaultConnections
 	}
 

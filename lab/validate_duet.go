@@ -26,10 +26,10 @@ func (v *validator) duet(e *Experiment) {
 	if e.Target.Unit != "" || e.Target.URL != "" {
 		v.add(why+" on the local stack's target and its twin: an existing server (target.unit, target.url) has no twin (use \"interleaved\")", "trials", "order")
 	}
-	if e.Load.Model == ModelSearch {
+	if e.Load.Model.SearchesEachTrial() {
 		v.add(fmt.Sprintf("model %q: a capacity search per variant is not split between two targets (use open, closed or efficiency with trials.order = \"duet\")", ModelSearch), "load", "model")
 	}
-	if e.Load.Model == ModelClosed && e.Load.Connections%2 != 0 {
+	if e.Load.Model.Closed() && e.Load.Connections%2 != 0 {
 		v.add(fmt.Sprintf("%d: trials.order = \"duet\" gives each target half of the connections, so they must be even", e.Load.Connections), "load", "connections")
 	}
 	if e.Profile {

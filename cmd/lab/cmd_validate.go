@@ -11,6 +11,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/experiments"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
 )
 
@@ -99,7 +100,7 @@ func postgrestKeys(key, value string, allowUnknown bool) error {
 	if !errors.As(err, &ke) {
 		return err
 	}
-	if _, known := configs.Lookup(key); !known && !allowUnknown {
+	if _, known := postgrest.Lookup(key); !known && !allowUnknown {
 		return &experiments.UnknownKey{Key: key, Suggest: ke.Suggest}
 	}
 	msg := ke.Msg

@@ -6,9 +6,9 @@ import (
 	"io"
 	"maps"
 
-	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 )
 
 // serverTimingKey is PostgREST's key for the Server-Timing header, whose
@@ -29,7 +29,7 @@ func serverTimingOn(ctx context.Context, e *lab.Experiment, bin string, w io.Wri
 		if _, set := v.PostgREST[serverTimingKey]; set {
 			return
 		}
-		if _, set := v.Env[configs.EnvVar(serverTimingKey)]; set {
+		if _, set := v.Env[postgrest.EnvVar(serverTimingKey)]; set {
 			return
 		}
 	}

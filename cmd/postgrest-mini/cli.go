@@ -11,6 +11,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/internal/ghcrts"
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 )
 
 // cli is the parsed command line, PostgREST-style:
@@ -122,7 +123,7 @@ request (calibrated at start), a known slowdown for 'lab calibrate'.
 func dumpConfig(w io.Writer, s configs.Settings) {
 	all := map[string]string{}
 	for _, k := range readKeys {
-		if key, ok := configs.Lookup(k); ok {
+		if key, ok := postgrest.Lookup(k); ok {
 			all[k] = key.Default
 		}
 	}

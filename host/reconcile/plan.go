@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 )
 
 // dropInStep is what a plan does with the lab's drop-in on the target unit.
@@ -108,7 +109,7 @@ func reloadableKeys(path string, running, wanted []byte) []string {
 		if a.String() == b.String() {
 			continue
 		}
-		if key, ok := configs.Lookup(k); !ok || !key.Reloadable {
+		if key, ok := postgrest.Lookup(k); !ok || !key.Reloadable {
 			return nil
 		}
 		diff = append(diff, k)

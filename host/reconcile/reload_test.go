@@ -10,10 +10,10 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
@@ -62,7 +62,7 @@ func TestReloadableKeysOnRealPostgREST(t *testing.T) {
 	targetLog := l.cfg.TargetSpec.LogFile
 	pgLog := filepath.Join(st.Dir, "logs", "postgres.log")
 	for key, want := range map[string]bool{"db-prepared-statements": true, "log-level": false, "db-pool": false} {
-		if k, _ := configs.Lookup(key); k.Reloadable != want {
+		if k, _ := postgrest.Lookup(key); k.Reloadable != want {
 			t.Errorf("catalogue: %s reloadable %v, the binary says %v", key, k.Reloadable, want)
 		}
 	}

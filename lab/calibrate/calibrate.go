@@ -115,7 +115,7 @@ func BaselineOf(run *lab.Run) (Baseline, bool) {
 	if len(rates) == 0 {
 		return Baseline{}, false
 	}
-	b := Baseline{Rate: stats.Median(rates), CPUs: max(run.Host.CPUs, 1), Efficiency: run.Experiment.Load.Model == lab.ModelEfficiency}
+	b := Baseline{Rate: stats.Median(rates), CPUs: max(run.Host.CPUs, 1), Efficiency: run.Experiment.Load.Model.Efficiency()}
 	if len(cpus) > 0 {
 		b.CPUPerReq = stats.Median(cpus)
 	}

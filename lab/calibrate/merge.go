@@ -101,7 +101,7 @@ func sameDesign(a, b Part) error {
 	case ra.Injection != rb.Injection:
 		return diff("injection", ra.Injection, rb.Injection)
 	}
-	if k, x, y, ok := firstDiff(record.FromLoad(ra.Load), record.FromLoad(rb.Load)); ok {
+	if k, x, y, ok := firstDiff(ra.Load, rb.Load); ok {
 		return diff("load."+k, x, y)
 	}
 	if k, x, y, ok := firstDiff(record.FromTrials(ra.Trials), record.FromTrials(rb.Trials)); ok {

@@ -4,9 +4,10 @@
 // arguments. `lab validate`, the agent's policy and both supervisors
 // (systemd and direct) all ask this package, so they cannot disagree.
 //
-// It sits below everything else: it imports only the standard library and
+// It sits below everything else: it imports only the standard library,
 // leaves of internal/ (cpulist for CPU lists, ghcrts for GHC runtime
-// options), so the domain (package lab), the adapters (configs, systemd,
+// options) and lab/postgrest (PostgREST's table of keys, whose class and
+// secrecy columns are the rules for PostgREST keys), so the domain (package lab), the adapters (configs, systemd,
 // ...) and the wiring in cmd/ may all import it without breaking the
 // layering (lab does not import adapters, adapters do not import each
 // other). It holds rules,

@@ -2,9 +2,9 @@ package capability
 
 import (
 	"regexp"
-	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/ghcrts"
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 )
 
 // envNameRe is a portable environment variable name.
@@ -16,20 +16,6 @@ func EnvName(name string) error {
 		return &Error{Code: Invalid, Where: "env." + name, Msg: "is not an environment variable name (letters, digits and '_')"}
 	}
 	return nil
-}
-
-// EnvKey is the PostgREST key an environment variable sets: PGRST_DB_POOL
-// sets db-pool, PGRST_APP_SETTINGS_x sets app.settings.x. ok is false for
-// a name that is not PGRST_*.
-func EnvKey(name string) (key string, ok bool) {
-	rest, ok := strings.CutPrefix(name, "PGRST_")
-	if !ok || rest == "" {
-		return "", false
-	}
-	if s, ok := strings.CutPrefix(rest, "APP_SETTINGS_"); ok && s != "" {
-		return "app.settings." + s, true
-	}
-	return strings.ToLower(strings.ReplaceAll(rest, "_", "-")), true
 }
 
 // Env checks an environment variable for a variant and returns the
@@ -54,7 +40,7 @@ func Env(name, val string) (key string, class Class, err error) {
 		}
 		return "", Tune, nil
 	}
-	key, ok := EnvKey(name)
+	key, ok := postgrest.EnvKey(name)
 	if !ok {
 		return "", Fixed, fail(Never, where, "the lab sets only PostgREST's PGRST_* variables and GHCRTS")
 	}
@@ -74,7 +60,7 @@ func Env(name, val string) (key string, class Class, err error) {
 
 // RedactEnv is Redact for an environment variable.
 func RedactEnv(name, val string) string {
-	if key, ok := EnvKey(name); ok {
+	if key, ok := postgrest.EnvKey(name); ok {
 		return Redact(key, val)
 	}
 	return val

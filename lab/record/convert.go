@@ -48,7 +48,7 @@ func FromExperiment(e lab.Experiment) ExperimentV1 {
 	out := ExperimentV1{
 		Name: e.Name, Title: e.Title, Description: e.Description, Target: TargetV1(e.Target),
 		Scenarios: e.Scenarios, Custom: each(e.Custom, scenarioV1), Targets: e.Targets,
-		Load: FromLoad(e.Load), Trials: FromTrials(e.Trials), Variants: each(e.Variants, FromVariant),
+		Load: e.Load, Trials: FromTrials(e.Trials), Variants: each(e.Variants, FromVariant),
 		Partition: PartitionV1(e.Partition), AllowUnknownKeys: e.AllowUnknownKeys, Profile: e.Profile, Source: e.Source,
 	}
 	if s := e.Sweep; s != nil {
@@ -70,7 +70,7 @@ func (e ExperimentV1) Experiment() lab.Experiment {
 	out := lab.Experiment{
 		Name: e.Name, Title: e.Title, Description: e.Description, Target: lab.Target(e.Target),
 		Scenarios: e.Scenarios, Custom: each(e.Custom, ScenarioV1.lab), Targets: e.Targets,
-		Load: e.Load.Load(), Trials: e.Trials.Trials(), Variants: each(e.Variants, VariantV1.Variant),
+		Load: e.Load, Trials: e.Trials.Trials(), Variants: each(e.Variants, VariantV1.Variant),
 		Partition: lab.Partition(e.Partition), AllowUnknownKeys: e.AllowUnknownKeys, Profile: e.Profile, Source: e.Source,
 	}
 	if s := e.Sweep; s != nil {
@@ -95,18 +95,6 @@ func (v VariantV1) Variant() lab.Variant { return lab.Variant(v) }
 
 func scenarioV1(s lab.Scenario) ScenarioV1 { return ScenarioV1(s) }
 func (s ScenarioV1) lab() lab.Scenario     { return lab.Scenario(s) }
-
-// FromLoad is the record of an experiment's [load] (also in calibration.json).
-func FromLoad(l lab.Load) LoadV1 {
-	return LoadV1{Model: string(l.Model), Rate: l.Rate, MaxInFlight: l.MaxInFlight, Connections: l.Connections, Think: l.Think,
-		Duration: l.Duration, Warmup: l.Warmup, Timeout: l.Timeout, Limit: LimitV1(l.Limit), Threads: l.Threads, Utilisation: l.Utilisation}
-}
-
-// Load is the [load] l records.
-func (l LoadV1) Load() lab.Load {
-	return lab.Load{Model: lab.Model(l.Model), Rate: l.Rate, MaxInFlight: l.MaxInFlight, Connections: l.Connections, Think: l.Think,
-		Duration: l.Duration, Warmup: l.Warmup, Timeout: l.Timeout, Limit: lab.Limit(l.Limit), Threads: l.Threads, Utilisation: l.Utilisation}
-}
 
 // FromTrials is the record of an experiment's [trials] (also in calibration.json).
 func FromTrials(t lab.Trials) TrialsV1 {

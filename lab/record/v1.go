@@ -1,6 +1,10 @@
 package record
 
-import "time"
+import (
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
 
 // The v1 record: run.json as `lab run` has written it since schema 1. The
 // types mirror lab.Run and its parts with explicit JSON names, so that
@@ -9,6 +13,10 @@ import "time"
 // testdata/golden/run.json holds one record with every field set; a change
 // to any name fails TestGolden. New fields may be added (readers ignore
 // fields they do not know); renaming or removing one is a schema 2.
+// LoadV1 and LimitV1 alone are package lab's own types (lab.Load and
+// lab.Limit carry their run.json names as json tags, beside the experiment
+// file's toml names): one declaration of the load settings for the file,
+// the model and the record.
 
 // RunV1 is run.json: everything one `lab run` measured.
 type RunV1 struct {
@@ -79,29 +87,13 @@ type ScenarioV1 struct {
 	Targets  string            `json:"targets,omitempty"`
 }
 
-// LoadV1 is the experiment's [load]; durations in nanoseconds.
-type LoadV1 struct {
-	Model       string        `json:"model"`
-	Rate        float64       `json:"rate,omitempty"`
-	MaxInFlight int           `json:"max_in_flight,omitempty"`
-	Connections int           `json:"connections,omitempty"`
-	Think       time.Duration `json:"think,omitempty"`
-	Duration    time.Duration `json:"duration"`
-	Warmup      time.Duration `json:"warmup"`
-	Timeout     time.Duration `json:"timeout,omitempty"`
-	Limit       LimitV1       `json:"limit,omitempty"`
-	Threads     int           `json:"threads,omitempty"`
-	Utilisation float64       `json:"utilisation,omitempty"`
-}
+// LoadV1 is the experiment's [load]; durations in nanoseconds. It is the
+// model's own type (lab.Load, whose json tags are run.json's names), not a
+// copy: the golden tests hold its encoding still.
+type LoadV1 = lab.Load
 
-// LimitV1 is what a search must meet.
-type LimitV1 struct {
-	P99        time.Duration `json:"p99,omitempty"`
-	MaxErrors  float64       `json:"max_errors,omitempty"`
-	MaxDropped float64       `json:"max_dropped,omitempty"`
-	MinRate    float64       `json:"min_rate,omitempty"`
-	MaxRate    float64       `json:"max_rate,omitempty"`
-}
+// LimitV1 is what a search must meet: lab.Limit, as LoadV1 is lab.Load.
+type LimitV1 = lab.Limit
 
 // TrialsV1 is the experiment's [trials].
 type TrialsV1 struct {

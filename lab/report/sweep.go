@@ -48,7 +48,7 @@ type htmlSweepRow struct {
 // sweepMetricTitle names a curve's metric; with the search model the
 // throughput is the highest rate meeting the latency limit.
 func sweepMetricTitle(run *lab.Run, m lab.Metric) string {
-	if m.Name == "rate" && run.Experiment.Load.Model == lab.ModelSearch {
+	if m.Name == "rate" && run.Experiment.Load.Model.SearchesEachTrial() {
 		return "highest rate within the limit (req/s)"
 	}
 	return metricTitle(m)

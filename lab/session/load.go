@@ -105,7 +105,7 @@ func (ed Edits) apply(e *lab.Experiment) error {
 		e.UseTargets(abs, true)
 	}
 	if ed.MinRate != 0 || ed.MaxRate != 0 {
-		if m := e.Load.Model; m != lab.ModelSearch && m != lab.ModelEfficiency {
+		if m := e.Load.Model; !m.SearchesCapacity() {
 			return fmt.Errorf("%w %s: --min-rate and --max-rate bound a capacity search, and load.model %q searches none (only %q and %q do)",
 				ErrInvalid, e.Name, m, lab.ModelSearch, lab.ModelEfficiency)
 		}

@@ -34,7 +34,7 @@ func (l *Loader) Load(ctx context.Context, spec lab.LoadSpec) (lab.LoadOutcome, 
 				P99Ms: ms(p.P99), Errors: p.Errors})
 		}
 	}
-	if spec.Load.Model == lab.ModelSearch {
+	if spec.Load.Model.SearchesEachTrial() {
 		sr, err := loadgen.Search(ctx, cfg, loadgen.Limit{P99: spec.Load.Limit.P99, MaxErrorRate: spec.Load.Limit.MaxErrors,
 			MaxDroppedRate: spec.Load.Limit.MaxDropped, MaxRate: spec.Load.Limit.MaxRate}, progress)
 		if err != nil {
@@ -89,10 +89,13 @@ func (l *Loader) config(spec lab.LoadSpec) (loadgen.Config, error) {
 	if len(spec.CPUs) > 0 { // the experiment's [partition] generator
 		cfg.CPUs = spec.CPUs
 	}
-	switch ld.Model {
-	case lab.ModelClosed:
+	if err := ld.Model.CheckOneLoad(); err != nil {
+		return cfg, err
+	}
+	switch {
+	case ld.Model.Closed():
 		cfg.Closed = &loadgen.Closed{Connections: ld.Connections, Think: ld.Think}
-	case lab.ModelOpen, lab.ModelSearch:
+	case ld.Model.Arrivals():
 		rate := ld.Rate
 		if rate == 0 {
 			rate = ld.Limit.MinRate
@@ -101,8 +104,6 @@ func (l *Loader) config(spec lab.LoadSpec) (loadgen.Config, error) {
 			rate = 100
 		}
 		cfg.Open = &loadgen.Open{Rate: rate, MaxInFlight: ld.MaxInFlight}
-	default:
-		return cfg, fmt.Errorf("load model %q: allowed are open, closed, search", ld.Model)
 	}
 	if cfg.MaxRequests == 0 {
 		cfg.MaxRequests = boundFor(ld)

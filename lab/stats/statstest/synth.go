@@ -153,7 +153,7 @@ func addDetail(t *lab.Trial, rng *rand.Rand, model lab.Model) {
 		t.Database.Samples = append(t.Database.Samples, lab.UsageSample{T: ts,
 			CPU: t.Database.CPUUtil * load * (1 + 0.05*rng.NormFloat64()), RSS: 150e6})
 	}
-	if model == lab.ModelSearch {
+	if model.SearchesEachTrial() {
 		limit := t.Load.Rate
 		for _, f := range []float64{0.25, 0.5, 0.75, 0.9, 1.0, 1.1} {
 			asked := limit * f

@@ -1,0 +1,102 @@
+package postgrest
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/didyoumean"
+)
+
+// Type is the type PostgREST gives a config key's value.
+type Type string
+
+// Config value types.
+const (
+	TypeString Type = "string"
+	TypeInt    Type = "int"
+	TypeBool   Type = "bool"
+	TypeEnum   Type = "enum" // one of Key.Values
+	TypeOctal  Type = "octal"
+	TypeList   Type = "list" // comma-separated string
+)
+
+// Key describes one PostgREST config key: one row of the table.
+type Key struct {
+	Name       string
+	Type       Type
+	Default    string   // "" when unset by default
+	DefaultOf  string   // the key whose value is the default, when not a constant (Default is then "")
+	Values     []string // allowed values of an enum
+	Since      string   // first PostgREST version with this key
+	Removed    string   // first version without it ("" if still present)
+	AliasOf    string   // the current name, for an old alias
+	Reloadable bool     // applied by a config reload (SIGUSR2 / NOTIFY pgrst)
+	Secret     bool     // its value is never shown in full
+	Class      Class    // who may change it in a variant
+	Why        string   // why, for a class other than Tune
+	Doc        string
+}
+
+// EnvName is the environment variable PostgREST reads for the key.
+func (k Key) EnvName() string { return EnvVar(k.Name) }
+
+// In reports whether the key exists in PostgREST version v ("13.0.8"):
+// Since <= v < Removed.
+func (k Key) In(v string) bool {
+	return compareVersions(k.Since, v) <= 0 && (k.Removed == "" || compareVersions(v, k.Removed) < 0)
+}
+
+// appSettings is the row that stands for every app.settings.x key.
+const appSettings = "app.settings.*"
+
+var byName = func() map[string]Key {
+	m := map[string]Key{}
+	for _, k := range keys {
+		m[k.Name] = k
+	}
+	return m
+}()
+
+// Lookup finds a key in the table. Keys under app.settings. match the
+// "app.settings.*" row.
+func Lookup(key string) (Key, bool) {
+	if k, ok := byName[key]; ok {
+		return k, true
+	}
+	if strings.HasPrefix(key, "app.settings.") && len(key) > len("app.settings.") {
+		k := byName[appSettings]
+		k.Name = key
+		return k, true
+	}
+	return Key{}, false
+}
+
+// Keys lists every row of the table, sorted by name.
+func Keys() []Key {
+	out := append([]Key(nil), keys...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// AliasesOf lists the old names of key, in the table's order.
+func AliasesOf(key string) []string {
+	var out []string
+	for _, k := range keys {
+		if k.AliasOf == key {
+			out = append(out, k.Name)
+		}
+	}
+	return out
+}
+
+// Closest returns the known key nearest to key (edit distance), or "" if
+// none is reasonably close.
+func Closest(key string) string {
+	var names []string
+	for _, k := range keys {
+		if !strings.HasSuffix(k.Name, "*") {
+			names = append(names, k.Name)
+		}
+	}
+	return didyoumean.Suggest(key, names)
+}
