@@ -109,9 +109,8 @@
 // Every loop is bounded by the run's duration and, optionally,
 // Config.MaxRequests. When the target goes away the requests fail with
 // counted errors (connect, reset, timeout) and the run still ends on time.
-// Reports: WriteText (wrk-like), WriteJSON (one object; `lab load --json`),
-// WriteK6Table (the columns of the original PostgREST benchmark tables),
-// WriteSearchText/WriteSearchJSON (the rate-vs-latency curve), and
+// Reports are written by lab/report/load (`lab load`'s text, JSON, k6
+// table and search curve, from the Result cmd/lab converts); loadgen keeps
 // TerminalProgress (a live status line, only on a terminal).
 //
 // Benchmarks: bench/compare-wrk.sh runs `lab load` (closed model) and

@@ -21,7 +21,8 @@ func standIn() *httptest.Server {
 
 // The open model at 200 req/s on GETSingle for one second. Against a real
 // PostgREST, Target.URL is its address (or Target.UnixSocket its socket),
-// and loadgen.WriteK6Table prints the original benchmark's columns.
+// and `lab load --k6` prints the original benchmark's columns (package
+// lab/report/load).
 func ExampleRun() {
 	srv := standIn()
 	defer srv.Close()

@@ -5,6 +5,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
+
 	"golang.org/x/term"
 )
 
@@ -21,7 +23,7 @@ func TerminalProgress(f *os.File) func(Progress) {
 			phase = " (warm-up)"
 		}
 		fmt.Fprintf(f, "\r\033[K%s / %s%s  %s req/s  p99 %s  errors %d  dropped %d  in flight %d",
-			p.Elapsed.Round(time.Second), p.Total.Round(time.Second), phase, fmtCount(p.Rate), fd(p.P99),
+			p.Elapsed.Round(time.Second), p.Total.Round(time.Second), phase, format.Count(p.Rate), format.Duration(p.P99),
 			p.Errors, p.Dropped, p.InFlight)
 		if p.Elapsed >= p.Total {
 			fmt.Fprint(f, "\r\033[K")

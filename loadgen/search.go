@@ -2,11 +2,10 @@ package loadgen
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"text/tabwriter"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
 
 // Limit is what a rate must meet in Search. P99 == 0 means no latency
@@ -26,7 +25,7 @@ func (l Limit) Check(s Summary) string {
 	case s.Requests == 0:
 		return "no requests completed"
 	case l.P99 > 0 && s.P99 > l.P99:
-		return fmt.Sprintf("p99 %s > %s", fd(s.P99), fd(l.P99))
+		return fmt.Sprintf("p99 %s > %s", format.Duration(s.P99), format.Duration(l.P99))
 	case s.ErrorRate() > l.MaxErrorRate:
 		return fmt.Sprintf("errors %.2f%% > %.2f%%", 100*s.ErrorRate(), 100*l.MaxErrorRate)
 	case s.DroppedRate() > l.MaxDroppedRate:
@@ -173,45 +172,4 @@ func Ramp(ctx context.Context, cfg Config, rates []float64, lim Limit, stopAtFai
 		}
 	}
 	return res, ctx.Err()
-}
-
-// WriteSearchText writes the curve and the answer as a table.
-func WriteSearchText(w io.Writer, sr *SearchResult) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "asked req/s\tgot req/s\tp50\tp99\tmax\terrors\tdropped\tverdict\t")
-	for _, p := range sr.Curve {
-		s := p.Summary
-		v := "ok"
-		if !p.Pass {
-			v = p.Why
-		}
-		fmt.Fprintf(tw, "%.0f\t%.0f\t%s\t%s\t%s\t%.2f%%\t%.2f%%\t%s\t\n", p.Rate, s.Rate, fd(s.P50), fd(s.P99), fd(s.Max),
-			100*s.ErrorRate(), 100*s.DroppedRate(), v)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintf(w, "highest rate meeting the limit: %.0f req/s\n", sr.Best)
-	return err
-}
-
-// WriteSearchJSON writes {"best": ..., "curve": [JSONReport + asked rate, pass]}.
-func WriteSearchJSON(w io.Writer, sr *SearchResult) error {
-	type point struct {
-		Asked float64 `json:"asked_rate"`
-		Pass  bool    `json:"pass"`
-		Why   string  `json:"why,omitempty"`
-		JSONReport
-	}
-	out := struct {
-		Best  float64 `json:"best"`
-		Curve []point `json:"curve"`
-	}{Best: sr.Best}
-	for _, p := range sr.Curve {
-		out.Curve = append(out.Curve, point{Asked: p.Rate, Pass: p.Pass, Why: p.Why,
-			JSONReport: NewJSONReport(&Result{Summary: p.Summary}, false)})
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }

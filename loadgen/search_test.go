@@ -35,9 +35,6 @@ func TestSearchFindsCapacity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	WriteSearchText(&b, sr)
-	t.Logf("\n%s", b.String())
 	if sr.Best < 500 || sr.Best > 1000 {
 		t.Errorf("best %v, want about 800", sr.Best)
 	}
@@ -51,9 +48,6 @@ func TestSearchFindsCapacity(t *testing.T) {
 	}
 	if pass < 2 || fail < 1 || len(sr.Curve) > searchMaxRamp+searchMaxBisect+1 {
 		t.Errorf("curve: %d passing, %d failing on p99, %d steps", pass, fail, len(sr.Curve))
-	}
-	if !strings.Contains(b.String(), "highest rate meeting the limit") {
-		t.Error("text report lacks the answer")
 	}
 }
 

@@ -9,7 +9,7 @@
 //	st, err := store.Open(ctx, "postgres://lab@results.example/lab")
 //	...
 //	defer st.Close()
-//	id, inserted, err := st.Put(ctx, run, "https://ci.example/artifacts/123")
+//	id, inserted, err := st.Put(ctx, run, stats.Compare(run, 0), "https://ci.example/artifacts/123")
 //	runs, err := st.Runs(ctx, store.Query{Experiment: "baseline"})
 //
 // Open connects and migrates. RefuseMeasured says whether a store URI is on

@@ -77,10 +77,11 @@ func ID(run *lab.Run) string {
 
 // Put stores run, with ref saying where its report lives (its results
 // directory or a URL; may be ""), in one transaction: the run, its
-// variants, trials and their metrics, the summaries and the verdicts. A
-// run stored already (same ID) is left as it is: Put returns its id with
-// inserted false.
-func (s *Store) Put(ctx context.Context, run *lab.Run, ref string) (id string, inserted bool, err error) {
+// variants, trials and their metrics, the summaries and its verdicts v
+// (computed once by whoever ran or read the run: stats.Compare(run, 0),
+// as `lab run` reports it). A run stored already (same ID) is left as it
+// is: Put returns its id with inserted false.
+func (s *Store) Put(ctx context.Context, run *lab.Run, v *stats.Verdicts, ref string) (id string, inserted bool, err error) {
 	id = ID(run)
 	rec, err := record.Marshal(run)
 	if err != nil {
@@ -112,7 +113,6 @@ ON CONFLICT (id) DO NOTHING`,
 	if tag.RowsAffected() == 0 {
 		return id, false, nil // stored already (perhaps by another runner a moment ago)
 	}
-	v := stats.Compare(run, 0)
 	for _, c := range []struct {
 		table string
 		cols  []string

@@ -151,7 +151,7 @@ func TestPutAndRuns(t *testing.T) {
 	ids := map[string]string{}
 	for _, name := range testdata {
 		run := readRun(t, name)
-		id, inserted, err := s.Put(ctx, run, "results/"+name)
+		id, inserted, err := s.Put(ctx, run, stats.Compare(run, 0), "results/"+name)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -162,7 +162,7 @@ func TestPutAndRuns(t *testing.T) {
 		// The same run again, as another machine pushing the same
 		// directory would: one run.
 		again := readRun(t, name)
-		id2, inserted, err := s.Put(ctx, again, "https://elsewhere/"+name)
+		id2, inserted, err := s.Put(ctx, again, stats.Compare(again, 0), "https://elsewhere/"+name)
 		if err != nil || inserted || id2 != id {
 			t.Errorf("%s: second Put = %s, %v, %v; want %s, false, nil", name, id2, inserted, err, id)
 		}
@@ -255,11 +255,11 @@ func TestSummariesAndVerdicts(t *testing.T) {
 	conn := db.Conn(t)
 	ctx := context.Background()
 	run := readRun(t, "run-efficiency-real.json")
-	id, _, err := s.Put(ctx, run, "")
+	v := stats.Compare(run, 0)
+	id, _, err := s.Put(ctx, run, v, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := stats.Compare(run, 0)
 	if len(v.Rows) == 0 {
 		t.Fatal("the real run has no verdicts")
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/cpulist"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/load"
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
 )
 
@@ -120,11 +121,11 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	switch {
 	case *f.asJSON:
-		return loadgen.WriteJSON(stdout, res, *f.series)
+		return load.JSON(stdout, loadResult(res.Summary, res.Series), *f.series)
 	case *f.k6:
-		return loadgen.WriteK6Table(stdout, []*loadgen.Result{res})
+		return load.K6Table(stdout, []*load.Result{loadResult(res.Summary, res.Series)})
 	}
-	return loadgen.WriteText(stdout, res)
+	return load.Text(stdout, loadResult(res.Summary, res.Series))
 }
 
 // config turns the flags into a validated generator config.
@@ -245,9 +246,9 @@ func (f *loadFlags) writeSearch(w io.Writer, sr *loadgen.SearchResult, err error
 		return err
 	}
 	if *f.asJSON {
-		return loadgen.WriteSearchJSON(w, sr)
+		return load.SearchJSON(w, loadSearch(sr))
 	}
-	return loadgen.WriteSearchText(w, sr)
+	return load.SearchText(w, loadSearch(sr))
 }
 
 // splitURL splits http://host[:port]/path?query into the base and the path

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/store"
 )
 
@@ -76,7 +77,7 @@ func cmdPush(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			errs = append(errs, err)
 			continue
 		}
-		id, ins, err := st.Put(ctx, run, r.ref)
+		id, ins, err := st.Put(ctx, run, stats.Compare(run, 0), r.ref)
 		switch {
 		case err != nil:
 			fmt.Fprintf(stderr, "push: %s: %v\n", r.dir, err)

@@ -177,7 +177,7 @@ func putResult(ctx context.Context, st *store.Store, res *session.Result, stdout
 	// An interrupted run is stored too: its context is done, the store's is not.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancel()
-	id, inserted, err := st.Put(ctx, res.Run, ref)
+	id, inserted, err := st.Put(ctx, res.Run, res.Verdicts, ref)
 	if err != nil {
 		later := "the run is not saved anywhere else"
 		if res.Dir != "" {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -272,20 +273,13 @@ func sparkline(ps []Point) string {
 	return b.String()
 }
 
-// fmtNum prints a median with about four significant digits.
+// fmtNum prints a median with about four significant digits ("–" when
+// unknown).
 func fmtNum(x float64) string {
-	a := math.Abs(x)
-	switch {
-	case math.IsNaN(x) || math.IsInf(x, 0):
+	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return "–"
-	case a >= 1000:
-		return fmt.Sprintf("%.0f", x)
-	case a >= 100:
-		return fmt.Sprintf("%.1f", x)
-	case a >= 10:
-		return fmt.Sprintf("%.2f", x)
 	}
-	return fmt.Sprintf("%.3f", x)
+	return format.Num(x, 4)
 }
 
 func spread(pct float64) string {

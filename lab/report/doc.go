@@ -13,5 +13,9 @@
 //     reads, one row per run; BMF a run in Bencher's Metric Format JSON.
 //
 // WriteAll writes all files into a result directory; Load reads the
-// run.json the runner wrote there.
+// run.json the runner wrote there. verdicts.json is the record type
+// record.VerdictsV1 (VerdictsRecord).
+//
+// Subpackages: format (the number formatter and the k6-style table every
+// report shares), load (what `lab load` prints).
 package report

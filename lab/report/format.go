@@ -7,28 +7,12 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
 // num formats a value with about three significant digits.
-func num(v float64) string {
-	a := math.Abs(v)
-	switch {
-	case math.IsNaN(v):
-		return "?"
-	case math.IsInf(v, 0):
-		return "∞"
-	case a >= 100 || v == 0:
-		return fmt.Sprintf("%.0f", v)
-	case a >= 10:
-		return fmt.Sprintf("%.1f", v)
-	case a >= 1:
-		return fmt.Sprintf("%.2f", v)
-	case a >= 0.01:
-		return fmt.Sprintf("%.3f", v)
-	}
-	return fmt.Sprintf("%.2g", v)
-}
+func num(v float64) string { return format.Num(v, 3) }
 
 // summary formats a median with its interval like benchstat: "2371 ±3%".
 func summary(s stats.Summary) string {

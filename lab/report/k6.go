@@ -2,25 +2,15 @@ package report
 
 import (
 	"bufio"
-	"fmt"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
-// K6Row is one (scenario, variant) in the columns the 2020 PostgREST
-// benchmark reported from k6: medians over the variant's valid trials.
-type K6Row struct {
-	Scenario, Variant string
-	Trials            int
-	Rate              float64 // http_reqs rate, req/s
-	Count             float64 // http_reqs count per trial
-	AvgMs             float64 // http_req_duration avg, ms: service time, as k6 and `lab load --k6`
-	Received, Sent    float64 // data_received, data_sent per trial, bytes
-	Seconds           float64 // measured seconds per trial
-	VUs               float64 // connections (closed) or max in flight (open)
-	FailedPct         float64 // failed_requests, % of requests
-}
+// K6Row is one (scenario, variant) of a run's k6-style table: medians
+// over the variant's valid trials.
+type K6Row = format.K6Row
 
 // K6Rows computes the k6-style table of a run.
 func K6Rows(run *lab.Run) []K6Row {
@@ -67,28 +57,4 @@ func k6Duration(l lab.LoadStats) float64 {
 	return l.LatencyMs.Mean
 }
 
-func mdK6(b *bufio.Writer, run *lab.Run) {
-	rows := K6Rows(run)
-	if len(rows) == 0 {
-		return
-	}
-	fmt.Fprintf(b, "## k6-style summary\n\nIn the columns of the 2020 PostgREST benchmark (k6), medians per trial.\n\n")
-	for i, r := range rows {
-		if i == 0 || rows[i-1].Scenario != r.Scenario {
-			if i > 0 {
-				fmt.Fprintln(b)
-			}
-			fmt.Fprintf(b, "%s:\n\n| variant | http_reqs | http_req_duration avg | data_received | data_sent | vus | failed_requests |\n", r.Scenario)
-			fmt.Fprintf(b, "|---|---:|---:|---:|---:|---:|---:|\n")
-		}
-		per := func(bytes float64) string {
-			if r.Seconds <= 0 {
-				return bytesStr(bytes)
-			}
-			return fmt.Sprintf("%s (%s/s)", bytesStr(bytes), bytesStr(bytes/r.Seconds))
-		}
-		fmt.Fprintf(b, "| %s | %.0f (%s/s) | %sms | %s | %s | %.0f | %.2f%% |\n", r.Variant, r.Count, num(r.Rate),
-			num(r.AvgMs), per(r.Received), per(r.Sent), r.VUs, r.FailedPct)
-	}
-	fmt.Fprintln(b)
-}
+func mdK6(b *bufio.Writer, run *lab.Run) { format.K6Markdown(b, K6Rows(run), num, bytesStr) }

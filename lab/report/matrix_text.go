@@ -10,7 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+	"github.com/pgrst-lab/pgrst-lab/lab/record"
 )
 
 // MatrixTerminal writes a matrix for a terminal: the hosts and how they
@@ -186,16 +186,16 @@ type matrixJSON struct {
 }
 
 type matrixHostJSON struct {
-	Label     string          `json:"label"`
-	URL       string          `json:"agent"`
-	Dir       string          `json:"dir,omitempty"`
-	ReportDir string          `json:"report_dir,omitempty"` // Dir relative to matrix.json's directory
-	Hostname  string          `json:"hostname,omitempty"`
-	HostID    string          `json:"host_id,omitempty"`
-	Target    string          `json:"target,omitempty"`
-	Generator string          `json:"generator_cpus,omitempty"`
-	Error     string          `json:"error,omitempty"`
-	Verdicts  *stats.Verdicts `json:"verdicts,omitempty"`
+	Label     string             `json:"label"`
+	URL       string             `json:"agent"`
+	Dir       string             `json:"dir,omitempty"`
+	ReportDir string             `json:"report_dir,omitempty"` // Dir relative to matrix.json's directory
+	Hostname  string             `json:"hostname,omitempty"`
+	HostID    string             `json:"host_id,omitempty"`
+	Target    string             `json:"target,omitempty"`
+	Generator string             `json:"generator_cpus,omitempty"`
+	Error     string             `json:"error,omitempty"`
+	Verdicts  *record.VerdictsV1 `json:"verdicts,omitempty"`
 }
 
 type matrixScJSON struct {
@@ -219,13 +219,6 @@ type matrixCellJSON struct {
 	CPUTest  *MatrixTest `json:"cpu_test,omitempty"`
 }
 
-func finitePtr(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
-}
-
 // MatrixJSON writes matrix.json: the schedule, the hosts (with their own
 // verdicts and result directories, also relative to dir, where matrix.json
 // is written) and the cross-host cells, unknown values as null.
@@ -241,7 +234,11 @@ func MatrixJSON(w io.Writer, m *Matrix, dir string) error {
 			hj.ReportDir = relLink(dir, h.Dir, ".")
 		}
 		if h.Run != nil {
-			hj.Hostname, hj.HostID, hj.Target, hj.Verdicts = h.Run.Host.Hostname, h.Run.Host.HostID, targetDesc(h.Run.Target), h.Verdicts
+			hj.Hostname, hj.HostID, hj.Target = h.Run.Host.Hostname, h.Run.Host.HostID, targetDesc(h.Run.Target)
+			if h.Verdicts != nil {
+				rec := VerdictsRecord(h.Verdicts, nil)
+				hj.Verdicts = &rec
+			}
 		}
 		out.Hosts = append(out.Hosts, hj)
 	}
@@ -249,9 +246,9 @@ func MatrixJSON(w io.Writer, m *Matrix, dir string) error {
 		sj := matrixScJSON{Name: sc.Name, Cells: []matrixCellJSON{}}
 		for _, r := range sc.Rows {
 			for _, c := range r.Cells {
-				sj.Cells = append(sj.Cells, matrixCellJSON{Variant: r.Variant, Host: c.Host, Trials: c.Trials, Rate: finitePtr(c.Rate),
-					P99: finitePtr(c.P99), CPU: finitePtr(c.CPU), RateRatio: finitePtr(c.RateRatio), P99Ratio: finitePtr(c.P99Ratio),
-					CPURatio: finitePtr(c.CPURatio), RateTest: c.RateTest, P99Test: c.P99Test, CPUTest: c.CPUTest})
+				sj.Cells = append(sj.Cells, matrixCellJSON{Variant: r.Variant, Host: c.Host, Trials: c.Trials, Rate: finite(c.Rate),
+					P99: finite(c.P99), CPU: finite(c.CPU), RateRatio: finite(c.RateRatio), P99Ratio: finite(c.P99Ratio),
+					CPURatio: finite(c.CPURatio), RateTest: c.RateTest, P99Test: c.P99Test, CPUTest: c.CPUTest})
 			}
 		}
 		out.Scenarios = append(out.Scenarios, sj)

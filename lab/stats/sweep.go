@@ -1,7 +1,6 @@
 package stats
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -19,49 +18,49 @@ var SweepMetrics = []string{"rate", "p99", "cpu", "peak_rss"}
 type SweepResult struct {
 	// Keys are the swept keys (one, or two for a grid); Geometric says
 	// whether the first key's values are best drawn on a log axis.
-	Keys      []string `json:"keys"`
-	Geometric bool     `json:"geometric"`
+	Keys      []string
+	Geometric bool
 	// Baseline is the baseline variant; Order the cost order.
-	Baseline  string          `json:"baseline"`
-	Order     lab.Cheapest    `json:"cheapest"`
-	Scenarios []SweepScenario `json:"scenarios"`
+	Baseline  string
+	Order     lab.Cheapest
+	Scenarios []SweepScenario
 }
 
 // SweepScenario is one scenario of a sweep.
 type SweepScenario struct {
-	Scenario string `json:"scenario"`
+	Scenario string
 	// Points are the values, cheapest first.
-	Points         []SweepPointResult `json:"points"`
-	Recommendation Recommendation     `json:"recommendation"`
+	Points         []SweepPointResult
+	Recommendation Recommendation
 }
 
 // SweepPointResult is one value (one variant) of a sweep in one scenario.
 type SweepPointResult struct {
-	Variant string   `json:"variant"`
-	Values  []string `json:"values"`
+	Variant string
+	Values  []string
 	// Metrics are the medians with their confidence intervals, by metric
 	// name (SweepMetrics that were measured).
-	Metrics map[string]Summary `json:"metrics"`
+	Metrics map[string]Summary
 }
 
 // Recommendation is the answer to "which value should I use": the best
 // value on the primary metric and the cheapest value statistically
 // indistinguishable from it, with the tests that say so.
 type Recommendation struct {
-	Metric string `json:"metric"`
+	Metric string
 	// Best is the variant with the best median; Cheapest the cheapest
 	// variant the test cannot tell from it ("" when CannotTell).
-	Best     string `json:"best"`
-	Cheapest string `json:"cheapest,omitempty"`
+	Best     string
+	Cheapest string
 	// VsBest tests Cheapest against Best (nil when they are the same).
-	VsBest *Row `json:"vs_best,omitempty"`
+	VsBest *Row
 	// Below tests the next cheaper value against Best (nil when Cheapest
 	// is the cheapest value swept).
-	Below *Row `json:"below,omitempty"`
+	Below *Row
 	// CannotTell is set when no value differs from the best beyond the
 	// noise: the run cannot say that any value matters.
-	CannotTell bool   `json:"cannot_tell,omitempty"`
-	Sentence   string `json:"sentence"`
+	CannotTell bool
+	Sentence   string
 }
 
 // Sweep analyses run's sweep (nil without one) at alpha (<= 0: the
@@ -285,31 +284,4 @@ func pointLabel(vals []string) string {
 		out[i] = v
 	}
 	return strings.Join(out, "/")
-}
-
-// MarshalJSON writes the medians and intervals as verdicts.json does
-// (unbounded limits as null).
-func (p SweepPointResult) MarshalJSON() ([]byte, error) {
-	ms := map[string]jsonSummary{}
-	for k, s := range p.Metrics {
-		ms[k] = toJSON(s)
-	}
-	return json.Marshal(struct {
-		Variant string                 `json:"variant"`
-		Values  []string               `json:"values"`
-		Metrics map[string]jsonSummary `json:"metrics"`
-	}{p.Variant, p.Values, ms})
-}
-
-// withSweep adds "sweep" to the verdicts' JSON object b (as is without a
-// sweep or on an error).
-func withSweep(b []byte, err error, s *SweepResult) ([]byte, error) {
-	if err != nil || s == nil {
-		return b, err
-	}
-	sw, err := json.Marshal(s)
-	if err != nil {
-		return nil, err
-	}
-	return append(append(append(b[:len(b)-1:len(b)-1], `,"sweep":`...), sw...), '}'), nil
 }

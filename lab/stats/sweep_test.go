@@ -1,8 +1,6 @@
 package stats_test
 
 import (
-	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -94,43 +92,6 @@ func TestRecommendNoiseOnly(t *testing.T) {
 			!strings.Contains(r.Sentence, "could not be detected") {
 			t.Errorf("seed %d: %+v", seed, r)
 		}
-	}
-}
-
-// verdicts.json carries the sweep: keys, per value medians and intervals,
-// and the recommendation.
-func TestSweepJSON(t *testing.T) {
-	v := stats.Compare(poolSweep([]float64{1000, 1500, 2400, 2410, 2405, 2400}, 0.02, 2, ""), 0)
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got struct {
-		Sweep struct {
-			Keys      []string
-			Scenarios []struct {
-				Points []struct {
-					Variant string
-					Values  []string
-					Metrics map[string]struct{ Median, Lo, Hi *float64 }
-				}
-				Recommendation struct{ Cheapest, Sentence string }
-			}
-		}
-	}
-	if err := json.Unmarshal(b, &got); err != nil {
-		t.Fatal(err)
-	}
-	s := got.Sweep
-	if fmt.Sprint(s.Keys) != "[postgrest.db-pool]" || len(s.Scenarios) != 1 || len(s.Scenarios[0].Points) != 6 {
-		t.Fatalf("sweep json %s", b)
-	}
-	p := s.Scenarios[0].Points[2]
-	if p.Variant != "db-pool=5" || p.Values[0] != "5" || p.Metrics["rate"].Median == nil || p.Metrics["rate"].Lo == nil {
-		t.Errorf("point %+v", p)
-	}
-	if s.Scenarios[0].Recommendation.Cheapest != "db-pool=5" || s.Scenarios[0].Recommendation.Sentence == "" {
-		t.Errorf("recommendation %+v", s.Scenarios[0].Recommendation)
 	}
 }
 

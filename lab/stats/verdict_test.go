@@ -1,7 +1,6 @@
 package stats_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -220,28 +219,6 @@ func TestCompareRuns(t *testing.T) {
 	r := row(t, v, "GETSingle", "unix (B)", "rate")
 	if r.BaselineName != "unix (A)" || r.Outcome != stats.Better || math.Abs(r.DeltaPct-10) > 4 {
 		t.Errorf("row %s vs %s: %v %.1f%%", r.VariantName, r.BaselineName, r.Outcome, r.DeltaPct)
-	}
-}
-
-func TestVerdictsJSON(t *testing.T) {
-	v := stats.Compare(tcpUnix(2600, 3, 0.02, 1), 0.05) // unbounded intervals
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back struct {
-		Alpha float64
-		Rows  []struct {
-			Metric   string
-			Delta    string
-			Baseline struct{ Lo *float64 }
-		}
-	}
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
-	if back.Alpha != 0.05 || len(back.Rows) != len(v.Rows) || back.Rows[0].Metric != "rate" || back.Rows[0].Baseline.Lo != nil {
-		t.Errorf("round trip: %s", b)
 	}
 }
 

@@ -1,4 +1,4 @@
-package loadgen
+package load
 
 import (
 	"fmt"
@@ -6,19 +6,20 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
 
-// WriteText writes a human-readable summary of r (wrk-like).
-func WriteText(w io.Writer, r *Result) error {
-	s := r.Summary
+// Text writes a human-readable summary of s (wrk-like).
+func Text(w io.Writer, s *Result) error {
 	var b strings.Builder
 	model := fmt.Sprintf("closed, %d connections", s.Connections)
 	if s.Model == "open" {
-		model = fmt.Sprintf("open, %s req/s asked, max %d in flight", fmtCount(s.TargetRate), s.Connections)
+		model = fmt.Sprintf("open, %s req/s asked, max %d in flight", format.Count(s.TargetRate), s.Connections)
 	}
 	fmt.Fprintf(&b, "%s: %s, %s measured\n", s.Scenario, model, s.Duration.Round(time.Millisecond))
 	fmt.Fprintf(&b, "  requests   %d (%s req/s)   errors %d (%.2f%%)   dropped %d (%.2f%%)\n",
-		s.Requests, fmtCount(s.Rate), s.Errors, 100*s.ErrorRate(), s.Dropped, 100*s.DroppedRate())
+		s.Requests, format.Count(s.Rate), s.Errors, 100*s.ErrorRate, s.Dropped, 100*s.DroppedRate)
 	fmt.Fprintf(&b, "  latency    min %s  mean %s  p50 %s  p90 %s  p95 %s  p99 %s  p99.9 %s  max %s\n",
 		fd(s.Min), fd(s.Mean), fd(s.P50), fd(s.P90), fd(s.P95), fd(s.P99), fd(s.P999), fd(s.Max))
 	if s.Model == "open" {
@@ -34,9 +35,9 @@ func WriteText(w io.Writer, r *Result) error {
 		for _, p := range s.Phases {
 			fmt.Fprintf(&b, " %s %s", p.Name, fd(p.Mean))
 		}
-		fmt.Fprintf(&b, "   sum %s   (Server-Timing means, %d answers)\n", fd(s.ServerTotal.Mean), s.Timed)
+		fmt.Fprintf(&b, "   sum %s   (Server-Timing means, %d answers)\n", fd(s.ServerTotal), s.Timed)
 	}
-	fmt.Fprintf(&b, "  data       received %s  sent %s   max in flight %d\n", fmtBytes(s.BytesIn), fmtBytes(s.BytesOut), s.MaxInFlight)
+	fmt.Fprintf(&b, "  data       received %s  sent %s   max in flight %d\n", fmtBytes(float64(s.BytesIn)), fmtBytes(float64(s.BytesOut)), s.MaxInFlight)
 	fmt.Fprintf(&b, "  status    ")
 	codes := make([]int, 0, len(s.Status))
 	for c := range s.Status {
@@ -63,27 +64,10 @@ func WriteText(w io.Writer, r *Result) error {
 	return err
 }
 
-// fd formats a latency compactly (µs below 1 ms, ms with 2 decimals above).
-func fd(d time.Duration) string {
-	switch {
-	case d < time.Millisecond:
-		return fmt.Sprintf("%dµs", d.Microseconds())
-	case d < 10*time.Second:
-		return fmt.Sprintf("%.2fms", float64(d.Microseconds())/1000)
-	}
-	return d.Round(time.Millisecond).String()
-}
-
-func fmtCount(v float64) string {
-	if v >= 100 {
-		return fmt.Sprintf("%.0f", v)
-	}
-	return fmt.Sprintf("%.1f", v)
-}
+func fd(d time.Duration) string { return format.Duration(d) }
 
 // fmtBytes formats like k6 (kB, MB with decimal units).
-func fmtBytes(n int64) string {
-	f := float64(n)
+func fmtBytes(f float64) string {
 	switch {
 	case f >= 1e9:
 		return fmt.Sprintf("%.1f GB", f/1e9)
@@ -92,5 +76,5 @@ func fmtBytes(n int64) string {
 	case f >= 1e3:
 		return fmt.Sprintf("%.1f kB", f/1e3)
 	}
-	return fmt.Sprintf("%d B", n)
+	return fmt.Sprintf("%.0f B", f)
 }

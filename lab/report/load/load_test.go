@@ -1,4 +1,4 @@
-package loadgen
+package load
 
 import (
 	"bytes"
@@ -9,20 +9,17 @@ import (
 )
 
 func sampleResult() *Result {
-	h := newHist()
-	for _, v := range []int64{1e6, 2e6, 3e6} {
-		h.RecordValue(v)
-	}
-	return &Result{Latency: h, Summary: Summary{Scenario: "GETSingle", Model: "open", TargetRate: 1000, Connections: 64,
-		Requests: 30000, Errors: 30, Dropped: 3, Duration: 30 * time.Second, Rate: 1000, Mean: 2 * time.Millisecond, ServiceMean: 2 * time.Millisecond,
+	return &Result{Scenario: "GETSingle", Model: "open", TargetRate: 1000, Connections: 64,
+		Requests: 30000, Errors: 30, Dropped: 3, Duration: 30 * time.Second, Rate: 1000, ErrorRate: 0.001, DroppedRate: 0.0001,
+		Mean: 2 * time.Millisecond, ServiceMean: 2 * time.Millisecond,
 		P50: 2 * time.Millisecond, P99: 3 * time.Millisecond, Max: 3 * time.Millisecond, BytesIn: 12_345_678, BytesOut: 2_000_000,
-		Status: map[int]int64{200: 29970, 503: 30}, ErrorKinds: map[string]int64{"status": 30}, MaxInFlight: 12},
+		Status: map[int]int64{200: 29970, 503: 30}, ErrorKinds: map[string]int64{"status": 30}, MaxInFlight: 12,
 		Series: []Second{{At: time.Second, Requests: 1000, P99: 3 * time.Millisecond}}}
 }
 
 func TestJSONReport(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteJSON(&b, sampleResult(), true); err != nil {
+	if err := JSON(&b, sampleResult(), true); err != nil {
 		t.Fatal(err)
 	}
 	var m map[string]any
@@ -44,7 +41,7 @@ func TestJSONReport(t *testing.T) {
 
 func TestK6TableAndText(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteK6Table(&b, []*Result{sampleResult()}); err != nil {
+	if err := K6Table(&b, []*Result{sampleResult()}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -55,10 +52,24 @@ func TestK6TableAndText(t *testing.T) {
 		}
 	}
 	b.Reset()
-	WriteText(&b, sampleResult())
+	Text(&b, sampleResult())
 	for _, want := range []string{"open, 1000 req/s asked", "p99 3.00ms", "503:30", "status:30", "dropped 3"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+func TestSearchText(t *testing.T) {
+	var b bytes.Buffer
+	sr := &Search{Best: 800, Curve: []Step{{Asked: 800, Pass: true, Result: *sampleResult()},
+		{Asked: 1600, Why: "p99 60ms > 50ms", Result: *sampleResult()}}}
+	if err := SearchText(&b, sr); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"asked req/s", "800", "1600", "p99 60ms > 50ms", "0.10%", "highest rate meeting the limit: 800 req/s"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("search text lacks %q:\n%s", want, b.String())
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package loadgen
+package load
 
 import (
 	"encoding/json"
@@ -43,12 +43,11 @@ type JSONSecond struct {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// NewJSONReport converts r (series included when withSeries).
-func NewJSONReport(r *Result, withSeries bool) JSONReport {
-	s := r.Summary
+// NewJSONReport converts s (series included when withSeries).
+func NewJSONReport(s *Result, withSeries bool) JSONReport {
 	j := JSONReport{Scenario: s.Scenario, Model: s.Model, TargetRate: s.TargetRate, Connections: s.Connections,
 		DurationS: s.Duration.Seconds(), Requests: s.Requests, Rate: s.Rate, Errors: s.Errors,
-		ErrorRate: s.ErrorRate(), Dropped: s.Dropped, Waited: s.Waited, Status: s.Status, ErrorKinds: s.ErrorKinds,
+		ErrorRate: s.ErrorRate, Dropped: s.Dropped, Waited: s.Waited, Status: s.Status, ErrorKinds: s.ErrorKinds,
 		BytesReceived: s.BytesIn, BytesSent: s.BytesOut, MaxInFlight: s.MaxInFlight,
 		LatencyMs: map[string]float64{"min": ms(s.Min), "mean": ms(s.Mean), "p50": ms(s.P50), "p90": ms(s.P90),
 			"p95": ms(s.P95), "p99": ms(s.P99), "p99.9": ms(s.P999), "max": ms(s.Max)},
@@ -58,7 +57,7 @@ func NewJSONReport(r *Result, withSeries bool) JSONReport {
 		j.SendDelayMs = map[string]float64{"p50": ms(s.SendDelayP50), "p99": ms(s.SendDelayP99), "max": ms(s.SendDelayMax)}
 	}
 	if withSeries {
-		for _, x := range r.Series {
+		for _, x := range s.Series {
 			j.Series = append(j.Series, JSONSecond{AtS: x.At.Seconds(), Requests: x.Requests, Errors: x.Errors,
 				Dropped: x.Dropped, P50Ms: ms(x.P50), P99Ms: ms(x.P99), MaxMs: ms(x.Max)})
 		}
@@ -66,8 +65,8 @@ func NewJSONReport(r *Result, withSeries bool) JSONReport {
 	return j
 }
 
-// WriteJSON writes r as one indented JSON object.
-func WriteJSON(w io.Writer, r *Result, withSeries bool) error {
+// JSON writes r as one indented JSON object.
+func JSON(w io.Writer, r *Result, withSeries bool) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(NewJSONReport(r, withSeries))

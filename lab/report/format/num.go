@@ -1,0 +1,50 @@
+package format
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Num formats a value with about digits significant digits (3 in the run
+// reports, 4 in the history): no decimals from 10^(digits-1) up, one more
+// per decade below, at most three; below 0.01 two significant digits.
+// NaN is "?" and an infinity "∞".
+func Num(v float64, digits int) string {
+	a := math.Abs(v)
+	switch {
+	case math.IsNaN(v):
+		return "?"
+	case math.IsInf(v, 0):
+		return "∞"
+	case v == 0:
+		return fmt.Sprintf("%.0f", v)
+	case a < 0.01:
+		return fmt.Sprintf("%.2g", v)
+	}
+	dec := 0
+	for lim := math.Pow10(digits - 1); a < lim && dec < 3; lim /= 10 {
+		dec++
+	}
+	return fmt.Sprintf("%.*f", dec, v)
+}
+
+// Duration formats a latency compactly (µs below 1 ms, ms with 2
+// decimals below 10 s).
+func Duration(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return fmt.Sprintf("%dµs", d.Microseconds())
+	case d < 10*time.Second:
+		return fmt.Sprintf("%.2fms", float64(d.Microseconds())/1000)
+	}
+	return d.Round(time.Millisecond).String()
+}
+
+// Count formats a rate of requests: no decimals from 100 up, one below.
+func Count(v float64) string {
+	if v >= 100 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.1f", v)
+}
