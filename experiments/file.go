@@ -23,7 +23,7 @@ type fileExperiment struct {
 	Targets          string         `toml:"targets"`
 	JWTSecret        string         `toml:"jwt_secret"`
 	Load             lab.Load       `toml:"load"`
-	Trials           fileTrials     `toml:"trials"`
+	Trials           lab.Trials     `toml:"trials"`
 	Variants         []fileVariant  `toml:"variant"`
 	Sweep            *fileSweep     `toml:"sweep"`
 	Partition        filePartition  `toml:"partition"`
@@ -72,19 +72,6 @@ type fileScenario struct {
 	BodyFile string  `toml:"body_file"`
 	Expect   int     `toml:"expect"`
 	Weight   float64 `toml:"weight"`
-}
-
-// fileTrials is [trials] (lab.Trials).
-type fileTrials struct {
-	Min          int     `toml:"min"`
-	Max          int     `toml:"max"`
-	Order        string  `toml:"order"`
-	Seed         int64   `toml:"seed"`
-	Alpha        float64 `toml:"alpha"`
-	Analysis     string  `toml:"analysis"`
-	Sequential   *bool   `toml:"sequential"`
-	Interference float64 `toml:"interference"`
-	SpeedAdjust  *bool   `toml:"speed_adjust"`
 }
 
 // fileVariant is a [[variant]] (lab.Variant).
@@ -174,23 +161,16 @@ func tomlText(v any) (string, error) {
 func defaultFile() fileExperiment {
 	var e lab.Experiment
 	e.Defaults()
-	t := e.Trials
-	return fileExperiment{
-		Load: e.Load,
-		Trials: fileTrials{Min: t.Min, Max: t.Max, Order: string(t.Order), Seed: t.Seed, Alpha: t.Alpha, Analysis: string(t.Analysis),
-			Sequential: t.Sequential, Interference: t.Interference, SpeedAdjust: t.SpeedAdjust},
-	}
+	return fileExperiment{Load: e.Load, Trials: e.Trials}
 }
 
 // experiment converts the file into the model (not yet validated).
 func (f *fileExperiment) experiment() *lab.Experiment {
-	t := f.Trials
 	e := &lab.Experiment{
 		Name: f.Name, Title: f.Title, Description: f.Description, Target: f.Target.Target(f.Target.Stack),
 		Scenarios: f.Scenarios, Targets: f.Targets, JWTSecret: f.JWTSecret,
-		Load: f.Load,
-		Trials: lab.Trials{Min: t.Min, Max: t.Max, Order: lab.Order(t.Order), Seed: t.Seed, Alpha: t.Alpha, Analysis: lab.Analysis(t.Analysis),
-			Sequential: t.Sequential, Interference: t.Interference, SpeedAdjust: t.SpeedAdjust},
+		Load:      f.Load,
+		Trials:    f.Trials,
 		Partition: lab.Partition(f.Partition), AllowUnknownKeys: f.AllowUnknownKeys, Profile: f.Profile,
 	}
 	for _, s := range f.Custom {

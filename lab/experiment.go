@@ -223,28 +223,28 @@ func oneOf[T ~string](v T, what string, allowed []T, note string) error {
 
 // Trials says how often each (variant, scenario) is measured.
 type Trials struct {
-	Min   int   // trials per variant and scenario before a verdict
-	Max   int   // stop here even if undecided
-	Order Order // interleaved | random | duet
-	Seed  int64
-	Alpha float64 // significance level, default 0.05
+	Min   int     `toml:"min" json:"min"`     // trials per variant and scenario before a verdict
+	Max   int     `toml:"max" json:"max"`     // stop here even if undecided
+	Order Order   `toml:"order" json:"order"` // interleaved | random | duet
+	Seed  int64   `toml:"seed" json:"seed"`
+	Alpha float64 `toml:"alpha" json:"alpha"` // significance level, default 0.05
 	// Analysis is the test verdicts use: "paired" (Wilcoxon signed-rank
 	// on per-round ratios), "unpaired" (Mann-Whitney U), or "" for paired
 	// when every round measured both variants.
-	Analysis Analysis
+	Analysis Analysis `toml:"analysis" json:"analysis,omitempty"`
 	// Sequential (default true) makes the adaptive stop a group-sequential
 	// design that spends alpha over the looks between Min and Max; false
 	// tests at alpha after every round (more false positives).
-	Sequential *bool
+	Sequential *bool `toml:"sequential" json:"sequential,omitempty"`
 	// Interference is the share of the machine's CPUs that other work
 	// (anything but the measured services and the load generator) may use
 	// during a trial; a round with a trial above it is left out of the
 	// verdicts and measured again, within Max. Default 0.2; 1 disables.
-	Interference float64
+	Interference float64 `toml:"interference" json:"interference,omitempty"`
 	// SpeedAdjust (default true) adjusts the paired verdicts on CPU per
 	// request for the machine's speed reference measured in every trial
 	// (Trial.SpeedRefNs); false tests the raw per-round ratios.
-	SpeedAdjust *bool
+	SpeedAdjust *bool `toml:"speed_adjust" json:"speed_adjust,omitempty"`
 }
 
 // InterferenceLimit is Interference, or DefaultInterference when unset.

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -104,7 +103,7 @@ func sameDesign(a, b Part) error {
 	if k, x, y, ok := firstDiff(ra.Load, rb.Load); ok {
 		return diff("load."+k, x, y)
 	}
-	if k, x, y, ok := firstDiff(record.FromTrials(ra.Trials), record.FromTrials(rb.Trials)); ok {
+	if k, x, y, ok := firstDiff(ra.Trials, rb.Trials); ok {
 		return diff("trials."+k, x, y)
 	}
 	return nil

@@ -68,7 +68,7 @@ type resultJSON struct {
 // MarshalJSON writes calibration.json.
 func (r Result) MarshalJSON() ([]byte, error) {
 	return json.Marshal(resultJSON{
-		Experiment: r.Experiment, Design: r.Design, Load: r.Load, Trials: record.FromTrials(r.Trials),
+		Experiment: r.Experiment, Design: r.Design, Load: r.Load, Trials: r.Trials,
 		Host: record.FromHost(r.Host), Target: record.FromTargetInfo(r.Target), Started: r.Started, Finished: r.Finished,
 		AARuns: r.AARuns, Effects: r.Effects, Injection: r.Injection, BurnUsPerIteration: r.BurnUsPerIteration,
 		Baseline: r.Baseline, Sizing: r.Sizing, Rows: r.Rows, Outcomes: r.Outcomes, Stopped: r.Stopped, Sources: r.Sources,
@@ -82,7 +82,7 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*r = Result{
-		Experiment: j.Experiment, Design: j.Design, Load: j.Load, Trials: j.Trials.Trials(),
+		Experiment: j.Experiment, Design: j.Design, Load: j.Load, Trials: j.Trials,
 		Host: j.Host.Host(), Target: j.Target.TargetInfo(), Started: j.Started, Finished: j.Finished,
 		AARuns: j.AARuns, Effects: j.Effects, Injection: j.Injection, BurnUsPerIteration: j.BurnUsPerIteration,
 		Baseline: j.Baseline, Sizing: j.Sizing, Rows: j.Rows, Outcomes: j.Outcomes, Stopped: j.Stopped, Sources: j.Sources,

@@ -48,7 +48,7 @@ func FromExperiment(e lab.Experiment) ExperimentV1 {
 	out := ExperimentV1{
 		Name: e.Name, Title: e.Title, Description: e.Description, Target: TargetV1(e.Target),
 		Scenarios: e.Scenarios, Custom: each(e.Custom, scenarioV1), Targets: e.Targets,
-		Load: e.Load, Trials: FromTrials(e.Trials), Variants: each(e.Variants, FromVariant),
+		Load: e.Load, Trials: e.Trials, Variants: each(e.Variants, FromVariant),
 		Partition: PartitionV1(e.Partition), AllowUnknownKeys: e.AllowUnknownKeys, Profile: e.Profile, Source: e.Source,
 	}
 	if s := e.Sweep; s != nil {
@@ -70,7 +70,7 @@ func (e ExperimentV1) Experiment() lab.Experiment {
 	out := lab.Experiment{
 		Name: e.Name, Title: e.Title, Description: e.Description, Target: lab.Target(e.Target),
 		Scenarios: e.Scenarios, Custom: each(e.Custom, ScenarioV1.lab), Targets: e.Targets,
-		Load: e.Load, Trials: e.Trials.Trials(), Variants: each(e.Variants, VariantV1.Variant),
+		Load: e.Load, Trials: e.Trials, Variants: each(e.Variants, VariantV1.Variant),
 		Partition: lab.Partition(e.Partition), AllowUnknownKeys: e.AllowUnknownKeys, Profile: e.Profile, Source: e.Source,
 	}
 	if s := e.Sweep; s != nil {
@@ -95,18 +95,6 @@ func (v VariantV1) Variant() lab.Variant { return lab.Variant(v) }
 
 func scenarioV1(s lab.Scenario) ScenarioV1 { return ScenarioV1(s) }
 func (s ScenarioV1) lab() lab.Scenario     { return lab.Scenario(s) }
-
-// FromTrials is the record of an experiment's [trials] (also in calibration.json).
-func FromTrials(t lab.Trials) TrialsV1 {
-	return TrialsV1{Min: t.Min, Max: t.Max, Order: string(t.Order), Seed: t.Seed, Alpha: t.Alpha, Analysis: string(t.Analysis),
-		Sequential: t.Sequential, Interference: t.Interference, SpeedAdjust: t.SpeedAdjust}
-}
-
-// Trials is the [trials] t records.
-func (t TrialsV1) Trials() lab.Trials {
-	return lab.Trials{Min: t.Min, Max: t.Max, Order: lab.Order(t.Order), Seed: t.Seed, Alpha: t.Alpha, Analysis: lab.Analysis(t.Analysis),
-		Sequential: t.Sequential, Interference: t.Interference, SpeedAdjust: t.SpeedAdjust}
-}
 
 func sweepAxisV1(a lab.SweepAxis) SweepAxisV1 {
 	return SweepAxisV1{Key: a.Key, Values: each(a.Values, func(s lab.Scalar) string { return string(s) }),

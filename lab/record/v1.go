@@ -95,18 +95,9 @@ type LoadV1 = lab.Load
 // LimitV1 is what a search must meet: lab.Limit, as LoadV1 is lab.Load.
 type LimitV1 = lab.Limit
 
-// TrialsV1 is the experiment's [trials].
-type TrialsV1 struct {
-	Min          int     `json:"min"`
-	Max          int     `json:"max"`
-	Order        string  `json:"order"`
-	Seed         int64   `json:"seed"`
-	Alpha        float64 `json:"alpha"`
-	Analysis     string  `json:"analysis,omitempty"`
-	Sequential   *bool   `json:"sequential,omitempty"`
-	Interference float64 `json:"interference,omitempty"`
-	SpeedAdjust  *bool   `json:"speed_adjust,omitempty"`
-}
+// TrialsV1 is the experiment's [trials]: lab.Trials, whose json tags are
+// this record's (frozen by the golden tests), as LoadV1 is lab.Load.
+type TrialsV1 = lab.Trials
 
 // VariantV1 is one configuration of the server under test, as the file
 // (or the sweep) gave it.
