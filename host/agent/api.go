@@ -1,10 +1,6 @@
 package agent
 
-import (
-	"time"
-
-	"github.com/pgrst-lab/pgrst-lab/lab/record"
-)
+import "time"
 
 // APIVersion is the path prefix of this protocol version.
 const APIVersion = "v1"
@@ -35,8 +31,8 @@ type ClockReading struct {
 
 // Description is GET /v1/describe.
 type Description struct {
-	Host   record.HostV1       `json:"host"`
-	Target record.TargetInfoV1 `json:"target"`
+	Host   HostV1       `json:"host"`
+	Target TargetInfoV1 `json:"target"`
 }
 
 // SessionRequest is POST /v1/session.
@@ -55,7 +51,7 @@ func (s Session) Lease() time.Duration { return time.Duration(s.LeaseMs) * time.
 
 // ApplyRequest is POST /v1/apply.
 type ApplyRequest struct {
-	Variant record.VariantV1 `json:"variant"`
+	Variant VariantV1 `json:"variant"`
 }
 
 // WindowStarted is the answer to POST /v1/windows.

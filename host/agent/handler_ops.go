@@ -15,7 +15,7 @@ func (h *Handler) apply(ctx context.Context, s *session, r *http.Request, body [
 	if err := decode(body, &req); err != nil {
 		return http.StatusBadRequest, err
 	}
-	v := req.Variant.Variant()
+	v := req.Variant.lab()
 	if err := h.opt.Policy.Check(v); err != nil {
 		var pe *PolicyError
 		if errors.As(err, &pe) {

@@ -6,8 +6,6 @@ import (
 	"io"
 	"net/http"
 	"time"
-
-	"github.com/pgrst-lab/pgrst-lab/lab/record"
 )
 
 func (h *Handler) health(w http.ResponseWriter, r *http.Request) {
@@ -35,7 +33,7 @@ func (h *Handler) describe(w http.ResponseWriter, r *http.Request) {
 	if h.opt.HostID != "" {
 		host.HostID = h.opt.HostID
 	}
-	writeJSON(w, http.StatusOK, Description{Host: record.FromHost(host), Target: record.FromTargetInfo(target)})
+	writeJSON(w, http.StatusOK, Description{Host: hostV1(host), Target: targetInfoV1(target)})
 }
 
 func (h *Handler) openSession(w http.ResponseWriter, r *http.Request) {
