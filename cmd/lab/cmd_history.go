@@ -176,16 +176,9 @@ func loadStore(ctx context.Context, uri, experiment string) ([]history.Run, erro
 		return nil, err
 	}
 	defer st.Close()
-	stored, err := st.Runs(ctx, store.Query{Experiment: experiment})
-	if err != nil {
-		return nil, err
+	runs, err := storedRuns(ctx, st, experiment, "")
+	if err == nil && len(runs) == 0 {
+		err = fmt.Errorf("history: no runs of %q in the store", experiment)
 	}
-	if len(stored) == 0 {
-		return nil, fmt.Errorf("history: no runs of %q in the store", experiment)
-	}
-	runs := make([]history.Run, len(stored))
-	for i, s := range stored {
-		runs[i] = history.Run{ID: s.ID, Ref: s.Ref, Run: s.Run}
-	}
-	return runs, nil
+	return runs, err
 }
