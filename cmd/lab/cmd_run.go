@@ -101,7 +101,7 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 	if err != nil {
 		return err
 	}
-	if err := checkProfile(ctx, e, len(af.urls) > 0); err != nil {
+	if err := checkProfiling(ctx, e, len(af.urls) > 0); err != nil {
 		return err
 	}
 	if len(af.urls) > 0 {
