@@ -110,8 +110,7 @@ func agentServer(ctx context.Context, cfg *agent.Config, out io.Writer) (*reconc
 	if cfg.Stack.Dir != "" {
 		return stackServer(ctx, cfg.Stack.Dir, "", e, out)
 	}
-	t := cfg.Target
-	e.Target = t.Target("")
+	e.Target = cfg.Target.Target()
 	state := cfg.StateDir
 	if state == "" {
 		state = os.Getenv("STATE_DIRECTORY") // systemd's StateDirectory=

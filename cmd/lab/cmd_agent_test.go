@@ -7,12 +7,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/experiments"
+	"github.com/pgrst-lab/pgrst-lab/host/agent"
 	"github.com/pgrst-lab/pgrst-lab/host/agent/agenttest"
 	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
@@ -183,5 +187,22 @@ func TestAgentTokensPerAgent(t *testing.T) {
 	}
 	if string(opts[0].Token) != agentTestToken || string(opts[1].Token) != "another-token-0123456789abcdef" {
 		t.Errorf("tokens %q, %q: want each agent's own", opts[0].Token, opts[1].Token)
+	}
+}
+
+// AGENT.toml's [target] and an experiment file's [target] name an existing
+// server with the same keys: the agent's config has a type of its own (it
+// does not import the experiment file format), and this holds the two
+// together.
+func TestAgentTargetKeysAreTheExperimentFiles(t *testing.T) {
+	tags := func(rt reflect.Type) []string {
+		var ks []string
+		for i := range rt.NumField() {
+			ks = append(ks, rt.Field(i).Tag.Get("toml"))
+		}
+		return ks
+	}
+	if a, e := tags(reflect.TypeFor[agent.TargetConfig]()), tags(reflect.TypeFor[experiments.ServerTable]()); !slices.Equal(a, e) {
+		t.Errorf("AGENT.toml [target] keys %v, an experiment file's %v", a, e)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
+	"github.com/pgrst-lab/pgrst-lab/internal/pgburn"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
@@ -103,7 +104,7 @@ func calibrateTiny(t *testing.T, inject string, targetArgs []string) {
 	for _, v := range run.Variants {
 		for _, c := range v.Changes {
 			if database {
-				injected = injected || (v.Name == calibrate.NamePrimed && c.Key == "db-pre-request" && c.To == calibrate.BurnB)
+				injected = injected || (v.Name == calibrate.NamePrimed && c.Key == "db-pre-request" && c.To == pgburn.B)
 			} else {
 				injected = injected || (v.Name == calibrate.NamePrimed && c.Key == calibrate.InjectEnv && c.To != "")
 			}
@@ -121,8 +122,8 @@ func calibrateTiny(t *testing.T, inject string, targetArgs []string) {
 		if res.BurnUsPerIteration <= 0 {
 			t.Errorf("burn cost %v", res.BurnUsPerIteration)
 		}
-		if n := countSchema(t, dir, calibrate.BurnSchema); n != 0 {
-			t.Errorf("schema %s left behind", calibrate.BurnSchema)
+		if n := countSchema(t, dir, pgburn.Schema); n != 0 {
+			t.Errorf("schema %s left behind", pgburn.Schema)
 		}
 	}
 	mergeTiny(t, reports[0], results)

@@ -37,7 +37,7 @@ func (g *gateFlag) String() string {
 func (g *gateFlag) Set(s string) error {
 	switch strings.ToLower(s) {
 	case "true":
-		g.on, g.pct = true, history.DefaultGatePct
+		g.on, g.pct = true, history.DefaultRegressionPct
 		return nil
 	case "false":
 		g.on = false
@@ -142,16 +142,16 @@ func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if !g.on {
 		return nil
 	}
-	firings := history.Gate(h, g.pct)
-	if len(firings) == 0 {
+	regressed := history.Regressions(h, g.pct)
+	if len(regressed) == 0 {
 		fmt.Fprintf(stdout, "\ngate %g%%: passed: the newest run begins no significant regression of at least %g%%\n", g.pct, g.pct)
 		return nil
 	}
 	fmt.Fprintf(stdout, "\ngate %g%%: FAILED: the newest run begins a significant regression:\n", g.pct)
-	for _, f := range firings {
-		fmt.Fprintf(stdout, "  %s\n", f)
+	for _, r := range regressed {
+		fmt.Fprintf(stdout, "  %s\n", r)
 	}
-	return fmt.Errorf("%w: history: %d series regressed at the newest run (beyond %g%%)", errGate, len(firings), g.pct)
+	return fmt.Errorf("%w: history: %d series regressed at the newest run (beyond %g%%)", errGate, len(regressed), g.pct)
 }
 
 // gitOrder is the repository's commits in git's topological order, oldest
@@ -176,16 +176,9 @@ func loadStore(ctx context.Context, uri, experiment string) ([]history.Run, erro
 		return nil, err
 	}
 	defer st.Close()
-	stored, err := st.Runs(ctx, store.Query{Experiment: experiment})
-	if err != nil {
-		return nil, err
+	runs, err := storedRuns(ctx, st, experiment, "")
+	if err == nil && len(runs) == 0 {
+		err = fmt.Errorf("history: no runs of %q in the store", experiment)
 	}
-	if len(stored) == 0 {
-		return nil, fmt.Errorf("history: no runs of %q in the store", experiment)
-	}
-	runs := make([]history.Run, len(stored))
-	for i, s := range stored {
-		runs[i] = history.Run{ID: s.ID, Ref: s.Ref, Run: s.Run}
-	}
-	return runs, nil
+	return runs, err
 }

@@ -101,7 +101,7 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 	if err != nil {
 		return err
 	}
-	if err := checkProfile(ctx, e, len(af.urls) > 0); err != nil {
+	if err := checkProfiling(ctx, e, len(af.urls) > 0); err != nil {
 		return err
 	}
 	if len(af.urls) > 0 {
@@ -217,7 +217,7 @@ func loader(url string) *trial.Loader { return &trial.Loader{Target: loadgen.Tar
 
 // editFlags adds the overrides every command that runs experiments has.
 func editFlags(fs *flag.FlagSet) *session.Edits {
-	ed := &session.Edits{Keys: postgrestKeys}
+	ed := &session.Edits{}
 	fs.IntVar(&ed.MinTrials, "min-trials", 0, "override trials.min")
 	fs.IntVar(&ed.MaxTrials, "max-trials", 0, "override trials.max")
 	fs.DurationVar(&ed.Duration, "duration", 0, "override load.duration")
@@ -240,7 +240,7 @@ func editFlags(fs *flag.FlagSet) *session.Edits {
 // (edits, $(VAR)s, overrides, one validation with the requests); an
 // invalid one is a usage error.
 func loadExperiment(name string, ed session.Edits) (*lab.Experiment, error) {
-	e, err := session.Load(name, ed, trial.CheckRequests)
+	e, err := session.Load(experimentSource, name, ed, trial.CheckRequests)
 	if errors.Is(err, session.ErrInvalid) {
 		return nil, usageErrorf("%v", err)
 	}

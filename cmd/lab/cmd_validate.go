@@ -12,6 +12,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/experiments"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
+	"github.com/pgrst-lab/pgrst-lab/lab/session"
 	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
 )
 
@@ -90,6 +91,14 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// experimentSource is the experiment file format the session reads
+// experiments through: bundled names and files, their PostgREST keys
+// checked at the right line, $(VAR)s resolved.
+var experimentSource = session.Source{
+	Read:   func(name string) (*lab.Experiment, error) { return experiments.LoadWith(name, postgrestKeys) },
+	Expand: experiments.Expand,
 }
 
 // postgrestKeys checks variants' PostgREST keys against the configs

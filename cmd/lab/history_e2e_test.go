@@ -15,7 +15,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
 	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
-	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
+	"github.com/pgrst-lab/pgrst-lab/internal/pgburn"
 	"github.com/pgrst-lab/pgrst-lab/store"
 )
 
@@ -123,7 +123,7 @@ func spinBeforeEachRequest(t *testing.T, dir string, us int) {
 	if err := burn.Set(ctx, us); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Set("db-pre-request", configs.String(calibrate.BurnB)); err != nil {
+	if err := f.Set("db-pre-request", configs.String(pgburn.B)); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(st.Config, f.Bytes(), 0o600); err != nil {

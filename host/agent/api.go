@@ -1,17 +1,13 @@
 package agent
 
-import (
-	"time"
-
-	"github.com/pgrst-lab/pgrst-lab/lab/record"
-)
+import "time"
 
 // APIVersion is the path prefix of this protocol version.
 const APIVersion = "v1"
 
 // Headers of the protocol.
 const (
-	HeaderSession   = "Lab-Session"
+	HeaderLease     = "Lab-Session"
 	HeaderRequestID = "Lab-Request-Id"
 )
 
@@ -23,7 +19,7 @@ type Health struct {
 	OK      bool   `json:"ok"`
 	API     string `json:"api"`
 	Version string `json:"version,omitempty"`
-	Session bool   `json:"session"` // a driver holds the agent
+	Leased  bool   `json:"session"` // a driver holds the agent (its lease is live)
 }
 
 // ClockReading is GET /v1/clock: the agent's clock when the request was
@@ -35,27 +31,27 @@ type ClockReading struct {
 
 // Description is GET /v1/describe.
 type Description struct {
-	Host   record.HostV1       `json:"host"`
-	Target record.TargetInfoV1 `json:"target"`
+	Host   HostV1       `json:"host"`
+	Target TargetInfoV1 `json:"target"`
 }
 
-// SessionRequest is POST /v1/session.
-type SessionRequest struct {
+// LeaseRequest is POST /v1/session.
+type LeaseRequest struct {
 	Driver string `json:"driver"` // who drives, for messages ("host pid 123")
 }
 
-// Session is the answer to POST /v1/session and /v1/session/renew.
-type Session struct {
+// Lease is the answer to POST /v1/session and /v1/session/renew.
+type Lease struct {
 	ID      string `json:"id"`
 	LeaseMs int64  `json:"lease_ms"`
 }
 
-// Lease is the session's lease as a duration.
-func (s Session) Lease() time.Duration { return time.Duration(s.LeaseMs) * time.Millisecond }
+// Duration is the lease's term.
+func (s Lease) Duration() time.Duration { return time.Duration(s.LeaseMs) * time.Millisecond }
 
 // ApplyRequest is POST /v1/apply.
 type ApplyRequest struct {
-	Variant record.VariantV1 `json:"variant"`
+	Variant VariantV1 `json:"variant"`
 }
 
 // WindowStarted is the answer to POST /v1/windows.

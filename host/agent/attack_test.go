@@ -100,7 +100,7 @@ func (l *logBuf) text() string {
 type attacker struct {
 	t       *testing.T
 	url     string
-	session string
+	leaseID string
 	logs    *logBuf
 	hc      *http.Client
 }
@@ -130,7 +130,7 @@ func (r *rig) agent(t *testing.T, pol Policy, lease time.Duration) *attacker {
 		hc: &http.Client{Timeout: 2 * time.Minute}}
 }
 
-// do sends a request with the token and the session; it returns the
+// do sends a request with the token and the lease; it returns the
 // status and the body.
 func (a *attacker) do(method, path, reqID string, body io.Reader) (int, string) {
 	a.t.Helper()
@@ -139,8 +139,8 @@ func (a *attacker) do(method, path, reqID string, body io.Reader) (int, string) 
 		a.t.Fatal(err)
 	}
 	req.Header.Set("Authorization", "Bearer "+testToken)
-	if a.session != "" {
-		req.Header.Set(HeaderSession, a.session)
+	if a.leaseID != "" {
+		req.Header.Set(HeaderLease, a.leaseID)
 	}
 	if reqID != "" {
 		req.Header.Set(HeaderRequestID, reqID)
@@ -157,18 +157,18 @@ func (a *attacker) do(method, path, reqID string, body io.Reader) (int, string) 
 func (a *attacker) open() {
 	a.t.Helper()
 	status, body := a.do("POST", "/session", "", strings.NewReader(`{"driver":"attacker"}`))
-	var s Session
+	var s Lease
 	if status != http.StatusCreated || json.Unmarshal([]byte(body), &s) != nil {
 		a.t.Fatalf("open session: %d %s", status, body)
 	}
-	a.session = s.ID
+	a.leaseID = s.ID
 }
 
-// close ends the session; the agent restores.
+// close ends the lease; the agent restores.
 func (a *attacker) close() (int, string) {
 	a.t.Helper()
 	status, body := a.do("DELETE", "/session", "", nil)
-	a.session = ""
+	a.leaseID = ""
 	return status, body
 }
 
@@ -238,19 +238,20 @@ func attackCases() []attackCase {
 		{"7-unknown-key-is-4xx", false, attackUnknownKey},
 		{"7-line-separator-in-value", false, attackLineSeparator},
 		{"7-pg-hba-trusts-local-users", false, attackPGHBA},
-		// Round 3 (issue 27), in the issue's order.
-		{"r3-1-windows-outlive-session", false, attackWindowsOutliveSession},
-		{"r3-2a-log-symlink", true, attackR3LogSymlink},
-		{"r3-2b-pg-hba-symlink", false, attackR3PGHBASymlink},
+		// Issue 27's review, in its order (r3-N: finding N, the IDs
+		// SECURITY.md cites).
+		{"r3-1-windows-outlive-session", false, attackWindowsOutliveLease},
+		{"r3-2a-log-symlink", true, attackLogSymlink},
+		{"r3-2b-pg-hba-symlink", false, attackPGHBASymlink},
 		{"r3-3-pg-command-settings", false, attackPGCommandSettings},
 		{"r3-4-rts-args-write-file", true, attackRTSArgsWriteFile},
 		{"r3-5-list-setting-restores", false, attackListSettingRestores},
 		{"r3-6-password-with-hash", true, attackPasswordWithHash},
-		{"r3-7-superuser-db-uri", true, attackR3SuperuserDBURI},
-		// Round 3, the lead's own attacks beyond the issue's.
+		{"r3-7-superuser-db-uri", true, attackSuperuserDBURI},
+		// The lead's own attacks beyond the issue's: ways around its fixes.
 		{"r3-own-program-args", true, attackProgramArgs},
 		{"r3-own-env-spelling", false, attackEnvSpelling},
-		{"r3-own-window-of-an-ended-session", false, attackWindowOfEndedSession},
+		{"r3-own-window-of-an-ended-session", false, attackWindowOfEndedLease},
 		{"r3-own-search-path-hijack", true, attackSearchPathHijack},
 	}
 }
@@ -494,7 +495,7 @@ func attackSecrets(t *testing.T, r *rig) {
 }
 
 // Finding 5: a restore followed 50 ms later by an apply left the variant
-// in place but marked clean: closing the session did not restore it.
+// in place but marked clean: closing the lease did not restore it.
 func attackRestoreRace(t *testing.T, r *rig) {
 	a := r.agent(t, DefaultPolicy(), 0)
 	a.open()
@@ -519,7 +520,7 @@ func attackRestoreRace(t *testing.T, r *rig) {
 }
 
 // Finding 5: an apply body trickled in past the lease was applied after
-// the session expired, and stayed.
+// the lease expired, and stayed.
 func attackTrickle(t *testing.T, r *rig) {
 	a := r.agent(t, DefaultPolicy(), 2*time.Second)
 	a.open()
@@ -543,7 +544,7 @@ func attackTrickle(t *testing.T, r *rig) {
 		status, hb := a.do("GET", "/health", "", nil)
 		var h Health
 		_ = json.Unmarshal([]byte(hb), &h)
-		if status == http.StatusOK && !h.Session {
+		if status == http.StatusOK && !h.Leased {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -560,14 +561,14 @@ func attackTrickle(t *testing.T, r *rig) {
 		t.Errorf("an apply read past the lease was applied: %s", ans.body)
 	}
 	r.mustBeOriginal(t, "after the late apply")
-	a.session = ""
+	a.leaseID = ""
 }
 
 // apply2 posts an apply whose body is read from body.
 func (a *attacker) apply2(body io.Reader) (int, string) {
 	req, _ := http.NewRequest("POST", a.url+"/apply", body)
 	req.Header.Set("Authorization", "Bearer "+testToken)
-	req.Header.Set(HeaderSession, a.session)
+	req.Header.Set(HeaderLease, a.leaseID)
 	resp, err := a.hc.Do(req)
 	if err != nil {
 		return 0, err.Error()
@@ -641,7 +642,7 @@ func attackUnauthConns(t *testing.T, r *rig) {
 }
 
 // Finding 6: a second agent on the same stack reverted the first one's
-// live variant and gave a second driver a concurrent session.
+// live variant and gave a second driver a concurrent lease.
 func attackSecondAgent(t *testing.T, r *rig) {
 	a := r.agent(t, DefaultPolicy(), 0)
 	a.open()

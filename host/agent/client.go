@@ -31,8 +31,7 @@ type ClientOptions struct {
 }
 
 // Client is a lab.Server (and its windows lab.Windows) on a remote agent.
-// Open takes the agent (a session with a lease it renews in the
-// background); Close gives it back.
+// Open takes the agent (a lease it renews in the background); Close gives it back.
 type Client struct {
 	base string
 	hc   *http.Client
@@ -41,7 +40,7 @@ type Client struct {
 	seq  atomic.Int64
 
 	mu      sync.Mutex
-	session string
+	leaseID string
 	lost    error
 	clock   Clock
 	stopHB  context.CancelFunc
@@ -99,9 +98,9 @@ func (c *Client) call(ctx context.Context, method, path string, in, out any, tim
 		}
 	}
 	c.mu.Lock()
-	session, lost := c.session, c.lost
+	leaseID, lost := c.leaseID, c.lost
 	c.mu.Unlock()
-	if lost != nil && session != "" {
+	if lost != nil && leaseID != "" {
 		return lost
 	}
 	rid := ""
@@ -111,7 +110,7 @@ func (c *Client) call(ctx context.Context, method, path string, in, out any, tim
 	deadline := time.Now().Add(c.opt.RetryFor)
 	backoff := 100 * time.Millisecond
 	for attempt := 1; ; attempt++ {
-		err := c.once(ctx, method, path, session, rid, body, out, timeout)
+		err := c.once(ctx, method, path, leaseID, rid, body, out, timeout)
 		if err == nil || !retryable(err) || ctx.Err() != nil || time.Now().After(deadline) {
 			if err != nil {
 				return fmt.Errorf("%s %s: %w", method, path, err)
@@ -128,7 +127,7 @@ func (c *Client) call(ctx context.Context, method, path string, in, out any, tim
 	}
 }
 
-func (c *Client) once(ctx context.Context, method, path, session, rid string, body []byte, out any, timeout time.Duration) error {
+func (c *Client) once(ctx context.Context, method, path, leaseID, rid string, body []byte, out any, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var rd io.Reader
@@ -143,8 +142,8 @@ func (c *Client) once(ctx context.Context, method, path, session, rid string, bo
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if session != "" {
-		req.Header.Set(HeaderSession, session)
+	if leaseID != "" {
+		req.Header.Set(HeaderLease, leaseID)
 	}
 	if rid != "" {
 		req.Header.Set(HeaderRequestID, rid)
@@ -212,7 +211,7 @@ func retryable(err error) bool {
 func (c *Client) markLost(se *StatusError) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.lost == nil && c.session != "" {
+	if c.lost == nil && c.leaseID != "" {
 		c.lost = fmt.Errorf("agent %s: session lost: %s", c.URL(), se.Msg)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/lab/record"
 )
 
 // Describe implements lab.Server.
@@ -16,13 +15,13 @@ func (c *Client) Describe(ctx context.Context) (lab.Host, lab.TargetInfo, error)
 	if err := c.call(ctx, http.MethodGet, "/describe", nil, &d, time.Minute); err != nil {
 		return lab.Host{}, lab.TargetInfo{}, err
 	}
-	return d.Host.Host(), d.Target.TargetInfo(), nil
+	return d.Host.lab(), d.Target.lab(), nil
 }
 
 // Apply implements lab.Server.
 func (c *Client) Apply(ctx context.Context, v lab.Variant) (lab.Applied, error) {
 	var a AppliedV1
-	err := c.call(ctx, http.MethodPost, "/apply", ApplyRequest{Variant: record.FromVariant(v)}, &a, 6*time.Minute)
+	err := c.call(ctx, http.MethodPost, "/apply", ApplyRequest{Variant: variantV1(v)}, &a, 6*time.Minute)
 	if se, ok := asStatus(err); ok && se.Body.Applied != nil {
 		a = *se.Body.Applied
 	}

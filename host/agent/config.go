@@ -13,7 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/pgrst-lab/pgrst-lab/experiments"
+	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
@@ -60,9 +60,23 @@ type Config struct {
 	File string `toml:"-"`
 }
 
-// TargetConfig names an existing server the agent may touch: the keys of
-// an experiment file's [target] table.
-type TargetConfig = experiments.ServerTable
+// TargetConfig names an existing server the agent may touch: AGENT.toml's
+// [target] table, with the keys of an experiment file's [target] that
+// name an existing server (cmd/lab's tests hold the two to the same keys).
+type TargetConfig struct {
+	Unit     string `toml:"unit"`      // PostgREST unit
+	Config   string `toml:"config"`    // its config file
+	URL      string `toml:"url"`       // its API URL
+	AdminURL string `toml:"admin_url"` // its admin server (/ready, /metrics)
+	PGUnit   string `toml:"pg_unit"`   // PostgreSQL unit, for restarts and telemetry
+	PGURI    string `toml:"pg_uri"`    // superuser URI, for settings and counters
+}
+
+// Target is the table as the lab's model has it (an existing server: no
+// stack directory).
+func (t TargetConfig) Target() lab.Target {
+	return lab.Target{Unit: t.Unit, Config: t.Config, URL: t.URL, AdminURL: t.AdminURL, PGUnit: t.PGUnit, PGURI: t.PGURI}
+}
 
 // LoadConfig reads AGENT.toml strictly: unknown keys and missing or
 // conflicting settings are errors naming file:line. Lists in [allow]

@@ -3,10 +3,15 @@ package agent
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
 func writeConfig(t *testing.T, src string) string {
@@ -67,5 +72,36 @@ func TestLoadConfigErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), p) {
 			t.Errorf("%q: %v, want an error with the file and %q", tc.src, err, tc.want)
 		}
+	}
+}
+
+// [target] reads every key it names into the lab's model, and the list
+// of allowed keys an unknown one is told about is exactly its TOML keys.
+func TestTargetConfigKeys(t *testing.T) {
+	p := writeConfig(t, `
+state_dir = "/var/lib/x"
+[target]
+unit = "postgrest.service"
+config = "/etc/postgrest.conf"
+url = "http://127.0.0.1:3000"
+admin_url = "http://127.0.0.1:3001"
+pg_unit = "postgresql.service"
+pg_uri = "postgres:///postgres"
+`)
+	c, err := LoadConfig(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := lab.Target{Unit: "postgrest.service", Config: "/etc/postgrest.conf", URL: "http://127.0.0.1:3000", AdminURL: "http://127.0.0.1:3001", PGUnit: "postgresql.service", PGURI: "postgres:///postgres"}
+	if got := c.Target.Target(); got != want {
+		t.Errorf("target %+v, want %+v", got, want)
+	}
+	var tags []string
+	rt := reflect.TypeFor[TargetConfig]()
+	for i := range rt.NumField() {
+		tags = append(tags, rt.Field(i).Tag.Get("toml"))
+	}
+	if got, want := allowedKeys(toml.Key{"target", "x"}), strings.Join(tags, ", "); got != want {
+		t.Errorf("allowed [target] keys %q, want %q", got, want)
 	}
 }

@@ -9,12 +9,12 @@
 // Every request carries "Authorization: Bearer TOKEN". Bodies are JSON,
 // at most MaxBody bytes, and unknown fields are refused, so a request can
 // never name a file, unit or URI: what the agent touches is fixed by its
-// own config. Mutating calls carry the session (Lab-Session) and a request
+// own config. Mutating calls carry the lease (Lab-Session) and a request
 // ID (Lab-Request-Id); a repeated ID with the same body (compared by its
 // SHA-256) gets the first answer again, so the client retries safely after
 // a dropped connection; the same ID with another body is 409.
 //
-//	GET    /v1/health                 agent alive; version; no session needed
+//	GET    /v1/health                 agent alive; version; no lease needed
 //	GET    /v1/clock                  receive/send times, for the clock offset
 //	GET    /v1/describe               lab.Host and lab.TargetInfo (URL as advertised)
 //	POST   /v1/session                take the agent (409 while another driver holds it)
@@ -27,14 +27,18 @@
 //	GET    /v1/windows/{id}           the kept telemetry of a stopped window
 //	DELETE /v1/windows/{id}           forget it
 //
-// # Dead-man switch
+// # Leases
 //
-// A session holds a lease (Options.Lease, 10 s by default) that the client
-// renews every Lease/5. When it expires (the driver was killed, or the
+// A driver holds the agent through a lease (Options.Lease, 10 s by
+// default) that the client renews every Lease/5: the dead-man switch.
+// (The wire calls it a session, as version 1 always has: the paths
+// /v1/session, the Lab-Session header and health's "session" field keep
+// that name; in the code and these docs it is a lease, so that "session"
+// means only a run's session, package lab/session.) When it expires (the driver was killed, or the
 // network is gone) the agent restores the original configuration, if a
-// variant was applied, and ends the session. The restore is retried (1 s,
+// variant was applied, and ends the lease. The restore is retried (1 s,
 // doubling up to 30 s, each failure logged) until it succeeds, and no new
-// session starts before. Apply and restore are serialised, and apply checks
+// lease starts before. Apply and restore are serialised, and apply checks
 // the lease again once its body is read: a body trickled in past the lease
 // is refused with 410, and a restore cannot mark a concurrent apply clean.
 // When PostgreSQL cannot start (a variant set shared_buffers = 200GB), the
@@ -43,12 +47,12 @@
 //
 // # Limits
 //
-// A session has at most Options.MaxWindows (8) windows recording (429
-// beyond). Ending a session (close, lease expiry, shutdown) drains its
+// A lease has at most Options.MaxWindows (8) windows recording (429
+// beyond). Ending a lease (close, lease expiry, shutdown) drains its
 // windows and closes the set: a window whose setup finishes afterwards is
 // stopped at once and answered 410, and the server side's recordings
 // (sampler, speed reference, pool scraper) end with the window's context,
-// so no recording outlives its session. Serve keeps at most Options.MaxConnections (64) connections
+// so no recording outlives its lease. Serve keeps at most Options.MaxConnections (64) connections
 // (Accept waits), and a 401 closes its connection. Headers are limited to
 // 16 KiB, bodies to MaxBody, a request's headers must arrive in 10 s.
 //
@@ -56,7 +60,7 @@
 //
 // Variants come from the driver, so they are checked before anything is
 // touched: first against package capability (the one table lab validate
-// and both supervisors use), then against the agent's Policy. Refused with
+// and the host's reconcile use), then against the agent's Policy. Refused with
 // 403: PostgreSQL settings, environment variables (by exact name),
 // drop-in settings and binaries outside the allow-lists; PostgreSQL
 // settings that run a program, load a library or name a file, directory

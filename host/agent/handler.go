@@ -29,7 +29,7 @@ type Options struct {
 	ApplyTimeout, CallTimeout time.Duration
 	// WindowMax bounds a telemetry window's life (default 1 h).
 	WindowMax time.Duration
-	// MaxWindows bounds the telemetry windows a session has recording at
+	// MaxWindows bounds the telemetry windows a lease has recording at
 	// once (default 8): each holds a PostgreSQL connection and a sampler.
 	MaxWindows int
 	// MaxConnections bounds the connections Serve keeps open at once
@@ -43,10 +43,10 @@ type Options struct {
 
 // Handler serves a lab.Server over the API. It is safe for concurrent use.
 type Handler struct {
-	srv lab.Server
-	opt Options
-	mux *http.ServeMux
-	ss  *sessions
+	srv    lab.Server
+	opt    Options
+	mux    *http.ServeMux
+	leases *leases
 
 	mu    sync.Mutex
 	dirty bool // a variant may be in place: restore when the driver goes
@@ -89,20 +89,20 @@ func NewHandler(srv lab.Server, opt Options) (*Handler, error) {
 		opt.Logf = func(string, ...any) {}
 	}
 	h := &Handler{srv: srv, opt: opt, mux: http.NewServeMux(), now: time.Now}
-	h.ss = &sessions{lease: opt.Lease, now: time.Now, expired: h.expired}
+	h.leases = &leases{term: opt.Lease, now: time.Now, expired: h.expired}
 	p := "/" + APIVersion
 	h.mux.HandleFunc("GET "+p+"/health", h.health)
 	h.mux.HandleFunc("GET "+p+"/clock", h.clock)
 	h.mux.HandleFunc("GET "+p+"/describe", h.describe)
-	h.mux.HandleFunc("POST "+p+"/session", h.openSession)
-	h.mux.HandleFunc("POST "+p+"/session/renew", h.renewSession)
-	h.mux.HandleFunc("DELETE "+p+"/session", h.closeSession)
+	h.mux.HandleFunc("POST "+p+"/session", h.openLease)
+	h.mux.HandleFunc("POST "+p+"/session/renew", h.renewLease)
+	h.mux.HandleFunc("DELETE "+p+"/session", h.closeLease)
 	h.mux.HandleFunc("POST "+p+"/apply", h.mutating(h.apply))
 	h.mux.HandleFunc("POST "+p+"/restore", h.mutating(h.restore))
 	h.mux.HandleFunc("POST "+p+"/windows", h.mutating(h.watch))
 	h.mux.HandleFunc("POST "+p+"/windows/{id}/stop", h.mutating(h.stop))
-	h.mux.HandleFunc("GET "+p+"/windows/{id}", h.withSession(h.fetch))
-	h.mux.HandleFunc("DELETE "+p+"/windows/{id}", h.withSession(h.forget))
+	h.mux.HandleFunc("GET "+p+"/windows/{id}", h.withLease(h.fetch))
+	h.mux.HandleFunc("DELETE "+p+"/windows/{id}", h.withLease(h.forget))
 	return h, nil
 }
 
@@ -120,18 +120,18 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mux.ServeHTTP(w, r)
 }
 
-// Shutdown ends a live session as if the driver had gone: the original
+// Shutdown ends a live lease as if the driver had gone: the original
 // configuration is restored when a variant is in place, retrying until it
 // succeeds or ctx ends.
 func (h *Handler) Shutdown(ctx context.Context) error {
-	h.ss.mu.Lock()
-	cur := h.ss.cur
-	h.ss.mu.Unlock()
+	h.leases.mu.Lock()
+	cur := h.leases.cur
+	h.leases.mu.Unlock()
 	if cur == nil {
 		return h.restoreRetrying(ctx, "agent shutting down")
 	}
-	if s, ok := h.ss.close(cur.id); ok {
-		defer h.ss.cleaned()
+	if s, ok := h.leases.close(cur.id); ok {
+		defer h.leases.cleaned()
 		h.stopWindows(ctx, s)
 		return h.restoreRetrying(ctx, "agent shutting down")
 	}
@@ -139,17 +139,17 @@ func (h *Handler) Shutdown(ctx context.Context) error {
 }
 
 // expired is the dead-man switch: the driver stopped renewing its lease.
-// The restore is retried until it succeeds; no new session starts before.
-func (h *Handler) expired(s *session) {
-	h.opt.Logf("lease of session %s (%q) expired after %v without renewal", s.id, s.driver, s.lease)
+// The restore is retried until it succeeds; no new lease starts before.
+func (h *Handler) expired(s *lease) {
+	h.opt.Logf("lease of session %s (%q) expired after %v without renewal", s.id, s.driver, s.term)
 	ctx := context.Background()
 	h.stopWindows(ctx, s)
 	_ = h.restoreRetrying(ctx, "driver lost")
 }
 
-// stopWindows stops a session's running windows (each holds a PostgreSQL
+// stopWindows stops a lease's running windows (each holds a PostgreSQL
 // connection and a sampler).
-func (h *Handler) stopWindows(ctx context.Context, s *session) {
+func (h *Handler) stopWindows(ctx context.Context, s *lease) {
 	ctx, cancel := context.WithTimeout(ctx, h.opt.CallTimeout)
 	defer cancel()
 	for _, w := range s.windows.drain() {

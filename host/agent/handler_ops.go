@@ -10,12 +10,12 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
-func (h *Handler) apply(ctx context.Context, s *session, r *http.Request, body []byte) (int, any) {
+func (h *Handler) apply(ctx context.Context, s *lease, r *http.Request, body []byte) (int, any) {
 	var req ApplyRequest
 	if err := decode(body, &req); err != nil {
 		return http.StatusBadRequest, err
 	}
-	v := req.Variant.Variant()
+	v := req.Variant.lab()
 	if err := h.opt.Policy.Check(v); err != nil {
 		var pe *PolicyError
 		if errors.As(err, &pe) {
@@ -28,7 +28,7 @@ func (h *Handler) apply(ctx context.Context, s *session, r *http.Request, body [
 	defer h.op.Unlock()
 	// The lease is checked again now that the body is read and no restore
 	// runs: a body trickled in past the lease is not applied.
-	if !h.ss.holds(s) {
+	if !h.leases.holds(s) {
 		return http.StatusGone, fmt.Errorf("session %s is not live: its lease ended while the request was read; nothing was applied", s.id)
 	}
 	h.setDirty(true)
@@ -55,13 +55,13 @@ func (h *Handler) apply(ctx context.Context, s *session, r *http.Request, body [
 	return http.StatusOK, appliedV1(applied)
 }
 
-func (h *Handler) restore(ctx context.Context, s *session, r *http.Request, body []byte) (int, any) {
+func (h *Handler) restore(ctx context.Context, s *lease, r *http.Request, body []byte) (int, any) {
 	if err := decode(body, &struct{}{}); err != nil {
 		return http.StatusBadRequest, err
 	}
 	h.op.Lock()
 	defer h.op.Unlock()
-	if !h.ss.holds(s) {
+	if !h.leases.holds(s) {
 		return http.StatusGone, fmt.Errorf("session %s is not live: its lease ended; the agent restores by itself", s.id)
 	}
 	ctx, cancel := detached(ctx, h.opt.ApplyTimeout)
@@ -74,21 +74,21 @@ func (h *Handler) restore(ctx context.Context, s *session, r *http.Request, body
 	return http.StatusOK, struct{}{}
 }
 
-func (h *Handler) watch(ctx context.Context, s *session, r *http.Request, body []byte) (int, any) {
+func (h *Handler) watch(ctx context.Context, s *lease, r *http.Request, body []byte) (int, any) {
 	if err := decode(body, &struct{}{}); err != nil {
 		return http.StatusBadRequest, err
 	}
-	// Each window holds a PostgreSQL connection and a sampler: a session
+	// Each window holds a PostgreSQL connection and a sampler: a lease
 	// gets at most MaxWindows recording at once.
 	if !s.windows.reserve(h.opt.MaxWindows) {
 		return http.StatusTooManyRequests, fmt.Errorf("this session already has %d telemetry windows recording; stop one first", h.opt.MaxWindows)
 	}
-	if !h.ss.holds(s) {
+	if !h.leases.holds(s) {
 		s.windows.release()
 		return http.StatusGone, fmt.Errorf("session %s is not live", s.id)
 	}
 	// The recording lives on after this call, until stop (or the end of
-	// the session): its context must not end with the request.
+	// the lease): its context must not end with the request.
 	wctx, cancel := detached(ctx, h.opt.WindowMax)
 	lw, err := h.srv.Watch(wctx)
 	if err != nil {
@@ -99,7 +99,7 @@ func (h *Handler) watch(ctx context.Context, s *session, r *http.Request, body [
 	}
 	win, ok := s.windows.add(lw, h.now().UnixNano(), cancel)
 	if !ok {
-		// The session ended while the window was being set up: its
+		// The lease ended while the window was being set up: its
 		// windows were stopped already, so this one is stopped here.
 		sctx, scancel := detached(ctx, h.opt.CallTimeout)
 		_, _ = lw.Stop(sctx, 0)
@@ -113,7 +113,7 @@ func (h *Handler) watch(ctx context.Context, s *session, r *http.Request, body [
 
 // stop ends a window once; later stops of the same window (a retry whose
 // first answer was lost) get the kept telemetry.
-func (h *Handler) stop(ctx context.Context, s *session, r *http.Request, body []byte) (int, any) {
+func (h *Handler) stop(ctx context.Context, s *lease, r *http.Request, body []byte) (int, any) {
 	var req StopRequest
 	if err := decode(body, &req); err != nil {
 		return http.StatusBadRequest, err
@@ -145,7 +145,7 @@ func windowAnswer(win *window) (int, any) {
 	return http.StatusOK, telemetryV1(win.tel)
 }
 
-func (h *Handler) fetch(w http.ResponseWriter, r *http.Request, s *session) {
+func (h *Handler) fetch(w http.ResponseWriter, r *http.Request, s *lease) {
 	win, ok := s.windows.get(r.PathValue("id"))
 	if !ok {
 		writeError(w, http.StatusNotFound, fmt.Errorf("no window %q in this session", r.PathValue("id")))
@@ -164,7 +164,7 @@ func (h *Handler) fetch(w http.ResponseWriter, r *http.Request, s *session) {
 	writeJSON(w, status, v)
 }
 
-func (h *Handler) forget(w http.ResponseWriter, r *http.Request, s *session) {
+func (h *Handler) forget(w http.ResponseWriter, r *http.Request, s *lease) {
 	if win, ok := s.windows.get(r.PathValue("id")); ok {
 		if !win.mu.TryLock() {
 			writeError(w, http.StatusConflict, fmt.Errorf("window %s is being stopped", win.id))

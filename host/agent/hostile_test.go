@@ -12,7 +12,6 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/lab/record"
 )
 
 // hostileText is what a compromised or buggy agent could put in any
@@ -33,8 +32,8 @@ func TestClientCleansHostileAnswers(t *testing.T) {
 		status := http.StatusOK
 		switch r.Method + " " + r.URL.Path {
 		case "GET /v1/describe":
-			body = Description{Host: record.HostV1{Hostname: h, HostID: h, OS: h, Kernel: h, CPUModel: h, CPUs: 2, PostgreSQL: h, LabVersion: h},
-				Target: record.TargetInfoV1{Binary: h, Version: h, Supervisor: h, URL: "http://127.0.0.1:1", Config: h}}
+			body = Description{Host: HostV1{Hostname: h, HostID: h, OS: h, Kernel: h, CPUModel: h, CPUs: 2, PostgreSQL: h, LabVersion: h},
+				Target: TargetInfoV1{Binary: h, Version: h, Supervisor: h, URL: "http://127.0.0.1:1", Config: h}}
 		case "GET /v1/health":
 			body = Health{OK: true, API: "v1", Version: h}
 		case "POST /v1/apply":

@@ -107,11 +107,11 @@ func TestRealServerOverAgent(t *testing.T) {
 		t.Fatalf("describe: %+v %v", target, err)
 	}
 	checkRefusals(t, c)
-	// Plain HTTP to the TLS port, with the right token and session.
+	// Plain HTTP to the TLS port, with the right token and lease.
 	plain, _ := http.NewRequest("POST", "http://"+strings.TrimPrefix(ts.URL, "https://")+"/v1/apply",
 		strings.NewReader(`{"variant":{"name":"v","postgrest":{"db-pool":"3"}}}`))
 	plain.Header.Set("Authorization", "Bearer "+testToken)
-	plain.Header.Set(HeaderSession, c.session)
+	plain.Header.Set(HeaderLease, c.leaseID)
 	if resp, err := http.DefaultClient.Do(plain); err != nil || resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("plain HTTP to the TLS agent: %v %v, want 400", resp, err)
 	} else {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/internal/golden"
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/lab/record"
 )
 
 // goldenMessages is one example of every v1 message, requests and answers.
@@ -28,12 +27,12 @@ func goldenMessages() map[string]any {
 	applied := lab.Applied{Changes: []lab.Change{{Where: "postgrest", Key: "db-uri", From: "tcp", To: "unix"}}, ReadyAfter: 812 * time.Millisecond}
 	a := appliedV1(applied)
 	return map[string]any{
-		"health":          Health{OK: true, API: APIVersion, Version: "v0.3.0", Session: true},
+		"health":          Health{OK: true, API: APIVersion, Version: "v0.3.0", Leased: true},
 		"clock":           ClockReading{Received: t0.UnixNano(), Sent: t0.UnixNano() + 2000},
-		"describe":        Description{Host: record.HostV1{Hostname: "db1", OS: "debian 12", Kernel: "6.1", CPUModel: "EPYC", CPUs: 2, MemoryBytes: 24 << 30, CgroupMode: "hybrid", PostgreSQL: "15.18", LabVersion: "v0.3.0", GoVersion: "go1.26.8"}, Target: record.TargetInfoV1{Binary: "/usr/bin/postgrest", Version: "PostgREST 13.0.8", Supervisor: "systemd-user", URL: "http://10.0.0.5:3000", Unit: "lab-target.service", Config: "/etc/postgrest.conf"}},
-		"session-request": SessionRequest{Driver: "client1 pid 123"},
-		"session":         Session{ID: "06dd8d5e426cc6a259da809f", LeaseMs: 10000},
-		"apply-request":   ApplyRequest{Variant: record.VariantV1{Name: "unix", PostgREST: map[string]string{"db-uri": "unix", "db-pool": "3"}, PostgreSQL: map[string]string{"synchronous_commit": "off"}, Env: map[string]string{"GHCRTS": "-N2"}, DropIn: map[string]string{"CPUAffinity": "1"}}},
+		"describe":        Description{Host: HostV1{Hostname: "db1", OS: "debian 12", Kernel: "6.1", CPUModel: "EPYC", CPUs: 2, MemoryBytes: 24 << 30, CgroupMode: "hybrid", PostgreSQL: "15.18", LabVersion: "v0.3.0", GoVersion: "go1.26.8"}, Target: TargetInfoV1{Binary: "/usr/bin/postgrest", Version: "PostgREST 13.0.8", Supervisor: "systemd-user", URL: "http://10.0.0.5:3000", Unit: "lab-target.service", Config: "/etc/postgrest.conf"}},
+		"session-request": LeaseRequest{Driver: "client1 pid 123"},
+		"session":         Lease{ID: "06dd8d5e426cc6a259da809f", LeaseMs: 10000},
+		"apply-request":   ApplyRequest{Variant: VariantV1{Name: "unix", PostgREST: map[string]string{"db-uri": "unix", "db-pool": "3"}, PostgreSQL: map[string]string{"synchronous_commit": "off"}, Env: map[string]string{"GHCRTS": "-N2"}, DropIn: map[string]string{"CPUAffinity": "1"}}},
 		"applied":         a,
 		"window-started":  WindowStarted{ID: "w3", Started: t0.UnixNano()},
 		"stop-request":    StopRequest{Requests: 10000},

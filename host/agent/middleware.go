@@ -11,14 +11,14 @@ import (
 	"net/http"
 )
 
-// op is a mutating operation: it gets the session and the raw body and
+// op is a mutating operation: it gets the lease and the raw body and
 // returns a status and the answer (an error becomes an ErrorBody).
-type op func(ctx context.Context, s *session, r *http.Request, body []byte) (int, any)
+type op func(ctx context.Context, s *lease, r *http.Request, body []byte) (int, any)
 
-// mutating wraps an op with the session check, the body limit and the
+// mutating wraps an op with the lease check, the body limit and the
 // request-ID reply cache.
 func (h *Handler) mutating(fn op) http.HandlerFunc {
-	return h.withSession(func(w http.ResponseWriter, r *http.Request, s *session) {
+	return h.withLease(func(w http.ResponseWriter, r *http.Request, s *lease) {
 		body, err := io.ReadAll(r.Body)
 		if err != nil {
 			writeBodyError(w, err)
@@ -52,15 +52,15 @@ func (h *Handler) mutating(fn op) http.HandlerFunc {
 	})
 }
 
-// withSession resolves the Lab-Session header to the live session.
-func (h *Handler) withSession(fn func(w http.ResponseWriter, r *http.Request, s *session)) http.HandlerFunc {
+// withLease resolves the Lab-Session header to the live lease.
+func (h *Handler) withLease(fn func(w http.ResponseWriter, r *http.Request, s *lease)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		id := r.Header.Get(HeaderSession)
+		id := r.Header.Get(HeaderLease)
 		if id == "" {
-			writeError(w, http.StatusBadRequest, fmt.Errorf("no %s header: open a session first (POST /%s/session)", HeaderSession, APIVersion))
+			writeError(w, http.StatusBadRequest, fmt.Errorf("no %s header: open a session first (POST /%s/session)", HeaderLease, APIVersion))
 			return
 		}
-		s, ok := h.ss.get(id)
+		s, ok := h.leases.get(id)
 		if !ok {
 			writeError(w, http.StatusGone, fmt.Errorf("session %s is not live (its lease expired or it was closed; the agent restored the original configuration)", id))
 			return

@@ -189,7 +189,7 @@ func TestStopKeptUntilForgotten(t *testing.T) {
 }
 
 // TestLeaseExpiryRestores is the dead-man switch: a driver that stops
-// renewing loses the session and the agent restores. It runs in a synctest
+// renewing loses the lease and the agent restores. It runs in a synctest
 // bubble, agent and driver on an in-memory connection: on the fake clock
 // the renewals (every lease/5) never miss on a busy machine, and the
 // expiry is checked one lease after the last renewal instead of by
@@ -208,15 +208,15 @@ func TestLeaseExpiryRestores(t *testing.T) {
 		}
 		time.Sleep(10 * lease) // renewals keep it alive
 		synctest.Wait()
-		if f.restores.Load() != 0 || !h.ss.live() {
+		if f.restores.Load() != 0 || !h.leases.live() {
 			t.Fatalf("renewed session expired (restores %d)", f.restores.Load())
 		}
 		c.stopHB() // the driver dies
 		<-c.hbDone
 		time.Sleep(lease) // the last renewal was at most one lease ago
 		synctest.Wait()
-		if f.restores.Load() != 1 || h.ss.live() {
-			t.Fatalf("restores = %d a lease after the last renewal (session live %v), want 1", f.restores.Load(), h.ss.live())
+		if f.restores.Load() != 1 || h.leases.live() {
+			t.Fatalf("restores = %d a lease after the last renewal (session live %v), want 1", f.restores.Load(), h.leases.live())
 		}
 		_, err := c.Apply(context.Background(), lab.Variant{Name: "v2"})
 		if se, ok := asStatus(err); !ok || se.Status != http.StatusGone {
@@ -312,12 +312,12 @@ func TestRetryAfterDroppedConnection(t *testing.T) {
 	}
 }
 
-// raw sends one request with the client's token and session.
+// raw sends one request with the client's token and lease.
 func raw(c *Client, method, path string, body []byte, hdr map[string]string) (*http.Response, error) {
 	req, _ := http.NewRequest(method, c.base+path, bytes.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+testToken)
 	c.mu.Lock()
-	req.Header.Set(HeaderSession, c.session)
+	req.Header.Set(HeaderLease, c.leaseID)
 	c.mu.Unlock()
 	for k, v := range hdr {
 		req.Header.Set(k, v)

@@ -10,7 +10,7 @@ type reply struct {
 	body   []byte
 }
 
-// replies remembers the answers to the last n request IDs of a session, so
+// replies remembers the answers to the last n request IDs of a lease, so
 // a retried request is answered without being done twice. A retry that
 // arrives while the first is still running waits for it.
 type replies struct {

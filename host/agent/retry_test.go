@@ -85,7 +85,7 @@ func TestErrorRepliesWithoutLogLines(t *testing.T) {
 	})
 }
 
-// openApplied opens a session on the agent listening on ln and applies a
+// openApplied opens a lease on the agent listening on ln and applies a
 // variant.
 func openApplied(t *testing.T, ln *pipeListener) *Client {
 	t.Helper()

@@ -56,7 +56,7 @@ func refusals() []refusal {
 	}
 }
 
-// checkRefusals sends every refusal through c's connection and session.
+// checkRefusals sends every refusal through c's connection and lease.
 func checkRefusals(t *testing.T, c *Client) {
 	t.Helper()
 	for _, r := range refusals() {
@@ -70,7 +70,7 @@ func checkRefusals(t *testing.T, c *Client) {
 		}
 		if !r.noSess {
 			c.mu.Lock()
-			req.Header.Set(HeaderSession, c.session)
+			req.Header.Set(HeaderLease, c.leaseID)
 			c.mu.Unlock()
 		}
 		resp, err := c.hc.Do(req)

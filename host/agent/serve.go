@@ -125,7 +125,7 @@ func loopback(host string) bool {
 }
 
 // Serve serves h on ln (over TLS when cfg is set) until ctx is done; then
-// it stops taking requests and ends a live session, restoring the original
+// it stops taking requests and ends a live lease, restoring the original
 // configuration if a variant is in place.
 func Serve(ctx context.Context, ln net.Listener, h *Handler, cfg *tls.Config) error {
 	srv := &http.Server{Handler: h, TLSConfig: cfg, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,

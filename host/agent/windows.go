@@ -8,8 +8,8 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
-// window is a telemetry window of a session: running, then stopped with
-// its telemetry kept until the driver deletes it (or the session ends), so
+// window is a telemetry window of a lease: running, then stopped with
+// its telemetry kept until the driver deletes it (or the lease ends), so
 // a stop whose answer was lost can be fetched again.
 type window struct {
 	id      string
@@ -27,7 +27,7 @@ type windows struct {
 	seq       int
 	byID      map[string]*window
 	recording int  // windows reserved and not stopped yet
-	closed    bool // drained: the session ended, no window is added any more
+	closed    bool // drained: the lease ended, no window is added any more
 }
 
 // reserve counts a window about to record; false when max already are.
@@ -51,7 +51,7 @@ func (ws *windows) release() {
 func newWindows() *windows { return &windows{byID: map[string]*window{}} }
 
 // add keeps a window that started recording; ok is false once the
-// session's windows were drained (the session ended while the window was
+// lease's windows were drained (the lease ended while the window was
 // being set up): the caller stops it, as no one else will.
 func (ws *windows) add(w lab.Window, started int64, cancel context.CancelFunc) (win *window, ok bool) {
 	ws.mu.Lock()
@@ -81,8 +81,8 @@ func (ws *windows) remove(id string) bool {
 }
 
 // drain returns every window (to stop those still recording when the
-// session ends), forgets all and refuses any window added later, so that a
-// window set up while the session ends cannot outlive it.
+// lease ends), forgets all and refuses any window added later, so that a
+// window set up while the lease ends cannot outlive it.
 func (ws *windows) drain() []*window {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()

@@ -2,9 +2,9 @@ package agent
 
 import "testing"
 
-// A window added after its session's windows were drained is refused, so
-// that the handler stops it: the session that would have stopped it is
-// gone (round 3, finding 1).
+// A window added after its lease's windows were drained is refused, so
+// that the handler stops it: the lease that would have stopped it is
+// gone (issue 27's review, finding 1).
 func TestWindowsRefuseAfterDrain(t *testing.T) {
 	ws := newWindows()
 	if _, ok := ws.add(nil, 1, func() {}); !ok {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
+	"github.com/pgrst-lab/pgrst-lab/internal/pgburn"
 )
 
 // Burner is the database injection of `lab calibrate --inject database`:
@@ -33,7 +33,7 @@ const burnProbe = 2_000_000
 func NewBurner(ctx context.Context, uri string) (*Burner, error) {
 	b := &Burner{uri: uri}
 	err := b.with(ctx, func(conn *pgx.Conn) error {
-		if _, err := conn.Exec(ctx, calibrate.BurnSetupSQL); err != nil {
+		if _, err := conn.Exec(ctx, pgburn.SetupSQL); err != nil {
 			return fmt.Errorf("create the pre-request functions: %w", err)
 		}
 		var pid int
@@ -46,7 +46,7 @@ func NewBurner(ctx context.Context, uri string) (*Burner, error) {
 			if err != nil {
 				return err
 			}
-			if _, err := conn.Exec(ctx, "SELECT "+calibrate.BurnSchema+".burn($1)", burnProbe); err != nil {
+			if _, err := conn.Exec(ctx, "SELECT "+pgburn.Schema+".burn($1)", burnProbe); err != nil {
 				return fmt.Errorf("time the loop: %w", err)
 			}
 			after, err := onCPU(pid)
@@ -90,7 +90,7 @@ func onCPU(pid int) (time.Duration, error) {
 // Set makes A-prime's pre-request spin about us microseconds.
 func (b *Burner) Set(ctx context.Context, us int) error {
 	return b.with(ctx, func(conn *pgx.Conn) error {
-		if _, err := conn.Exec(ctx, calibrate.BurnBSQL(calibrate.BurnIterations(us, b.usPerIter))); err != nil {
+		if _, err := conn.Exec(ctx, pgburn.BSQL(pgburn.Iterations(us, b.usPerIter))); err != nil {
 			return fmt.Errorf("size the pre-request function to %d µs: %w", us, err)
 		}
 		return nil
@@ -102,7 +102,7 @@ func (b *Burner) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = b.with(ctx, func(conn *pgx.Conn) error {
-		_, err := conn.Exec(ctx, calibrate.BurnTeardownSQL)
+		_, err := conn.Exec(ctx, pgburn.TeardownSQL)
 		return err
 	})
 }

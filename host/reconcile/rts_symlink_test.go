@@ -13,14 +13,14 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
-// TestAttackR3RTSStatsSymlink is the attack of round 3, finding 2c: with
+// TestAttackRTSStatsSymlink is the attack of issue 27's review, finding 2c: with
 // profile = true the root target (real PostgREST) writes its GHC runtime
 // statistics (+RTS -S<path>) into logs/, which belonged to the postgres
 // user: a link planted there made the root target truncate and rewrite a
 // root-only file. Now the directory is root's alone, a left-over link is
 // replaced before the target starts, and a directory others may write is
 // refused.
-func TestAttackR3RTSStatsSymlink(t *testing.T) {
+func TestAttackRTSStatsSymlink(t *testing.T) {
 	if os.Geteuid() != 0 {
 		labtest.Need(t, "the attack needs root and the postgres user (uid %d)", os.Geteuid())
 	}

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/pgburn"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
@@ -36,8 +37,8 @@ const (
 // twice, as A (baseline) and A' with injectUs of CPU work per request (0:
 // an A/A run) injected as inj says, on e's first scenario only (bounding
 // the time), with e's load and trial design. With InjectDatabase both
-// call a pre-request function (A's spins 0 times, A-prime's as BurnBSQL made
-// it); an A/A run has both call A's.
+// call a pre-request function (A's spins 0 times, A-prime's as pgburn.BSQL
+// made it); an A/A run has both call A's.
 func Derive(e *lab.Experiment, inj Injection, injectUs int) *lab.Experiment {
 	c := *e
 	base := e.BaselineVariant()
@@ -46,13 +47,13 @@ func Derive(e *lab.Experiment, inj Injection, injectUs int) *lab.Experiment {
 	p := copyVariant(base)
 	p.Name, p.Baseline, p.Description = NamePrimed, false, "baseline "+base.Name+" again"
 	if inj == InjectDatabase {
-		a.PostgREST = setKey(a.PostgREST, "db-pre-request", BurnA)
-		p.PostgREST = setKey(p.PostgREST, "db-pre-request", BurnA)
+		a.PostgREST = setKey(a.PostgREST, "db-pre-request", pgburn.A)
+		p.PostgREST = setKey(p.PostgREST, "db-pre-request", pgburn.A)
 	}
 	if injectUs > 0 {
 		switch inj {
 		case InjectDatabase:
-			p.PostgREST["db-pre-request"] = BurnB
+			p.PostgREST["db-pre-request"] = pgburn.B
 			p.Description = fmt.Sprintf("baseline %s with about %d µs of PostgreSQL CPU per request (a pre-request function)", base.Name, injectUs)
 		default:
 			p.Env = setKey(p.Env, InjectEnv, strconv.Itoa(injectUs))

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/pgburn"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
@@ -57,7 +58,7 @@ func TestDeriveDatabase(t *testing.T) {
 		Variants: []lab.Variant{{Name: "tcp", Baseline: true, PostgREST: map[string]string{"db-uri": "tcp"}}, {Name: "unix"}}}
 	c := calibrate.Derive(e, calibrate.InjectDatabase, 40)
 	a, p := c.Variants[0], c.Variants[1]
-	if a.PostgREST["db-pre-request"] != calibrate.BurnA || p.PostgREST["db-pre-request"] != calibrate.BurnB {
+	if a.PostgREST["db-pre-request"] != pgburn.A || p.PostgREST["db-pre-request"] != pgburn.B {
 		t.Errorf("pre-request: A %v, A' %v", a.PostgREST, p.PostgREST)
 	}
 	if a.PostgREST["db-uri"] != "tcp" || p.PostgREST["db-uri"] != "tcp" || len(p.Env) != 0 {
@@ -67,17 +68,11 @@ func TestDeriveDatabase(t *testing.T) {
 		t.Errorf("derived experiment invalid: %v", errs)
 	}
 	aa := calibrate.Derive(e, calibrate.InjectDatabase, 0)
-	if aa.Variants[1].PostgREST["db-pre-request"] != calibrate.BurnA {
+	if aa.Variants[1].PostgREST["db-pre-request"] != pgburn.A {
 		t.Errorf("A/A: A' calls %q", aa.Variants[1].PostgREST["db-pre-request"])
 	}
 	if e.Variants[0].PostgREST["db-pre-request"] != "" {
 		t.Error("Derive changed the original experiment")
-	}
-	if n := calibrate.BurnIterations(40, 0.02); n != 2000 {
-		t.Errorf("40 µs at 0.02 µs an iteration: %d, want 2000", n)
-	}
-	if !strings.Contains(calibrate.BurnBSQL(2000), "burn(2000)") {
-		t.Errorf("BurnBSQL: %s", calibrate.BurnBSQL(2000))
 	}
 	for in, want := range map[string]calibrate.Injection{"": calibrate.InjectDatabase, "database": calibrate.InjectDatabase} {
 		if got, err := calibrate.ParseInjection(in, false); err != nil || got != want {

@@ -90,9 +90,6 @@ func TestDropIn(t *testing.T) {
 	if c, _ := code(DropIn("ExecStart", "/bin/sh")); c != Never {
 		t.Errorf("ExecStart: code %v, want Never", c)
 	}
-	if got := strings.Join(DirectDropInKeys(), ","); got != "CPUAffinity,LimitNOFILE" {
-		t.Errorf("direct keys %s", got)
-	}
 }
 
 // The drop-in settings holding CPUs accept exactly the lists [partition]

@@ -1,8 +1,10 @@
 // Package capability is the one table of what a variant may change, per
 // kind of setting: PostgREST config keys, environment variables,
 // PostgreSQL settings, unit drop-in keys, and the binary and its
-// arguments. `lab validate`, the agent's policy and both supervisors
-// (systemd and direct) all ask this package, so they cannot disagree.
+// arguments. `lab validate`, the agent's policy and the host's reconcile
+// all ask this package, so they cannot disagree. (Which drop-in keys the
+// direct supervisor can apply without cgroups is that supervisor's own
+// fact.)
 //
 // It sits below everything else: it imports only the standard library,
 // leaves of internal/ (cpulist for CPU lists, ghcrts for GHC runtime

@@ -22,11 +22,10 @@ var (
 
 // dropIn is a [Service] setting a variant may put in the target's drop-in:
 // its value check (the forms systemd.resource-control(5) and
-// systemd.exec(5) document) and whether the direct supervisor can apply
-// it (it has no cgroups).
+// systemd.exec(5) document). Which of them the direct supervisor can
+// apply (it has no cgroups) is its own fact (systemd/supervisor/direct).
 type dropIn struct {
-	check  func(string) string
-	direct string // how the direct supervisor applies it; "" = it cannot
+	check func(string) string
 }
 
 func matches(re *regexp.Regexp, what string) func(string) string {
@@ -47,20 +46,20 @@ func isCPUList(v string) string {
 }
 
 var dropIns = map[string]dropIn{
-	"CPUAffinity": {isCPUList, "via taskset(1)"},
-	"AllowedCPUs": {isCPUList, ""},
-	"CPUQuota":    {matches(percentRe, `a percentage of one CPU (e.g. "50%" or "150%")`), ""},
-	"CPUWeight":   {matches(weightRe, `a CPU weight (1..10000 or idle)`), ""},
-	"MemoryMax":   {matches(bytesRe, "a size (bytes with K, M, G or T; a percentage; or infinity)"), ""},
-	"MemoryHigh":  {matches(bytesRe, "a size (bytes with K, M, G or T; a percentage; or infinity)"), ""},
-	"TasksMax":    {matches(countRe, "a number of tasks (a number, a percentage or infinity)"), ""},
-	"LimitNOFILE": {matches(nofileRe, "a file limit (a number or infinity, or soft:hard)"), "via prlimit(1)"},
+	"CPUAffinity": {isCPUList},
+	"AllowedCPUs": {isCPUList},
+	"CPUQuota":    {matches(percentRe, `a percentage of one CPU (e.g. "50%" or "150%")`)},
+	"CPUWeight":   {matches(weightRe, `a CPU weight (1..10000 or idle)`)},
+	"MemoryMax":   {matches(bytesRe, "a size (bytes with K, M, G or T; a percentage; or infinity)")},
+	"MemoryHigh":  {matches(bytesRe, "a size (bytes with K, M, G or T; a percentage; or infinity)")},
+	"TasksMax":    {matches(countRe, "a number of tasks (a number, a percentage or infinity)")},
+	"LimitNOFILE": {matches(nofileRe, "a file limit (a number or infinity, or soft:hard)")},
 	"Nice": {func(v string) string {
 		if n, err := strconv.Atoi(v); err != nil || n < -20 || n > 19 {
 			return fmt.Sprintf("%q is not a nice level (-20..19)", v)
 		}
 		return ""
-	}, ""},
+	}},
 }
 
 // DropInKeys are the [Service] settings a variant may set, sorted.
@@ -98,21 +97,6 @@ func DropIn(key, val string) error {
 		return &Error{Code: Invalid, Where: where, Msg: msg}
 	}
 	return nil
-}
-
-// DirectDropIn says how the direct supervisor applies a drop-in key, or
-// "" when it cannot (the key needs systemd's cgroups).
-func DirectDropIn(key string) string { return dropIns[key].direct }
-
-// DirectDropInKeys are the keys the direct supervisor can apply, sorted.
-func DirectDropInKeys() []string {
-	var ks []string
-	for _, k := range DropInKeys() {
-		if dropIns[k].direct != "" {
-			ks = append(ks, k)
-		}
-	}
-	return ks
 }
 
 // PGCPUAffinity checks [partition] postgresql, which becomes the

@@ -24,8 +24,10 @@
 // it exceeds the MDE of the runs around it: a change smaller than what the
 // runs can resolve is said to be so.
 //
-// Gate decides whether the newest run begins a significant regression
-// (`lab history --gate`, exit code 3). Text and HTML write the results:
+// Regressions, the regression check, decides whether the newest run
+// begins a significant regression (`lab history --gate`, exit code 3; the
+// rules of `lab run --gate` on one run's verdicts are package gate's).
+// Text and HTML write the results:
 // the HTML trend page is self-contained (inline CSS and SVG, no scripts,
 // no external URLs), each point a link to its run's report.
 //

@@ -87,7 +87,7 @@ func (e ExperimentV1) Experiment() lab.Experiment {
 	return out
 }
 
-// FromVariant is the record of a variant (also the agent's wire form).
+// FromVariant is the record of a variant.
 func FromVariant(v lab.Variant) VariantV1 { return VariantV1(v) }
 
 // Variant is the variant v records.
@@ -106,15 +106,13 @@ func (a SweepAxisV1) lab() lab.SweepAxis {
 		From: a.From, To: a.To, Step: a.Step, Factor: a.Factor, Unit: a.Unit, Baseline: lab.Scalar(a.Baseline)}
 }
 
-// FromHost is the record of a host (also the agent's wire form and in
-// calibration.json).
+// FromHost is the record of a host (also in calibration.json).
 func FromHost(h lab.Host) HostV1 { return HostV1(h) }
 
 // Host is the host h records.
 func (h HostV1) Host() lab.Host { return lab.Host(h) }
 
-// FromTargetInfo is the record of a target (also the agent's wire form and
-// in calibration.json).
+// FromTargetInfo is the record of a target (also in calibration.json).
 func FromTargetInfo(t lab.TargetInfo) TargetInfoV1 { return TargetInfoV1(t) }
 
 // TargetInfo is the target t records.
@@ -220,7 +218,7 @@ func (l LoadStatsV1) lab() lab.LoadStats {
 func curvePointV1(p lab.CurvePoint) CurvePointV1 { return CurvePointV1(p) }
 func (p CurvePointV1) lab() lab.CurvePoint       { return lab.CurvePoint(p) }
 
-// FromUsage is the record of a service's usage (also the agent's wire form).
+// FromUsage is the record of a service's usage.
 func FromUsage(u lab.Usage) UsageV1 {
 	return UsageV1{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, CPUPerRequestUs: u.CPUPerRequestUs, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS,
 		Samples: each(u.Samples, func(s lab.UsageSample) UsageSampleV1 { return UsageSampleV1(s) })}
@@ -232,8 +230,7 @@ func (u UsageV1) Usage() lab.Usage {
 		Samples: each(u.Samples, func(s UsageSampleV1) lab.UsageSample { return lab.UsageSample(s) })}
 }
 
-// FromDBStats is the record of PostgreSQL's counters (also the agent's wire
-// form).
+// FromDBStats is the record of PostgreSQL's counters.
 func FromDBStats(d lab.DBStats) DBStatsV1 {
 	out := DBStatsV1{TransactionsPerRequest: d.TransactionsPerRequest, StatementsPerRequest: d.StatementsPerRequest,
 		Rollbacks: d.Rollbacks, Backends: d.Backends}

@@ -345,7 +345,7 @@ type EventV1 struct {
 }
 
 // ServerEventV1 is an OOM kill, crash or restart as the server host saw
-// it (also what an agent sends for a window).
+// it.
 type ServerEventV1 struct {
 	T      time.Time `json:"t"`
 	Kind   string    `json:"kind"`

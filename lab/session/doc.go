@@ -1,7 +1,8 @@
 // Package session is the layer every command runs an experiment through,
 // above packages lab (the run loop) and stats (the verdicts):
 //
-//   - Load reads an experiment (a bundled name or a file), applies the
+//   - Load reads an experiment (a bundled name or a file, through a
+//     Source: the experiment file format), applies the
 //     command line's edits and overrides, and validates the result once:
 //     the model, and, through a RequestChecker, every request it will send
 //     (targets files, {jwt} templates, the tx=rollback rule).
@@ -15,11 +16,13 @@
 //   - Calibrate measures a design's false positives and power on this
 //     machine (A/A and A/A' runs with a known injected cost).
 //
-// It imports no adapter: the server side, the loader, the request checker,
-// the hosts of a matrix and the injection come in as ports that
-// cmd/lab wires to host/reconcile, loadgen/trial and host/agent.
+// It imports no adapter: the experiment source, the server side, the
+// loader, the request checker, the hosts of a matrix and the injection
+// come in as ports that cmd/lab wires to experiments, host/reconcile,
+// loadgen/trial and host/agent.
 //
-//	e, err := session.Load("socket-vs-tcp", session.Edits{MaxTrials: 12}, trial.CheckRequests)
+//	src := session.Source{Read: experiments.Load, Expand: experiments.Expand}
+//	e, err := session.Load(src, "socket-vs-tcp", session.Edits{MaxTrials: 12}, trial.CheckRequests)
 //	...
 //	res, err := session.Run(ctx, session.Options{Experiment: e, Server: srv, Loader: ld, Results: "results"})
 //	report.Terminal(os.Stdout, res.Run, res.Verdicts)

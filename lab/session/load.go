@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/experiments"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
@@ -21,11 +20,19 @@ var ErrInvalid = errors.New("invalid experiment")
 // every variant. loadgen/trial.CheckRequests is the one the lab uses.
 type RequestChecker func(e *lab.Experiment) error
 
+// Source is where experiments come from, the experiment file format:
+// Read parses a bundled name or a file (checked where it is parsed, at
+// file:line, PostgREST keys included), Expand resolves its $(VAR)s with
+// lookup. The session imports no adapter: cmd/lab wires the experiments
+// package in (experiments.LoadWith with the configs' key check,
+// experiments.Expand).
+type Source struct {
+	Read   func(name string) (*lab.Experiment, error)
+	Expand func(e *lab.Experiment, lookup func(string) (string, bool)) error
+}
+
 // Edits are what the command line changes in an experiment it loads.
 type Edits struct {
-	// Keys checks PostgREST keys while the file is parsed (the command
-	// line passes configs.ValidateSetting); nil checks none.
-	Keys experiments.KeyValidator
 	// Edit changes the experiment as read, before its $(VAR)s are
 	// resolved (--binary, --scenarios: `lab run binaries --binary ...`
 	// then needs no PGRST_RELEASE).
@@ -50,12 +57,12 @@ type Edits struct {
 	MinRate, MaxRate float64
 }
 
-// Load reads an experiment (a bundled name or a file; the file itself is
-// checked where it is parsed, at file:line), applies the edits, resolves
-// its $(VAR)s and the overrides, and validates what will run once, with
-// Validate.
-func Load(name string, ed Edits, rc RequestChecker) (*lab.Experiment, error) {
-	e, err := experiments.LoadWith(name, ed.Keys)
+// Load reads an experiment from src (a bundled name or a file; the file
+// itself is checked where it is parsed, at file:line), applies the edits,
+// resolves its $(VAR)s and the overrides, and validates what will run
+// once, with Validate.
+func Load(src Source, name string, ed Edits, rc RequestChecker) (*lab.Experiment, error) {
+	e, err := src.Read(name)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +75,7 @@ func Load(name string, ed Edits, rc RequestChecker) (*lab.Experiment, error) {
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
-	if err := experiments.Expand(e, lookup); err != nil {
+	if err := src.Expand(e, lookup); err != nil {
 		return nil, err
 	}
 	if err := ed.apply(e); err != nil {

@@ -6,8 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/experiments"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
+
+// source is the experiment file format the command line wires in.
+var source = Source{Read: experiments.Load, Expand: experiments.Expand}
 
 // checker records the experiments it was asked about.
 type checker struct {
@@ -26,7 +30,7 @@ func TestLoadEditsOverridesAndValidatesOnce(t *testing.T) {
 	c := &checker{}
 	w := time.Duration(0)
 	edited := false
-	e, err := Load("socket-vs-tcp", Edits{
+	e, err := Load(source, "socket-vs-tcp", Edits{
 		Edit:      []func(*lab.Experiment) error{func(*lab.Experiment) error { edited = true; return nil }},
 		MinTrials: 3, MaxTrials: 5, Duration: 2 * time.Second, Warmup: &w, Profile: true,
 	}, c.check)
@@ -41,7 +45,7 @@ func TestLoadEditsOverridesAndValidatesOnce(t *testing.T) {
 	}
 
 	// An override that makes it invalid is refused, as ErrInvalid.
-	_, err = Load("socket-vs-tcp", Edits{MinTrials: 9, MaxTrials: 4}, nil)
+	_, err = Load(source, "socket-vs-tcp", Edits{MinTrials: 9, MaxTrials: 4}, nil)
 	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "socket-vs-tcp") {
 		t.Errorf("min 9 > max 4: %v, want ErrInvalid naming the experiment", err)
 	}
@@ -49,19 +53,19 @@ func TestLoadEditsOverridesAndValidatesOnce(t *testing.T) {
 	// efficiency experiments; on another model they are refused, naming
 	// it, and a max below the min is refused by the validation, naming
 	// the key.
-	e, err = Load("socket-vs-tcp", Edits{MinRate: 500, MaxRate: 500}, nil)
+	e, err = Load(source, "socket-vs-tcp", Edits{MinRate: 500, MaxRate: 500}, nil)
 	if err != nil || e.Load.Limit.MinRate != 500 || e.Load.Limit.MaxRate != 500 {
 		t.Errorf("rates 500..500 on an efficiency experiment: %v, limit %+v", err, e.Load.Limit)
 	}
-	if _, err := Load("loadtest", Edits{MaxRate: 500}, nil); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), `load.model "closed" searches none`) {
+	if _, err := Load(source, "loadtest", Edits{MaxRate: 500}, nil); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), `load.model "closed" searches none`) {
 		t.Errorf("--max-rate on a closed experiment: %v", err)
 	}
-	if _, err := Load("socket-vs-tcp", Edits{MinRate: 900, MaxRate: 500}, nil); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "load.limit.max_rate") {
+	if _, err := Load(source, "socket-vs-tcp", Edits{MinRate: 900, MaxRate: 500}, nil); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "load.limit.max_rate") {
 		t.Errorf("max 500 < min 900: %v", err)
 	}
 	// So is one whose requests cannot be sent.
 	c = &checker{err: errors.New("t.http:3: bad line")}
-	if _, err := Load("socket-vs-tcp", Edits{}, c.check); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "t.http:3: bad line") {
+	if _, err := Load(source, "socket-vs-tcp", Edits{}, c.check); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "t.http:3: bad line") {
 		t.Errorf("bad requests: %v", err)
 	}
 }

@@ -5,6 +5,13 @@ import (
 	"strings"
 )
 
+// SelectionError is a Selection that cannot be applied (a negative count,
+// a since commit not listed): the command line reports it as a usage
+// error.
+type SelectionError struct{ Msg string }
+
+func (e *SelectionError) Error() string { return e.Msg }
+
 // Commit is one commit of the branch, oldest first in a list.
 type Commit struct {
 	SHA, Subject string
@@ -53,7 +60,7 @@ type Plan struct {
 // Selection keeps that measured does not report measured.
 func Select(commits []Commit, measured func(sha string) bool, s Selection) (Plan, error) {
 	if s.Every < 0 || s.Limit < 0 {
-		return Plan{}, fmt.Errorf("every (%d) and limit (%d) must be 0 or more", s.Every, s.Limit)
+		return Plan{}, &SelectionError{fmt.Sprintf("every (%d) and limit (%d) must be 0 or more", s.Every, s.Limit)}
 	}
 	from := 0
 	if s.Since != "" {
@@ -65,7 +72,7 @@ func Select(commits []Commit, measured func(sha string) bool, s Selection) (Plan
 			}
 		}
 		if from < 0 {
-			return Plan{}, fmt.Errorf("since %s: not one of the %d commits listed", s.Since[:min(len(s.Since), 12)], len(commits))
+			return Plan{}, &SelectionError{fmt.Sprintf("since %s: not one of the %d commits listed", s.Since[:min(len(s.Since), 12)], len(commits))}
 		}
 	}
 	every := max(s.Every, 1)

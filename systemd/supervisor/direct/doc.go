@@ -16,7 +16,8 @@
 // LimitNOFILE= (through prlimit) and CPUAffinity= (through taskset), both
 // of which exec the service in place, keeping its PID; settings that need
 // systemd's cgroups, such as MemoryMax=, are refused with an error that
-// lists what is supported (capability.DirectDropInKeys).
+// lists what is supported (applied, in exec.go). It imports nothing of
+// the lab's domain.
 //
 //	d, err := direct.New(filepath.Join(stackDir, "supervisor"))
 //	err = d.Install(ctx, systemd.UnitSpec{Name: "lab-target.service", ExecStart: argv})

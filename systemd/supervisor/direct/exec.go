@@ -13,14 +13,23 @@ import (
 	"syscall"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/cpulist"
-	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
+// applied are the [Service] settings the direct supervisor applies, and
+// how; every other one needs systemd's cgroups. It has no cgroups: both
+// exec the service in place (command), keeping its PID.
+var applied = map[string]string{
+	"CPUAffinity": "via taskset(1)",
+	"LimitNOFILE": "via prlimit(1)",
+}
+
+// checkDirectSettings refuses a setting the direct supervisor cannot
+// apply, naming the ones it can.
 func checkDirectSettings(unit, what string, m map[string]string) error {
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		if capability.DirectDropIn(k) == "" {
+		if applied[k] == "" {
 			return fmt.Errorf("unit %s: %s %s= needs systemd; the direct supervisor supports only %s",
-				unit, what, k, strings.Join(capability.DirectDropInKeys(), ", "))
+				unit, what, k, strings.Join(slices.Sorted(maps.Keys(applied)), ", "))
 		}
 	}
 	return nil

@@ -8,9 +8,10 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
-// checkProfile refuses a profiling run that cannot profile, before any
-// variant is applied: perf must be on PATH, and the server side local.
-func checkProfile(ctx context.Context, e *lab.Experiment, agents bool) error {
+// checkProfiling refuses a profiling run (profile = true, --profile)
+// that cannot profile, before any variant is applied: perf must be on
+// PATH, and the server side local.
+func checkProfiling(ctx context.Context, e *lab.Experiment, agents bool) error {
 	if !e.Profile {
 		return nil
 	}

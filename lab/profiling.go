@@ -1,5 +1,9 @@
 package lab
 
+// What profiling records of a trial's measured window (lab run --profile;
+// host/profiler captures it, lab/profiles analyses it): the CPU's folded
+// stacks, the GHC runtime's GC statistics, the SQL statements.
+
 // CPUProfile is where the target's and PostgreSQL's CPU went during a
 // trial's measured window: perf's cpu-clock samples as folded stacks.
 type CPUProfile struct {

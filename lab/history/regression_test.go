@@ -9,25 +9,25 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab/history"
 )
 
-func gate(t *testing.T, runs []history.Run, pct float64) []history.Firing {
+func regressions(t *testing.T, runs []history.Run, pct float64) []history.Regression {
 	t.Helper()
 	h, err := history.Analyse("socket-vs-tcp", runs, history.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return history.Gate(h, pct)
+	return history.Regressions(h, pct)
 }
 
-func TestGateNewestRunRegresses(t *testing.T) {
+func TestRegressionsNewestRunRegresses(t *testing.T) {
 	// The newest of 10 runs is 8 % slower: too late for a change point
 	// (a segment of one), caught by the level rule.
 	runs := stepRuns(10, 9, -0.08)
-	f := gate(t, runs, 3)
+	f := regressions(t, runs, 3)
 	var names []string
 	for _, x := range f {
 		names = append(names, x.Series)
 		if x.Newest.ID != runs[9].ID || x.Previous.ID != runs[8].ID {
-			t.Errorf("firing %s", x)
+			t.Errorf("regression %s", x)
 		}
 	}
 	got := strings.Join(names, ", ")
@@ -39,18 +39,18 @@ func TestGateNewestRunRegresses(t *testing.T) {
 	if strings.Contains(got, "tcp") {
 		t.Errorf("fired on tcp: %q", got)
 	}
-	if f := gate(t, runs, 20); len(f) != 0 {
+	if f := regressions(t, runs, 20); len(f) != 0 {
 		t.Errorf("threshold 20%%: fired %v", f)
 	}
 }
 
-func TestGateQuiet(t *testing.T) {
+func TestRegressionsQuiet(t *testing.T) {
 	for name, runs := range map[string][]history.Run{
 		"flat":             stepRuns(10, 99, 0),
 		"improvement":      stepRuns(10, 9, +0.08),
 		"older regression": stepRuns(12, 6, -0.10), // already at the new level: the gate fired back then
 	} {
-		if f := gate(t, runs, 3); len(f) != 0 {
+		if f := regressions(t, runs, 3); len(f) != 0 {
 			t.Errorf("%s: fired %v", name, f)
 		}
 	}

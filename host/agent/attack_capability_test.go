@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// Round 3, findings 3 and 4 of the capability table: PostgreSQL settings
+// Attacks on the capability table (issue 27's review, findings 3 and 4): PostgreSQL settings
 // that run commands or name paths, and +RTS arguments that write files as
 // root.
 
@@ -34,7 +34,7 @@ func (r *rig) autoConf(t *testing.T) (auto, archive string) {
 	return auto, archive
 }
 
-// Finding 3 (round 3): an AGENT.toml listing archive_mode and
+// Finding 3 (issue 27): an AGENT.toml listing archive_mode and
 // archive_command loaded without complaint, and archive_command = "id >
 // /tmp/x; true" ran as postgres once a WAL segment filled. Now such an
 // agent config does not load (file:line, the key and why), and an apply
@@ -64,7 +64,7 @@ func attackPGCommandSettings(t *testing.T, r *rig) {
 	a := r.agent(t, pol, 0)
 	a.open()
 	t.Cleanup(func() {
-		if a.session != "" {
+		if a.leaseID != "" {
 			a.close()
 		}
 	})
@@ -103,7 +103,7 @@ func (r *rig) targetCmdline(t *testing.T) []string {
 	return strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
 }
 
-// Finding 4 (round 3): with allow.args = true (which the bundled rts sweep
+// Finding 4 (issue 27): with allow.args = true (which the bundled rts sweep
 // needs), {"args":["+RTS","-S/path","-RTS"]} made the target, running as
 // root, replace a root 0600 file with GC statistics: arguments were only
 // checked to be printable text. Now one rule (internal/ghcrts) checks
@@ -126,7 +126,7 @@ func attackRTSArgsWriteFile(t *testing.T, r *rig) {
 	a := r.agent(t, pol, 0)
 	a.open()
 	t.Cleanup(func() {
-		if a.session != "" {
+		if a.leaseID != "" {
 			a.close()
 		}
 	})
@@ -179,4 +179,48 @@ func jsonArray(xs []string) string {
 		q[i] = jsonString(x)
 	}
 	return "[" + strings.Join(q, ",") + "]"
+}
+
+// r3-own-program-args (a way around the fix of finding 4, tried and
+// refused): with allow.args = true, arguments outside +RTS
+// ... -RTS reached PostgREST: --dump-config printed its config, secrets
+// included, into the log and made it exit; a second file name is not the
+// lab's config. A variant's args now hold runtime options only.
+func attackProgramArgs(t *testing.T, r *rig) {
+	pol := DefaultPolicy()
+	pol.Args = true
+	a := r.agent(t, pol, 0)
+	a.open()
+	defer a.close()
+	for _, args := range []string{
+		`["--dump-config"]`, `["--dump-schema"]`, `["--version"]`,
+		`["+RTS","-N2","-RTS","/etc/shadow"]`, `["--","+RTS","-S/x"]`, `["+RTS","-N2","--RTS","--dump-config"]`,
+	} {
+		if status, body := a.apply(`{"name":"args","args":` + args + `}`); status != http.StatusForbidden {
+			t.Errorf("args %s: %d %.300s, want 403", args, status, body)
+		}
+	}
+}
+
+// r3-own-env-spelling (a way around the env allow-list, tried and
+// refused): the env allow-list is by exact name and GHCRTS is
+// split as GHC splits it; other spellings of a name, and a tab before a
+// file-writing option, must not pass.
+func attackEnvSpelling(t *testing.T, r *rig) {
+	a := r.agent(t, withEnv("PGRST_DB_POOL"), 0)
+	a.open()
+	defer a.close()
+	for _, env := range []string{
+		`{"pgrst_db_uri":"postgres://postgres@/chinook"}`,
+		`{"Ghcrts":"-S/tmp/x"}`,
+		`{"GHCRTS ":"-N2"}`,
+		`{"PGRST_DB_POOL\u0000":"3"}`,
+		`{"GHCRTS":"-N2\t-S/tmp/x"}`,
+		`{"GHCRTS":"-N2\u00a0-S/tmp/x"}`,
+	} {
+		status, body := a.apply(`{"name":"env","env":` + env + `}`)
+		if status != http.StatusForbidden && status != http.StatusUnprocessableEntity {
+			t.Errorf("env %s: %d %.300s, want 403 or 422", env, status, body)
+		}
+	}
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
-// Round 3, findings 5 and 6 (configs): a list-valued PostgreSQL setting
+// Attacks through the configs (issue 27's review, findings 5 and 6): a list-valued PostgreSQL setting
 // that could never be restored, and db-uri passwords shown when the URI
 // does not parse as a URL.
 
@@ -45,7 +45,7 @@ func readAutoConf(t *testing.T, conn *pgx.Conn) string {
 // Finding 5: search_path = "public, x" was written by ALTER SYSTEM as one
 // quoted identifier ('"public, x"') while the journal held it unquoted: the
 // restore took it for someone else's change, DELETE /session answered 500
-// and every later session 409, with the variant in place.
+// and every later lease 409, with the variant in place.
 func attackListSettingRestores(t *testing.T, r *rig) {
 	conn := r.adminConn(t)
 	before := readAutoConf(t, conn)
@@ -67,7 +67,7 @@ func attackListSettingRestores(t *testing.T, r *rig) {
 	if status != http.StatusOK {
 		t.Fatalf("apply search_path = \"public, x\": %d %s", status, body)
 	}
-	// The list public, x, as the variant means it (a fresh session reads
+	// The list public, x, as the variant means it (a fresh lease reads
 	// the reloaded configuration).
 	fresh := r.adminConn(t)
 	var sp string

@@ -6,12 +6,10 @@ import (
 	"io"
 	"net/http"
 	"time"
-
-	"github.com/pgrst-lab/pgrst-lab/lab/record"
 )
 
 func (h *Handler) health(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, Health{OK: true, API: APIVersion, Version: h.opt.Version, Session: h.ss.live()})
+	writeJSON(w, http.StatusOK, Health{OK: true, API: APIVersion, Version: h.opt.Version, Leased: h.leases.live()})
 }
 
 // clock answers with the agent's clock at receipt and at sending: with the
@@ -35,16 +33,16 @@ func (h *Handler) describe(w http.ResponseWriter, r *http.Request) {
 	if h.opt.HostID != "" {
 		host.HostID = h.opt.HostID
 	}
-	writeJSON(w, http.StatusOK, Description{Host: record.FromHost(host), Target: record.FromTargetInfo(target)})
+	writeJSON(w, http.StatusOK, Description{Host: hostV1(host), Target: targetInfoV1(target)})
 }
 
-func (h *Handler) openSession(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) openLease(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		writeBodyError(w, err)
 		return
 	}
-	var req SessionRequest
+	var req LeaseRequest
 	if err := decode(body, &req); err != nil {
 		writeError(w, http.StatusBadRequest, err)
 		return
@@ -53,7 +51,7 @@ func (h *Handler) openSession(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err)
 		return
 	}
-	s, holder, ok := h.ss.open(req.Driver)
+	s, holder, ok := h.leases.open(req.Driver)
 	if !ok {
 		if holder == nil {
 			writeError(w, http.StatusConflict, fmt.Errorf("agent busy: restoring after the previous driver; try again in a few seconds"))
@@ -62,25 +60,25 @@ func (h *Handler) openSession(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, fmt.Errorf("agent busy: driven by %q since %s", holder.driver, holder.started.UTC().Format(time.RFC3339)))
 		return
 	}
-	h.opt.Logf("session %s opened by %q (lease %v)", s.id, s.driver, s.lease)
-	writeJSON(w, http.StatusCreated, Session{ID: s.id, LeaseMs: s.lease.Milliseconds()})
+	h.opt.Logf("session %s opened by %q (lease %v)", s.id, s.driver, s.term)
+	writeJSON(w, http.StatusCreated, Lease{ID: s.id, LeaseMs: s.term.Milliseconds()})
 }
 
-func (h *Handler) renewSession(w http.ResponseWriter, r *http.Request) {
-	id := r.Header.Get(HeaderSession)
-	s, ok := h.ss.renew(id)
+func (h *Handler) renewLease(w http.ResponseWriter, r *http.Request) {
+	id := r.Header.Get(HeaderLease)
+	s, ok := h.leases.renew(id)
 	if !ok {
 		writeError(w, http.StatusGone, fmt.Errorf("session %q is not live (its lease expired or it was closed; the agent restored the original configuration)", id))
 		return
 	}
-	writeJSON(w, http.StatusOK, Session{ID: s.id, LeaseMs: s.lease.Milliseconds()})
+	writeJSON(w, http.StatusOK, Lease{ID: s.id, LeaseMs: s.term.Milliseconds()})
 }
 
-// closeSession ends the session; a variant still in place is restored
+// closeLease ends the lease; a variant still in place is restored
 // before the answer.
-func (h *Handler) closeSession(w http.ResponseWriter, r *http.Request) {
-	id := r.Header.Get(HeaderSession)
-	s, ok := h.ss.close(id)
+func (h *Handler) closeLease(w http.ResponseWriter, r *http.Request) {
+	id := r.Header.Get(HeaderLease)
+	s, ok := h.leases.close(id)
 	if !ok {
 		writeError(w, http.StatusGone, fmt.Errorf("session %q is not live", id))
 		return
@@ -88,16 +86,16 @@ func (h *Handler) closeSession(w http.ResponseWriter, r *http.Request) {
 	ctx := context.WithoutCancel(r.Context())
 	h.stopWindows(ctx, s)
 	if err := h.restoreIfDirty(ctx, "session closed"); err != nil {
-		// Keep trying after the answer; no new session starts before.
+		// Keep trying after the answer; no new lease starts before.
 		h.opt.Logf("session %s closed, restore failed: %s", s.id, logSafe(err))
 		go func() {
-			defer h.ss.cleaned()
+			defer h.leases.cleaned()
 			_ = h.restoreRetrying(context.Background(), "session closed")
 		}()
 		writeError(w, http.StatusInternalServerError, fmt.Errorf("session closed; restore failed, the agent keeps retrying: %s", publicError(err)))
 		return
 	}
-	h.ss.cleaned()
+	h.leases.cleaned()
 	h.opt.Logf("session %s closed", s.id)
 	w.WriteHeader(http.StatusNoContent)
 }

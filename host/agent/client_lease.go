@@ -21,21 +21,21 @@ func (c *Client) Open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var s Session
-	if err := c.call(ctx, http.MethodPost, "/session", SessionRequest{Driver: c.opt.Driver}, &s, 30*time.Second); err != nil {
+	var s Lease
+	if err := c.call(ctx, http.MethodPost, "/session", LeaseRequest{Driver: c.opt.Driver}, &s, 30*time.Second); err != nil {
 		return err
 	}
 	hbCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	c.mu.Lock()
-	c.session, c.lost, c.clock = s.ID, nil, clk
+	c.leaseID, c.lost, c.clock = s.ID, nil, clk
 	c.stopHB, c.hbDone = cancel, make(chan struct{})
 	c.mu.Unlock()
-	go c.heartbeat(hbCtx, s.Lease(), c.hbDone)
-	c.opt.Logf("agent %s: session %s, lease %v, clock offset %v (round trip %v)", c.URL(), s.ID, s.Lease(), clk.Offset, clk.Delay)
+	go c.heartbeat(hbCtx, s.Duration(), c.hbDone)
+	c.opt.Logf("agent %s: session %s, lease %v, clock offset %v (round trip %v)", c.URL(), s.ID, s.Duration(), clk.Offset, clk.Delay)
 	return nil
 }
 
-// heartbeat renews the lease every lease/5 until stopped or the session is lost.
+// heartbeat renews the lease every lease/5 until stopped or the lease is lost.
 func (c *Client) heartbeat(ctx context.Context, lease time.Duration, done chan struct{}) {
 	defer close(done)
 	every := max(lease/5, 50*time.Millisecond)
@@ -48,7 +48,7 @@ func (c *Client) heartbeat(ctx context.Context, lease time.Duration, done chan s
 		case <-t.C:
 		}
 		c.mu.Lock()
-		id := c.session
+		id := c.leaseID
 		c.mu.Unlock()
 		err := c.once(ctx, http.MethodPost, "/session/renew", id, "", []byte("{}"), nil, every)
 		if err != nil && ctx.Err() == nil {
@@ -60,11 +60,11 @@ func (c *Client) heartbeat(ctx context.Context, lease time.Duration, done chan s
 	}
 }
 
-// Close stops the renewals and ends the session; the agent restores the
+// Close stops the renewals and ends the lease; the agent restores the
 // original configuration if a variant is still in place.
 func (c *Client) Close(ctx context.Context) error {
 	c.mu.Lock()
-	stop, done, id, lost := c.stopHB, c.hbDone, c.session, c.lost
+	stop, done, id, lost := c.stopHB, c.hbDone, c.leaseID, c.lost
 	c.mu.Unlock()
 	if stop == nil {
 		return nil
@@ -76,7 +76,7 @@ func (c *Client) Close(ctx context.Context) error {
 		err = c.call(ctx, http.MethodDelete, "/session", nil, nil, 5*time.Minute)
 	}
 	c.mu.Lock()
-	c.session, c.stopHB = "", nil
+	c.leaseID, c.stopHB = "", nil
 	c.mu.Unlock()
 	if err != nil {
 		return fmt.Errorf("close session %s: %w", id, err)
@@ -84,7 +84,7 @@ func (c *Client) Close(ctx context.Context) error {
 	return lost
 }
 
-// Lost is the reason the session was lost (lease expired), or nil.
+// Lost is the reason the lease was lost (it expired), or nil.
 func (c *Client) Lost() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()

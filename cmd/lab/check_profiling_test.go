@@ -14,16 +14,16 @@ import (
 func TestCheckProfile(t *testing.T) {
 	ctx := context.Background()
 	e := &lab.Experiment{Name: "x"}
-	if err := checkProfile(ctx, e, true); err != nil {
+	if err := checkProfiling(ctx, e, true); err != nil {
 		t.Errorf("not profiling: %v", err)
 	}
 	e.Profile = true
-	err := checkProfile(ctx, e, true)
+	err := checkProfiling(ctx, e, true)
 	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "local server side") {
 		t.Errorf("with an agent: %v", err)
 	}
 	t.Setenv("PATH", t.TempDir())
-	if err := checkProfile(ctx, e, false); err == nil || !strings.Contains(err.Error(), "perf on PATH") {
+	if err := checkProfiling(ctx, e, false); err == nil || !strings.Contains(err.Error(), "perf on PATH") {
 		t.Errorf("without perf: %v", err)
 	}
 }

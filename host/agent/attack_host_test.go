@@ -20,7 +20,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
-// Round 3, findings 2 and 7 of the host side: what the postgres user can
+// Attacks on the host side (issue 27's review, findings 2 and 7): what the postgres user can
 // plant in the stack's state directory, and a db-uri that logs in as a
 // superuser.
 
@@ -84,7 +84,7 @@ func plant(t *testing.T, path, to string) bool {
 // postgres.log by path at every apply and restore, following a link
 // planted there: a root 0644 file became 0600 with PostgREST's log
 // appended, a link to a missing path made root create it.
-func attackR3LogSymlink(t *testing.T, r *rig) {
+func attackLogSymlink(t *testing.T, r *rig) {
 	logFile := r.lcfg.TargetSpec.LogFile
 	logDir := filepath.Dir(logFile)
 	if err := labtest.AsPostgres(t, "touch", filepath.Join(logDir, "planted-by-postgres")); err == nil {
@@ -118,7 +118,7 @@ func attackR3LogSymlink(t *testing.T, r *rig) {
 // Finding 2b: `lab stack up` on a stopped stack wrote pg_hba.conf and
 // lab.conf into pg-data (the postgres user's) with os.WriteFile and
 // os.Chown by path: a root-only file behind a link became postgres's.
-func attackR3PGHBASymlink(t *testing.T, r *rig) {
+func attackPGHBASymlink(t *testing.T, r *rig) {
 	mode := systemd.ModeDirect
 	if r.st.Controller.Kind() != systemd.KindDirect {
 		mode = systemd.ModeSystemd
@@ -150,7 +150,7 @@ func attackR3PGHBASymlink(t *testing.T, r *rig) {
 // Finding 7: with db-uri in allow.postgrest_keys, a db-uri that logs in
 // as the superuser (or as a role that is a member of one, or one with
 // BYPASSRLS) was applied: PostgREST's pool connected as the superuser.
-func attackR3SuperuserDBURI(t *testing.T, r *rig) {
+func attackSuperuserDBURI(t *testing.T, r *rig) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	admin, err := pgx.Connect(ctx, r.st.AdminURI)
@@ -222,5 +222,53 @@ func attackR3SuperuserDBURI(t *testing.T, r *rig) {
 	}
 	if status, body := a.close(); status != http.StatusNoContent {
 		t.Fatalf("close: %d %s", status, body)
+	}
+}
+
+// r3-own-search-path-hijack (a way around the fix of finding 7, tried
+// and refused): the superuser check of r3-7 connects with
+// the variant's own db-uri, whose options may set a search_path. A role
+// that is a member of postgres and owns a schema with a pg_has_role that
+// always says no put that schema before pg_catalog; the check's query then
+// asked the role's own function. Now every name in it is schema-qualified.
+func attackSearchPathHijack(t *testing.T, r *rig) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	admin, err := pgx.Connect(ctx, r.st.AdminURI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(context.WithoutCancel(ctx))
+	drop := func() {
+		for _, sql := range []string{"DROP SCHEMA IF EXISTS lab_r3_evil CASCADE", "DROP ROLE IF EXISTS lab_r3_hijack"} {
+			_, _ = admin.Exec(context.WithoutCancel(ctx), sql)
+		}
+	}
+	drop()
+	t.Cleanup(drop)
+	for _, sql := range []string{
+		"CREATE ROLE lab_r3_hijack LOGIN NOSUPERUSER",
+		"GRANT postgres TO lab_r3_hijack",
+		"CREATE SCHEMA lab_r3_evil AUTHORIZATION lab_r3_hijack",
+		"CREATE FUNCTION lab_r3_evil.pg_has_role(name, oid, text) RETURNS boolean LANGUAGE sql AS 'SELECT false'",
+		"CREATE FUNCTION lab_r3_evil.pg_has_role(name, oid, unknown) RETURNS boolean LANGUAGE sql AS 'SELECT false'",
+	} {
+		if _, err := admin.Exec(ctx, sql); err != nil && !strings.Contains(sql, "unknown") {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	u, err := url.Parse(r.st.AdminURI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.User = url.User("lab_r3_hijack")
+	uri := u.String() + "&options=" + strings.ReplaceAll(url.QueryEscape("-c search_path=lab_r3_evil,pg_catalog"), "+", "%20")
+	pol := DefaultPolicy()
+	pol.PostgRESTKeys = []string{"db-uri"}
+	a := r.agent(t, pol, 0)
+	a.open()
+	defer a.close()
+	if status, body := a.apply(`{"name":"hijack","postgrest":{"db-uri":` + jsonString(uri) + `}}`); status != http.StatusForbidden {
+		t.Errorf("a member of postgres with its own pg_has_role first on its search_path: %d %.300s, want 403", status, body)
 	}
 }

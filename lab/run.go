@@ -5,11 +5,15 @@ import (
 	"time"
 )
 
-// RecordSchema is the version of the Run record written to run.json.
+// RecordSchema is the version of run.json, the record of a Run (package
+// record holds its versioned types); a Run carries the version it was
+// read from or is written as.
 const RecordSchema = 1
 
-// Run is everything one `lab run` measured: the raw material for verdicts
-// and reports. It is written as run.json in the run's result directory.
+// Run is everything one `lab run` measured, in memory: the raw material
+// for verdicts and reports. Its record, run.json in the run's result
+// directory and a row of the store, is package record's (versioned
+// types, conversions both ways).
 type Run struct {
 	Schema     int
 	Experiment Experiment

@@ -8,11 +8,13 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
-// DefaultGatePct is --gate's threshold when none is given, in percent.
-const DefaultGatePct = 2.0
+// DefaultRegressionPct is the regression check's threshold when none is
+// given (`lab history --gate` alone), in percent.
+const DefaultRegressionPct = 2.0
 
-// Firing is a series whose newest run begins a significant regression.
-type Firing struct {
+// Regression is a series whose newest run begins a significant
+// regression.
+type Regression struct {
 	Host, Hostname string
 	Series         string // Series.Name()
 	// Newest is the newest run; Previous the last run before it.
@@ -23,7 +25,7 @@ type Firing struct {
 	Pct   float64
 }
 
-func (f Firing) String() string {
+func (f Regression) String() string {
 	host := ""
 	if f.Hostname != "" {
 		host = f.Hostname + ": "
@@ -32,7 +34,8 @@ func (f Firing) String() string {
 		clean(f.Newest.ID), clean(f.Newest.Label(ByCommit)), clean(f.Previous.ID), clean(f.Previous.Label(ByCommit)))
 }
 
-// Gate returns the series whose newest run begins a significant
+// Regressions is the regression check (what `lab history --gate` exits
+// on, with code 3): the series whose newest run begins a significant
 // regression of at least pct percent. Only each machine's current
 // edition counts (the group holding its newest run), and in it the last
 // point of each series of the history's metrics. It fires on a series
@@ -48,9 +51,9 @@ func (f Firing) String() string {
 // newest run begins a new level: this rule does, for one run. A
 // regression that began before the newest run does not fire again: it
 // fired when it began, and the change point lists it since.
-func Gate(h *History, pct float64) []Firing {
+func Regressions(h *History, pct float64) []Regression {
 	pct = math.Abs(pct)
-	var out []Firing
+	var out []Regression
 	for _, g := range h.Groups {
 		if !g.Current {
 			continue
@@ -77,7 +80,7 @@ func Gate(h *History, pct float64) []Firing {
 			outside := newest.Median < slices.Min(meds) || newest.Median > slices.Max(meds)
 			change := 100 * (newest.Median/level - 1)
 			if excludes && outside && direction(s.Metric, change) == stats.Worse && math.Abs(change) >= pct {
-				out = append(out, Firing{Host: g.Host, Hostname: g.Hostname, Series: s.Name(), Newest: newest, Previous: prev,
+				out = append(out, Regression{Host: g.Host, Hostname: g.Hostname, Series: s.Name(), Newest: newest, Previous: prev,
 					Level: level, Pct: change})
 			}
 		}

@@ -1,0 +1,167 @@
+package track
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/changepoint"
+	"github.com/pgrst-lab/pgrst-lab/lab/history"
+)
+
+// Variant names the one variant of a track run: the commit's build.
+const Variant = "build"
+
+// Build is a commit's binary, as a Builder made it.
+type Build struct {
+	Path    string // the binary
+	Command string // the command that built it
+	Cached  bool   // found in the cache, not built now
+}
+
+// Builder builds a commit (gitbuild, cached by commit and command),
+// reporting its progress lines.
+type Builder func(ctx context.Context, c Commit, progress func(line string)) (Build, error)
+
+// Measurer runs the experiment once, its one variant the commit's build
+// (already in Tracker.Experiment), and stores the run, having called
+// Tracker.Note on its record. A run interrupted by ctx is not stored.
+type Measurer func(ctx context.Context, c Commit) error
+
+// Series lists the stored runs of the tracked series: this machine's
+// runs of the experiment.
+type Series func(ctx context.Context) ([]history.Run, error)
+
+// Tracker is `lab track`'s measuring loop: for each commit, oldest first,
+// build it, run the experiment with that build and store the run, then
+// print the change points of the series so far. The builds, the runs and
+// the store come in as ports that cmd/lab wires to gitbuild, lab/session
+// and the store.
+type Tracker struct {
+	Experiment *lab.Experiment // its one variant gets each commit's build
+	Repo       string          // the repository the commits are of
+	Command    string          // the build command; "" for the default
+	Order      []Commit        // the branch's commits, oldest first: the series' order
+	Metrics    []string        // the metrics whose change points are printed
+	MaxP       float64         // the significance a change point needs (0: changepoint's default)
+
+	Build   Builder
+	Measure Measurer
+	Runs    Series
+	Out     io.Writer // progress, failures and change points
+}
+
+// OneVariant makes an experiment's variants the one the builds fill in
+// (an edit for session.Load).
+func OneVariant(e *lab.Experiment) error {
+	e.Variants = []lab.Variant{{Name: Variant, Baseline: true, Description: "the commit's build"}}
+	return nil
+}
+
+// Plan selects the commits to measure of commits: those with no stored
+// run of the commit built with the same command (when one is given; the
+// default depends on the worktree). A selection that cannot be applied
+// is a *SelectionError.
+func (t *Tracker) Plan(ctx context.Context, commits []Commit, sel Selection) (Plan, error) {
+	runs, err := t.Runs(ctx)
+	if err != nil {
+		return Plan{}, err
+	}
+	measured := map[string]bool{}
+	for _, r := range runs {
+		if t.Command == "" || slices.ContainsFunc(r.Run.Variants, func(v lab.VariantInfo) bool {
+			return v.Name == Variant && strings.Contains(v.Description, "`"+t.Command+"`")
+		}) {
+			measured[strings.ToLower(lab.MeasuredBuild(r.Run, Variant).Commit)] = true
+		}
+	}
+	return Select(commits, func(sha string) bool { return measured[sha] }, sel)
+}
+
+// Note completes the record of commit c's run: the build's repository and
+// commit, and one edition of the experiment for every commit (its hash
+// groups a history): the build is the variant's, in the record.
+func (t *Tracker) Note(run *lab.Run, c Commit) {
+	run.Variants[0].Build.Repo, run.Variants[0].Build.Ref, run.Variants[0].Build.Commit = t.Repo, c.SHA, c.SHA
+	run.Experiment.Variants = []lab.Variant{{Name: Variant, Baseline: true, Binary: "(the commit's build)", Description: "the commit's build"}}
+}
+
+// Track builds, runs and stores each commit of cs, oldest first. A commit
+// whose build or run fails is reported and skipped, and Track's error
+// lists them at the end; an interrupted one (ctx) stops the loop.
+func (t *Tracker) Track(ctx context.Context, cs []Commit) error {
+	var eta ETA
+	var failed []string
+	start := time.Now()
+	for i, c := range cs {
+		line := func(phase string, builds int) {
+			fmt.Fprintln(t.Out, eta.Line(i+1, len(cs), c, phase, time.Since(start), builds, len(cs)-i))
+		}
+		line("building", len(cs)-i)
+		b0 := time.Now()
+		b, err := t.Build(ctx, c, func(s string) { fmt.Fprintf(t.Out, "  build %s\n", s) })
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil {
+			fmt.Fprintf(t.Out, "commit %d/%d %s: the build failed (the log's tail follows at the end); next commit\n", i+1, len(cs), c.Label())
+			failed = append(failed, fmt.Sprintf("commit %s: %v", c.Label(), err))
+			continue
+		}
+		eta.Built(time.Since(b0), b.Cached)
+		line("running", len(cs)-i-1)
+		v := &t.Experiment.Variants[0]
+		v.Binary, v.Description = b.Path, fmt.Sprintf("%s, built with `%s`", c.Label(), b.Command)
+		r0 := time.Now()
+		err = t.Measure(ctx, c)
+		if ctx.Err() != nil {
+			return fmt.Errorf("track: interrupted at commit %s (not stored): %w", c.Label(), ctx.Err())
+		}
+		if err != nil {
+			fmt.Fprintf(t.Out, "commit %d/%d %s: the run failed: %v; next commit\n", i+1, len(cs), c.Label(), err)
+			failed = append(failed, fmt.Sprintf("commit %s: run: %v", c.Label(), err))
+			continue
+		}
+		eta.Ran(time.Since(r0))
+		if err := t.Changes(ctx); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(t.Out, "track: %d of %d measured in %s\n", len(cs)-len(failed), len(cs), time.Since(start).Round(time.Second))
+	if len(failed) > 0 {
+		return fmt.Errorf("track: %d of %d commits failed:\n%s", len(failed), len(cs), strings.Join(failed, "\n"))
+	}
+	return nil
+}
+
+// Changes prints the change points of the experiment's series, the
+// commits in the branch's order.
+func (t *Tracker) Changes(ctx context.Context) error {
+	runs, err := t.Runs(ctx)
+	if err != nil || len(runs) == 0 {
+		return err
+	}
+	order := make([]string, len(t.Order))
+	for i, c := range t.Order {
+		order[i] = c.SHA
+	}
+	h, err := history.Analyse(t.Experiment.Name, runs, history.Options{By: history.ByCommit, Commits: order, Repo: t.Repo, Metrics: t.Metrics,
+		Detect: changepoint.Options{MaxP: t.MaxP}})
+	if err != nil {
+		return err
+	}
+	lines := history.ChangeLines(h)
+	runsWord := "runs"
+	if h.Runs == 1 {
+		runsWord = "run"
+	}
+	fmt.Fprintf(t.Out, "change points over %d %s: %d\n", h.Runs, runsWord, len(lines))
+	for _, l := range lines {
+		fmt.Fprintf(t.Out, "  %s\n", l)
+	}
+	return nil
+}

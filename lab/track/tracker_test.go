@@ -1,0 +1,75 @@
+package track
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/history"
+)
+
+// The loop builds and measures each commit oldest first, gives the
+// variant each build, skips a commit whose build or run fails (and names
+// it in the error at the end), and plans around the stored runs built
+// with the same command.
+func TestTrackerLoop(t *testing.T) {
+	cs := commits(3)
+	e := &lab.Experiment{Name: "track"}
+	if err := OneVariant(e); err != nil || len(e.Variants) != 1 || e.Variants[0].Name != Variant {
+		t.Fatalf("OneVariant: %v %+v", err, e.Variants)
+	}
+	var out bytes.Buffer
+	var measured []string
+	tr := &Tracker{Experiment: e, Repo: "/src/postgrest", Command: "cabal build", Order: cs, Out: &out,
+		Build: func(_ context.Context, c Commit, progress func(string)) (Build, error) {
+			progress("step")
+			if c.SHA == cs[1].SHA {
+				return Build{}, errors.New("no ghc")
+			}
+			return Build{Path: "/cache/" + c.SHA[:1], Command: "cabal build"}, nil
+		},
+		Measure: func(_ context.Context, c Commit) error {
+			measured = append(measured, e.Variants[0].Binary+" "+e.Variants[0].Description)
+			if c.SHA == cs[2].SHA {
+				return errors.New("not ready")
+			}
+			return nil
+		},
+		Runs: func(context.Context) ([]history.Run, error) { return nil, nil },
+	}
+	err := tr.Track(context.Background(), cs)
+	if err == nil || !strings.Contains(err.Error(), "2 of 3 commits failed") || !strings.Contains(err.Error(), "bbbbbbb (commit b): no ghc") ||
+		!strings.Contains(err.Error(), "ccccccc (commit c): run: not ready") {
+		t.Errorf("error %v", err)
+	}
+	if want := "/cache/a aaaaaaa (commit a), built with `cabal build`,/cache/c ccccccc (commit c), built with `cabal build`"; strings.Join(measured, ",") != want {
+		t.Errorf("measured %q, want %q", measured, want)
+	}
+	for _, want := range []string{"commit 1/3 aaaaaaa (commit a): building…", "  build step\n", "commit 2/3 bbbbbbb (commit b): the build failed", "track: 1 of 3 measured in"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+
+	run := &lab.Run{Variants: []lab.VariantInfo{{Name: Variant, Description: "aaaaaaa (commit a), built with `cabal build`"}}}
+	tr.Note(run, cs[0])
+	if b := run.Variants[0].Build; b.Commit != cs[0].SHA || b.Repo != "/src/postgrest" || len(run.Experiment.Variants) != 1 {
+		t.Errorf("noted %+v, experiment %+v", b, run.Experiment.Variants)
+	}
+	tr.Runs = func(context.Context) ([]history.Run, error) { return []history.Run{{Run: run}}, nil }
+	p, err := tr.Plan(context.Background(), cs, Selection{})
+	if err != nil || shas(p.Measured) != "a" || shas(p.Measure) != "bc" {
+		t.Errorf("plan: measured %s, to measure %s, %v", shas(p.Measured), shas(p.Measure), err)
+	}
+	tr.Command = "nix-build"
+	if p, _ := tr.Plan(context.Background(), cs, Selection{}); shas(p.Measure) != "abc" {
+		t.Errorf("another build command measures all again: %s", shas(p.Measure))
+	}
+	var se *SelectionError
+	if _, err := tr.Plan(context.Background(), cs, Selection{Since: "nosuch"}); !errors.As(err, &se) {
+		t.Errorf("a since not listed: %v, want a *SelectionError", err)
+	}
+}
