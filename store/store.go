@@ -83,6 +83,9 @@ func ID(run *lab.Run) string {
 // is: Put returns its id with inserted false.
 func (s *Store) Put(ctx context.Context, run *lab.Run, v *stats.Verdicts, ref string) (id string, inserted bool, err error) {
 	id = ID(run)
+	if v == nil {
+		return id, false, fmt.Errorf("store: run %s: no verdicts given (compute them once with stats.Compare(run, 0))", id)
+	}
 	rec, err := record.Marshal(run)
 	if err != nil {
 		return id, false, fmt.Errorf("store: run %s: %w", id, err)

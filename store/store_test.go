@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -244,6 +245,17 @@ func TestID(t *testing.T) {
 	later.Started = later.Started.Add(1)
 	if store.ID(later) == id {
 		t.Error("runs a nanosecond apart share an id")
+	}
+}
+
+// TestPutNeedsVerdicts: the verdicts are computed once, by whoever ran or
+// read the run, and handed to Put; a caller that forgot them gets an error
+// that says so, before anything is written (not a run without verdicts).
+func TestPutNeedsVerdicts(t *testing.T) {
+	run := readRun(t, "run-efficiency-real.json")
+	_, inserted, err := new(store.Store).Put(context.Background(), run, nil, "")
+	if err == nil || inserted || !strings.Contains(err.Error(), "no verdicts") {
+		t.Fatalf("Put without verdicts: inserted %v, err %v", inserted, err)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/store"
 )
 
@@ -177,7 +178,7 @@ func TestPutResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := &session.Result{Run: r, Dir: dir}
+	res := &session.Result{Run: r, Verdicts: stats.Compare(r, 0), Dir: dir}
 	st, err := store.Open(ctx, uri)
 	if err != nil {
 		t.Fatal(err)
