@@ -104,10 +104,11 @@ func TestOpenModelKeepsLoadOnFewConnections(t *testing.T) {
 		Duration: time.Second, Threads: 1})
 	mu.Lock()
 	defer mu.Unlock()
-	// A stall of the shared machine can raise the requests in flight; the
-	// stack never uses more connections than were in flight at once, while
-	// round robin would use all 100 whatever the concurrency.
-	if sum := res.Summary; sum.Requests != 1000 || len(used) > sum.MaxInFlight || len(used) == 100 {
+	// A stall of the shared machine can raise the requests in flight (to
+	// all 100 on a loaded machine); the stack never uses more connections
+	// than were in flight at once, while round robin would use all 100
+	// whatever the concurrency.
+	if sum := res.Summary; sum.Requests != 1000 || len(used) > sum.MaxInFlight {
 		t.Errorf("1,000 req/s on 100 slots: %d requests on %d connections, max in flight %d; want 1000 on at most that many",
 			sum.Requests, len(used), sum.MaxInFlight)
 	}
