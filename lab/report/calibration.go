@@ -17,6 +17,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
 
 // CalibrationTable writes the power curve as a plain-text table.
@@ -117,12 +118,12 @@ func CalibrationMarkdown(w io.Writer, res *calibrate.Result) error {
 	b := newBuf(w)
 	fmt.Fprintf(b, "# Calibration of %s\n\n", res.Experiment)
 	if res.Stopped != "" {
-		fmt.Fprintf(b, "> **Stopped early:** %s. The table holds the runs finished until then.\n\n", mdEscape(res.Stopped))
+		fmt.Fprintf(b, "> **Stopped early:** %s. The table holds the runs finished until then.\n\n", format.MdEscape(res.Stopped))
 	}
-	fmt.Fprintf(b, "%s\n\n", wrap(calibrationIntro(res), 100))
+	fmt.Fprintf(b, "%s\n\n", format.Wrap(calibrationIntro(res), 100))
 	fmt.Fprintf(b, "| | |\n|---|---|\n")
 	for _, kv := range calibrationSetup(res) {
-		fmt.Fprintf(b, "| %s | %s |\n", kv[0], mdEscape(kv[1]))
+		fmt.Fprintf(b, "| %s | %s |\n", kv[0], format.MdEscape(kv[1]))
 	}
 	design, rule := "", ""
 	if compared(res) {

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -57,10 +58,10 @@ func CompareTerminal(w io.Writer, a, b Compared, v *stats.Verdicts) {
 // CompareMarkdown writes a comparison of two runs as Markdown.
 func CompareMarkdown(w io.Writer, a, b Compared, v *stats.Verdicts) error {
 	fmt.Fprintf(w, "# %s vs %s\n\n", a.Run.Experiment.Name, b.Run.Experiment.Name)
-	fmt.Fprintf(w, "- %s (baseline)\n- %s\n\n", mdEscape(runLine(a)), mdEscape(runLine(b)))
+	fmt.Fprintf(w, "- %s (baseline)\n- %s\n\n", format.MdEscape(runLine(a)), format.MdEscape(runLine(b)))
 	fmt.Fprintf(w, "## Verdict\n\n")
 	for _, line := range headlines(v) {
-		fmt.Fprintf(w, "- %s\n", mdEscape(line))
+		fmt.Fprintf(w, "- %s\n", format.MdEscape(line))
 	}
 	fmt.Fprintln(w)
 	bw := newBuf(w)

@@ -15,38 +15,10 @@ import (
 func num(v float64) string { return format.Num(v, 3) }
 
 // summary formats a median with its interval like benchstat: "2371 ±3%".
-func summary(s stats.Summary) string {
-	if s.N == 0 {
-		return "–"
-	}
-	sp := s.SpreadPct()
-	switch {
-	case s.Median == 0 && sp == 0:
-		return "0"
-	case math.IsInf(sp, 0):
-		return num(s.Median) + " ±∞"
-	case math.IsNaN(sp):
-		return num(s.Median) + " ±?"
-	}
-	return fmt.Sprintf("%s ±%.0f%%", num(s.Median), sp)
-}
+func summary(s stats.Summary) string { return format.Median(s.N, s.Median, s.SpreadPct()) }
 
 // metricTitle is "throughput (req/s)".
 func metricTitle(m lab.Metric) string { return m.Label + " (" + m.Unit + ")" }
-
-// bytesStr formats bytes in SI units, as k6 does ("24 MB").
-func bytesStr(b float64) string {
-	units := []string{"B", "kB", "MB", "GB", "TB"}
-	i := 0
-	for b >= 1000 && i < len(units)-1 {
-		b /= 1000
-		i++
-	}
-	if i == 0 {
-		return fmt.Sprintf("%.0f B", b)
-	}
-	return fmt.Sprintf("%s %s", num(b), units[i])
-}
 
 // loadDesc describes the load of an experiment in one line.
 func loadDesc(l lab.Load) string {
@@ -103,7 +75,7 @@ func targetDesc(t lab.TargetInfo) string {
 
 // hostDesc is "lab1: Test CPU (2 CPUs), 25.8 GB, Debian 12, kernel 6.1".
 func hostDesc(h lab.Host) string {
-	s := fmt.Sprintf("%s: %s (%d CPUs), %s RAM, %s, kernel %s", h.Hostname, h.CPUModel, h.CPUs, bytesStr(float64(h.MemoryBytes)), h.OS, h.Kernel)
+	s := fmt.Sprintf("%s: %s (%d CPUs), %s RAM, %s, kernel %s", h.Hostname, h.CPUModel, h.CPUs, format.Bytes(float64(h.MemoryBytes)), h.OS, h.Kernel)
 	if h.CgroupMode != "" {
 		s += ", cgroup " + h.CgroupMode
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -236,7 +237,7 @@ func eventLines(run *lab.Run) []string {
 }
 
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
-	"join": strings.Join, "num": num, "bytes": bytesStr, "ms": msCell,
+	"join": strings.Join, "num": num, "bytes": format.Bytes, "ms": msCell,
 }).Parse(pageTemplate))
 
 const pageTemplate = `<!DOCTYPE html>

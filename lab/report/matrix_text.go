@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
 
 // MatrixTerminal writes a matrix for a terminal: the hosts and how they
@@ -108,16 +109,16 @@ func (m *Matrix) title() string {
 // relative to dir, where matrix.md is written.
 func MatrixMarkdown(w io.Writer, m *Matrix, dir string) error {
 	b := newBuf(w)
-	fmt.Fprintf(b, "# Matrix: %s on %d hosts\n\n%s\n\n", mdEscape(m.title()), len(m.Hosts), mdEscape(m.scheduleLine()))
+	fmt.Fprintf(b, "# Matrix: %s on %d hosts\n\n%s\n\n", format.MdEscape(m.title()), len(m.Hosts), format.MdEscape(m.scheduleLine()))
 	fmt.Fprintf(b, "## Hosts\n\n")
 	for _, h := range m.Hosts {
-		fmt.Fprintf(b, "- **%s** (agent %s): %s", mdEscape(h.Label), mdEscape(h.URL), mdEscape(hostState(h)))
+		fmt.Fprintf(b, "- **%s** (agent %s): %s", format.MdEscape(h.Label), format.MdEscape(h.URL), format.MdEscape(hostState(h)))
 		if h.Dir != "" {
 			fmt.Fprintf(b, "; [report.md](%s)", relLink(dir, h.Dir, "report.md"))
 		}
 		fmt.Fprintln(b)
 		if h.Run != nil {
-			fmt.Fprintf(b, "  - machine: %s\n  - target: %s\n", mdEscape(hostDesc(h.Run.Host)), mdEscape(targetDesc(h.Run.Target)))
+			fmt.Fprintf(b, "  - machine: %s\n  - target: %s\n", format.MdEscape(hostDesc(h.Run.Host)), format.MdEscape(targetDesc(h.Run.Target)))
 		}
 		if h.Generator != "" {
 			fmt.Fprintf(b, "  - load generator on the driver's CPUs %s\n", h.Generator)
@@ -127,26 +128,26 @@ func MatrixMarkdown(w io.Writer, m *Matrix, dir string) error {
 	fmt.Fprintf(b, "\n## Hosts side by side\n\nMedian throughput (req/s) / p99 latency (ms) per scenario and variant.\n\n| scenario | variant |")
 	sep := "|---|---|"
 	for _, h := range m.Hosts {
-		fmt.Fprintf(b, " %s |", mdEscape(h.Label))
+		fmt.Fprintf(b, " %s |", format.MdEscape(h.Label))
 		sep += "---:|"
 	}
 	fmt.Fprintf(b, "\n%s\n", sep)
 	for _, sc := range tables {
 		for _, r := range sc.Rows {
-			fmt.Fprintf(b, "| %s | %s |", mdEscape(sc.Name), mdEscape(r.Variant))
+			fmt.Fprintf(b, "| %s | %s |", format.MdEscape(sc.Name), format.MdEscape(r.Variant))
 			for _, c := range r.Cells {
 				fmt.Fprintf(b, " %s |", sideBySide(c))
 			}
 			fmt.Fprintln(b)
 		}
 	}
-	fmt.Fprintf(b, "\n## Across hosts, per scenario\n\n%s\n\n", mdEscape(m.referenceLine()))
+	fmt.Fprintf(b, "\n## Across hosts, per scenario\n\n%s\n\n", format.MdEscape(m.referenceLine()))
 	for _, sc := range tables {
 		fmt.Fprintf(b, "### %s\n\n| variant | host | req/s | × | p99 ms | × | CPU µs/req | × | trials |\n"+
-			"|---|---|---:|---:|---:|---:|---:|---:|---:|\n", mdEscape(sc.Name))
+			"|---|---|---:|---:|---:|---:|---:|---:|---:|\n", format.MdEscape(sc.Name))
 		for _, r := range sc.Rows {
 			for _, c := range r.Cells {
-				fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", mdEscape(r.Variant), mdEscape(c.Host), valueStr(c.Rate),
+				fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", format.MdEscape(r.Variant), format.MdEscape(c.Host), valueStr(c.Rate),
 					ratioTest(c.RateRatio, c.RateTest), valueStr(c.P99), ratioTest(c.P99Ratio, c.P99Test), valueStr(c.CPU), ratioTest(c.CPURatio, c.CPUTest), c.Trials)
 			}
 		}
@@ -154,9 +155,9 @@ func MatrixMarkdown(w io.Writer, m *Matrix, dir string) error {
 	}
 	fmt.Fprintf(b, "## Each host's verdict\n\n")
 	for _, h := range m.Hosts {
-		fmt.Fprintf(b, "### %s\n\n", mdEscape(h.Label))
+		fmt.Fprintf(b, "### %s\n\n", format.MdEscape(h.Label))
 		for _, line := range hostVerdictLines(h) {
-			fmt.Fprintf(b, "- %s\n", mdEscape(line))
+			fmt.Fprintf(b, "- %s\n", format.MdEscape(line))
 		}
 		fmt.Fprintln(b)
 	}

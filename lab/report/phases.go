@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -168,13 +169,13 @@ func mdPhases(b *bufio.Writer, pt *PhaseTable) {
 	fmt.Fprintf(b, "Where the server's time goes (Server-Timing, ms per request, median over trials of the mean):\n\n")
 	fmt.Fprintf(b, "| variant | %s | sum | phases that moved |\n|---|%s---:|---|\n", strings.Join(pt.Phases, " | "), strings.Repeat("---:|", len(pt.Phases)))
 	for _, r := range pt.Rows {
-		name := mdEscape(r.Variant)
+		name := format.MdEscape(r.Variant)
 		if r.Baseline {
 			name += " (baseline)"
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", name, strings.Join(msCells(r.Ms), " | "), msCell(r.TotalMs), mdEscape(r.Moved))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", name, strings.Join(msCells(r.Ms), " | "), msCell(r.TotalMs), format.MdEscape(r.Moved))
 	}
-	fmt.Fprintf(b, "\n%s\n\n", mdEscape(pt.Clock))
+	fmt.Fprintf(b, "\n%s\n\n", format.MdEscape(pt.Clock))
 }
 
 func msCells(ms []float64) []string {

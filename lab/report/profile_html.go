@@ -6,6 +6,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/profiles"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
 
 type profileHTMLData struct {
@@ -34,8 +35,8 @@ func profileHTML(run *lab.Run) (template.HTML, error) {
 }
 
 var profilePage = template.Must(template.New("profile").Funcs(template.FuncMap{
-	"pct": pct, "num": num, "bytes": bytesStr, "clip": clip,
-	"bytesi": func(n int64) string { return bytesStr(float64(n)) },
+	"pct": pct, "num": num, "bytes": format.Bytes, "clip": clip,
+	"bytesi": func(n int64) string { return format.Bytes(float64(n)) },
 }).Parse(profileTemplate))
 
 const profileTemplate = `<style>

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -150,9 +151,9 @@ func mdSweep(b *bufio.Writer, run *lab.Run, v *stats.Verdicts) {
 	if sw == nil {
 		return
 	}
-	fmt.Fprintf(b, "## Sweep: %s\n\n%s\n\n", mdEscape(strings.Join(sw.Keys, " × ")), wrap(sweepNote(sw), 110))
+	fmt.Fprintf(b, "## Sweep: %s\n\n%s\n\n", format.MdEscape(strings.Join(sw.Keys, " × ")), format.Wrap(sweepNote(sw), 110))
 	for _, sc := range sw.Scenarios {
-		fmt.Fprintf(b, "### %s\n\n%s\n\n", mdEscape(sc.Scenario), wrap("**Recommendation:** "+mdEscape(sc.Recommendation.Sentence)+".", 110))
+		fmt.Fprintf(b, "### %s\n\n%s\n\n", format.MdEscape(sc.Scenario), format.Wrap("**Recommendation:** "+format.MdEscape(sc.Recommendation.Sentence)+".", 110))
 		header, rows := sweepTable(run, sw, sc)
 		fmt.Fprintf(b, "| %s | |\n|%s---|\n", strings.Join(header, " | "), strings.Repeat("---|", len(header)))
 		for _, r := range rows {
@@ -175,7 +176,7 @@ func terminalSweep(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 		for _, r := range rows {
 			lines = append(lines, append(slices.Clone(r.Cells), marks(r)))
 		}
-		writeColumns(w, "  ", lines)
+		format.Columns(w, "  ", lines)
 		fmt.Fprintf(w, "  Recommendation: %s.\n", sc.Recommendation.Sentence)
 	}
 }
@@ -190,32 +191,6 @@ func marks(r htmlSweepRow) string {
 	}
 	return strings.Join(m, " ")
 }
-
-// writeColumns writes rows as left-aligned columns, two spaces apart.
-func writeColumns(w io.Writer, indent string, rows [][]string) {
-	var width []int
-	for _, r := range rows {
-		for i, c := range r {
-			if i >= len(width) {
-				width = append(width, 0)
-			}
-			width[i] = max(width[i], len([]rune(c)))
-		}
-	}
-	for _, r := range rows {
-		var b strings.Builder
-		for i, c := range r {
-			b.WriteString(c)
-			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", width[i]-len([]rune(c))+2))
-			}
-		}
-		fmt.Fprintf(w, "%s%s\n", indent, strings.TrimRight(b.String(), " "))
-	}
-}
-
-// wrap breaks s into lines of at most n characters at spaces.
-func wrap(s string, n int) string { return strings.TrimSuffix(wrapLines(s, n, "", ""), "\n") }
 
 // sweepCharts draws, for one scenario, each metric against the swept value:
 // the median as a line through the values, its confidence interval as a
