@@ -17,6 +17,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/chart"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
 
@@ -232,8 +233,8 @@ func calibrationRuns(res *calibrate.Result) string {
 // PowerChart draws the detection rate per effect with its intervals, and
 // the false-positive rate of the A/A runs at 0: one curve per design when
 // the calibration compared designs.
-func PowerChart(res *calibrate.Result) (Chart, error) {
-	p := newPlot("Power curve: "+res.Experiment, "injected effect (%)", "runs declaring a difference (%)")
+func PowerChart(res *calibrate.Result) (chart.Chart, error) {
+	p := chart.New("Power curve: "+res.Experiment, "injected effect (%)", "runs declaring a difference (%)")
 	var designs []lab.Order
 	byDesign := map[lab.Order][]calibrate.Row{}
 	for _, r := range res.Rows {
@@ -246,7 +247,7 @@ func PowerChart(res *calibrate.Result) (Chart, error) {
 		byDesign[r.Design] = append(byDesign[r.Design], r)
 	}
 	if len(designs) == 0 {
-		return Chart{}, nil
+		return chart.Chart{}, nil
 	}
 	last := 0.0
 	for i, d := range designs {
@@ -260,14 +261,14 @@ func PowerChart(res *calibrate.Result) (Chart, error) {
 		}
 		line, dots, err := plotter.NewLinePoints(pts)
 		if err != nil {
-			return Chart{}, err
+			return chart.Chart{}, err
 		}
-		line.Color, dots.Color, dots.Shape = colorOf(i), colorOf(i), draw.CircleGlyph{}
-		bars, err := plotter.NewYErrorBars(errBars{XYs: pts, lo: lo, hi: hi})
+		line.Color, dots.Color, dots.Shape = chart.Color(i), chart.Color(i), draw.CircleGlyph{}
+		bars, err := plotter.NewYErrorBars(chart.ErrBars{XYs: pts, Lo: lo, Hi: hi})
 		if err != nil {
-			return Chart{}, err
+			return chart.Chart{}, err
 		}
-		bars.Color = colorOf(i)
+		bars.Color = chart.Color(i)
 		p.Add(line, dots, bars)
 		label := "detected (at 0: A/A false positives)"
 		if d != "" {
@@ -279,26 +280,26 @@ func PowerChart(res *calibrate.Result) (Chart, error) {
 		last = 1
 	}
 	target, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 80}, {X: last, Y: 80}})
-	target.Color, target.Dashes = colorOf(4), []vg.Length{vg.Points(4), vg.Points(3)}
+	target.Color, target.Dashes = chart.Color(4), []vg.Length{vg.Points(4), vg.Points(3)}
 	alpha, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 100 * res.Trials.Alpha}, {X: last, Y: 100 * res.Trials.Alpha}})
-	alpha.Color, alpha.Dashes = colorOf(2), []vg.Length{vg.Points(2), vg.Points(2)}
+	alpha.Color, alpha.Dashes = chart.Color(2), []vg.Length{vg.Points(2), vg.Points(2)}
 	p.Add(target, alpha)
 	p.Legend.Add("80% power", target)
 	p.Legend.Add("alpha", alpha)
 	p.Legend.Left = true // the curve rises to the right
 	p.X.Min, p.X.Max = -0.04*last, 1.04*last
 	p.Y.Min, p.Y.Max = 0, 105
-	svg, err := render(p, 16*vg.Centimeter, 10*vg.Centimeter)
+	svg, err := chart.Render(p, 16*vg.Centimeter, 10*vg.Centimeter)
 	if err != nil {
-		return Chart{}, err
+		return chart.Chart{}, err
 	}
-	return Chart{Title: p.Title.Text, SVG: svg,
+	return chart.Chart{Title: p.Title.Text, SVG: svg,
 		Caption: "Share of runs that found the injected slowdown (\"worse\"), with 95% Wilson intervals; at 0 the A/A runs' false positives."}, nil
 }
 
 // CalibrationHTML writes calibration.html: the table and the power chart.
 func CalibrationHTML(w io.Writer, res *calibrate.Result) error {
-	chart, err := PowerChart(res)
+	power, err := PowerChart(res)
 	if err != nil {
 		return err
 	}
@@ -306,9 +307,9 @@ func CalibrationHTML(w io.Writer, res *calibrate.Result) error {
 		Res   *calibrate.Result
 		Intro string
 		Setup [][2]string
-		Chart Chart
+		Chart chart.Chart
 		Rows  [][]string
-	}{res, calibrationIntro(res), calibrationSetup(res), chart, calibrationRows(res)})
+	}{res, calibrationIntro(res), calibrationSetup(res), power, calibrationRows(res)})
 }
 
 func calibrationRows(res *calibrate.Result) [][]string {

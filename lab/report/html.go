@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/chart"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
@@ -30,7 +31,7 @@ type htmlScenario struct {
 	Warnings []string
 	// Noise are the noise warnings behind the cells' marks, folded.
 	Noise  []string
-	Charts []Chart
+	Charts []chart.Chart
 	Phases *PhaseTable
 }
 
@@ -52,7 +53,7 @@ type htmlData struct {
 	Variants           []htmlVariant
 	Scenarios          []htmlScenario
 	K6                 []K6Row
-	Timeline           []Chart
+	Timeline           []chart.Chart
 	Events             []string
 	Sweep              *htmlSweep
 	Profile            template.HTML // profile = true: CPU profile, GHC runtime, SQL
@@ -160,7 +161,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 // the metric and baseline columns it then fits a page).
 const htmlVariantsPerTable = 2
 
-func htmlScenarioOf(v *stats.Verdicts, sc string, charts []Chart) htmlScenario {
+func htmlScenarioOf(v *stats.Verdicts, sc string, charts []chart.Chart) htmlScenario {
 	hs := htmlScenario{Name: sc, Baseline: v.Baseline, Charts: charts}
 	var cols [][]stats.Row
 	for _, name := range v.Variants {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/report/chart"
 )
 
 // Files written by WriteMatrix, in order.
@@ -45,7 +47,7 @@ type matrixHTMLHost struct {
 
 type matrixHTMLCharts struct {
 	Scenario string
-	Charts   []Chart
+	Charts   []chart.Chart
 }
 
 type matrixHTMLData struct {

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/chart"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
@@ -121,7 +122,7 @@ func phaseChart(pt *PhaseTable, sc string) (*plot.Plot, bool) {
 	if pt == nil {
 		return nil, false
 	}
-	p := newPlot(sc+": Server-Timing phases per variant", "", "ms per request (mean)")
+	p := chart.New(sc+": Server-Timing phases per variant", "", "ms per request (mean)")
 	var names []string
 	for _, r := range pt.Rows {
 		names = append(names, r.Variant)
@@ -139,7 +140,7 @@ func phaseChart(pt *PhaseTable, sc string) (*plot.Plot, bool) {
 		if err != nil {
 			return nil, false
 		}
-		bars.Color = colorOf(i)
+		bars.Color = chart.Color(i)
 		bars.LineStyle.Width = 0
 		if below != nil {
 			bars.StackOn(below)

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/chart"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
@@ -37,7 +38,7 @@ type htmlSweepScenario struct {
 	Recommendation string
 	CannotTell     bool
 	Rows           []htmlSweepRow
-	Charts         []Chart
+	Charts         []chart.Chart
 }
 
 type htmlSweepRow struct {
@@ -196,7 +197,7 @@ func marks(r htmlSweepRow) string {
 // the median as a line through the values, its confidence interval as a
 // band; in a grid one line per value of the second key. The x axis is
 // logarithmic for geometric values; text values are evenly spaced.
-func sweepCharts(run *lab.Run, sw *stats.SweepResult, sc stats.SweepScenario) ([]Chart, error) {
+func sweepCharts(run *lab.Run, sw *stats.SweepResult, sc stats.SweepScenario) ([]chart.Chart, error) {
 	s := run.Experiment.Sweep
 	if s == nil || len(sc.Points) == 0 {
 		return nil, nil
@@ -229,10 +230,10 @@ func sweepCharts(run *lab.Run, sw *stats.SweepResult, sc stats.SweepScenario) ([
 			series = append(series, k)
 		}
 	}
-	var out []Chart
+	var out []chart.Chart
 	for _, m := range sweepMetrics(sw) {
 		title := fmt.Sprintf("%s: %s vs %s", sc.Scenario, strings.TrimSuffix(sweepMetricTitle(run, m), " ("+m.Unit+")"), s.Label())
-		p := newPlot(title, s.Label(), m.Unit)
+		p := chart.New(title, s.Label(), m.Unit)
 		any := false
 		for si, k := range series {
 			var pts []stats.SweepPointResult
@@ -258,7 +259,7 @@ func sweepCharts(run *lab.Run, sw *stats.SweepResult, sc stats.SweepScenario) ([
 				}
 				lo, hi = append(lo, plotter.XY{X: x, Y: l}), append(hi, plotter.XY{X: x, Y: h})
 			}
-			c := colorOf(si)
+			c := chart.Color(si)
 			band := append(slices.Clone(lo), reversed(hi)...)
 			if poly, err := plotter.NewPolygon(band); err == nil && len(pts) > 1 {
 				poly.Color = color.NRGBA{c.R, c.G, c.B, 0x50}
@@ -303,7 +304,7 @@ func sweepCharts(run *lab.Run, sw *stats.SweepResult, sc stats.SweepScenario) ([
 		} else {
 			p.X.Min, p.X.Max = -0.5, float64(len(first))-0.5
 		}
-		svg, err := render(p, 5*vg.Inch, 3.4*vg.Inch)
+		svg, err := chart.Render(p, 5*vg.Inch, 3.4*vg.Inch)
 		if err != nil {
 			return nil, err
 		}
@@ -311,7 +312,7 @@ func sweepCharts(run *lab.Run, sw *stats.SweepResult, sc stats.SweepScenario) ([
 		if sc.Recommendation.Cheapest != "" {
 			caption += "; the ring marks the recommended value"
 		}
-		out = append(out, Chart{Title: title, SVG: svg, Caption: caption + "."})
+		out = append(out, chart.Chart{Title: title, SVG: svg, Caption: caption + "."})
 	}
 	return out, nil
 }
