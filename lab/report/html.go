@@ -9,6 +9,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/chart"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/sweep"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -55,7 +56,7 @@ type htmlData struct {
 	K6                 []K6Row
 	Timeline           []chart.Chart
 	Events             []string
-	Sweep              *htmlSweep
+	Sweep              template.HTML // sweep: the recommendation, tables and curves
 	Profile            template.HTML // profile = true: CPU profile, GHC runtime, SQL
 	Endpoints          []EndpointRow
 	EndpointsNote      string
@@ -145,7 +146,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		d.Scenarios = append(d.Scenarios, hs)
 	}
 	d.Events = eventLines(run)
-	if d.Sweep, err = htmlSweepOf(run, v); err != nil {
+	if d.Sweep, err = sweep.HTML(run, v); err != nil {
 		return err
 	}
 	if d.Profile, err = profileHTML(run); err != nil {
@@ -286,7 +287,7 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 {{end}}</table>{{else}}<p>Nothing to compare (one variant, or no valid trials).</p>{{end}}
 {{with .NoiseLegend}}<p class="muted">{{.}}.</p>{{end}}
 <p class="muted">{{.Method}}</p>
-{{with .Sweep}}{{template "sweep" .}}{{end}}
+{{.Sweep}}
 
 <h2>Setup</h2>
 <table>{{range .Setup}}{{if index . 1}}<tr><th class="l">{{index . 0}}</th><td class="l">{{index . 1}}</td></tr>{{end}}{{end}}</table>

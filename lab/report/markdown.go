@@ -10,6 +10,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/sweep"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -41,7 +42,7 @@ func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		"paired, the change of the medians otherwise), \"~\" when the test finds no significant "+
 		"difference; mde is the smallest change the run would have detected with %.0f%% power. Test: %s.",
 		trialCounts(run), 100*v.Confidence, 100*stats.Power, format.MdEscape(v.Method()))))
-	mdSweep(b, run, v)
+	sweep.Markdown(b, run, v)
 
 	mdSetup(b, run)
 	mdVariants(b, run)

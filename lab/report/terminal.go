@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/sweep"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -55,7 +56,7 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 	if bins := binariesDesc(run, plain, plain); bins != "" {
 		fmt.Fprintf(w, "\nbinaries %s\n", bins)
 	}
-	terminalSweep(w, run, v)
+	sweep.Text(w, run, v)
 	terminalEndpoints(w, v)
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Verdict (%s):\n", primaryLabel(v))
