@@ -357,7 +357,7 @@ func WriteCalibration(dir string, res *calibrate.Result) error {
 	if err != nil {
 		return fmt.Errorf("calibration report: %w", err)
 	}
-	if err := writeFile(filepath.Join(dir, calibrate.File), b); err != nil {
+	if err := format.WriteFile(filepath.Join(dir, calibrate.File), b); err != nil {
 		return err
 	}
 	var md, page bytes.Buffer
@@ -367,10 +367,10 @@ func WriteCalibration(dir string, res *calibrate.Result) error {
 	if err := CalibrationHTML(&page, res); err != nil {
 		return fmt.Errorf("calibration report: %w", err)
 	}
-	if err := writeFile(filepath.Join(dir, "calibration.md"), md.Bytes()); err != nil {
+	if err := format.WriteFile(filepath.Join(dir, "calibration.md"), md.Bytes()); err != nil {
 		return err
 	}
-	return writeFile(filepath.Join(dir, "calibration.html"), page.Bytes())
+	return format.WriteFile(filepath.Join(dir, "calibration.html"), page.Bytes())
 }
 
 // sizingDesc says how the injections were sized: by the model, or

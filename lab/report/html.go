@@ -9,6 +9,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/chart"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/profile"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/sweep"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
@@ -149,7 +150,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	if d.Sweep, err = sweep.HTML(run, v); err != nil {
 		return err
 	}
-	if d.Profile, err = profileHTML(run); err != nil {
+	if d.Profile, err = profile.HTML(run); err != nil {
 		return fmt.Errorf("html report: %w", err)
 	}
 	if err := page.Execute(w, d); err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/lab/report/chart"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
 
 // Files written by WriteMatrix, in order.
@@ -31,7 +32,7 @@ func WriteMatrix(dir string, m *Matrix) error {
 		if err := writers[name](&b); err != nil {
 			return fmt.Errorf("write %s: %w", name, err)
 		}
-		if err := writeFile(filepath.Join(dir, name), b.Bytes()); err != nil {
+		if err := format.WriteFile(filepath.Join(dir, name), b.Bytes()); err != nil {
 			return err
 		}
 	}
