@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
@@ -20,8 +19,8 @@ func summary(s stats.Summary) string { return format.Median(s.N, s.Median, s.Spr
 // metricTitle is "throughput (req/s)".
 func metricTitle(m lab.Metric) string { return m.Label + " (" + m.Unit + ")" }
 
-// loadDesc describes the load of an experiment in one line.
-func loadDesc(l lab.Load) string {
+// LoadDesc describes the load of an experiment in one line.
+func LoadDesc(l lab.Load) string {
 	var parts []string
 	switch l.Model {
 	case lab.ModelOpen:
@@ -61,8 +60,8 @@ func loadDesc(l lab.Load) string {
 	return strings.Join(parts, ", ")
 }
 
-// targetDesc names the server under test, with the reference label.
-func targetDesc(t lab.TargetInfo) string {
+// TargetDesc names the server under test, with the reference label.
+func TargetDesc(t lab.TargetInfo) string {
 	s := t.Binary
 	if t.Version != "" {
 		s = t.Version + " (" + t.Binary + ")"
@@ -73,20 +72,13 @@ func targetDesc(t lab.TargetInfo) string {
 	return s
 }
 
-// hostDesc is "lab1: Test CPU (2 CPUs), 25.8 GB, Debian 12, kernel 6.1".
-func hostDesc(h lab.Host) string {
+// HostDesc is "lab1: Test CPU (2 CPUs), 25.8 GB, Debian 12, kernel 6.1".
+func HostDesc(h lab.Host) string {
 	s := fmt.Sprintf("%s: %s (%d CPUs), %s RAM, %s, kernel %s", h.Hostname, h.CPUModel, h.CPUs, format.Bytes(float64(h.MemoryBytes)), h.OS, h.Kernel)
 	if h.CgroupMode != "" {
 		s += ", cgroup " + h.CgroupMode
 	}
 	return s
-}
-
-func durationStr(d time.Duration) string {
-	if d <= 0 {
-		return "–"
-	}
-	return d.Round(time.Second).String()
 }
 
 // trialCounts says how many valid trials each (variant, scenario) has:

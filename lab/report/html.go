@@ -117,13 +117,13 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	}
 	d.Setup = [][2]string{
 		{"Experiment", run.Experiment.Name + sourceOf(run)},
-		{"Target", targetDesc(run.Target)},
+		{"Target", TargetDesc(run.Target)},
 		{"Supervisor", run.Target.Supervisor + unitOf(run.Target, "")},
-		{"Machine", hostDesc(run.Host)},
+		{"Machine", HostDesc(run.Host)},
 		{"PostgreSQL", run.Host.PostgreSQL},
-		{"Load", loadDesc(run.Experiment.Load)},
+		{"Load", LoadDesc(run.Experiment.Load)},
 		{"Trials", fmt.Sprintf("%s per variant and scenario, %s order", trialCounts(run), orderOf(run))},
-		{"Run", fmt.Sprintf("%s, took %s", run.Started.UTC().Format("2006-01-02 15:04 MST"), durationStr(run.Finished.Sub(run.Started)))},
+		{"Run", fmt.Sprintf("%s, took %s", run.Started.UTC().Format("2006-01-02 15:04 MST"), format.Elapsed(run.Finished.Sub(run.Started)))},
 		{"Partition", partitionDesc(run.Experiment)},
 		{"Capacity", capacityDesc(run)},
 		{"Interference", interferenceDesc(run)},
@@ -197,14 +197,14 @@ func htmlTableOf(cols [][]stats.Row) htmlTable {
 		t.Variants = append(t.Variants, c[0].VariantName)
 	}
 	for i, r0 := range cols[0] {
-		hr := htmlRow{Metric: metricTitle(r0.Metric), Base: cell(r0.Baseline)}
+		hr := htmlRow{Metric: metricTitle(r0.Metric), Base: Cell(r0.Baseline)}
 		for _, c := range cols {
 			if i >= len(c) || c[i].Metric.Name != r0.Metric.Name {
 				hr.Cells = append(hr.Cells, htmlCell{})
 				continue
 			}
 			r := c[i]
-			hr.Cells = append(hr.Cells, htmlCell{Value: cell(r.Variant), Delta: r.Delta(), P: r.PString(), MDE: r.MDEString(), Class: string(r.Outcome)})
+			hr.Cells = append(hr.Cells, htmlCell{Value: Cell(r.Variant), Delta: r.Delta(), P: r.PString(), MDE: r.MDEString(), Class: string(r.Outcome)})
 		}
 		t.Rows = append(t.Rows, hr)
 	}
@@ -237,6 +237,15 @@ func eventLines(run *lab.Run) []string {
 		}
 	}
 	return out
+}
+
+// Style is the single-run report's CSS, shared by the matrix page (package report/matrix).
+func Style() template.CSS {
+	s := pageTemplate
+	if i, j := strings.Index(s, "<style>"), strings.Index(s, "</style>"); i >= 0 && j > i {
+		return template.CSS(s[i+len("<style>") : j]) // our own constant
+	}
+	return ""
 }
 
 var page = template.Must(template.New("report").Funcs(template.FuncMap{

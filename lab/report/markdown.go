@@ -19,7 +19,7 @@ import (
 // verdicts, one table per scenario, a k6-style table in the columns of
 // the 2020 PostgREST benchmark, and the run's events.
 func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
-	b := newBuf(w)
+	b := bufio.NewWriter(w)
 	title := run.Experiment.Title
 	if title == "" {
 		title = run.Experiment.Name
@@ -65,15 +65,15 @@ func mdSetup(b *bufio.Writer, run *lab.Run) {
 	h := run.Host
 	rows := [][2]string{
 		{"Experiment", fmt.Sprintf("`%s`%s", run.Experiment.Name, sourceOf(run))},
-		{"Target", format.MdEscape(targetDesc(run.Target))},
+		{"Target", format.MdEscape(TargetDesc(run.Target))},
 		{"Supervisor", format.MdEscape(run.Target.Supervisor) + mdUnitOf(run.Target)},
-		{"Machine", format.MdEscape(hostDesc(h))},
+		{"Machine", format.MdEscape(HostDesc(h))},
 		{"PostgreSQL", format.MdEscape(h.PostgreSQL)},
-		{"Load", loadDesc(run.Experiment.Load)},
+		{"Load", LoadDesc(run.Experiment.Load)},
 		{"Scenarios", strings.Join(stats.ScenarioNames(run), ", ")},
 		{"Trials", fmt.Sprintf("%s per variant and scenario (min %d, max %d), %s order",
 			trialCounts(run), run.Experiment.Trials.Min, run.Experiment.Trials.Max, orderOf(run))},
-		{"Run", fmt.Sprintf("%s, took %s", run.Started.UTC().Format("2006-01-02 15:04 MST"), durationStr(run.Finished.Sub(run.Started)))},
+		{"Run", fmt.Sprintf("%s, took %s", run.Started.UTC().Format("2006-01-02 15:04 MST"), format.Elapsed(run.Finished.Sub(run.Started)))},
 		{"Partition", partitionDesc(run.Experiment)},
 		{"Capacity", capacityDesc(run)},
 		{"Interference", interferenceDesc(run)},
@@ -216,7 +216,7 @@ func mdTable(cols [][]stats.Row) string {
 	}
 	fmt.Fprintf(&b, "\n%s\n", sep)
 	for i, r0 := range cols[0] {
-		fmt.Fprintf(&b, "| %s | %s |", metricTitle(r0.Metric), cell(r0.Baseline))
+		fmt.Fprintf(&b, "| %s | %s |", metricTitle(r0.Metric), Cell(r0.Baseline))
 		for _, c := range cols {
 			if i >= len(c) || c[i].Metric.Name != r0.Metric.Name {
 				fmt.Fprintf(&b, " | | | |")
@@ -227,7 +227,7 @@ func mdTable(cols [][]stats.Row) string {
 			if r.Outcome == stats.Better || r.Outcome == stats.Worse {
 				d = fmt.Sprintf("**%s** %s", d, r.Outcome)
 			}
-			fmt.Fprintf(&b, " %s | %s | %s | %s |", cell(r.Variant), d, r.PString(), r.MDEString())
+			fmt.Fprintf(&b, " %s | %s | %s | %s |", Cell(r.Variant), d, r.PString(), r.MDEString())
 		}
 		fmt.Fprintln(&b)
 	}
@@ -296,5 +296,3 @@ func seqStr(s int) string {
 	}
 	return fmt.Sprint(s)
 }
-
-func newBuf(w io.Writer) *bufio.Writer { return bufio.NewWriter(w) }

@@ -181,7 +181,7 @@ func (m *Matrix) tests(ref int) []*stats.Verdicts {
 
 // medianOf is the median of a metric over the trials that have it (NaN if none).
 func medianOf(trials []lab.Trial, m lab.Metric) float64 {
-	vals := valuesOf(trials, m)
+	vals := ValuesOf(trials, m)
 	if len(vals) == 0 {
 		return math.NaN()
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/lab/report/chart"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
@@ -71,10 +70,10 @@ func MatrixHTML(w io.Writer, m *Matrix, dir string) error {
 			hh.Link = relLink(dir, h.Dir, "report.html")
 		}
 		if h.Run != nil {
-			hh.Machine, hh.Target = hostDesc(h.Run.Host), targetDesc(h.Run.Target)
+			hh.Machine, hh.Target = HostDesc(h.Run.Host), TargetDesc(h.Run.Target)
 		}
 		if h.Run != nil && h.Verdicts != nil {
-			hh.Verdicts = headlines(h.Verdicts)
+			hh.Verdicts = Headlines(h.Verdicts)
 			per, _, err := Charts(h.Run, h.Verdicts)
 			if err != nil {
 				return err
@@ -93,17 +92,8 @@ func MatrixHTML(w io.Writer, m *Matrix, dir string) error {
 	return nil
 }
 
-// reportStyle is the single-run report's CSS, shared by the matrix page.
-func reportStyle() template.CSS {
-	s := pageTemplate
-	if i, j := strings.Index(s, "<style>"), strings.Index(s, "</style>"); i >= 0 && j > i {
-		return template.CSS(s[i+len("<style>") : j]) // our own constant
-	}
-	return ""
-}
-
 var matrixPage = template.Must(template.New("matrix").Funcs(template.FuncMap{
-	"val": valueStr, "ratio": ratioTest, "ptitle": pTitle, "side": sideBySide, "style": reportStyle,
+	"val": valueStr, "ratio": ratioTest, "ptitle": pTitle, "side": sideBySide, "style": Style,
 }).Parse(matrixTemplate))
 
 const matrixTemplate = `<!DOCTYPE html>

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -23,7 +24,7 @@ func MatrixTerminal(w io.Writer, m *Matrix) {
 	for _, h := range m.Hosts {
 		fmt.Fprintf(w, "  %-12s %s (%s)\n", h.Label, hostState(h), h.URL)
 		if h.Run != nil {
-			fmt.Fprintf(w, "  %-12s %s; %s\n", "", hostDesc(h.Run.Host), targetDesc(h.Run.Target))
+			fmt.Fprintf(w, "  %-12s %s; %s\n", "", HostDesc(h.Run.Host), TargetDesc(h.Run.Target))
 		}
 		if h.Generator != "" {
 			fmt.Fprintf(w, "  %-12s load generator on the driver's CPUs %s\n", "", h.Generator)
@@ -48,7 +49,7 @@ func MatrixTerminal(w io.Writer, m *Matrix) {
 		}
 	}
 	tw.Flush()
-	writeTrimmed(w, b.String())
+	format.WriteTrimmed(w, b.String())
 	fmt.Fprintf(w, "\n%s\n", m.referenceLine())
 	for _, sc := range tables {
 		fmt.Fprintf(w, "\n%s across hosts:\n", sc.Name)
@@ -90,7 +91,7 @@ func hostVerdictLines(h MatrixHost) []string {
 		out = append(out, hostState(h))
 	}
 	if h.Run != nil && h.Verdicts != nil {
-		out = append(out, headlines(h.Verdicts)...)
+		out = append(out, Headlines(h.Verdicts)...)
 	}
 	if h.Dir != "" {
 		out = append(out, "report: "+h.Dir)
@@ -108,7 +109,7 @@ func (m *Matrix) title() string {
 // MatrixMarkdown writes matrix.md; links to the hosts' own reports are
 // relative to dir, where matrix.md is written.
 func MatrixMarkdown(w io.Writer, m *Matrix, dir string) error {
-	b := newBuf(w)
+	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, "# Matrix: %s on %d hosts\n\n%s\n\n", format.MdEscape(m.title()), len(m.Hosts), format.MdEscape(m.scheduleLine()))
 	fmt.Fprintf(b, "## Hosts\n\n")
 	for _, h := range m.Hosts {
@@ -118,7 +119,7 @@ func MatrixMarkdown(w io.Writer, m *Matrix, dir string) error {
 		}
 		fmt.Fprintln(b)
 		if h.Run != nil {
-			fmt.Fprintf(b, "  - machine: %s\n  - target: %s\n", format.MdEscape(hostDesc(h.Run.Host)), format.MdEscape(targetDesc(h.Run.Target)))
+			fmt.Fprintf(b, "  - machine: %s\n  - target: %s\n", format.MdEscape(HostDesc(h.Run.Host)), format.MdEscape(TargetDesc(h.Run.Target)))
 		}
 		if h.Generator != "" {
 			fmt.Fprintf(b, "  - load generator on the driver's CPUs %s\n", h.Generator)
@@ -235,7 +236,7 @@ func MatrixJSON(w io.Writer, m *Matrix, dir string) error {
 			hj.ReportDir = relLink(dir, h.Dir, ".")
 		}
 		if h.Run != nil {
-			hj.Hostname, hj.HostID, hj.Target = h.Run.Host.Hostname, h.Run.Host.HostID, targetDesc(h.Run.Target)
+			hj.Hostname, hj.HostID, hj.Target = h.Run.Host.Hostname, h.Run.Host.HostID, TargetDesc(h.Run.Target)
 			if h.Verdicts != nil {
 				rec := VerdictsRecord(h.Verdicts, nil)
 				hj.Verdicts = &rec
@@ -247,9 +248,9 @@ func MatrixJSON(w io.Writer, m *Matrix, dir string) error {
 		sj := matrixScJSON{Name: sc.Name, Cells: []matrixCellJSON{}}
 		for _, r := range sc.Rows {
 			for _, c := range r.Cells {
-				sj.Cells = append(sj.Cells, matrixCellJSON{Variant: r.Variant, Host: c.Host, Trials: c.Trials, Rate: finite(c.Rate),
-					P99: finite(c.P99), CPU: finite(c.CPU), RateRatio: finite(c.RateRatio), P99Ratio: finite(c.P99Ratio),
-					CPURatio: finite(c.CPURatio), RateTest: c.RateTest, P99Test: c.P99Test, CPUTest: c.CPUTest})
+				sj.Cells = append(sj.Cells, matrixCellJSON{Variant: r.Variant, Host: c.Host, Trials: c.Trials, Rate: format.Finite(c.Rate),
+					P99: format.Finite(c.P99), CPU: format.Finite(c.CPU), RateRatio: format.Finite(c.RateRatio), P99Ratio: format.Finite(c.P99Ratio),
+					CPURatio: format.Finite(c.CPURatio), RateTest: c.RateTest, P99Test: c.P99Test, CPUTest: c.CPUTest})
 			}
 		}
 		out.Scenarios = append(out.Scenarios, sj)

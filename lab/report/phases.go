@@ -63,7 +63,7 @@ func Phases(run *lab.Run, v *stats.Verdicts, sc string) *PhaseTable {
 		known := false
 		for _, ph := range append(slices.Clone(lab.PhaseNames), "total") {
 			m, _ := lab.MetricByName(lab.PhasePrefix + ph)
-			vals := valuesOf(stats.TrialsOf(run, name, sc), m)
+			vals := ValuesOf(stats.TrialsOf(run, name, sc), m)
 			med := math.NaN()
 			if len(vals) > 0 {
 				med, known = stats.Median(vals), true

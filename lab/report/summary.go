@@ -87,7 +87,7 @@ func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) err
 	if bins := binariesDesc(run, format.MdCode, format.MdEscape); bins != "" {
 		fmt.Fprint(b, format.MdPara("Binaries: "+bins+"."))
 	}
-	fmt.Fprint(b, format.MdPara(fmt.Sprintf("Load: %s; %s trials per variant and scenario. Test: %s.", loadDesc(run.Experiment.Load), trialCounts(run), v.Method())))
+	fmt.Fprint(b, format.MdPara(fmt.Sprintf("Load: %s; %s trials per variant and scenario. Test: %s.", LoadDesc(run.Experiment.Load), trialCounts(run), v.Method())))
 	b.Flush()
 
 	var setup bytes.Buffer
