@@ -13,6 +13,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/internal/atomicfile"
 	"github.com/pgrst-lab/pgrst-lab/lab/history"
+	historyreport "github.com/pgrst-lab/pgrst-lab/lab/report/history"
 	"github.com/pgrst-lab/pgrst-lab/store"
 )
 
@@ -128,10 +129,10 @@ func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	history.Text(stdout, h, history.TextOptions{Full: *full})
+	historyreport.Text(stdout, h, historyreport.TextOptions{Full: *full})
 	if *htmlFile != "" {
 		var b bytes.Buffer
-		if err := history.HTML(&b, h, history.HTMLOptions{PageDir: filepath.Dir(*htmlFile)}); err != nil {
+		if err := historyreport.HTML(&b, h, historyreport.HTMLOptions{PageDir: filepath.Dir(*htmlFile)}); err != nil {
 			return err
 		}
 		if err := atomicfile.Write(*htmlFile, b.Bytes(), atomicfile.Options{Mode: 0o644}); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/matrix"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -42,7 +43,7 @@ func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return usageErrorf("report: want one result directory (the one holding run.json), got %d arguments", len(pos))
 	}
 	dir := pos[0]
-	if report.IsMatrixDir(dir) {
+	if matrix.IsDir(dir) {
 		if *format == "bmf" {
 			return usageErrorf("report: --format bmf writes one run: give one host's result directory of the matrix %s", dir)
 		}

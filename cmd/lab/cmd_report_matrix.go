@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/matrix"
 )
 
 // reportMatrix re-renders a matrix directory (RESULTS/matrix/<experiment>/
@@ -14,24 +14,24 @@ func reportMatrix(dir, format string, alpha float64, write bool, stdout, stderr 
 	if format == "bench" {
 		return usageErrorf("report %s: a matrix has no bench format; allowed values are terminal, md, html, json", dir)
 	}
-	m, err := report.LoadMatrix(dir, alpha)
+	m, err := matrix.Load(dir, alpha)
 	if err != nil {
 		return err
 	}
 	if write {
-		if err := report.WriteMatrix(dir, m); err != nil {
+		if err := matrix.Write(dir, m); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "wrote %s in %s\n", strings.Join(report.MatrixFiles, ", "), dir)
+		fmt.Fprintf(stderr, "wrote %s in %s\n", strings.Join(matrix.Files, ", "), dir)
 	}
 	switch format {
 	case "md":
-		return report.MatrixMarkdown(stdout, m, dir)
+		return matrix.Markdown(stdout, m, dir)
 	case "html":
-		return report.MatrixHTML(stdout, m, dir)
+		return matrix.HTML(stdout, m, dir)
 	case "json":
-		return report.MatrixJSON(stdout, m, dir)
+		return matrix.JSON(stdout, m, dir)
 	}
-	report.MatrixTerminal(stdout, m)
+	matrix.Text(stdout, m)
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
-	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/matrix"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
 )
@@ -17,7 +17,7 @@ import (
 // after RESULTS has moved.
 func TestReportMatrixDir(t *testing.T) {
 	results := filepath.Join(t.TempDir(), "results")
-	m := &report.Matrix{Experiment: "socket-vs-tcp", Title: "Socket vs TCP", Started: statstest.Start, Concurrent: true,
+	m := &matrix.Matrix{Experiment: "socket-vs-tcp", Title: "Socket vs TCP", Started: statstest.Start, Concurrent: true,
 		Schedule: "distinct machines, load generators on their own CPUs"}
 	for i, label := range []string{"db1", "db2"} {
 		dir := resultDir(t, filepath.Join(results, label, "socket-vs-tcp", "20261130-090000"), 2600+float64(i)*100, uint64(i+1), statstest.Start)
@@ -25,11 +25,12 @@ func TestReportMatrixDir(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.Hosts = append(m.Hosts, report.MatrixHost{Label: label, URL: "https://" + label + ":7171", Dir: dir, Run: run,
+		m.Hosts = append(m.Hosts, matrix.Host{Label: label, URL: "https://" + label + ":7171", Dir: dir, Run: run,
 			Verdicts: stats.Compare(run, 0), Generator: "1"})
 	}
-	m.Hosts = append(m.Hosts, report.MatrixHost{Label: "db3", URL: "https://db3:7171", Error: "agent busy"})
-	if err := report.WriteMatrix(filepath.Join(results, "matrix", "socket-vs-tcp", "20261130-090000"), m); err != nil {
+	m.Hosts = append(m.Hosts, matrix.Host{Label: "db3", URL: "https://db3:7171", Error: "agent busy"})
+	m.Compare()
+	if err := matrix.Write(filepath.Join(results, "matrix", "socket-vs-tcp", "20261130-090000"), m); err != nil {
 		t.Fatal(err)
 	}
 	moved := filepath.Join(t.TempDir(), "moved")

@@ -20,7 +20,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
-	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	profilereport "github.com/pgrst-lab/pgrst-lab/lab/report/profile"
 )
 
 // The bundled binaries experiment with --profile, on GETSingle only and
@@ -92,7 +92,7 @@ func profileBinaries(t *testing.T, tg labTarget) {
 			t.Errorf("trial %d: no CPU profile (%+v)", tr.Seq, tr.Profile)
 		}
 	}
-	var pr report.ProfileReport
+	var pr profilereport.Report
 	b, err := os.ReadFile(filepath.Join(res, "profile.json"))
 	if err == nil {
 		err = json.Unmarshal(b, &pr)
@@ -117,7 +117,7 @@ func profileBinaries(t *testing.T, tg labTarget) {
 // checkTopFunctions: both variants have top functions with decoded
 // names: Haskell modules of PostgREST or Hasql, Go functions of the
 // reference server.
-func checkTopFunctions(t *testing.T, pr report.ProfileReport, reference bool) {
+func checkTopFunctions(t *testing.T, pr profilereport.Report, reference bool) {
 	t.Helper()
 	if len(pr.Variants) != 2 || len(pr.FuncChanges) != 1 {
 		t.Fatalf("profile.json: %d variants, %d change lists", len(pr.Variants), len(pr.FuncChanges))
@@ -158,7 +158,7 @@ func checkTopFunctions(t *testing.T, pr report.ProfileReport, reference bool) {
 }
 
 // topNames are the names of the top functions and modules ("Module.").
-func topNames(v report.ProfileVariant) []string {
+func topNames(v profilereport.Variant) []string {
 	var out []string
 	for _, f := range append(v.BySelf, v.ByTotal...) {
 		out = append(out, f.Name)
@@ -169,7 +169,7 @@ func topNames(v report.ProfileVariant) []string {
 	return out
 }
 
-func checkFlamesAndPprof(t *testing.T, res string, pr report.ProfileReport, reference bool) {
+func checkFlamesAndPprof(t *testing.T, res string, pr profilereport.Report, reference bool) {
 	t.Helper()
 	html, _ := os.ReadFile(filepath.Join(res, "report.html"))
 	if n := strings.Count(string(html), `<svg class="flame"`); n != 2 {
@@ -236,7 +236,7 @@ func checkResolved(t *testing.T, variant string, p *profile.Profile) {
 
 // checkGHC: real PostgREST has plausible GC statistics per variant and in
 // the verdicts; postgrest-mini says they do not apply.
-func checkGHC(t *testing.T, res string, pr report.ProfileReport, reference bool) {
+func checkGHC(t *testing.T, res string, pr profilereport.Report, reference bool) {
 	t.Helper()
 	verdicts, _ := os.ReadFile(filepath.Join(res, "verdicts.json"))
 	hasRow := bytes.Contains(verdicts, []byte(`"metric": "ghc_alloc"`)) || bytes.Contains(verdicts, []byte(`"metric":"ghc_alloc"`))
@@ -265,7 +265,7 @@ func checkGHC(t *testing.T, res string, pr report.ProfileReport, reference bool)
 
 // checkSQL: GETSingle sends one to three statements per request, the
 // same in both variants.
-func checkSQL(t *testing.T, pr report.ProfileReport) {
+func checkSQL(t *testing.T, pr profilereport.Report) {
 	t.Helper()
 	if len(pr.SQL) != 2 {
 		t.Fatalf("SQL per variant: %+v", pr.SQL)

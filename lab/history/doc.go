@@ -27,9 +27,9 @@
 // Regressions, the regression check, decides whether the newest run
 // begins a significant regression (`lab history --gate`, exit code 3; the
 // rules of `lab run --gate` on one run's verdicts are package gate's).
-// Text and HTML write the results:
-// the HTML trend page is self-contained (inline CSS and SVG, no scripts,
-// no external URLs), each point a link to its run's report.
+// Package report/history writes the results (text and the HTML trend
+// page); this package says what they name: Method, OrderDesc, Group.Title,
+// Change.What and Verdict, Point.Describe, Num, Clip and ShortCommit.
 //
 // The package works on Run values (a record with its ID and where its
 // report is); it does not know where they are stored: cmd/lab loads them

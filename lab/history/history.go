@@ -60,9 +60,9 @@ type Entry struct {
 func (e Entry) Label(by Order) string {
 	switch {
 	case by == ByCommit && e.Commit != "":
-		return shortCommit(e.Commit)
+		return ShortCommit(e.Commit)
 	case by == ByVersion && e.Version != "":
-		return clip(e.Version, 24)
+		return Clip(e.Version, 24)
 	}
 	return e.Started.UTC().Format("2006-01-02 15:04")
 }
@@ -380,11 +380,13 @@ func direction(m lab.Metric, pct float64) stats.Outcome {
 	return stats.Worse
 }
 
-func shortCommit(c string) string {
+// ShortCommit is a commit as the reports name it: a hash's first seven
+// digits, anything else clipped to 12 runes.
+func ShortCommit(c string) string {
 	if len(c) > 7 && isHex(c) {
 		return c[:7]
 	}
-	return clip(c, 12)
+	return Clip(c, 12)
 }
 
 func isHex(s string) bool {
@@ -400,11 +402,11 @@ func hashLabel(h string) string {
 	if h == "" {
 		return "(no hash)"
 	}
-	return clip(h, 12)
+	return Clip(h, 12)
 }
 
-// clip cuts s to n runes, ending with "…" when cut.
-func clip(s string, n int) string {
+// Clip cuts s to n runes, ending with "…" when cut.
+func Clip(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
 		return s

@@ -1,7 +1,6 @@
 package history_test
 
 import (
-	"bytes"
 	"math"
 	"strings"
 	"testing"
@@ -82,10 +81,8 @@ func TestChangeBelowMDE(t *testing.T) {
 	if len(s.Changes) != 1 || s.Changes[0].ExceedsMDE {
 		t.Fatalf("changes %+v: want one below the MDE", s.Changes)
 	}
-	var out bytes.Buffer
-	history.Text(&out, h, history.TextOptions{})
-	if !strings.Contains(out.String(), "smaller than the runs' MDE") || !strings.Contains(out.String(), "(below MDE)") {
-		t.Errorf("output does not say the change is below the MDE:\n%s", out.String())
+	if c := s.Changes[0]; !strings.Contains(c.Verdict(), "smaller than the runs' MDE") || !strings.Contains(c.What(), "(below MDE)") {
+		t.Errorf("the change is not said to be below the MDE: %q, %q", c.What(), c.Verdict())
 	}
 }
 

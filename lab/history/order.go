@@ -163,7 +163,7 @@ func order(es []Entry, by Order, commits []string) (ordered, apart []Entry, warn
 			if c == "" {
 				c = "none"
 			}
-			unknown = append(unknown, fmt.Sprintf("%s (commit %s)", clip(e.ID, 32), shortCommit(c)))
+			unknown = append(unknown, fmt.Sprintf("%s (commit %s)", Clip(e.ID, 32), ShortCommit(c)))
 		}
 	}
 	// ordered is in time order; sort by the commit's place, stable.

@@ -30,7 +30,7 @@ func (f Regression) String() string {
 	if f.Hostname != "" {
 		host = f.Hostname + ": "
 	}
-	return fmt.Sprintf("%s%s: %+.1f%% against the level %s at %s (%s), after %s (%s)", host, f.Series, f.Pct, fmtNum(f.Level),
+	return fmt.Sprintf("%s%s: %+.1f%% against the level %s at %s (%s), after %s (%s)", host, f.Series, f.Pct, Num(f.Level),
 		clean(f.Newest.ID), clean(f.Newest.Label(ByCommit)), clean(f.Previous.ID), clean(f.Previous.Label(ByCommit)))
 }
 

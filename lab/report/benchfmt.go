@@ -27,7 +27,7 @@ func Bench(w io.Writer, run *lab.Run) error {
 		{Key: "host", Value: []byte(run.Host.Hostname), File: true},
 		{Key: "cpu", Value: []byte(run.Host.CPUModel), File: true},
 		{Key: "postgresql", Value: []byte(run.Host.PostgreSQL), File: true},
-		{Key: "load", Value: []byte(loadDesc(run.Experiment.Load)), File: true},
+		{Key: "load", Value: []byte(LoadDesc(run.Experiment.Load)), File: true},
 	}
 	for _, t := range run.Trials {
 		if t.Error != "" || t.Load.Requests == 0 || t.Load.Rate <= 0 {

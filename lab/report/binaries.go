@@ -9,7 +9,7 @@ import (
 // binariesDesc lists the executables the variants ran with their
 // versions, "base: PostgREST 13.0.8 (/path); pr: ..."; "" when no variant
 // set a binary. code formats names and paths, text the version (for
-// Markdown, mdCode and mdEscape; plain, the identity).
+// Markdown, format.MdCode and format.MdEscape; plain, the identity).
 func binariesDesc(run *lab.Run, code, text func(string) string) string {
 	var parts []string
 	for _, vi := range run.Variants {

@@ -1,10 +1,12 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -19,7 +21,7 @@ type Compared struct {
 // runLine describes a run in one line: label, directory, experiment, date, target.
 func runLine(c Compared) string {
 	r := c.Run
-	return fmt.Sprintf("%s = %s: %s, %s, %s", c.Label, c.Dir, r.Experiment.Name, r.Started.UTC().Format("2006-01-02 15:04 MST"), targetDesc(r.Target))
+	return fmt.Sprintf("%s = %s: %s, %s, %s", c.Label, c.Dir, r.Experiment.Name, r.Started.UTC().Format("2006-01-02 15:04 MST"), TargetDesc(r.Target))
 }
 
 // CompareTerminal writes a comparison of two runs (from stats.CompareRuns,
@@ -28,10 +30,10 @@ func CompareTerminal(w io.Writer, a, b Compared, v *stats.Verdicts) {
 	fmt.Fprintf(w, "Comparing runs (%s is the baseline)\n", a.Label)
 	fmt.Fprintf(w, "  %s\n  %s\n", runLine(a), runLine(b))
 	if a.Run.Host.Hostname != b.Run.Host.Hostname || a.Run.Host.CPUModel != b.Run.Host.CPUModel {
-		fmt.Fprintf(w, "  ! different machines: %s vs %s: differences may come from the machine\n", hostDesc(a.Run.Host), hostDesc(b.Run.Host))
+		fmt.Fprintf(w, "  ! different machines: %s vs %s: differences may come from the machine\n", HostDesc(a.Run.Host), HostDesc(b.Run.Host))
 	}
-	if loadDesc(a.Run.Experiment.Load) != loadDesc(b.Run.Experiment.Load) {
-		fmt.Fprintf(w, "  ! different load: %s vs %s\n", loadDesc(a.Run.Experiment.Load), loadDesc(b.Run.Experiment.Load))
+	if LoadDesc(a.Run.Experiment.Load) != LoadDesc(b.Run.Experiment.Load) {
+		fmt.Fprintf(w, "  ! different load: %s vs %s\n", LoadDesc(a.Run.Experiment.Load), LoadDesc(b.Run.Experiment.Load))
 	}
 	fmt.Fprintf(w, "  medians ±%.0f%% CI, Mann-Whitney U, alpha %g\n", 100*v.Confidence, v.Alpha)
 	if len(v.Rows) == 0 {
@@ -49,7 +51,7 @@ func CompareTerminal(w io.Writer, a, b Compared, v *stats.Verdicts) {
 		}
 	}
 	fmt.Fprintf(w, "\nVerdict (%s):\n", primaryLabel(v))
-	for _, line := range headlines(v) {
+	for _, line := range Headlines(v) {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
 }
@@ -57,13 +59,13 @@ func CompareTerminal(w io.Writer, a, b Compared, v *stats.Verdicts) {
 // CompareMarkdown writes a comparison of two runs as Markdown.
 func CompareMarkdown(w io.Writer, a, b Compared, v *stats.Verdicts) error {
 	fmt.Fprintf(w, "# %s vs %s\n\n", a.Run.Experiment.Name, b.Run.Experiment.Name)
-	fmt.Fprintf(w, "- %s (baseline)\n- %s\n\n", mdEscape(runLine(a)), mdEscape(runLine(b)))
+	fmt.Fprintf(w, "- %s (baseline)\n- %s\n\n", format.MdEscape(runLine(a)), format.MdEscape(runLine(b)))
 	fmt.Fprintf(w, "## Verdict\n\n")
-	for _, line := range headlines(v) {
-		fmt.Fprintf(w, "- %s\n", mdEscape(line))
+	for _, line := range Headlines(v) {
+		fmt.Fprintf(w, "- %s\n", format.MdEscape(line))
 	}
 	fmt.Fprintln(w)
-	bw := newBuf(w)
+	bw := bufio.NewWriter(w)
 	for _, sc := range v.Scenarios {
 		mdScenario(bw, v, sc)
 	}

@@ -16,6 +16,18 @@
 // run.json the runner wrote there. verdicts.json is the record type
 // record.VerdictsV1 (VerdictsRecord).
 //
-// Subpackages: format (the number formatter and the k6-style table every
-// report shares), load (what `lab load` prints).
+// This package is the report of one run. The other subjects have a
+// package each, one file per format inside:
+//
+//   - sweep: a sweep's section (recommendation, table, curves), and
+//     profile: the profile sections, profile.json and the flame graphs;
+//     the run report embeds both, so they import only format and chart;
+//   - matrix: one experiment on several hosts, and calibration: the power
+//     curve of a design; both build on this package (the hosts'
+//     verdicts, the descriptions of a machine, load and target);
+//   - history: an experiment's runs as series (`lab history`);
+//   - load: what `lab load` prints;
+//   - format: what every report shares, standard library only (numbers,
+//     the k6-style table, Markdown escaping and wrapping, columns, report
+//     files), and chart: the SVG charts' plot, palette and rendering.
 package report

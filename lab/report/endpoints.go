@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -80,19 +81,19 @@ func mdEndpoints(b *bufio.Writer, v *stats.Verdicts, heading string) {
 	if len(rows) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "%s Verdict per endpoint, against %s\n\n", heading, mdEscape(v.Baseline))
-	fmt.Fprintf(b, "| endpoint | line | scenario | variant | share | min | P50 | P90 | P95 | P99 | P50 vs %s | p (Holm) | mde |\n", mdEscape(v.Baseline))
+	fmt.Fprintf(b, "%s Verdict per endpoint, against %s\n\n", heading, format.MdEscape(v.Baseline))
+	fmt.Fprintf(b, "| endpoint | line | scenario | variant | share | min | P50 | P90 | P95 | P99 | P50 vs %s | p (Holm) | mde |\n", format.MdEscape(v.Baseline))
 	fmt.Fprintf(b, "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
 		d := r.Delta
 		if r.Class != "" {
 			d = fmt.Sprintf("**%s** %s", d, r.Class)
 		}
-		fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCode(r.Name), r.Line,
-			mdEscape(r.Scenario), mdEscape(r.Variant), r.Share, r.Min, r.P50, r.P90, r.P95, r.P99, d, r.P, r.MDE)
+		fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", format.MdCode(r.Name), r.Line,
+			format.MdEscape(r.Scenario), format.MdEscape(r.Variant), r.Share, r.Min, r.P50, r.P90, r.P95, r.P99, d, r.P, r.MDE)
 	}
 	fmt.Fprintln(b)
-	fmt.Fprint(b, mdPara(mdEscape(endpointsNote(v))))
+	fmt.Fprint(b, format.MdPara(format.MdEscape(endpointsNote(v))))
 }
 
 // terminalEndpoints lists the flagged lines (nothing without endpoints).

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
@@ -15,41 +14,13 @@ import (
 func num(v float64) string { return format.Num(v, 3) }
 
 // summary formats a median with its interval like benchstat: "2371 ±3%".
-func summary(s stats.Summary) string {
-	if s.N == 0 {
-		return "–"
-	}
-	sp := s.SpreadPct()
-	switch {
-	case s.Median == 0 && sp == 0:
-		return "0"
-	case math.IsInf(sp, 0):
-		return num(s.Median) + " ±∞"
-	case math.IsNaN(sp):
-		return num(s.Median) + " ±?"
-	}
-	return fmt.Sprintf("%s ±%.0f%%", num(s.Median), sp)
-}
+func summary(s stats.Summary) string { return format.Median(s.N, s.Median, s.SpreadPct()) }
 
 // metricTitle is "throughput (req/s)".
 func metricTitle(m lab.Metric) string { return m.Label + " (" + m.Unit + ")" }
 
-// bytesStr formats bytes in SI units, as k6 does ("24 MB").
-func bytesStr(b float64) string {
-	units := []string{"B", "kB", "MB", "GB", "TB"}
-	i := 0
-	for b >= 1000 && i < len(units)-1 {
-		b /= 1000
-		i++
-	}
-	if i == 0 {
-		return fmt.Sprintf("%.0f B", b)
-	}
-	return fmt.Sprintf("%s %s", num(b), units[i])
-}
-
-// loadDesc describes the load of an experiment in one line.
-func loadDesc(l lab.Load) string {
+// LoadDesc describes the load of an experiment in one line.
+func LoadDesc(l lab.Load) string {
 	var parts []string
 	switch l.Model {
 	case lab.ModelOpen:
@@ -89,8 +60,8 @@ func loadDesc(l lab.Load) string {
 	return strings.Join(parts, ", ")
 }
 
-// targetDesc names the server under test, with the reference label.
-func targetDesc(t lab.TargetInfo) string {
+// TargetDesc names the server under test, with the reference label.
+func TargetDesc(t lab.TargetInfo) string {
 	s := t.Binary
 	if t.Version != "" {
 		s = t.Version + " (" + t.Binary + ")"
@@ -101,20 +72,13 @@ func targetDesc(t lab.TargetInfo) string {
 	return s
 }
 
-// hostDesc is "lab1: Test CPU (2 CPUs), 25.8 GB, Debian 12, kernel 6.1".
-func hostDesc(h lab.Host) string {
-	s := fmt.Sprintf("%s: %s (%d CPUs), %s RAM, %s, kernel %s", h.Hostname, h.CPUModel, h.CPUs, bytesStr(float64(h.MemoryBytes)), h.OS, h.Kernel)
+// HostDesc is "lab1: Test CPU (2 CPUs), 25.8 GB, Debian 12, kernel 6.1".
+func HostDesc(h lab.Host) string {
+	s := fmt.Sprintf("%s: %s (%d CPUs), %s RAM, %s, kernel %s", h.Hostname, h.CPUModel, h.CPUs, format.Bytes(float64(h.MemoryBytes)), h.OS, h.Kernel)
 	if h.CgroupMode != "" {
 		s += ", cgroup " + h.CgroupMode
 	}
 	return s
-}
-
-func durationStr(d time.Duration) string {
-	if d <= 0 {
-		return "–"
-	}
-	return d.Round(time.Second).String()
 }
 
 // trialCounts says how many valid trials each (variant, scenario) has:

@@ -2,9 +2,9 @@ package report
 
 import "github.com/pgrst-lab/pgrst-lab/lab"
 
-// valuesOf returns a metric's values over valid trials. (The history
+// ValuesOf returns a metric's values over valid trials. (The history
 // that lived in this file is lab/history now.)
-func valuesOf(trials []lab.Trial, m lab.Metric) []float64 {
+func ValuesOf(trials []lab.Trial, m lab.Metric) []float64 {
 	var vs []float64
 	for _, t := range trials {
 		if t.Error != "" {

@@ -13,6 +13,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/matrix"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
 )
@@ -143,21 +144,22 @@ func TestMarkdownEscapesUncleanedStrings(t *testing.T) {
 // hostile) in every matrix format, and matrix.json read back by LoadMatrix.
 func TestHostileAgentStringsInTheMatrix(t *testing.T) {
 	results := t.TempDir()
-	m := &report.Matrix{Experiment: "socket-vs-tcp", Started: statstest.Start, Schedule: textsafe.CleanText(hostile)}
+	m := &matrix.Matrix{Experiment: "socket-vs-tcp", Started: statstest.Start, Schedule: textsafe.CleanText(hostile)}
 	for _, label := range []string{"a", "b"} {
 		run := hostileRun(true)
 		v := stats.Compare(run, 0)
 		dir := writeResult(t, filepath.Join(results, label, "socket-vs-tcp", "t"), run, v)
-		m.Hosts = append(m.Hosts, report.MatrixHost{Label: label, URL: "https://" + label + ":7171", Dir: dir, Run: run, Verdicts: v})
+		m.Hosts = append(m.Hosts, matrix.Host{Label: label, URL: "https://" + label + ":7171", Dir: dir, Run: run, Verdicts: v})
 	}
-	m.Hosts = append(m.Hosts, report.MatrixHost{Label: "c", URL: "https://c:7171", Error: "POST /apply: agent: " + textsafe.CleanText(hostile)})
+	m.Hosts = append(m.Hosts, matrix.Host{Label: "c", URL: "https://c:7171", Error: "POST /apply: agent: " + textsafe.CleanText(hostile)})
+	m.Compare()
 	mdir := filepath.Join(results, "matrix", "socket-vs-tcp", "t")
 	var term, md, html bytes.Buffer
-	report.MatrixTerminal(&term, m)
-	if err := report.MatrixMarkdown(&md, m, mdir); err != nil {
+	matrix.Text(&term, m)
+	if err := matrix.Markdown(&md, m, mdir); err != nil {
 		t.Fatal(err)
 	}
-	if err := report.MatrixHTML(&html, m, mdir); err != nil {
+	if err := matrix.HTML(&html, m, mdir); err != nil {
 		t.Fatal(err)
 	}
 	checkSafe(t, "matrix terminal", term.String(), false, false)
@@ -165,10 +167,10 @@ func TestHostileAgentStringsInTheMatrix(t *testing.T) {
 	checkSafe(t, "matrix.html", html.String(), true, true)
 	checkTables(t, "matrix.md", md.String())
 
-	if err := report.WriteMatrix(mdir, m); err != nil {
+	if err := matrix.Write(mdir, m); err != nil {
 		t.Fatal(err)
 	}
-	back, err := report.LoadMatrix(mdir, 0)
+	back, err := matrix.Load(mdir, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +179,7 @@ func TestHostileAgentStringsInTheMatrix(t *testing.T) {
 		t.Errorf("matrix.json round trip: %d hosts, schedule %.60q", len(back.Hosts), back.Schedule)
 	}
 	var js bytes.Buffer
-	if err := report.MatrixJSON(&js, back, mdir); err != nil {
+	if err := matrix.JSON(&js, back, mdir); err != nil {
 		t.Fatal(err)
 	}
 	var raw map[string]any

@@ -7,6 +7,10 @@ import (
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/chart"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/profile"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/sweep"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -29,7 +33,7 @@ type htmlScenario struct {
 	Warnings []string
 	// Noise are the noise warnings behind the cells' marks, folded.
 	Noise  []string
-	Charts []Chart
+	Charts []chart.Chart
 	Phases *PhaseTable
 }
 
@@ -51,9 +55,9 @@ type htmlData struct {
 	Variants           []htmlVariant
 	Scenarios          []htmlScenario
 	K6                 []K6Row
-	Timeline           []Chart
+	Timeline           []chart.Chart
 	Events             []string
-	Sweep              *htmlSweep
+	Sweep              template.HTML // sweep: the recommendation, tables and curves
 	Profile            template.HTML // profile = true: CPU profile, GHC runtime, SQL
 	Endpoints          []EndpointRow
 	EndpointsNote      string
@@ -113,13 +117,13 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	}
 	d.Setup = [][2]string{
 		{"Experiment", run.Experiment.Name + sourceOf(run)},
-		{"Target", targetDesc(run.Target)},
+		{"Target", TargetDesc(run.Target)},
 		{"Supervisor", run.Target.Supervisor + unitOf(run.Target, "")},
-		{"Machine", hostDesc(run.Host)},
+		{"Machine", HostDesc(run.Host)},
 		{"PostgreSQL", run.Host.PostgreSQL},
-		{"Load", loadDesc(run.Experiment.Load)},
+		{"Load", LoadDesc(run.Experiment.Load)},
 		{"Trials", fmt.Sprintf("%s per variant and scenario, %s order", trialCounts(run), orderOf(run))},
-		{"Run", fmt.Sprintf("%s, took %s", run.Started.UTC().Format("2006-01-02 15:04 MST"), durationStr(run.Finished.Sub(run.Started)))},
+		{"Run", fmt.Sprintf("%s, took %s", run.Started.UTC().Format("2006-01-02 15:04 MST"), format.Elapsed(run.Finished.Sub(run.Started)))},
 		{"Partition", partitionDesc(run.Experiment)},
 		{"Capacity", capacityDesc(run)},
 		{"Interference", interferenceDesc(run)},
@@ -143,10 +147,10 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		d.Scenarios = append(d.Scenarios, hs)
 	}
 	d.Events = eventLines(run)
-	if d.Sweep, err = htmlSweepOf(run, v); err != nil {
+	if d.Sweep, err = sweep.HTML(run, v); err != nil {
 		return err
 	}
-	if d.Profile, err = profileHTML(run); err != nil {
+	if d.Profile, err = profile.HTML(run); err != nil {
 		return fmt.Errorf("html report: %w", err)
 	}
 	if err := page.Execute(w, d); err != nil {
@@ -159,7 +163,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 // the metric and baseline columns it then fits a page).
 const htmlVariantsPerTable = 2
 
-func htmlScenarioOf(v *stats.Verdicts, sc string, charts []Chart) htmlScenario {
+func htmlScenarioOf(v *stats.Verdicts, sc string, charts []chart.Chart) htmlScenario {
 	hs := htmlScenario{Name: sc, Baseline: v.Baseline, Charts: charts}
 	var cols [][]stats.Row
 	for _, name := range v.Variants {
@@ -193,14 +197,14 @@ func htmlTableOf(cols [][]stats.Row) htmlTable {
 		t.Variants = append(t.Variants, c[0].VariantName)
 	}
 	for i, r0 := range cols[0] {
-		hr := htmlRow{Metric: metricTitle(r0.Metric), Base: cell(r0.Baseline)}
+		hr := htmlRow{Metric: metricTitle(r0.Metric), Base: Cell(r0.Baseline)}
 		for _, c := range cols {
 			if i >= len(c) || c[i].Metric.Name != r0.Metric.Name {
 				hr.Cells = append(hr.Cells, htmlCell{})
 				continue
 			}
 			r := c[i]
-			hr.Cells = append(hr.Cells, htmlCell{Value: cell(r.Variant), Delta: r.Delta(), P: r.PString(), MDE: r.MDEString(), Class: string(r.Outcome)})
+			hr.Cells = append(hr.Cells, htmlCell{Value: Cell(r.Variant), Delta: r.Delta(), P: r.PString(), MDE: r.MDEString(), Class: string(r.Outcome)})
 		}
 		t.Rows = append(t.Rows, hr)
 	}
@@ -235,8 +239,17 @@ func eventLines(run *lab.Run) []string {
 	return out
 }
 
+// Style is the single-run report's CSS, shared by the matrix page (package report/matrix).
+func Style() template.CSS {
+	s := pageTemplate
+	if i, j := strings.Index(s, "<style>"), strings.Index(s, "</style>"); i >= 0 && j > i {
+		return template.CSS(s[i+len("<style>") : j]) // our own constant
+	}
+	return ""
+}
+
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
-	"join": strings.Join, "num": num, "bytes": bytesStr, "ms": msCell,
+	"join": strings.Join, "num": num, "bytes": format.Bytes, "ms": msCell,
 }).Parse(pageTemplate))
 
 const pageTemplate = `<!DOCTYPE html>
@@ -284,7 +297,7 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 {{end}}</table>{{else}}<p>Nothing to compare (one variant, or no valid trials).</p>{{end}}
 {{with .NoiseLegend}}<p class="muted">{{.}}.</p>{{end}}
 <p class="muted">{{.Method}}</p>
-{{with .Sweep}}{{template "sweep" .}}{{end}}
+{{.Sweep}}
 
 <h2>Setup</h2>
 <table>{{range .Setup}}{{if index . 1}}<tr><th class="l">{{index . 0}}</th><td class="l">{{index . 1}}</td></tr>{{end}}{{end}}</table>

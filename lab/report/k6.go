@@ -57,4 +57,4 @@ func k6Duration(l lab.LoadStats) float64 {
 	return l.LatencyMs.Mean
 }
 
-func mdK6(b *bufio.Writer, run *lab.Run) { format.K6Markdown(b, K6Rows(run), num, bytesStr) }
+func mdK6(b *bufio.Writer, run *lab.Run) { format.K6Markdown(b, K6Rows(run), num, format.Bytes) }

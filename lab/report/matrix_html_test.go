@@ -5,13 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/matrix"
 )
 
-func matrixPage(t *testing.T, m *report.Matrix) []byte {
+func matrixPage(t *testing.T, m *matrix.Matrix) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := report.MatrixHTML(&b, m, "res/matrix/socket-vs-tcp/t"); err != nil {
+	if err := matrix.HTML(&b, m, "res/matrix/socket-vs-tcp/t"); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()

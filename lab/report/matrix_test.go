@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/matrix"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
 )
@@ -18,19 +18,21 @@ import (
 // matrixFixture is three hosts: "fast" and "slow" (half the rate, twice
 // the CPU per request, noise-free so the ratios are exact) and "gone",
 // which failed before measuring anything.
-func matrixFixture(detail bool) *report.Matrix {
-	host := func(label string, rate, us float64) report.MatrixHost {
+func matrixFixture(detail bool) *matrix.Matrix {
+	host := func(label string, rate, us float64) matrix.Host {
 		run := statstest.Run(statstest.Spec{Experiment: "socket-vs-tcp", Scenarios: []string{"GETSingle", "GETAllEmbed"},
 			Variants: []statstest.Variant{{Name: "tcp", Baseline: true, Rate: rate, P50Ms: 2, ServerUs: us, DBUs: us},
 				{Name: "unix", Rate: rate * 1.1, P50Ms: 2, ServerUs: us, DBUs: us}},
 			Trials: 3, Seed: 1, Detail: detail})
 		run.Host.Hostname = label
-		return report.MatrixHost{Label: label, URL: "https://" + label + ":7070", Dir: filepath.Join("res", label, "socket-vs-tcp", "t"),
+		return matrix.Host{Label: label, URL: "https://" + label + ":7070", Dir: filepath.Join("res", label, "socket-vs-tcp", "t"),
 			Run: run, Verdicts: stats.Compare(run, 0)}
 	}
-	return &report.Matrix{Experiment: "socket-vs-tcp", Title: "Socket vs TCP", Schedule: "both agents report the same machine",
-		Hosts: []report.MatrixHost{host("fast", 2000, 100), host("slow", 1000, 200),
+	m := &matrix.Matrix{Experiment: "socket-vs-tcp", Title: "Socket vs TCP", Schedule: "both agents report the same machine",
+		Hosts: []matrix.Host{host("fast", 2000, 100), host("slow", 1000, 200),
 			{Label: "gone", URL: "https://gone:7070", Error: "connection refused"}}}
+	m.Compare()
+	return m
 }
 
 func TestMatrixTableRatiosAgainstTheReference(t *testing.T) {
@@ -56,12 +58,13 @@ func TestMatrixTableRatiosAgainstTheReference(t *testing.T) {
 	// A host that failed after measuring keeps its cells and says it is partial.
 	m.Hosts[1].Error = "session lost"
 	var term bytes.Buffer
-	report.MatrixTerminal(&term, m)
+	matrix.Text(&term, m)
 	if !strings.Contains(term.String(), "partial: session lost") || m.Table()[0].Rows[0].Cells[1].Trials != 3 {
 		t.Errorf("partial host:\n%s", term.String())
 	}
 	// Without the first host, the second is the reference.
-	m.Hosts[0] = report.MatrixHost{Label: "fast", Error: "agent busy"}
+	m.Hosts[0] = matrix.Host{Label: "fast", Error: "agent busy"}
+	m.Compare()
 	if ref := m.Reference(); ref != 1 {
 		t.Fatalf("reference %d, want 1 (the first host with trials)", ref)
 	}
@@ -73,14 +76,14 @@ func TestMatrixTableRatiosAgainstTheReference(t *testing.T) {
 func TestMatrixFormats(t *testing.T) {
 	m := matrixFixture(true)
 	var term, md, js, html bytes.Buffer
-	report.MatrixTerminal(&term, m)
-	if err := report.MatrixMarkdown(&md, m, "res/matrix/socket-vs-tcp/t"); err != nil {
+	matrix.Text(&term, m)
+	if err := matrix.Markdown(&md, m, "res/matrix/socket-vs-tcp/t"); err != nil {
 		t.Fatal(err)
 	}
-	if err := report.MatrixJSON(&js, m, "."); err != nil {
+	if err := matrix.JSON(&js, m, "."); err != nil {
 		t.Fatal(err)
 	}
-	if err := report.MatrixHTML(&html, m, "res/matrix/socket-vs-tcp/t"); err != nil {
+	if err := matrix.HTML(&html, m, "res/matrix/socket-vs-tcp/t"); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("terminal:\n%s", term.String())
@@ -135,10 +138,10 @@ func TestMatrixFormats(t *testing.T) {
 
 func TestWriteMatrix(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "matrix")
-	if err := report.WriteMatrix(dir, matrixFixture(false)); err != nil {
+	if err := matrix.Write(dir, matrixFixture(false)); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range report.MatrixFiles {
+	for _, f := range matrix.Files {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
@@ -150,13 +153,14 @@ func TestWriteMatrix(t *testing.T) {
 // significant; the same rate under noise is not and is marked "~", in
 // every format.
 func TestMatrixCellsCarryTheUnpairedTest(t *testing.T) {
-	host := func(label string, rate float64, seed uint64) report.MatrixHost {
+	host := func(label string, rate float64, seed uint64) matrix.Host {
 		run := statstest.Run(statstest.Spec{Experiment: "socket-vs-tcp", Scenarios: []string{"GETSingle"},
 			Variants: []statstest.Variant{{Name: "tcp", Baseline: true, Rate: rate, P50Ms: 2, ServerUs: 100, DBUs: 100}},
 			Trials:   6, Noise: 0.03, Seed: seed})
-		return report.MatrixHost{Label: label, URL: "https://" + label + ":7070", Run: run, Verdicts: stats.Compare(run, 0)}
+		return matrix.Host{Label: label, URL: "https://" + label + ":7070", Run: run, Verdicts: stats.Compare(run, 0)}
 	}
-	m := &report.Matrix{Experiment: "socket-vs-tcp", Hosts: []report.MatrixHost{host("ref", 2000, 1), host("half", 1000, 2), host("same", 2000, 3)}}
+	m := &matrix.Matrix{Experiment: "socket-vs-tcp", Hosts: []matrix.Host{host("ref", 2000, 1), host("half", 1000, 2), host("same", 2000, 3)}}
+	m.Compare()
 	row := m.Table()[0].Rows[0]
 	ref, half, same := row.Cells[0], row.Cells[1], row.Cells[2]
 	if ref.RateTest != nil {
@@ -170,14 +174,14 @@ func TestMatrixCellsCarryTheUnpairedTest(t *testing.T) {
 	}
 	wantSame := fmt.Sprintf("×%.2f ~", same.RateRatio)
 	var term, md, html, js bytes.Buffer
-	report.MatrixTerminal(&term, m)
-	if err := report.MatrixMarkdown(&md, m, "."); err != nil {
+	matrix.Text(&term, m)
+	if err := matrix.Markdown(&md, m, "."); err != nil {
 		t.Fatal(err)
 	}
-	if err := report.MatrixHTML(&html, m, "."); err != nil {
+	if err := matrix.HTML(&html, m, "."); err != nil {
 		t.Fatal(err)
 	}
-	if err := report.MatrixJSON(&js, m, "."); err != nil {
+	if err := matrix.JSON(&js, m, "."); err != nil {
 		t.Fatal(err)
 	}
 	for name, out := range map[string]string{"terminal": term.String(), "markdown": md.String(), "html": html.String()} {
@@ -192,7 +196,7 @@ func TestMatrixCellsCarryTheUnpairedTest(t *testing.T) {
 		Scenarios []struct {
 			Cells []struct {
 				Host     string
-				RateTest *report.MatrixTest `json:"rate_test"`
+				RateTest *matrix.Test `json:"rate_test"`
 			}
 		}
 	}

@@ -11,8 +11,8 @@ import (
 // and metric.
 const noiseMark = "!"
 
-// cell is summary(s) with the noise mark: "2371 ±12%!".
-func cell(s stats.Summary) string {
+// Cell is summary(s) with the noise mark: "2371 ±12%!".
+func Cell(s stats.Summary) string {
 	if s.Noisy() {
 		return summary(s) + noiseMark
 	}

@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/chart"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -61,7 +63,7 @@ func Phases(run *lab.Run, v *stats.Verdicts, sc string) *PhaseTable {
 		known := false
 		for _, ph := range append(slices.Clone(lab.PhaseNames), "total") {
 			m, _ := lab.MetricByName(lab.PhasePrefix + ph)
-			vals := valuesOf(stats.TrialsOf(run, name, sc), m)
+			vals := ValuesOf(stats.TrialsOf(run, name, sc), m)
 			med := math.NaN()
 			if len(vals) > 0 {
 				med, known = stats.Median(vals), true
@@ -120,7 +122,7 @@ func phaseChart(pt *PhaseTable, sc string) (*plot.Plot, bool) {
 	if pt == nil {
 		return nil, false
 	}
-	p := newPlot(sc+": Server-Timing phases per variant", "", "ms per request (mean)")
+	p := chart.New(sc+": Server-Timing phases per variant", "", "ms per request (mean)")
 	var names []string
 	for _, r := range pt.Rows {
 		names = append(names, r.Variant)
@@ -138,7 +140,7 @@ func phaseChart(pt *PhaseTable, sc string) (*plot.Plot, bool) {
 		if err != nil {
 			return nil, false
 		}
-		bars.Color = colorOf(i)
+		bars.Color = chart.Color(i)
 		bars.LineStyle.Width = 0
 		if below != nil {
 			bars.StackOn(below)
@@ -168,13 +170,13 @@ func mdPhases(b *bufio.Writer, pt *PhaseTable) {
 	fmt.Fprintf(b, "Where the server's time goes (Server-Timing, ms per request, median over trials of the mean):\n\n")
 	fmt.Fprintf(b, "| variant | %s | sum | phases that moved |\n|---|%s---:|---|\n", strings.Join(pt.Phases, " | "), strings.Repeat("---:|", len(pt.Phases)))
 	for _, r := range pt.Rows {
-		name := mdEscape(r.Variant)
+		name := format.MdEscape(r.Variant)
 		if r.Baseline {
 			name += " (baseline)"
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", name, strings.Join(msCells(r.Ms), " | "), msCell(r.TotalMs), mdEscape(r.Moved))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", name, strings.Join(msCells(r.Ms), " | "), msCell(r.TotalMs), format.MdEscape(r.Moved))
 	}
-	fmt.Fprintf(b, "\n%s\n\n", mdEscape(pt.Clock))
+	fmt.Fprintf(b, "\n%s\n\n", format.MdEscape(pt.Clock))
 }
 
 func msCells(ms []float64) []string {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/profile"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -114,7 +115,7 @@ func TestProfileFilesNextToTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pr report.ProfileReport
+	var pr profile.Report
 	if err := json.Unmarshal(b, &pr); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -49,29 +50,29 @@ func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) err
 	if title == "" {
 		title = run.Experiment.Name
 	}
-	fmt.Fprintf(b, "### pgrst-lab: %s\n\n", mdEscape(title))
+	fmt.Fprintf(b, "### pgrst-lab: %s\n\n", format.MdEscape(title))
 	if run.Target.Reference {
 		fmt.Fprintf(b, "> Measured on the reference server (postgrest-mini), not PostgREST.\n\n")
 	}
 	if run.Interrupted != "" {
-		fmt.Fprint(b, mdPara("> **Interrupted run:** "+mdEscape(run.Interrupted)))
+		fmt.Fprint(b, format.MdPara("> **Interrupted run:** "+format.MdEscape(run.Interrupted)))
 	}
 	if g := o.Gate; g != nil {
 		if len(g.Fired) == 0 {
 			fmt.Fprintf(b, "**Gate `%s`: passed** — no significant change beyond it.\n\n", g.Rules)
 			if len(g.Blind) > 0 {
-				fmt.Fprint(b, mdPara(fmt.Sprintf("But this run could not have detected a change of the gate's size on %d comparison(s): "+
+				fmt.Fprint(b, format.MdPara(fmt.Sprintf("But this run could not have detected a change of the gate's size on %d comparison(s): "+
 					"its noise hides smaller changes (mde). More rounds (--max-trials) or a quieter machine would.", len(g.Blind))))
 				fmt.Fprintf(b, "<details><summary>Where the gate was blind</summary>\n\n")
 				for _, l := range g.Blind {
-					fmt.Fprint(b, mdItem(mdEscape(l)))
+					fmt.Fprint(b, format.MdItem(format.MdEscape(l)))
 				}
 				fmt.Fprintf(b, "\n</details>\n\n")
 			}
 		} else {
 			fmt.Fprintf(b, "**Gate `%s`: FAILED** — %d significant change(s) beyond it:\n\n", g.Rules, len(g.Fired))
 			for _, f := range g.Fired {
-				fmt.Fprint(b, mdItem(mdEscape(f)))
+				fmt.Fprint(b, format.MdItem(format.MdEscape(f)))
 			}
 			fmt.Fprintln(b)
 		}
@@ -79,14 +80,14 @@ func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) err
 	mdEndpoints(b, v, "####")
 	mdVerdictTable(b, v, summaryExtras(v, o.Gate))
 	for _, a := range o.Also {
-		fmt.Fprint(b, mdPara(fmt.Sprintf("**Against %s**, in the same rounds (paired, the same test):", mdEscape(a.Baseline))))
+		fmt.Fprint(b, format.MdPara(fmt.Sprintf("**Against %s**, in the same rounds (paired, the same test):", format.MdEscape(a.Baseline))))
 		mdEndpoints(b, a, "####")
 		mdVerdictTable(b, a, summaryExtras(a, o.Gate))
 	}
-	if bins := binariesDesc(run, mdCode, mdEscape); bins != "" {
-		fmt.Fprint(b, mdPara("Binaries: "+bins+"."))
+	if bins := binariesDesc(run, format.MdCode, format.MdEscape); bins != "" {
+		fmt.Fprint(b, format.MdPara("Binaries: "+bins+"."))
 	}
-	fmt.Fprint(b, mdPara(fmt.Sprintf("Load: %s; %s trials per variant and scenario. Test: %s.", loadDesc(run.Experiment.Load), trialCounts(run), v.Method())))
+	fmt.Fprint(b, format.MdPara(fmt.Sprintf("Load: %s; %s trials per variant and scenario. Test: %s.", LoadDesc(run.Experiment.Load), trialCounts(run), v.Method())))
 	b.Flush()
 
 	var setup bytes.Buffer

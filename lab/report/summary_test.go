@@ -31,7 +31,7 @@ func TestSummaryVerdictFirst(t *testing.T) {
 	if gate < 0 || table < gate || details < table {
 		t.Fatalf("want gate, verdict table, then details (at %d, %d, %d):\n%s", gate, table, details, md)
 	}
-	// mdEscape writes > as &gt; (it renders as >).
+	// format.MdEscape writes > as &gt; (it renders as >).
 	for _, want := range []string{"| latency p99 |", "beyond p99&gt;+5%", "`tcp`: PostgREST 13.0.8 (`/opt/base/postgrest`)",
 		"`unix`: PostgREST 13.0.9 (abc123)", "results/socket-vs-tcp/20261130-090000/report.md", "### GETSingleEmbed", "</details>"} {
 		if !strings.Contains(md, want) {

@@ -8,6 +8,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/sweep"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -20,9 +22,9 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 		title = run.Experiment.Name
 	}
 	fmt.Fprintf(w, "%s\n%s\n", title, strings.Repeat("=", len([]rune(title))))
-	fmt.Fprintf(w, "target   %s\n", targetDesc(run.Target))
-	fmt.Fprintf(w, "host     %s\n", hostDesc(run.Host))
-	fmt.Fprintf(w, "load     %s\n", loadDesc(run.Experiment.Load))
+	fmt.Fprintf(w, "target   %s\n", TargetDesc(run.Target))
+	fmt.Fprintf(w, "host     %s\n", HostDesc(run.Host))
+	fmt.Fprintf(w, "load     %s\n", LoadDesc(run.Experiment.Load))
 	fmt.Fprintf(w, "trials   %s per variant and scenario, %s order; medians ±%.0f%% CI\n", trialCounts(run), orderOf(run), 100*v.Confidence)
 	fmt.Fprintf(w, "test     %s\n", v.Method())
 	if d := partitionDesc(run.Experiment); d != "" {
@@ -55,11 +57,11 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 	if bins := binariesDesc(run, plain, plain); bins != "" {
 		fmt.Fprintf(w, "\nbinaries %s\n", bins)
 	}
-	terminalSweep(w, run, v)
+	sweep.Text(w, run, v)
 	terminalEndpoints(w, v)
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Verdict (%s):\n", primaryLabel(v))
-	for _, line := range headlines(v) {
+	for _, line := range Headlines(v) {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
 	if len(run.Events) > 0 {
@@ -72,17 +74,17 @@ func terminalTable(w io.Writer, rows []stats.Row) {
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "  metric\t%s\t%s\tdelta\tp\tmde\t\n", rows[0].BaselineName, rows[0].VariantName)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", metricTitle(r.Metric), cell(r.Baseline), cell(r.Variant), r.Delta(), r.PString(), r.MDEString(), outcomeWord(r))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", metricTitle(r.Metric), Cell(r.Baseline), Cell(r.Variant), r.Delta(), r.PString(), r.MDEString(), outcomeWord(r))
 	}
 	tw.Flush()
-	writeTrimmed(w, buf.String())
+	format.WriteTrimmed(w, buf.String())
 	for _, ws := range otherWarnings(rows) {
 		fmt.Fprintf(w, "  ! %s\n", ws)
 	}
 }
 
-// headlines says, per scenario and variant, what happened to throughput.
-func headlines(v *stats.Verdicts) []string {
+// Headlines says, per scenario and variant, what happened to throughput.
+func Headlines(v *stats.Verdicts) []string {
 	var out []string
 	for _, r := range v.Headlines() {
 		var s string
@@ -112,17 +114,6 @@ func orderOf(run *lab.Run) lab.Order {
 		return o
 	}
 	return lab.OrderInterleaved
-}
-
-// writeTrimmed writes s without trailing spaces on its lines (tabwriter
-// pads the last column).
-func writeTrimmed(w io.Writer, s string) {
-	for _, line := range strings.SplitAfter(s, "\n") {
-		io.WriteString(w, strings.TrimRight(line, " \n"))
-		if strings.HasSuffix(line, "\n") {
-			io.WriteString(w, "\n")
-		}
-	}
 }
 
 // primaryLabel names the verdicts' headline metric.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -55,7 +56,7 @@ func mdVerdictTable(b *bufio.Writer, v *stats.Verdicts, extras []lab.Metric) {
 	}
 	fmt.Fprintln(b)
 	if noisy {
-		fmt.Fprint(b, mdPara(noiseLegend()+"."))
+		fmt.Fprint(b, format.MdPara(noiseLegend()+"."))
 	}
 }
 

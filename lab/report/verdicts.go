@@ -1,10 +1,9 @@
 package report
 
 import (
-	"math"
-
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -33,8 +32,8 @@ func rowRecord(r stats.Row) record.VerdictRowV1 {
 		Scenario: r.Scenario, Metric: r.Metric.Name, Label: r.Metric.Label, Unit: r.Metric.Unit, Better: r.Metric.Better,
 		BaselineName: r.BaselineName, VariantName: r.VariantName,
 		Baseline: summaryRecord(r.Baseline), Variant: summaryRecord(r.Variant),
-		DeltaPct: finite(r.DeltaPct), Delta: r.Delta(), P: r.P, Test: r.Test, PUnpaired: r.PUnpaired, Paired: pairedRecord(r.Paired),
-		Alpha: r.Alpha, Threshold: r.Threshold, MDEPct: finite(r.MDEPct),
+		DeltaPct: format.Finite(r.DeltaPct), Delta: r.Delta(), P: r.P, Test: r.Test, PUnpaired: r.PUnpaired, Paired: pairedRecord(r.Paired),
+		Alpha: r.Alpha, Threshold: r.Threshold, MDEPct: format.Finite(r.MDEPct),
 		Significant: r.Significant, Outcome: string(r.Outcome), Warnings: r.Warnings,
 	}
 }
@@ -51,9 +50,9 @@ func pairedRecord(p *stats.Paired) *record.PairedV1 {
 	if p == nil {
 		return nil
 	}
-	out := &record.PairedV1{N: p.N, ChangePct: finite(p.ChangePct), LoPct: finite(p.LoPct), HiPct: finite(p.HiPct), P: p.P, SD: p.SD}
+	out := &record.PairedV1{N: p.N, ChangePct: format.Finite(p.ChangePct), LoPct: format.Finite(p.LoPct), HiPct: format.Finite(p.HiPct), P: p.P, SD: p.SD}
 	if sa := p.Speed; sa != nil {
-		out.Speed = &record.SpeedV1{Beta: sa.Beta, Corr: sa.Corr, RawP: sa.RawP, RawSD: sa.RawSD, RawChangePct: finite(sa.RawChangePct)}
+		out.Speed = &record.SpeedV1{Beta: sa.Beta, Corr: sa.Corr, RawP: sa.RawP, RawSD: sa.RawSD, RawChangePct: format.Finite(sa.RawChangePct)}
 	}
 	return out
 }
@@ -63,7 +62,7 @@ func summaryRecord(s stats.Summary) record.SummaryV1 {
 	if vs == nil {
 		vs = []float64{}
 	}
-	return record.SummaryV1{Median: finite(s.Median), Lo: finite(s.Lo), Hi: finite(s.Hi), N: s.N, Values: vs}
+	return record.SummaryV1{Median: format.Finite(s.Median), Lo: format.Finite(s.Lo), Hi: format.Finite(s.Hi), N: s.N, Values: vs}
 }
 
 func sweepRecord(s *stats.SweepResult) *record.SweepVerdictsV1 {
@@ -86,12 +85,4 @@ func sweepRecord(s *stats.SweepResult) *record.SweepVerdictsV1 {
 		out.Scenarios = append(out.Scenarios, o)
 	}
 	return out
-}
-
-// finite is f, or nil (null) when it is infinite or not a number.
-func finite(f float64) *float64 {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil
-	}
-	return &f
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
 )
@@ -66,8 +67,8 @@ func TestMarkdownFits120ColumnsWithManyVariants(t *testing.T) {
 	}
 	md := b.String()
 	for i, line := range strings.Split(md, "\n") {
-		if n := utf8.RuneCountInString(line); n > report.MarkdownWidth {
-			t.Errorf("line %d has %d runes (> %d): %s", i+1, n, report.MarkdownWidth, line)
+		if n := utf8.RuneCountInString(line); n > format.MarkdownWidth {
+			t.Errorf("line %d has %d runes (> %d): %s", i+1, n, format.MarkdownWidth, line)
 		}
 	}
 	noise := 0

@@ -6,8 +6,9 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/pgrst-lab/pgrst-lab/internal/atomicfile"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/profile"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -17,7 +18,7 @@ var Files = []string{"report.md", "report.html", "verdicts.json", "results.bench
 // WriteAll writes report.md, report.html, verdicts.json, results.bench,
 // trials.csv and telemetry.csv into dir (run.json is the runner's), and
 // with profiles or statements profile.json, flame-<variant>.svg and
-// profile-<variant>.pb.gz (see writeProfiles). Each
+// profile-<variant>.pb.gz (see profile.Write). Each
 // file is written to a temporary name and renamed, so a reader never sees
 // half a report.
 func WriteAll(dir string, run *lab.Run, v *stats.Verdicts) error {
@@ -34,13 +35,9 @@ func WriteAll(dir string, run *lab.Run, v *stats.Verdicts) error {
 		if err := writers[name](&b); err != nil {
 			return fmt.Errorf("write %s: %w", name, err)
 		}
-		if err := writeFile(filepath.Join(dir, name), b.Bytes()); err != nil {
+		if err := format.WriteFile(filepath.Join(dir, name), b.Bytes()); err != nil {
 			return err
 		}
 	}
-	return writeProfiles(dir, run)
-}
-
-func writeFile(path string, data []byte) error {
-	return atomicfile.Write(path, data, atomicfile.Options{Mode: 0o644})
+	return profile.Write(dir, run)
 }

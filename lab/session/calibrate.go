@@ -13,7 +13,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
-	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	calibrationreport "github.com/pgrst-lab/pgrst-lab/lab/report/calibration"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -106,8 +106,8 @@ func (c *Calibration) Run(ctx context.Context) error {
 			res.Stopped = stopped.Error()
 		}
 		fmt.Fprintln(c.Out)
-		report.CalibrationTable(c.Out, res)
-		if err := report.WriteCalibration(c.dir, res); err != nil {
+		calibrationreport.Text(c.Out, res)
+		if err := calibrationreport.Write(c.dir, res); err != nil {
 			return errors.Join(stopped, err)
 		}
 		fmt.Fprintf(c.Out, "\nreport: %s (calibration.md, calibration.html, calibration.json; runs/*/run.json)\n", c.dir)
@@ -312,8 +312,8 @@ func MergeCalibrations(dirs []string, results string, out io.Writer) (string, er
 	}
 	dir := filepath.Join(results, "calibrate", m.Experiment, Stamp(time.Now())+"-merged")
 	fmt.Fprintf(out, "%s: %d calibrations, %d runs\n\n", m.Experiment, len(parts), len(m.Outcomes))
-	report.CalibrationTable(out, m)
-	if err := report.WriteCalibration(dir, m); err != nil {
+	calibrationreport.Text(out, m)
+	if err := calibrationreport.Write(dir, m); err != nil {
 		return "", err
 	}
 	fmt.Fprintf(out, "\nreport: %s (calibration.md, calibration.html, calibration.json)\n", dir)

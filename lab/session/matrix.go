@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/matrix"
 )
 
 // Remote is one host of a matrix: a server side that an agent serves.
@@ -43,7 +43,7 @@ type Matrix struct {
 // matrix with why; the others are still reported.
 func (mx *Matrix) Run(ctx context.Context) error {
 	e, results, stdout := mx.Experiment, mx.Results, mx.Out
-	m := &report.Matrix{Experiment: e.Name, Title: e.Title, Started: time.Now(), Hosts: make([]report.MatrixHost, len(mx.Hosts))}
+	m := &matrix.Matrix{Experiment: e.Name, Title: e.Title, Started: time.Now(), Hosts: make([]matrix.Host, len(mx.Hosts))}
 	used := map[string]int{"matrix": 1} // RESULTS/matrix/ is the matrix's
 	var described []int
 	var hosts []lab.Host
@@ -51,7 +51,7 @@ func (mx *Matrix) Run(ctx context.Context) error {
 	for i, r := range mx.Hosts {
 		u := r.URL()
 		h, err := r.Describe(ctx)
-		m.Hosts[i] = report.MatrixHost{URL: u, Label: uniqueLabel(used, hostLabel(h, u))}
+		m.Hosts[i] = matrix.Host{URL: u, Label: uniqueLabel(used, hostLabel(h, u))}
 		if err != nil {
 			m.Hosts[i].Error = err.Error()
 			fmt.Fprintf(stdout, "agent %s: %v\n", u, err)
@@ -109,25 +109,19 @@ func (mx *Matrix) Run(ctx context.Context) error {
 	}
 
 	var errs []error
-	var runs []*lab.Run
-	var okLabels, dirs []string
 	for _, h := range m.Hosts {
 		if h.Error != "" {
 			errs = append(errs, fmt.Errorf("agent %s (%s): %s", h.URL, h.Label, h.Error))
 		}
-		if h.Run != nil && h.Dir != "" {
-			runs, okLabels, dirs = append(runs, h.Run), append(okLabels, h.Label), append(dirs, h.Dir)
-		}
 	}
-	if len(runs) > 1 {
-		if err := hostVerdicts(results, runs, okLabels, dirs, stdout); err != nil {
-			errs = append(errs, err)
-		}
+	m.Compare()
+	if err := hostVerdicts(results, m, stdout); err != nil {
+		errs = append(errs, err)
 	}
 	dir := ResultDir(filepath.Join(results, "matrix"), e.Name, m.Started)
 	fmt.Fprintln(stdout)
-	report.MatrixTerminal(stdout, m)
-	if err := report.WriteMatrix(dir, m); err != nil {
+	matrix.Text(stdout, m)
+	if err := matrix.Write(dir, m); err != nil {
 		return errors.Join(append(errs, err)...)
 	}
 	fmt.Fprintf(stdout, "\nmatrix report: %s (matrix.md, matrix.html, matrix.json)\n", dir)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
-	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/matrix"
 )
 
 // hostLabel names a host's result directory: its hostname, else the
@@ -38,16 +38,23 @@ func hostLabel(h lab.Host, agentURL string) string {
 	}, name)
 }
 
-// hostVerdicts compares every host with the first, variant by variant, with
-// the same statistics as `lab compare`, and writes each comparison as
-// RESULTS/hosts-<host>-vs-<first>.md (the matrix shows the ratios).
-func hostVerdicts(results string, runs []*lab.Run, labels, dirs []string, stdout io.Writer) error {
-	a := report.Compared{Label: labels[0], Dir: dirs[0], Run: runs[0]}
-	for i := 1; i < len(runs); i++ {
-		b := report.Compared{Label: labels[i], Dir: dirs[i], Run: runs[i]}
-		v := stats.CompareRuns(a.Run, b.Run, a.Label, b.Label, 0)
+// hostVerdicts writes each host's comparison with the matrix's reference
+// host (Host.Versus, from Matrix.Compare: the statistics of `lab
+// compare`) as RESULTS/hosts-<host>-vs-<reference>.md, for the hosts with
+// a result directory (the matrix shows the ratios).
+func hostVerdicts(results string, m *matrix.Matrix, stdout io.Writer) error {
+	ref := m.Reference()
+	if ref < 0 || m.Hosts[ref].Dir == "" {
+		return nil
+	}
+	a := report.Compared{Label: m.Hosts[ref].Label, Dir: m.Hosts[ref].Dir, Run: m.Hosts[ref].Run}
+	for _, h := range m.Hosts {
+		if h.Versus == nil || h.Dir == "" {
+			continue
+		}
+		b := report.Compared{Label: h.Label, Dir: h.Dir, Run: h.Run}
 		var md bytes.Buffer
-		if err := report.CompareMarkdown(&md, a, b, v); err != nil {
+		if err := report.CompareMarkdown(&md, a, b, h.Versus); err != nil {
 			return err
 		}
 		name := filepath.Join(results, fmt.Sprintf("hosts-%s-vs-%s.md", b.Label, a.Label))

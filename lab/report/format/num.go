@@ -48,3 +48,34 @@ func Count(v float64) string {
 	}
 	return fmt.Sprintf("%.1f", v)
 }
+
+// Bytes formats bytes in SI units, as k6 does ("24 MB").
+func Bytes(b float64) string {
+	units := []string{"B", "kB", "MB", "GB", "TB"}
+	i := 0
+	for b >= 1000 && i < len(units)-1 {
+		b /= 1000
+		i++
+	}
+	if i == 0 {
+		return fmt.Sprintf("%.0f B", b)
+	}
+	return fmt.Sprintf("%s %s", Num(b, 3), units[i])
+}
+
+// Median formats a median of n values with its interval's half-width in
+// percent like benchstat: "2371 ±3%"; "–" without values.
+func Median(n int, median, spreadPct float64) string {
+	if n == 0 {
+		return "–"
+	}
+	switch {
+	case median == 0 && spreadPct == 0:
+		return "0"
+	case math.IsInf(spreadPct, 0):
+		return Num(median, 3) + " ±∞"
+	case math.IsNaN(spreadPct):
+		return Num(median, 3) + " ±?"
+	}
+	return fmt.Sprintf("%s ±%.0f%%", Num(median, 3), spreadPct)
+}

@@ -1,4 +1,4 @@
-package report
+package profile
 
 import (
 	"bytes"
@@ -7,38 +7,39 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/profiles"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
 
-// writeProfiles writes, when the run has profiles, profile.json and per
+// Write writes, when the run has profiles, profile.json and per
 // variant flame-<variant>.svg, profile-<variant>.pb.gz (pprof) and
 // stacks-<variant>.folded (one "frame;frame;... count" line per stack, as
 // flamegraph.pl and speedscope read it).
-func writeProfiles(dir string, run *lab.Run) error {
-	r := Profile(run)
+func Write(dir string, run *lab.Run) error {
+	r := Of(run)
 	if r.Empty() {
 		return nil
 	}
 	var b bytes.Buffer
-	if err := ProfileJSON(&b, r); err != nil {
+	if err := JSON(&b, r); err != nil {
 		return fmt.Errorf("write profile.json: %w", err)
 	}
-	if err := writeFile(filepath.Join(dir, "profile.json"), b.Bytes()); err != nil {
+	if err := format.WriteFile(filepath.Join(dir, "profile.json"), b.Bytes()); err != nil {
 		return err
 	}
 	for _, v := range r.variants {
 		name := fileName(v.Name)
-		svg := profiles.FlameSVG(v.Stacks, flameTitle(v))
-		if err := writeFile(filepath.Join(dir, "flame-"+name+".svg"), svg); err != nil {
+		svg := FlameSVG(v.Stacks, flameTitle(v))
+		if err := format.WriteFile(filepath.Join(dir, "flame-"+name+".svg"), svg); err != nil {
 			return err
 		}
-		if err := writeFile(filepath.Join(dir, "stacks-"+name+".folded"), profiles.Folded(v.Stacks)); err != nil {
+		if err := format.WriteFile(filepath.Join(dir, "stacks-"+name+".folded"), Folded(v.Stacks)); err != nil {
 			return err
 		}
 		var p bytes.Buffer
 		if err := profiles.WritePprof(&p, v); err != nil {
 			return fmt.Errorf("write profile-%s.pb.gz: %w", name, err)
 		}
-		if err := writeFile(filepath.Join(dir, "profile-"+name+".pb.gz"), p.Bytes()); err != nil {
+		if err := format.WriteFile(filepath.Join(dir, "profile-"+name+".pb.gz"), p.Bytes()); err != nil {
 			return err
 		}
 	}

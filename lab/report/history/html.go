@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
+	"github.com/pgrst-lab/pgrst-lab/lab/history"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -131,17 +133,17 @@ type htmlData struct {
 // band, change points marked with their size and range; each point links
 // to its run's report. Self-contained: inline CSS and SVG, no scripts, no
 // external URLs; every string from a run is escaped by html/template.
-func HTML(w io.Writer, h *History, o HTMLOptions) error {
-	d := htmlData{Experiment: clean(h.Experiment), Order: h.OrderDesc(), Method: h.Method(), Runs: h.Runs}
+func HTML(w io.Writer, h *history.History, o HTMLOptions) error {
+	d := htmlData{Experiment: textsafe.CleanText(h.Experiment), Order: h.OrderDesc(), Method: h.Method(), Runs: h.Runs}
 	for _, warn := range h.Warnings {
-		d.Warnings = append(d.Warnings, clean(warn))
+		d.Warnings = append(d.Warnings, textsafe.CleanText(warn))
 	}
 	for gi := range h.Groups {
 		g := &h.Groups[gi]
 		hg := htmlGroup{Title: g.Title()}
 		type key struct{ sc, metric string }
 		var keys []key
-		bykey := map[key][]*Series{}
+		bykey := map[key][]*history.Series{}
 		for i := range g.Series {
 			s := &g.Series[i]
 			k := key{s.Scenario, s.Metric.Name}
@@ -160,7 +162,7 @@ func HTML(w io.Writer, h *History, o HTMLOptions) error {
 		if c == "" {
 			c = "no commit"
 		}
-		d.Apart = append(d.Apart, fmt.Sprintf("%s (%s, %s)", clean(e.ID), clean(shortCommit(c)), e.Started.UTC().Format("2006-01-02 15:04")))
+		d.Apart = append(d.Apart, fmt.Sprintf("%s (%s, %s)", textsafe.CleanText(e.ID), textsafe.CleanText(history.ShortCommit(c)), e.Started.UTC().Format("2006-01-02 15:04")))
 	}
 	return pageTmpl.Execute(w, d)
 }
@@ -168,9 +170,9 @@ func HTML(w io.Writer, h *History, o HTMLOptions) error {
 func f1(x float64) string { return fmt.Sprintf("%.1f", x) }
 
 // chartOf draws one scenario × metric of a group: a line per variant.
-func chartOf(h *History, g *Group, ss []*Series, o HTMLOptions) htmlChart {
+func chartOf(h *history.History, g *history.Group, ss []*history.Series, o HTMLOptions) htmlChart {
 	m := ss[0].Metric
-	c := htmlChart{Title: clean(ss[0].Scenario) + ": " + m.Label, Unit: m.Unit, W: f1(chartW), H: f1(chartH),
+	c := htmlChart{Title: textsafe.CleanText(ss[0].Scenario) + ": " + m.Label, Unit: m.Unit, W: f1(chartW), H: f1(chartH),
 		PlotX0: f1(padL), PlotX1: f1(padL + plotW), PlotY0: f1(padT), PlotY1: f1(padT + plotH)}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range ss {
@@ -195,14 +197,14 @@ func chartOf(h *History, g *Group, ss []*Series, o HTMLOptions) htmlChart {
 	}
 	yOf := func(v float64) float64 { return padT + plotH*(1-(v-lo)/(hi-lo)) }
 	for _, t := range ticks {
-		c.YTicks = append(c.YTicks, svgTick{Y: f1(yOf(t)), Label: fmtNum(t)})
+		c.YTicks = append(c.YTicks, svgTick{Y: f1(yOf(t)), Label: history.Num(t)})
 	}
 	step := max(1, int(math.Ceil(float64(n)/24)))
 	for i := 0; i < n; i += step {
-		c.XTicks = append(c.XTicks, svgTick{X: f1(xOf(i)), Y: f1(padT + plotH + 12), Label: clip(clean(g.Runs[i].Label(h.By)), 16)})
+		c.XTicks = append(c.XTicks, svgTick{X: f1(xOf(i)), Y: f1(padT + plotH + 12), Label: history.Clip(textsafe.CleanText(g.Runs[i].Label(h.By)), 16)})
 	}
 	for li, s := range ss {
-		ln := svgLine{Name: clean(s.Variant), Color: palette[li%len(palette)]}
+		ln := svgLine{Name: textsafe.CleanText(s.Variant), Color: palette[li%len(palette)]}
 		var line, upper, lower []string
 		for _, p := range s.Points {
 			x, y := xOf(p.Pos), yOf(p.Median)
@@ -213,12 +215,12 @@ func chartOf(h *History, g *Group, ss []*Series, o HTMLOptions) htmlChart {
 			}
 			upper = append(upper, f1(x)+","+f1(yOf(ph)))
 			lower = append([]string{f1(x) + "," + f1(yOf(pl))}, lower...)
-			tip := fmt.Sprintf("#%d %s: %s %s %s, MDE %s", p.I+1, clean(p.ID), fmtNum(p.Median), m.Unit, spread(p.SpreadPct()), mdeStr(p.MDEPct))
+			tip := fmt.Sprintf("#%d %s: %s %s %s, MDE %s", p.I+1, textsafe.CleanText(p.ID), history.Num(p.Median), m.Unit, spread(p.SpreadPct()), mdeStr(p.MDEPct))
 			if p.Commit != "" {
-				tip += ", commit " + clean(shortCommit(p.Commit))
+				tip += ", commit " + textsafe.CleanText(history.ShortCommit(p.Commit))
 			}
 			if p.Version != "" {
-				tip += ", " + clean(clip(p.Version, 40))
+				tip += ", " + textsafe.CleanText(history.Clip(p.Version, 40))
 			}
 			ln.Points = append(ln.Points, svgPoint{X: f1(x), Y: f1(y), Link: ReportLink(p.Ref, o.PageDir), Tip: tip})
 		}
@@ -238,7 +240,7 @@ func chartOf(h *History, g *Group, ss []*Series, o HTMLOptions) htmlChart {
 				color = improvementColor
 			}
 			x := (xOf(ch.Before.Pos) + xOf(ch.After.Pos)) / 2
-			label := fmt.Sprintf("%+.1f %% (%s..%s)", ch.Pct, clean(ch.Before.Label(h.By)), clean(ch.After.Label(h.By)))
+			label := fmt.Sprintf("%+.1f %% (%s..%s)", ch.Pct, textsafe.CleanText(ch.Before.Label(h.By)), textsafe.CleanText(ch.After.Label(h.By)))
 			anchor := "middle"
 			switch {
 			case x < padL+plotW*0.2:
@@ -252,7 +254,7 @@ func chartOf(h *History, g *Group, ss []*Series, o HTMLOptions) htmlChart {
 				mk.Dash = "5,4"
 			}
 			c.Marks = append(c.Marks, mk)
-			c.Changes = append(c.Changes, fmt.Sprintf("%s: %s at #%d, between %s and %s, p %s: %s", clean(s.Variant),
+			c.Changes = append(c.Changes, fmt.Sprintf("%s: %s at #%d, between %s and %s, p %s: %s", textsafe.CleanText(s.Variant),
 				pctCI(ch.Pct, ch.LoPct, ch.HiPct), ch.Index+1, ch.Before.Describe(h.By), ch.After.Describe(h.By), pStr(ch.P), ch.Verdict()))
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/internal/golden"
 	"github.com/pgrst-lab/pgrst-lab/lab/history"
+	historyreport "github.com/pgrst-lab/pgrst-lab/lab/report/history"
 )
 
 func TestTextGolden(t *testing.T) {
@@ -15,7 +16,7 @@ func TestTextGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	history.Text(&out, h, history.TextOptions{})
+	historyreport.Text(&out, h, historyreport.TextOptions{})
 	if want := golden.File(t, "testdata/golden/history.txt", out.Bytes()); !bytes.Equal(out.Bytes(), want) {
 		t.Errorf("text differs from testdata/golden/history.txt (go test -update rewrites it):\n%s", out.String())
 	}
@@ -27,7 +28,7 @@ func TestTextTruncatesLongSeries(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	history.Text(&out, h, history.TextOptions{})
+	historyreport.Text(&out, h, historyreport.TextOptions{})
 	s := out.String()
 	block := s[strings.Index(s, "GETSingle / unix"):]
 	lines := strings.Count(block, "\n")
@@ -41,7 +42,7 @@ func TestTextTruncatesLongSeries(t *testing.T) {
 		}
 	}
 	out.Reset()
-	history.Text(&out, h, history.TextOptions{Full: true})
+	historyreport.Text(&out, h, historyreport.TextOptions{Full: true})
 	if strings.Contains(out.String(), "not shown") || strings.Count(out.String(), "\n") < 200 {
 		t.Errorf("--full left rows out")
 	}

@@ -1,4 +1,4 @@
-package report
+package profile
 
 import (
 	"encoding/json"
@@ -16,12 +16,12 @@ const (
 	topStatements = 12
 )
 
-// ProfileReport is the profile part of a run's report (profile.json):
+// Report is the profile part of a run's report (profile.json):
 // per variant the functions where CPU went, the functions whose share
 // changed most against the baseline, GHC runtime statistics, and the SQL
 // each variant sent per scenario with the differences.
-type ProfileReport struct {
-	Variants    []ProfileVariant     `json:"variants,omitempty"`
+type Report struct {
+	Variants    []Variant            `json:"variants,omitempty"`
 	FuncChanges []FuncChanges        `json:"function_changes,omitempty"`
 	GHC         []GHCSummary         `json:"ghc,omitempty"`
 	GHCNote     string               `json:"ghc_note,omitempty"`
@@ -30,8 +30,8 @@ type ProfileReport struct {
 	variants    []profiles.Variant   // for flame graphs and pprof
 }
 
-// ProfileVariant is one variant's top functions by self and by total share.
-type ProfileVariant struct {
+// Variant is one variant's top functions by self and by total share.
+type Variant struct {
 	Variant string `json:"variant"`
 	Trials  int    `json:"trials"`
 	Samples int64  `json:"samples"`
@@ -90,14 +90,14 @@ type GHCSummary struct {
 	GCs             int     `json:"gcs"`
 }
 
-// Profile builds the profile report of a run; empty when nothing was profiled.
-func Profile(run *lab.Run) ProfileReport {
-	var r ProfileReport
+// Of builds the profile report of a run; empty when nothing was profiled.
+func Of(run *lab.Run) Report {
+	var r Report
 	r.variants = profiles.CPU(run)
 	var base *profiles.Variant
 	for i := range r.variants {
 		v := r.variants[i]
-		r.Variants = append(r.Variants, ProfileVariant{Variant: v.Name, Trials: v.Trials, Samples: v.Samples,
+		r.Variants = append(r.Variants, Variant{Variant: v.Name, Trials: v.Trials, Samples: v.Samples,
 			BySelf: profiles.Top(v.Funcs, topFunctions, false), ByTotal: profiles.Top(v.Funcs, topFunctions, true)})
 		pv := &r.Variants[len(r.Variants)-1]
 		pv.PerfCPUPerTrial = v.PerfCPUSeconds / float64(v.Trials)
@@ -135,7 +135,7 @@ func Profile(run *lab.Run) ProfileReport {
 }
 
 // Empty reports whether there is nothing to show.
-func (r ProfileReport) Empty() bool {
+func (r Report) Empty() bool {
 	return len(r.Variants) == 0 && len(r.GHC) == 0 && r.GHCNote == "" && len(r.SQL) == 0
 }
 
@@ -172,8 +172,8 @@ func ghcSummaries(run *lab.Run) []GHCSummary {
 	return out
 }
 
-// ProfileJSON writes profile.json.
-func ProfileJSON(w io.Writer, r ProfileReport) error {
+// JSON writes profile.json.
+func JSON(w io.Writer, r Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)

@@ -1,4 +1,4 @@
-package report_test
+package sweep_test
 
 import (
 	"bytes"
@@ -6,25 +6,24 @@ import (
 	"testing"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/sweep"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
 )
 
-// sweepHTML renders a synthetic pool-size sweep with a plateau from 5 up.
+// sweepReports renders the section of a synthetic pool-size sweep with a plateau from 5 up.
 func sweepReports(t *testing.T) (html, md, term string) {
 	t.Helper()
 	run := statstest.PoolSweep([]float64{1000, 1500, 2400, 2410, 2405, 2400}, 0.02, 2, "")
 	v := stats.Compare(run, 0)
-	var h, m, tm bytes.Buffer
-	if err := report.HTML(&h, run, v); err != nil {
+	var m, tm bytes.Buffer
+	h, err := sweep.HTML(run, v)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := report.Markdown(&m, run, v); err != nil {
-		t.Fatal(err)
-	}
-	report.Terminal(&tm, run, v)
-	return h.String(), m.String(), tm.String()
+	sweep.Markdown(&m, run, v)
+	sweep.Text(&tm, run, v)
+	return string(h), m.String(), tm.String()
 }
 
 // A sweep's reports show a curve per metric (HTML) and the recommendation
@@ -52,9 +51,7 @@ func TestSweepReports(t *testing.T) {
 	}
 	// The sweep's section fits 120 columns (the per-variant tables are
 	// another matter: issue 16, item 3).
-	section := md[strings.Index(md, "## Sweep"):]
-	section = section[:strings.Index(section, "\n## ")]
-	for i, line := range strings.Split(section, "\n") {
+	for i, line := range strings.Split(md, "\n") {
 		if len([]rune(line)) > 120 {
 			t.Errorf("sweep section line %d is %d columns: %s", i+1, len([]rune(line)), line)
 		}
@@ -75,11 +72,11 @@ func TestSweepGridChart(t *testing.T) {
 	run.Experiment.Sweep = &lab.Sweep{SweepAxis: lab.SweepAxis{Key: "postgrest.db-pool", Values: []lab.Scalar{"1", "5"}, Baseline: "5"},
 		Cross: &lab.SweepAxis{Key: "postgresql.work_mem", Values: []lab.Scalar{"4MB", "16MB"}, Baseline: "4MB"}}
 	v := stats.Compare(run, 0)
-	var b bytes.Buffer
-	if err := report.HTML(&b, run, v); err != nil {
+	page, err := sweep.HTML(run, v)
+	if err != nil {
 		t.Fatal(err)
 	}
-	html := b.String()
+	html := string(page)
 	for _, want := range []string{"Sweep: postgrest.db-pool × postgresql.work_mem", "work_mem 4MB", "work_mem 16MB",
 		`aria-label="GETAllEmbed: throughput vs db-pool"`, "<th>work_mem</th>"} {
 		if !strings.Contains(html, want) {
@@ -96,11 +93,11 @@ func TestSweepGridChart(t *testing.T) {
 func TestSweepSearchModelTitle(t *testing.T) {
 	run := statstest.PoolSweep([]float64{1000, 1500, 2400, 2410, 2405, 2400}, 0.02, 2, "")
 	run.Experiment.Load.Model = lab.ModelSearch
-	var b bytes.Buffer
-	if err := report.HTML(&b, run, stats.Compare(run, 0)); err != nil {
+	page, err := sweep.HTML(run, stats.Compare(run, 0))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if html := b.String(); !strings.Contains(html, `aria-label="GETSingle: highest rate within the limit vs db-pool"`) ||
+	if html := string(page); !strings.Contains(html, `aria-label="GETSingle: highest rate within the limit vs db-pool"`) ||
 		!strings.Contains(html, "<th>highest rate within the limit (req/s)</th>") {
 		t.Error("search sweep: no curve or column of the highest rate within the limit")
 	}

@@ -1,4 +1,4 @@
-package report_test
+package calibration_test
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
-	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/calibration"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -23,7 +23,7 @@ func TestCalibrationReports(t *testing.T) {
 		Trials: lab.Trials{Min: 5, Max: 10, Alpha: 0.05, Order: lab.OrderInterleaved}, Rows: calibrate.Tally(outs), Outcomes: outs,
 		Load: lab.Load{Model: lab.ModelClosed, Connections: 10, Duration: 8 * time.Second}, Stopped: "interrupted"}
 	var md, page, term bytes.Buffer
-	if err := report.CalibrationMarkdown(&md, res); err != nil {
+	if err := calibration.Markdown(&md, res); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"# Calibration of socket-vs-tcp", "| A/A | none | 2 | 0/2 = 0%", "| 3% | 31 µs | 2 | 1/2 = 50%", "-2.2%", "Stopped early"} {
@@ -31,43 +31,15 @@ func TestCalibrationReports(t *testing.T) {
 			t.Errorf("markdown lacks %q:\n%s", want, md.String())
 		}
 	}
-	if err := report.CalibrationHTML(&page, res); err != nil {
+	if err := calibration.HTML(&page, res); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(page.String(), "<svg") || !strings.Contains(page.String(), "Power curve") || !strings.Contains(page.String(), "1/2 = 50%") {
 		t.Errorf("html lacks the chart or the table")
 	}
-	report.CalibrationTable(&term, res)
+	calibration.Text(&term, res)
 	if lines := strings.Split(strings.TrimSpace(term.String()), "\n"); len(lines) != 3 {
 		t.Errorf("table: %d lines, want header + 2:\n%s", len(lines), term.String())
-	}
-}
-
-// Trials' interference figures show in the reports' setup.
-func TestInterferenceInReports(t *testing.T) {
-	run := fixtureRun("closed")
-	for i := range run.Trials {
-		run.Trials[i].Interference = &lab.Interference{Machine: 1, Other: 0.1, Share: 0.05}
-	}
-	run.Trials[3].Interference = &lab.Interference{Machine: 2, Other: 0.8, Share: 0.4, Flagged: true}
-	run.Capacity = []lab.Capacity{{Scenario: "GETSingle", Variant: "tcp", Found: 1100, Rate: 715}}
-	run.Experiment.Partition = lab.Partition{Generator: "0", PostgREST: "1", PostgreSQL: "1"}
-	var term, md bytes.Buffer
-	report.Terminal(&term, run, stats.Compare(run, 0.05))
-	if err := report.Markdown(&md, run, stats.Compare(run, 0.05)); err != nil {
-		t.Fatal(err)
-	}
-	// report.md wraps its setup list at 120 columns: compare with the lines joined.
-	mdText := strings.Join(strings.Fields(md.String()), " ")
-	want := "other work used 5% of the machine's CPUs (median; max 40%) during the trials, limit 20%; 1 trial(s) above it"
-	if !strings.Contains(term.String(), "machine  "+want) || !strings.Contains(mdText, "**Interference**: "+want) {
-		t.Errorf("reports lack %q:\n%s", want, term.String())
-	}
-	if c := "GETSingle (tcp): open 1100 req/s; trials at 715 req/s"; !strings.Contains(term.String(), "capacity "+c) || !strings.Contains(mdText, "**Capacity**: "+c) {
-		t.Errorf("reports lack the capacity search %q", c)
-	}
-	if p := "load generator on CPUs 0, PostgREST on CPUs 1, PostgreSQL on CPUs 1"; !strings.Contains(term.String(), "cpus     "+p) || !strings.Contains(mdText, "**Partition**: "+p) {
-		t.Errorf("reports lack the partition %q", p)
 	}
 }
 
@@ -81,7 +53,7 @@ func TestCalibrationReportsCompareDesigns(t *testing.T) {
 	res := &calibrate.Result{Experiment: "socket-vs-tcp", AARuns: 1, Trials: lab.Trials{Min: 6, Max: 24, Alpha: 0.05},
 		Rows: calibrate.Tally(outs), Outcomes: outs, Load: lab.Load{Model: lab.ModelEfficiency, Duration: 8 * time.Second}}
 	var md, page, term bytes.Buffer
-	if err := report.CalibrationMarkdown(&md, res); err != nil {
+	if err := calibration.Markdown(&md, res); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"designs compared, alternately: interleaved, duet", "| design | effect |", "| duet | A/A |", "## Designs per minute", "| duet | 1 | ±2.5% | 4.0 | ±5.0% | 25.0 |",
@@ -90,13 +62,13 @@ func TestCalibrationReportsCompareDesigns(t *testing.T) {
 			t.Errorf("markdown lacks %q:\n%s", want, md.String())
 		}
 	}
-	if err := report.CalibrationHTML(&page, res); err != nil {
+	if err := calibration.HTML(&page, res); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(page.String(), "duet: detected") || !strings.Contains(page.String(), "duet A/A") {
 		t.Errorf("html lacks the duet's curve or row")
 	}
-	report.CalibrationTable(&term, res)
+	calibration.Text(&term, res)
 	if !strings.Contains(term.String(), "interleaved: MDE ±4.0% in 9.0 min (1 A/A runs) = ±12.0% in one minute") {
 		t.Errorf("table lacks the comparison:\n%s", term.String())
 	}

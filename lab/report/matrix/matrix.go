@@ -1,4 +1,4 @@
-package report
+package matrix
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -21,11 +23,11 @@ type Matrix struct {
 	// (or why one after another).
 	Concurrent bool
 	Schedule   string
-	Hosts      []MatrixHost
+	Hosts      []Host
 }
 
-// MatrixHost is one host of a matrix.
-type MatrixHost struct {
+// Host is one host of a matrix.
+type Host struct {
 	Label    string // short unique name (its hostname)
 	URL      string // its agent
 	Dir      string // its result directory ("" when none was written)
@@ -34,37 +36,40 @@ type MatrixHost struct {
 	Error    string // why it failed; its run may still hold some trials
 	// Generator is the driver's CPUs its load generator was pinned to ("" = any).
 	Generator string
+	// Versus is this host's run compared with the reference host's (see
+	// Compare); nil for the reference and hosts without a run.
+	Versus *stats.Verdicts
 }
 
-// MatrixCell is one host's medians for a variant and scenario, with the
+// Cell is one host's medians for a variant and scenario, with the
 // ratio of each to the reference host's (NaN when either is unknown) and
 // whether the difference is significant (nil when not tested: the
 // reference host itself, or a side without trials).
-type MatrixCell struct {
+type Cell struct {
 	Host                          string
 	Trials                        int
 	Rate, P99, CPU                float64 // req/s, ms, server + database µs/req (NaN when unknown)
 	RateRatio, P99Ratio, CPURatio float64
-	RateTest, P99Test, CPUTest    *MatrixTest
+	RateTest, P99Test, CPUTest    *Test
 }
 
-// MatrixTest is a cell's unpaired test against the reference host: the
+// Test is a cell's unpaired test against the reference host: the
 // Mann-Whitney U test of `lab compare` and hosts-*-vs-*.md (stats.CompareRuns).
-type MatrixTest struct {
+type Test struct {
 	P           float64 `json:"p"`
 	Significant bool    `json:"significant"`
 }
 
-// MatrixRow is a variant across the hosts, one cell per host (in Hosts order).
-type MatrixRow struct {
+// Row is a variant across the hosts, one cell per host (in Hosts order).
+type Row struct {
 	Variant string
-	Cells   []MatrixCell
+	Cells   []Cell
 }
 
-// MatrixScenario is the cross-host table of one scenario.
-type MatrixScenario struct {
+// Scenario is the cross-host table of one scenario.
+type Scenario struct {
 	Name string
-	Rows []MatrixRow
+	Rows []Row
 }
 
 // Reference is the index of the host the ratios are against: the first
@@ -79,8 +84,8 @@ func (m *Matrix) Reference() int {
 }
 
 // Failed lists the hosts that failed.
-func (m *Matrix) Failed() []MatrixHost {
-	var out []MatrixHost
+func (m *Matrix) Failed() []Host {
+	var out []Host
 	for _, h := range m.Hosts {
 		if h.Error != "" {
 			out = append(out, h)
@@ -102,7 +107,7 @@ func okTrials(run *lab.Run) int {
 // Table is the matrix's cross-host tables: per scenario (in the order the
 // hosts' runs name them), per variant, each host's medians over its
 // successful trials and their ratios to the reference host's.
-func (m *Matrix) Table() []MatrixScenario {
+func (m *Matrix) Table() []Scenario {
 	var scenarios, variants []string
 	for _, h := range m.Hosts {
 		if h.Run == nil {
@@ -120,17 +125,16 @@ func (m *Matrix) Table() []MatrixScenario {
 		}
 	}
 	ref := m.Reference()
-	tests := m.tests(ref)
 	rate, _ := lab.MetricByName("rate")
 	p99, _ := lab.MetricByName("p99")
 	cpu, _ := lab.MetricByName("cpu")
-	var out []MatrixScenario
+	var out []Scenario
 	for _, sc := range scenarios {
-		ms := MatrixScenario{Name: sc}
+		ms := Scenario{Name: sc}
 		for _, v := range variants {
-			row := MatrixRow{Variant: v}
+			row := Row{Variant: v}
 			for _, h := range m.Hosts {
-				c := MatrixCell{Host: h.Label, Rate: math.NaN(), P99: math.NaN(), CPU: math.NaN()}
+				c := Cell{Host: h.Label, Rate: math.NaN(), P99: math.NaN(), CPU: math.NaN()}
 				if h.Run != nil {
 					trials := stats.TrialsOf(h.Run, v, sc)
 					c.Trials = len(trials)
@@ -145,11 +149,11 @@ func (m *Matrix) Table() []MatrixScenario {
 					r := row.Cells[ref]
 					c.RateRatio, c.P99Ratio, c.CPURatio = ratio(c.Rate, r.Rate), ratio(c.P99, r.P99), ratio(c.CPU, r.CPU)
 				}
-				if tests[i] != nil {
-					found := map[string]*MatrixTest{}
-					for _, r := range tests[i].For(sc, v+" ("+m.Hosts[i].Label+")") {
+				if vs := m.Hosts[i].Versus; vs != nil {
+					found := map[string]*Test{}
+					for _, r := range vs.For(sc, v+" ("+m.Hosts[i].Label+")") {
 						if r.Baseline.N > 0 && r.Variant.N > 0 {
-							found[r.Metric.Name] = &MatrixTest{P: r.P, Significant: r.Significant}
+							found[r.Metric.Name] = &Test{P: r.P, Significant: r.Significant}
 						}
 					}
 					c.RateTest, c.P99Test, c.CPUTest = found[rate.Name], found[p99.Name], found[cpu.Name]
@@ -162,26 +166,26 @@ func (m *Matrix) Table() []MatrixScenario {
 	return out
 }
 
-// tests compares every host with trials against the reference host, as
-// `lab compare` compares two runs (nil for the reference and hosts without
-// a run).
-func (m *Matrix) tests(ref int) []*stats.Verdicts {
-	out := make([]*stats.Verdicts, len(m.Hosts))
-	if ref < 0 {
-		return out
-	}
-	r := m.Hosts[ref]
-	for i, h := range m.Hosts {
-		if i != ref && h.Run != nil {
-			out[i] = stats.CompareRuns(r.Run, h.Run, r.Label, h.Label, 0)
+// Compare compares every host that has a run with the reference host, as
+// `lab compare` compares two runs (stats.CompareRuns: the Mann-Whitney U
+// test, the runs' alpha), and keeps each comparison in the host's Versus:
+// computed once, when the hosts have run or the matrix is loaded, and read
+// by every format and by the session's hosts-*-vs-*.md.
+func (m *Matrix) Compare() {
+	ref := m.Reference()
+	for i := range m.Hosts {
+		h := &m.Hosts[i]
+		h.Versus = nil
+		if ref >= 0 && i != ref && h.Run != nil {
+			r := m.Hosts[ref]
+			h.Versus = stats.CompareRuns(r.Run, h.Run, r.Label, h.Label, 0)
 		}
 	}
-	return out
 }
 
 // medianOf is the median of a metric over the trials that have it (NaN if none).
 func medianOf(trials []lab.Trial, m lab.Metric) float64 {
-	vals := valuesOf(trials, m)
+	vals := report.ValuesOf(trials, m)
 	if len(vals) == 0 {
 		return math.NaN()
 	}
@@ -205,7 +209,7 @@ func ratioStr(r float64) string {
 
 // ratioTest is the ratio with its test: "×0.92" when the difference is
 // significant or untested, "×0.98 ~" when it is not significant.
-func ratioTest(r float64, t *MatrixTest) string {
+func ratioTest(r float64, t *Test) string {
 	if t != nil && !t.Significant && !math.IsNaN(r) {
 		return ratioStr(r) + " ~"
 	}
@@ -217,7 +221,7 @@ func valueStr(v float64) string {
 	if math.IsNaN(v) {
 		return "–"
 	}
-	return num(v)
+	return format.Num(v, 3)
 }
 
 // scheduleLine says how the hosts ran, for every format.
@@ -244,7 +248,7 @@ func (m *Matrix) referenceLine() string {
 }
 
 // hostState is "ok", "failed: why" or "partial: why".
-func hostState(h MatrixHost) string {
+func hostState(h Host) string {
 	switch {
 	case h.Error == "":
 		return "ok"

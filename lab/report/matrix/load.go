@@ -1,4 +1,4 @@
-package report
+package matrix
 
 import (
 	"cmp"
@@ -12,25 +12,25 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
-// MatrixFile is the matrix's record, from which LoadMatrix re-renders it.
-const MatrixFile = "matrix.json"
+// File is the matrix's record, from which Load re-renders it.
+const File = "matrix.json"
 
-// IsMatrixDir reports whether dir holds a matrix (matrix.json, no run.json).
-func IsMatrixDir(dir string) bool {
+// IsDir reports whether dir holds a matrix (matrix.json, no run.json).
+func IsDir(dir string) bool {
 	if _, err := os.Stat(filepath.Join(dir, record.File)); err == nil {
 		return false
 	}
-	_, err := os.Stat(filepath.Join(dir, MatrixFile))
+	_, err := os.Stat(filepath.Join(dir, File))
 	return err == nil
 }
 
-// LoadMatrix reads dir/matrix.json and each host's run.json, found through
+// Load reads dir/matrix.json and each host's run.json, found through
 // its result directory relative to dir (report_dir), else as recorded
 // (dir); each host's verdicts are computed again at alpha (0: the
-// experiment's). A host whose directory was recorded but cannot be read is
+// experiment's), and the hosts compared (Compare). A host whose directory was recorded but cannot be read is
 // an error naming the host and the path.
-func LoadMatrix(dir string, alpha float64) (*Matrix, error) {
-	path := filepath.Join(dir, MatrixFile)
+func Load(dir string, alpha float64) (*Matrix, error) {
+	path := filepath.Join(dir, File)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("load matrix: %w", err)
@@ -52,7 +52,7 @@ func LoadMatrix(dir string, alpha float64) (*Matrix, error) {
 	}
 	m := &Matrix{Experiment: mj.Experiment, Title: mj.Title, Started: started, Concurrent: mj.Concurrent, Schedule: mj.Schedule}
 	for i, hj := range mj.Hosts {
-		h := MatrixHost{Label: hj.Label, URL: hj.URL, Error: hj.Error, Generator: hj.Generator}
+		h := Host{Label: hj.Label, URL: hj.URL, Error: hj.Error, Generator: hj.Generator}
 		var tried []string
 		if hj.ReportDir != "" && !filepath.IsAbs(hj.ReportDir) {
 			tried = append(tried, filepath.Join(dir, filepath.FromSlash(hj.ReportDir)))
@@ -75,5 +75,6 @@ func LoadMatrix(dir string, alpha float64) (*Matrix, error) {
 		}
 		m.Hosts = append(m.Hosts, h)
 	}
+	m.Compare()
 	return m, nil
 }

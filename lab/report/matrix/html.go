@@ -1,40 +1,13 @@
-package report
+package matrix
 
 import (
-	"bytes"
 	"fmt"
 	"html/template"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/chart"
 )
-
-// Files written by WriteMatrix, in order.
-var MatrixFiles = []string{"matrix.md", "matrix.html", "matrix.json"}
-
-// WriteMatrix writes matrix.md, matrix.html and matrix.json into dir, each
-// to a temporary name first.
-func WriteMatrix(dir string, m *Matrix) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("matrix: %w", err)
-	}
-	writers := map[string]func(io.Writer) error{
-		"matrix.md":   func(w io.Writer) error { return MatrixMarkdown(w, m, dir) },
-		"matrix.html": func(w io.Writer) error { return MatrixHTML(w, m, dir) },
-		"matrix.json": func(w io.Writer) error { return MatrixJSON(w, m, dir) },
-	}
-	for _, name := range MatrixFiles {
-		var b bytes.Buffer
-		if err := writers[name](&b); err != nil {
-			return fmt.Errorf("write %s: %w", name, err)
-		}
-		if err := writeFile(filepath.Join(dir, name), b.Bytes()); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 type matrixHTMLHost struct {
 	Label, State, URL, Machine, Target, Link string
@@ -45,20 +18,20 @@ type matrixHTMLHost struct {
 
 type matrixHTMLCharts struct {
 	Scenario string
-	Charts   []Chart
+	Charts   []chart.Chart
 }
 
 type matrixHTMLData struct {
 	Title, Schedule, Reference string
 	Hosts                      []matrixHTMLHost
 	Labels                     []string
-	Scenarios                  []MatrixScenario
+	Scenarios                  []Scenario
 }
 
-// MatrixHTML writes matrix.html: a self-contained page with the hosts, the
+// HTML writes matrix.html: a self-contained page with the hosts, the
 // side-by-side and cross-host tables, and each host's verdicts and charts.
 // Links to the hosts' own reports are relative to dir.
-func MatrixHTML(w io.Writer, m *Matrix, dir string) error {
+func HTML(w io.Writer, m *Matrix, dir string) error {
 	d := matrixHTMLData{Title: fmt.Sprintf("Matrix: %s on %d hosts", m.title(), len(m.Hosts)), Schedule: m.scheduleLine(),
 		Reference: m.referenceLine(), Scenarios: m.Table()}
 	for _, h := range m.Hosts {
@@ -68,11 +41,11 @@ func MatrixHTML(w io.Writer, m *Matrix, dir string) error {
 			hh.Link = relLink(dir, h.Dir, "report.html")
 		}
 		if h.Run != nil {
-			hh.Machine, hh.Target = hostDesc(h.Run.Host), targetDesc(h.Run.Target)
+			hh.Machine, hh.Target = report.HostDesc(h.Run.Host), report.TargetDesc(h.Run.Target)
 		}
 		if h.Run != nil && h.Verdicts != nil {
-			hh.Verdicts = headlines(h.Verdicts)
-			per, _, err := Charts(h.Run, h.Verdicts)
+			hh.Verdicts = report.Headlines(h.Verdicts)
+			per, _, err := report.Charts(h.Run, h.Verdicts)
 			if err != nil {
 				return err
 			}
@@ -90,17 +63,8 @@ func MatrixHTML(w io.Writer, m *Matrix, dir string) error {
 	return nil
 }
 
-// reportStyle is the single-run report's CSS, shared by the matrix page.
-func reportStyle() template.CSS {
-	s := pageTemplate
-	if i, j := strings.Index(s, "<style>"), strings.Index(s, "</style>"); i >= 0 && j > i {
-		return template.CSS(s[i+len("<style>") : j]) // our own constant
-	}
-	return ""
-}
-
 var matrixPage = template.Must(template.New("matrix").Funcs(template.FuncMap{
-	"val": valueStr, "ratio": ratioTest, "ptitle": pTitle, "side": sideBySide, "style": reportStyle,
+	"val": valueStr, "ratio": ratioTest, "ptitle": pTitle, "side": sideBySide, "style": report.Style,
 }).Parse(matrixTemplate))
 
 const matrixTemplate = `<!DOCTYPE html>
@@ -146,7 +110,7 @@ const matrixTemplate = `<!DOCTYPE html>
 `
 
 // pTitle is a tested cell's p-value, shown when hovering its ratio.
-func pTitle(t *MatrixTest) string {
+func pTitle(t *Test) string {
 	if t == nil {
 		return ""
 	}

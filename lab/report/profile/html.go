@@ -1,4 +1,4 @@
-package report
+package profile
 
 import (
 	"bytes"
@@ -6,39 +6,40 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/profiles"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
 
-type profileHTMLData struct {
-	ProfileReport
+type htmlData struct {
+	Report
 	Flames  map[string]template.HTML
 	Flagged []profiles.SQLChange
 }
 
-// profileHTML is the profile sections of report.html; "" without profiles.
+// HTML is the profile sections of report.html; "" without profiles.
 // The flame graphs are inline SVG (every text in them is escaped by
 // FlameSVG), so the page stays self-contained.
-func profileHTML(run *lab.Run) (template.HTML, error) {
-	r := Profile(run)
+func HTML(run *lab.Run) (template.HTML, error) {
+	r := Of(run)
 	if r.Empty() {
 		return "", nil
 	}
-	d := profileHTMLData{ProfileReport: r, Flames: map[string]template.HTML{}, Flagged: flaggedSQL(r.SQLChanges)}
+	d := htmlData{Report: r, Flames: map[string]template.HTML{}, Flagged: flaggedSQL(r.SQLChanges)}
 	for _, v := range r.variants {
-		d.Flames[v.Name] = template.HTML(profiles.FlameSVG(v.Stacks, flameTitle(v))) // #nosec: escaped by FlameSVG
+		d.Flames[v.Name] = template.HTML(FlameSVG(v.Stacks, flameTitle(v))) // #nosec: escaped by FlameSVG
 	}
 	var b bytes.Buffer
-	if err := profilePage.Execute(&b, d); err != nil {
+	if err := page.Execute(&b, d); err != nil {
 		return "", err
 	}
 	return template.HTML(b.String()), nil
 }
 
-var profilePage = template.Must(template.New("profile").Funcs(template.FuncMap{
-	"pct": pct, "num": num, "bytes": bytesStr, "clip": clip,
-	"bytesi": func(n int64) string { return bytesStr(float64(n)) },
-}).Parse(profileTemplate))
+var page = template.Must(template.New("profile").Funcs(template.FuncMap{
+	"pct": pct, "num": func(v float64) string { return format.Num(v, 3) }, "bytes": format.Bytes, "clip": clip,
+	"bytesi": func(n int64) string { return format.Bytes(float64(n)) },
+}).Parse(pageTemplate))
 
-const profileTemplate = `<style>
+const pageTemplate = `<style>
 svg.flame { max-width: 100%; height: auto; border: 1px solid #ddd; }
 svg.flame text { pointer-events: none; fill: #222; }
 td.q { text-align: left; white-space: normal; font-family: monospace; font-size: 12px; max-width: 640px; word-break: break-word; }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab/history"
+	historyreport "github.com/pgrst-lab/pgrst-lab/lab/report/history"
 )
 
 func page(t *testing.T, runs []history.Run, pageDir string) []byte {
@@ -24,7 +25,7 @@ func page(t *testing.T, runs []history.Run, pageDir string) []byte {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := history.HTML(&b, h, history.HTMLOptions{PageDir: pageDir}); err != nil {
+	if err := historyreport.HTML(&b, h, historyreport.HTMLOptions{PageDir: pageDir}); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -58,7 +59,7 @@ func TestReportLink(t *testing.T) {
 		{"/r/x:y", "/r", "./x:y/report.html"},
 		{"", "/r", ""},
 	} {
-		if got := history.ReportLink(tc.ref, tc.dir); got != tc.want {
+		if got := historyreport.ReportLink(tc.ref, tc.dir); got != tc.want {
 			t.Errorf("ReportLink(%q, %q) = %q, want %q", tc.ref, tc.dir, got, tc.want)
 		}
 	}
@@ -90,7 +91,7 @@ func TestHostileStringsEscaped(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	history.Text(&out, h, history.TextOptions{})
+	historyreport.Text(&out, h, historyreport.TextOptions{})
 	if strings.Contains(out.String(), "\x1b") || strings.Contains(out.String(), "|cell\n") {
 		t.Error("text output holds a terminal escape or a line break from a run")
 	}

@@ -1,0 +1,43 @@
+package format
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// WrapLines breaks text into lines of at most width runes at spaces; the
+// first line starts with first, the others with rest (e.g. "- " and "  "
+// for a list item). A word longer than a line gets a line of its own.
+func WrapLines(text string, width int, first, rest string) string {
+	var b strings.Builder
+	line, n := first, utf8.RuneCountInString(first)
+	empty := true
+	for _, w := range strings.Fields(text) {
+		wn := utf8.RuneCountInString(w)
+		if !empty && n+1+wn > width {
+			b.WriteString(line + "\n")
+			line, n, empty = rest, utf8.RuneCountInString(rest), true
+		}
+		if !empty {
+			line += " "
+			n++
+		}
+		line += w
+		n += wn
+		empty = false
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
+
+// Wrap breaks s into lines of at most n characters at spaces.
+func Wrap(s string, n int) string { return strings.TrimSuffix(WrapLines(s, n, "", ""), "\n") }
+
+// RuneWidth is the widest line of s, in runes.
+func RuneWidth(s string) int {
+	w := 0
+	for _, l := range strings.Split(s, "\n") {
+		w = max(w, utf8.RuneCountInString(l))
+	}
+	return w
+}

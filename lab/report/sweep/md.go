@@ -1,0 +1,30 @@
+package sweep
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+)
+
+// Markdown writes the sweep's section of report.md (nothing without a
+// sweep).
+func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) {
+	sw := v.Sweep
+	if sw == nil {
+		return
+	}
+	fmt.Fprintf(w, "## Sweep: %s\n\n%s\n\n", format.MdEscape(strings.Join(sw.Keys, " × ")), format.Wrap(note(sw), 110))
+	for _, sc := range sw.Scenarios {
+		fmt.Fprintf(w, "### %s\n\n%s\n\n", format.MdEscape(sc.Scenario), format.Wrap("**Recommendation:** "+format.MdEscape(sc.Recommendation.Sentence)+".", 110))
+		header, rows := table(run, sw, sc)
+		fmt.Fprintf(w, "| %s | |\n|%s---|\n", strings.Join(header, " | "), strings.Repeat("---|", len(header)))
+		for _, r := range rows {
+			fmt.Fprintf(w, "| %s | %s |\n", strings.Join(r.Cells, " | "), marks(r))
+		}
+		fmt.Fprintln(w)
+	}
+}
