@@ -296,3 +296,11 @@ func seqStr(s int) string {
 	}
 	return fmt.Sprint(s)
 }
+
+// mdUnitOf is unitOf for Markdown: ", unit `name`" or "".
+func mdUnitOf(t lab.TargetInfo) string {
+	if t.Unit == "" {
+		return ""
+	}
+	return ", unit " + format.MdCode(t.Unit)
+}

@@ -2,8 +2,7 @@ package report
 
 import "github.com/pgrst-lab/pgrst-lab/lab"
 
-// ValuesOf returns a metric's values over valid trials. (The history
-// that lived in this file is lab/history now.)
+// ValuesOf returns a metric's values over valid trials.
 func ValuesOf(trials []lab.Trial, m lab.Metric) []float64 {
 	var vs []float64
 	for _, t := range trials {
