@@ -9,6 +9,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/gitbuild"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
+	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
 // `lab ab --repo DIR --base main --release latest`: three refs of a real
@@ -152,14 +153,14 @@ func TestABRepoRefNames(t *testing.T) {
 	if _, err := abExperiment([]string{"main", "GETSingle", "pr/1"}, &pf); err != nil {
 		t.Fatal(err)
 	}
-	if len(pf.binaries) != 2 || pf.binaries[0].ref != "main" || pf.binaries[1].name != "pr-1" || strings.Join(pf.scenarios, ",") != "GETSingle" {
+	if len(pf.binaries) != 2 || pf.binaries[0].Ref != "main" || pf.binaries[1].Name != "pr-1" || strings.Join(pf.scenarios, ",") != "GETSingle" {
 		t.Errorf("binaries %+v scenarios %v", pf.binaries, pf.scenarios)
 	}
 }
 
 func TestABRepoOrderAndTitle(t *testing.T) {
-	built := func(ref, sha string) namedBinary {
-		return namedBinary{ref: ref, build: &gitbuild.Result{SHA: sha}}
+	built := func(ref, sha string) lab.Binary {
+		return lab.Binary{Ref: ref, Commit: sha}
 	}
 	for _, tc := range []struct {
 		args []string
@@ -179,17 +180,17 @@ func TestABRepoOrderAndTitle(t *testing.T) {
 		}
 		var refs []string
 		for _, b := range pf.binaries {
-			refs = append(refs, b.ref)
+			refs = append(refs, b.Ref)
 		}
 		if got := strings.Join(refs, ","); got != tc.refs {
 			t.Errorf("%v --base %q --release %q: refs %s, want %s (the baseline first)", tc.args, tc.base, tc.rel, got, tc.refs)
 		}
 	}
-	three := []namedBinary{built("main", "1111111aaa"), built("HEAD", "2222222bbb"), built("v13.0.8", "3333333ccc")}
-	if got := refsTitle(three, true); got != "HEAD (2222222) vs main (1111111) and v13.0.8 (3333333)" {
+	three := []lab.Binary{built("main", "1111111aaa"), built("HEAD", "2222222bbb"), built("v13.0.8", "3333333ccc")}
+	if got := lab.BinariesTitle(three, true); got != "HEAD (2222222) vs main (1111111) and v13.0.8 (3333333)" {
 		t.Errorf("three-way title %q", got)
 	}
-	if got := refsTitle(three, false); got != "HEAD (2222222) and v13.0.8 (3333333) vs main (1111111)" {
+	if got := lab.BinariesTitle(three, false); got != "HEAD (2222222) and v13.0.8 (3333333) vs main (1111111)" {
 		t.Errorf("title %q", got)
 	}
 }

@@ -7,41 +7,31 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/pgrst-lab/pgrst-lab/gitbuild"
 	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
-	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
-// namedBinary is one --binary NAME=PATH, or NAME=ref:REF (a git ref of
-// --repo, built before the run: path is set then).
-type namedBinary struct {
-	name, path string
-	ref        string           // the git ref to build ("" for a path)
-	build      *gitbuild.Result // set once the ref is built
-}
-
 // parseBinary reads NAME=PATH; the path must be an executable file (made
 // absolute here, as variants need).
-func parseBinary(s string) (namedBinary, error) {
+func parseBinary(s string) (lab.Binary, error) {
 	name, path, ok := strings.Cut(s, "=")
 	if !ok || name == "" || path == "" {
-		return namedBinary{}, fmt.Errorf("%q: want NAME=PATH, e.g. base=/usr/local/bin/postgrest", s)
+		return lab.Binary{}, fmt.Errorf("%q: want NAME=PATH, e.g. base=/usr/local/bin/postgrest", s)
 	}
 	if !lab.ValidName(name) {
-		return namedBinary{}, fmt.Errorf("%q: name %q: use letters, digits, '.', '_' and '-' (it names the variant)", s, name)
+		return lab.Binary{}, fmt.Errorf("%q: name %q: use letters, digits, '.', '_' and '-' (it names the variant)", s, name)
 	}
 	if ref, ok := strings.CutPrefix(path, "ref:"); ok {
 		if ref == "" {
-			return namedBinary{}, fmt.Errorf("%q: want NAME=ref:REF, e.g. pr=ref:HEAD (with --repo DIR)", s)
+			return lab.Binary{}, fmt.Errorf("%q: want NAME=ref:REF, e.g. pr=ref:HEAD (with --repo DIR)", s)
 		}
-		return namedBinary{name: name, ref: ref}, nil
+		return lab.Binary{Name: name, Ref: ref}, nil
 	}
 	p, err := executable(path)
 	if err != nil {
-		return namedBinary{}, fmt.Errorf("%q: %w", s, err)
+		return lab.Binary{}, fmt.Errorf("%q: %w", s, err)
 	}
-	return namedBinary{name: name, path: p}, nil
+	return lab.Binary{Name: name, Path: p}, nil
 }
 
 // executable returns path made absolute, or an error unless it is an
@@ -63,34 +53,18 @@ func executable(path string) (string, error) {
 	return p, nil
 }
 
-// binaryVariants replaces e's variants with one per binary, the first the
-// baseline, each with the settings of the file's baseline variant (e.g.
-// loadtest's db-pool = 1); everything else (scenarios, load, trials) stays
-// the file's.
-// Each binary is asked its --version first, so that a path that is not a
-// PostgREST build fails before any trial.
-func binaryVariants(ctx context.Context, e *lab.Experiment, bins []namedBinary) error {
-	if len(bins) < 2 {
-		return usageErrorf("--binary: give at least two (the first is the baseline), e.g. --binary base=PATH --binary pr=PATH")
+// binaryVariants replaces e's variants with one per binary
+// (lab.Experiment.UseBinaries). Each binary is asked its --version first,
+// so that a path that is not a PostgREST build fails before any trial.
+func binaryVariants(ctx context.Context, e *lab.Experiment, bins []lab.Binary) error {
+	if err := e.UseBinaries(bins); err != nil {
+		return usageErrorf("%v", err)
 	}
-	seen := map[string]bool{}
-	base := e.BaselineVariant()
-	var vs []lab.Variant
-	for i, b := range bins {
-		if seen[b.name] {
-			return usageErrorf("--binary %s=%s: the name %q is given twice", b.name, b.path, b.name)
+	for _, b := range bins {
+		if _, err := reconcile.BinaryVersion(ctx, b.Path); err != nil {
+			return usageErrorf("--binary %s=%s: %v (is it a PostgREST build?)", b.Name, b.Path, err)
 		}
-		seen[b.name] = true
-		if _, err := reconcile.BinaryVersion(ctx, b.path); err != nil {
-			return usageErrorf("--binary %s=%s: %v (is it a PostgREST build?)", b.name, b.path, err)
-		}
-		desc := "--binary " + b.path
-		if b.build != nil {
-			desc = buildDescription(b)
-		}
-		vs = append(vs, base.WithBinary(b.name, b.path, desc, i == 0))
 	}
-	e.Variants = vs
 	return nil
 }
 
@@ -109,21 +83,4 @@ func binaryVersions(ctx context.Context, e *lab.Experiment) map[string]string {
 		out[v.Name] = ver
 	}
 	return out
-}
-
-// noteVersions records each variant's binary and its version in the run.
-func noteVersions(e *lab.Experiment, versions map[string]string) func(*lab.Run) {
-	return func(run *lab.Run) {
-		for _, v := range e.Variants {
-			if v.Binary == "" {
-				continue
-			}
-			for i := range run.Variants {
-				if run.Variants[i].Name == v.Name {
-					// A binary's output is untrusted text, cleaned like an agent's.
-					run.Variants[i].Binary, run.Variants[i].Version = v.Binary, textsafe.CleanText(versions[v.Name])
-				}
-			}
-		}
-	}
 }

@@ -91,7 +91,7 @@ func abExperiment(pos []string, pf *prFlags) (string, error) {
 
 // abBinary reads PATH (named name) or NAME=PATH; a path that exists as
 // given is a path even when it holds '='.
-func abBinary(arg, name string) (namedBinary, error) {
+func abBinary(arg, name string) (lab.Binary, error) {
 	if _, err := os.Stat(arg); err != nil && strings.Contains(arg, "=") {
 		return parseBinary(arg)
 	}

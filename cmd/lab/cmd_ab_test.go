@@ -76,7 +76,7 @@ func TestABArguments(t *testing.T) {
 	if err != nil || name != "binaries" {
 		t.Fatalf("abExperiment: %q, %v", name, err)
 	}
-	if len(pf.binaries) != 2 || pf.binaries[0].name != "a" || pf.binaries[1].name != "pr" || pf.binaries[1].path != a {
+	if len(pf.binaries) != 2 || pf.binaries[0].Name != "a" || pf.binaries[1].Name != "pr" || pf.binaries[1].Path != a {
 		t.Errorf("binaries %+v, want a=%s and pr=%s", pf.binaries, a, a)
 	}
 	if len(pf.scenarios) != 8 {
@@ -86,7 +86,7 @@ func TestABArguments(t *testing.T) {
 	if _, err := abExperiment([]string{eq, a, "GETSingle"}, &pf); err != nil {
 		t.Fatal(err)
 	}
-	if pf.binaries[0].name != "a" || pf.binaries[0].path != eq || strings.Join(pf.scenarios, ",") != "GETSingle" {
+	if pf.binaries[0].Name != "a" || pf.binaries[0].Path != eq || strings.Join(pf.scenarios, ",") != "GETSingle" {
 		t.Errorf("a path holding '=' is a path: %+v %v", pf.binaries, pf.scenarios)
 	}
 }

@@ -157,8 +157,7 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 
 	res, err := runAndReport(ctx, session.Options{Experiment: e, Server: srv, Loader: loader(url), Duet: duet, Results: *results,
 		Note: func(run *lab.Run) {
-			noteVersions(e, binaryVersions(ctx, e))(run)
-			noteBuilds(pf.git.repo, pf.binaries)(run)
+			lab.NoteBinaries(run, e.Variants, binaryVersions(ctx, e), pf.git.repo, pf.binaries)
 		}}, stdout)
 	storeErr := putResult(ctx, st, res, stdout)
 	return errors.Join(pf.finish(res, err, stdout), storeErr)

@@ -147,7 +147,7 @@ func cmdTrack(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	t.Measure = func(ctx context.Context, c track.Commit) error {
 		o.Note = func(run *lab.Run) {
-			noteVersions(t.Experiment, binaryVersions(ctx, t.Experiment))(run)
+			lab.NoteBinaries(run, t.Experiment.Variants, binaryVersions(ctx, t.Experiment), "", nil)
 			t.Note(run, c)
 		}
 		out, err := session.Run(ctx, o)

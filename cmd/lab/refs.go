@@ -96,7 +96,7 @@ func abRefs(pos []string, pf *prFlags) error {
 		if ref == "latest" && ref == r.release {
 			name = "release" // renamed to the tag when resolved
 		}
-		pf.binaries = append(pf.binaries, namedBinary{name: refName(name, seen), ref: ref})
+		pf.binaries = append(pf.binaries, lab.Binary{Name: refName(name, seen), Ref: ref})
 	}
 	r.title = true
 	return nil
@@ -105,10 +105,10 @@ func abRefs(pos []string, pf *prFlags) error {
 // buildRefs builds every --binary NAME=ref:REF (and lab ab's refs) before
 // the run, so that no trial waits on a build and a broken build costs no
 // measurement.
-func (r *repoFlags) buildRefs(ctx context.Context, e *lab.Experiment, bins []namedBinary) error {
+func (r *repoFlags) buildRefs(ctx context.Context, e *lab.Experiment, bins []lab.Binary) error {
 	var n int
 	for _, b := range bins {
-		if b.ref != "" {
+		if b.Ref != "" {
 			n++
 		}
 	}
@@ -116,7 +116,7 @@ func (r *repoFlags) buildRefs(ctx context.Context, e *lab.Experiment, bins []nam
 		return nil
 	}
 	if r.repo == "" {
-		return usageErrorf("a ref (%s) needs the repository it is in: --repo DIR", bins[slices.IndexFunc(bins, func(b namedBinary) bool { return b.ref != "" })].ref)
+		return usageErrorf("a ref (%s) needs the repository it is in: --repo DIR", bins[slices.IndexFunc(bins, func(b lab.Binary) bool { return b.Ref != "" })].Ref)
 	}
 	if abs, err := filepath.Abs(r.repo); err == nil {
 		r.repo = abs
@@ -133,89 +133,45 @@ func (r *repoFlags) buildRefs(ctx context.Context, e *lab.Experiment, bins []nam
 	seen := map[string]bool{}
 	for i := range bins {
 		b := &bins[i]
-		seen[b.name] = true
-		if b.ref == "latest" && b.ref == r.release {
+		seen[b.Name] = true
+		if b.Ref == "latest" && b.Ref == r.release {
 			tag, err := gitbuild.LatestRelease(ctx, r.repo)
 			if err != nil {
 				return fmt.Errorf("--release latest: %w", err)
 			}
-			b.ref = tag
-			if b.name == "release" && r.title {
-				delete(seen, b.name)
-				b.name = refName(tag, seen)
+			b.Ref = tag
+			if b.Name == "release" && r.title {
+				delete(seen, b.Name)
+				b.Name = refName(tag, seen)
 			}
 		}
 	}
 	shas := map[string]string{}
 	for _, b := range bins {
-		if b.ref == "" {
+		if b.Ref == "" {
 			continue
 		}
-		sha, err := gitbuild.Resolve(ctx, r.repo, b.ref)
+		sha, err := gitbuild.Resolve(ctx, r.repo, b.Ref)
 		if err != nil {
 			return usageErrorf("--repo %s: %v", r.repo, err)
 		}
-		shas[b.name] = sha
+		shas[b.Name] = sha
 	}
 	fmt.Fprintf(out, "building %d ref(s) of %s before the first trial\n", n, r.repo)
 	for i := range bins {
 		b := &bins[i]
-		if b.ref == "" {
+		if b.Ref == "" {
 			continue
 		}
-		res, err := gitbuild.Build(ctx, gitbuild.Options{Repo: r.repo, Ref: b.ref, SHA: shas[b.name], Command: command,
+		res, err := gitbuild.Build(ctx, gitbuild.Options{Repo: r.repo, Ref: b.Ref, SHA: shas[b.Name], Command: command,
 			Artifact: r.artifact, AllowDirty: r.allowDirty, Progress: func(s string) { fmt.Fprintf(out, "  build %s\n", s) }})
 		if err != nil {
-			return fmt.Errorf("variant %s: %w", b.name, err)
+			return fmt.Errorf("variant %s: %w", b.Name, err)
 		}
-		b.path, b.build = res.Path, &res
+		b.Path, b.Commit, b.Command = res.Path, res.SHA, res.Command
 	}
 	if r.title {
-		e.Title = refsTitle(bins, r.base != "" || r.release != "")
+		e.Title = lab.BinariesTitle(bins, r.base != "" || r.release != "")
 	}
 	return nil
-}
-
-// refsTitle is the run's title: "HEAD (abc1234) vs main (def5678) and
-// v13.0.8 (0123456)" with --base/--release (the subject second, after the
-// baseline), else "B (…) and C (…) vs A (…)" (A the baseline).
-func refsTitle(bins []namedBinary, subjectSecond bool) string {
-	label := func(b namedBinary) string {
-		return fmt.Sprintf("%s (%s)", b.ref, gitbuild.Short(b.build.SHA))
-	}
-	var others []string
-	if subjectSecond {
-		for i, b := range bins {
-			if i != 1 {
-				others = append(others, label(b))
-			}
-		}
-		return label(bins[1]) + " vs " + strings.Join(others, " and ")
-	}
-	for _, b := range bins[1:] {
-		others = append(others, label(b))
-	}
-	return strings.Join(others, " and ") + " vs " + label(bins[0])
-}
-
-// buildDescription describes a variant built from a ref.
-func buildDescription(b namedBinary) string {
-	return fmt.Sprintf("%s (%s), built with `%s`", b.ref, gitbuild.Short(b.build.SHA), b.build.Command)
-}
-
-// noteBuilds records what each built variant was built from.
-func noteBuilds(repo string, bins []namedBinary) func(*lab.Run) {
-	return func(run *lab.Run) {
-		for _, b := range bins {
-			if b.build == nil {
-				continue
-			}
-			for i := range run.Variants {
-				if run.Variants[i].Name == b.name {
-					bd := &run.Variants[i].Build
-					bd.Repo, bd.Ref, bd.Commit = repo, b.ref, b.build.SHA
-				}
-			}
-		}
-	}
 }

@@ -32,7 +32,7 @@ const stepSummaryEnv = "GITHUB_STEP_SUMMARY"
 // prFlags are `lab run`'s flags for comparing builds and for CI:
 // --binary, --scenarios, --markdown and --gate.
 type prFlags struct {
-	binaries  []namedBinary
+	binaries  []lab.Binary
 	git       repoFlags // --repo and the flags that build refs
 	scenarios []string
 	markdown  string
@@ -178,5 +178,5 @@ func (p *prFlags) also(run *lab.Run) []*stats.Verdicts {
 	if p.git.release == "" || len(p.binaries) != 3 {
 		return nil
 	}
-	return []*stats.Verdicts{stats.CompareWith(run, 0, p.binaries[2].name, p.binaries[1].name)}
+	return []*stats.Verdicts{stats.CompareWith(run, 0, p.binaries[2].Name, p.binaries[1].Name)}
 }
