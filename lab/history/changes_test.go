@@ -1,6 +1,7 @@
 package history_test
 
 import (
+	"github.com/pgrst-lab/pgrst-lab/lab/history/historytest"
 	"strings"
 	"testing"
 
@@ -10,7 +11,7 @@ import (
 // ChangeLines says each change point in one line: its series, its size
 // and the commit range, as lab track prints them; a flat history has none.
 func TestChangeLines(t *testing.T) {
-	runs := stepRuns(12, 7, -0.10)
+	runs := historytest.StepRuns(12, 7, -0.10)
 	h, err := history.Analyse("socket-vs-tcp", runs, history.Options{Metrics: []string{"rate"}})
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +27,7 @@ func TestChangeLines(t *testing.T) {
 	if len(got) != 1 || !strings.Contains(got[0], " in "+before+".."+after+": regression") {
 		t.Errorf("change lines %q, want one regression of the unix throughput in %s..%s", lines, before, after)
 	}
-	flat, err := history.Analyse("socket-vs-tcp", stepRuns(12, 7, 0), history.Options{Metrics: []string{"rate"}})
+	flat, err := history.Analyse("socket-vs-tcp", historytest.StepRuns(12, 7, 0), history.Options{Metrics: []string{"rate"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package history_test
 
 import (
+	"github.com/pgrst-lab/pgrst-lab/lab/history/historytest"
 	"math"
 	"strings"
 	"testing"
@@ -23,7 +24,7 @@ func series(t *testing.T, h *history.History, name string) *history.Series {
 }
 
 func TestSeriesAndChangePoint(t *testing.T) {
-	runs := stepRuns(12, 7, -0.10)
+	runs := historytest.StepRuns(12, 7, -0.10)
 	h, err := history.Analyse("socket-vs-tcp", runs, history.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +65,7 @@ func TestSeriesAndChangePoint(t *testing.T) {
 }
 
 func TestChangeBelowMDE(t *testing.T) {
-	runs := stepRuns(12, 6, -0.10)
+	runs := historytest.StepRuns(12, 6, -0.10)
 	for i := range runs { // noisy runs: an MDE far above the step
 		for j := range runs[i].Run.Trials {
 			tr := &runs[i].Run.Trials[j]
@@ -89,11 +90,11 @@ func TestChangeBelowMDE(t *testing.T) {
 func TestHostsAndEditionsNotMixed(t *testing.T) {
 	var runs []history.Run
 	for i := range 8 {
-		runs = append(runs, makeRun(synth{rate: 2600, commit: "a", day: i, host: "lab1", hash: "h1"}, uint64(i+1)))
-		runs = append(runs, makeRun(synth{rate: 2000, commit: "a", day: i, host: "lab2", hash: "h1"}, uint64(i+20)))
+		runs = append(runs, historytest.Run(historytest.Synth{Rate: 2600, Commit: "a", Day: i, Host: "lab1", Hash: "h1"}, uint64(i+1)))
+		runs = append(runs, historytest.Run(historytest.Synth{Rate: 2000, Commit: "a", Day: i, Host: "lab2", Hash: "h1"}, uint64(i+20)))
 	}
 	for i := 8; i < 12; i++ {
-		runs = append(runs, makeRun(synth{rate: 2600, commit: "a", day: i, host: "lab1", hash: "h2"}, uint64(i+40)))
+		runs = append(runs, historytest.Run(historytest.Synth{Rate: 2600, Commit: "a", Day: i, Host: "lab1", Hash: "h2"}, uint64(i+40)))
 	}
 	h, err := history.Analyse("socket-vs-tcp", runs, history.Options{Metrics: []string{"rate"}})
 	if err != nil {
@@ -141,7 +142,7 @@ func TestOrderByVersionAndTime(t *testing.T) {
 	vs := []string{"PostgREST 12.10.0", "v12.2.0", "PostgREST 12.2.0-rc1", "PostgREST 9.0.1", "nightly"}
 	var runs []history.Run
 	for i, v := range vs {
-		runs = append(runs, makeRun(synth{rate: 2600, version: v, day: i}, uint64(i+1)))
+		runs = append(runs, historytest.Run(historytest.Synth{Rate: 2600, Version: v, Day: i}, uint64(i+1)))
 	}
 	h, err := history.Analyse("x", runs, history.Options{By: history.ByVersion})
 	if err != nil {
@@ -166,7 +167,7 @@ func TestOrderByCommitWithoutRepo(t *testing.T) {
 	cs := []string{"c1", "c2", "c1", "", "c3", "c2"}
 	var runs []history.Run
 	for i, c := range cs {
-		runs = append(runs, makeRun(synth{rate: 2600, commit: c, day: i}, uint64(i+1)))
+		runs = append(runs, historytest.Run(historytest.Synth{Rate: 2600, Commit: c, Day: i}, uint64(i+1)))
 	}
 	h, err := history.Analyse("x", runs, history.Options{By: history.ByCommit})
 	if err != nil {

@@ -1,6 +1,7 @@
 package history_test
 
 import (
+	"github.com/pgrst-lab/pgrst-lab/lab/history/historytest"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -21,7 +22,7 @@ func regressions(t *testing.T, runs []history.Run, pct float64) []history.Regres
 func TestRegressionsNewestRunRegresses(t *testing.T) {
 	// The newest of 10 runs is 8 % slower: too late for a change point
 	// (a segment of one), caught by the level rule.
-	runs := stepRuns(10, 9, -0.08)
+	runs := historytest.StepRuns(10, 9, -0.08)
 	f := regressions(t, runs, 3)
 	var names []string
 	for _, x := range f {
@@ -46,9 +47,9 @@ func TestRegressionsNewestRunRegresses(t *testing.T) {
 
 func TestRegressionsQuiet(t *testing.T) {
 	for name, runs := range map[string][]history.Run{
-		"flat":             stepRuns(10, 99, 0),
-		"improvement":      stepRuns(10, 9, +0.08),
-		"older regression": stepRuns(12, 6, -0.10), // already at the new level: the gate fired back then
+		"flat":             historytest.StepRuns(10, 99, 0),
+		"improvement":      historytest.StepRuns(10, 9, +0.08),
+		"older regression": historytest.StepRuns(12, 6, -0.10), // already at the new level: the gate fired back then
 	} {
 		if f := regressions(t, runs, 3); len(f) != 0 {
 			t.Errorf("%s: fired %v", name, f)
@@ -87,7 +88,7 @@ func TestOrderByCommitGit(t *testing.T) {
 	ran := []string{commits[3], commits[0][:10], commits[2], "deadbeefdeadbeef", commits[1]}
 	var runs []history.Run
 	for i, c := range ran {
-		runs = append(runs, makeRun(synth{rate: 2600, commit: c, day: i}, uint64(i+1)))
+		runs = append(runs, historytest.Run(historytest.Synth{Rate: 2600, Commit: c, Day: i}, uint64(i+1)))
 	}
 	h, err := history.Analyse("x", runs, history.Options{Commits: order, Repo: filepath.Base(repo)})
 	if err != nil {

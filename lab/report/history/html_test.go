@@ -3,6 +3,7 @@ package history_test
 import (
 	"bytes"
 	"context"
+	"github.com/pgrst-lab/pgrst-lab/lab/history/historytest"
 	"image"
 	"image/png"
 	"os"
@@ -32,7 +33,7 @@ func page(t *testing.T, runs []history.Run, pageDir string) []byte {
 }
 
 func TestHTMLPage(t *testing.T) {
-	runs := stepRuns(12, 7, -0.10)
+	runs := historytest.StepRuns(12, 7, -0.10)
 	p := string(page(t, runs, "/results"))
 	if n := strings.Count(p, "<svg"); n != 3 {
 		t.Errorf("%d charts, want 3 (one per headline metric of GETSingle)", n)
@@ -69,7 +70,7 @@ func TestReportLink(t *testing.T) {
 var hostile = "evil\x1b[2J|cell\n<script>alert(1)</script>\"><img src=x onerror=alert(1)>" + strings.Repeat("A", 4<<10)
 
 func TestHostileStringsEscaped(t *testing.T) {
-	runs := stepRuns(10, 6, -0.1)
+	runs := historytest.StepRuns(10, 6, -0.1)
 	for i := range runs {
 		r := runs[i].Run
 		runs[i].ID, runs[i].Ref = hostile, "javascript:alert(1)//"+hostile
@@ -161,7 +162,7 @@ func pixels(img image.Image, r0, g0, b0 int) (near, ink int) {
 func abs(x int) int { return max(x, -x) }
 
 func TestHTMLScreenshot(t *testing.T) {
-	img := screenshot(t, page(t, stepRuns(12, 7, -0.10), "/results"))
+	img := screenshot(t, page(t, historytest.StepRuns(12, 7, -0.10), "/results"))
 	total := img.Bounds().Dx() * img.Bounds().Dy()
 	red, ink := pixels(img, 0xd6, 0x27, 0x28)  // the regression markers
 	blue, _ := pixels(img, 0x4e, 0x79, 0xa7)   // the first variant's line and points
@@ -172,7 +173,7 @@ func TestHTMLScreenshot(t *testing.T) {
 	}
 	// Without a change point, no marker.
 	t.Setenv("REPORT_SCREENSHOT", "")
-	img = screenshot(t, page(t, stepRuns(12, 99, 0), "/results"))
+	img = screenshot(t, page(t, historytest.StepRuns(12, 99, 0), "/results"))
 	if red, _ := pixels(img, 0xd6, 0x27, 0x28); red > 20 {
 		t.Errorf("no change point, yet %d pixels of the regression marker", red)
 	}

@@ -2,6 +2,7 @@ package history_test
 
 import (
 	"bytes"
+	"github.com/pgrst-lab/pgrst-lab/lab/history/historytest"
 	"strings"
 	"testing"
 
@@ -11,7 +12,7 @@ import (
 )
 
 func TestTextGolden(t *testing.T) {
-	h, err := history.Analyse("socket-vs-tcp", stepRuns(12, 7, -0.10), history.Options{})
+	h, err := history.Analyse("socket-vs-tcp", historytest.StepRuns(12, 7, -0.10), history.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +24,7 @@ func TestTextGolden(t *testing.T) {
 }
 
 func TestTextTruncatesLongSeries(t *testing.T) {
-	h, err := history.Analyse("socket-vs-tcp", stepRuns(100, 60, -0.10), history.Options{Metrics: []string{"rate"}})
+	h, err := history.Analyse("socket-vs-tcp", historytest.StepRuns(100, 60, -0.10), history.Options{Metrics: []string{"rate"}})
 	if err != nil {
 		t.Fatal(err)
 	}
