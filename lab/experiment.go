@@ -11,9 +11,10 @@ import (
 // Experiment is one experiment file: what to vary, what to send, how long,
 // and how often. It is the model, not the file format: package experiments
 // decodes a file into its own types (the TOML names) and converts them into
-// an Experiment; package record writes it to run.json. Load is the
-// exception: one type for the three, carrying both names (see Load). FieldError paths
-// use the file's names (Custom is [[scenario]], Variants [[variant]]).
+// an Experiment; package record writes it to run.json. Load, Limit and
+// Trials are the exception: one type each for the three, carrying both
+// names (see Load). FieldError paths use the file's names (Custom is
+// [[scenario]], Variants [[variant]]).
 type Experiment struct {
 	Name        string
 	Title       string

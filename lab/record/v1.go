@@ -13,10 +13,10 @@ import (
 // testdata/golden/run.json holds one record with every field set; a change
 // to any name fails TestGolden. New fields may be added (readers ignore
 // fields they do not know); renaming or removing one is a schema 2.
-// LoadV1 and LimitV1 alone are package lab's own types (lab.Load and
-// lab.Limit carry their run.json names as json tags, beside the experiment
-// file's toml names): one declaration of the load settings for the file,
-// the model and the record.
+// LoadV1, LimitV1 and TrialsV1 alone are package lab's own types
+// (lab.Load, lab.Limit and lab.Trials carry their run.json names as json
+// tags, beside the experiment file's toml names): one declaration of the
+// load and trials settings for the file, the model and the record.
 
 // RunV1 is run.json: everything one `lab run` measured.
 type RunV1 struct {
