@@ -7,7 +7,8 @@ import (
 
 // Model is a load model (Load.Model). Its values are the constants below,
 // listed once in Models; the questions the lab asks of a model are the
-// methods here, so no other file compares a model with a constant.
+// methods here. Only what says each model's own fields (validate's checks,
+// the report's load line) switches on the constants.
 type Model string
 
 // Load models.
