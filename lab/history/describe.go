@@ -36,9 +36,9 @@ func (h *History) OrderDesc() string {
 
 // Title names a group: its machine and experiment edition.
 func (g *Group) Title() string {
-	s := "machine " + clean(Clip(g.Hostname, 48))
+	s := "machine " + clean(format.Clip(g.Hostname, 48))
 	if g.Host != g.Hostname && g.Host != "" {
-		s += " (" + clean(Clip(g.Host, 16)) + ")"
+		s += " (" + clean(format.Clip(g.Host, 16)) + ")"
 	}
 	if g.Hash != "" {
 		s += ", experiment edition " + clean(hashLabel(g.Hash))
@@ -77,13 +77,13 @@ func (c *Change) Verdict() string {
 
 // Describe names a point's run: "#7 20261130-090000 (def5678)".
 func (p Point) Describe(by Order) string {
-	id := clean(Clip(p.ID, 32))
+	id := clean(format.Clip(p.ID, 32))
 	var parts []string
 	if p.Commit != "" {
 		parts = append(parts, clean(ShortCommit(p.Commit)))
 	}
 	if p.Version != "" && (by == ByVersion || p.Commit == "") {
-		parts = append(parts, clean(Clip(p.Version, 24)))
+		parts = append(parts, clean(format.Clip(p.Version, 24)))
 	}
 	if len(parts) == 0 {
 		parts = append(parts, p.Started.UTC().Format("2006-01-02 15:04"))

@@ -29,7 +29,7 @@
 // rules of `lab run --gate` on one run's verdicts are package gate's).
 // Package report/history writes the results (text and the HTML trend
 // page); this package says what they name: Method, OrderDesc, Group.Title,
-// Change.What and Verdict, Point.Describe, Num, Clip and ShortCommit.
+// Change.What and Verdict, Point.Describe, Num and ShortCommit.
 //
 // The package works on Run values (a record with its ID and where its
 // report is); it does not know where they are stored: cmd/lab loads them

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -62,7 +63,7 @@ func (e Entry) Label(by Order) string {
 	case by == ByCommit && e.Commit != "":
 		return ShortCommit(e.Commit)
 	case by == ByVersion && e.Version != "":
-		return Clip(e.Version, 24)
+		return format.Clip(e.Version, 24)
 	}
 	return e.Started.UTC().Format("2006-01-02 15:04")
 }
@@ -386,7 +387,7 @@ func ShortCommit(c string) string {
 	if len(c) > 7 && isHex(c) {
 		return c[:7]
 	}
-	return Clip(c, 12)
+	return format.Clip(c, 12)
 }
 
 func isHex(s string) bool {
@@ -402,14 +403,5 @@ func hashLabel(h string) string {
 	if h == "" {
 		return "(no hash)"
 	}
-	return Clip(h, 12)
-}
-
-// Clip cuts s to n runes, ending with "…" when cut.
-func Clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
+	return format.Clip(h, 12)
 }

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
 
 // Order is how a history orders its runs.
@@ -163,7 +165,7 @@ func order(es []Entry, by Order, commits []string) (ordered, apart []Entry, warn
 			if c == "" {
 				c = "none"
 			}
-			unknown = append(unknown, fmt.Sprintf("%s (commit %s)", Clip(e.ID, 32), ShortCommit(c)))
+			unknown = append(unknown, fmt.Sprintf("%s (commit %s)", format.Clip(e.ID, 32), ShortCommit(c)))
 		}
 	}
 	// ordered is in time order; sort by the commit's place, stable.

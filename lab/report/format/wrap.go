@@ -41,3 +41,12 @@ func RuneWidth(s string) int {
 	}
 	return w
 }
+
+// Clip cuts s to n runes, ending with "…" when cut.
+func Clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab/history"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -201,7 +202,7 @@ func chartOf(h *history.History, g *history.Group, ss []*history.Series, o HTMLO
 	}
 	step := max(1, int(math.Ceil(float64(n)/24)))
 	for i := 0; i < n; i += step {
-		c.XTicks = append(c.XTicks, svgTick{X: f1(xOf(i)), Y: f1(padT + plotH + 12), Label: history.Clip(textsafe.CleanText(g.Runs[i].Label(h.By)), 16)})
+		c.XTicks = append(c.XTicks, svgTick{X: f1(xOf(i)), Y: f1(padT + plotH + 12), Label: format.Clip(textsafe.CleanText(g.Runs[i].Label(h.By)), 16)})
 	}
 	for li, s := range ss {
 		ln := svgLine{Name: textsafe.CleanText(s.Variant), Color: palette[li%len(palette)]}
@@ -220,7 +221,7 @@ func chartOf(h *history.History, g *history.Group, ss []*history.Series, o HTMLO
 				tip += ", commit " + textsafe.CleanText(history.ShortCommit(p.Commit))
 			}
 			if p.Version != "" {
-				tip += ", " + textsafe.CleanText(history.Clip(p.Version, 40))
+				tip += ", " + textsafe.CleanText(format.Clip(p.Version, 40))
 			}
 			ln.Points = append(ln.Points, svgPoint{X: f1(x), Y: f1(y), Link: ReportLink(p.Ref, o.PageDir), Tip: tip})
 		}

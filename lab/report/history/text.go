@@ -45,7 +45,7 @@ func Text(w io.Writer, h *history.History, o TextOptions) {
 			if c == "" {
 				c = "(no commit)"
 			}
-			fmt.Fprintf(w, "  %s  %s  %s\n", textsafe.CleanText(history.Clip(e.ID, 32)), textsafe.CleanText(history.ShortCommit(c)), e.Started.UTC().Format("2006-01-02 15:04"))
+			fmt.Fprintf(w, "  %s  %s  %s\n", textsafe.CleanText(format.Clip(e.ID, 32)), textsafe.CleanText(history.ShortCommit(c)), e.Started.UTC().Format("2006-01-02 15:04"))
 		}
 	}
 }
@@ -95,12 +95,12 @@ func writeSeries(w io.Writer, h *history.History, s *history.Series, o TextOptio
 		if c := changeAt[i]; c != nil {
 			marks = append(marks, marker{len(rows), fmt.Sprintf("─── %s %s ───", pctCI(c.Pct, c.LoPct, c.HiPct), c.What())})
 		}
-		row := []string{fmt.Sprint(i + 1), textsafe.CleanText(history.Clip(p.ID, 24))}
+		row := []string{fmt.Sprint(i + 1), textsafe.CleanText(format.Clip(p.ID, 24))}
 		if hasCommit {
 			row = append(row, textsafe.CleanText(history.ShortCommit(p.Commit)))
 		}
 		if hasVersion {
-			row = append(row, textsafe.CleanText(history.Clip(p.Version, 24)))
+			row = append(row, textsafe.CleanText(format.Clip(p.Version, 24)))
 		}
 		row = append(row, p.Started.UTC().Format("2006-01-02 15:04"), history.Num(p.Median), spread(p.SpreadPct()), mdeStr(p.MDEPct))
 		rows = append(rows, row)

@@ -35,7 +35,7 @@ func HTML(run *lab.Run) (template.HTML, error) {
 }
 
 var page = template.Must(template.New("profile").Funcs(template.FuncMap{
-	"pct": pct, "num": func(v float64) string { return format.Num(v, 3) }, "bytes": format.Bytes, "clip": clip,
+	"pct": pct, "num": func(v float64) string { return format.Num(v, 3) }, "bytes": format.Bytes, "clip": format.Clip,
 	"bytesi": func(n int64) string { return format.Bytes(float64(n)) },
 }).Parse(pageTemplate))
 

@@ -71,7 +71,7 @@ func mdSQL(b io.Writer, r Report) {
 	if flagged := flaggedSQL(r.SQLChanges); len(flagged) > 0 {
 		fmt.Fprintf(b, "**Differences against the baseline:**\n\n| scenario | variant | change | statement | baseline calls/req | variant calls/req |\n|---|---|---|---|---:|---:|\n")
 		for _, c := range flagged {
-			fmt.Fprintf(b, "| %s | %s | **%s** | %s | %s | %s |\n", format.MdEscape(c.Scenario), format.MdEscape(c.Variant), c.Kind, format.MdCode(clip(c.Query, 120)), format.Num(c.Base, 3), format.Num(c.Var, 3))
+			fmt.Fprintf(b, "| %s | %s | **%s** | %s | %s | %s |\n", format.MdEscape(c.Scenario), format.MdEscape(c.Variant), c.Kind, format.MdCode(format.Clip(c.Query, 120)), format.Num(c.Base, 3), format.Num(c.Var, 3))
 		}
 		fmt.Fprintln(b)
 	} else if len(r.SQLChanges) > 0 {
@@ -80,7 +80,7 @@ func mdSQL(b io.Writer, r Report) {
 	for _, s := range r.SQL {
 		fmt.Fprintf(b, "### %s, %s: %s statements per request\n\n| statement | calls/req | mean ms |\n|---|---:|---:|\n", format.MdEscape(s.Scenario), format.MdEscape(s.Variant), format.Num(s.CallsPerRequest(), 3))
 		for _, st := range s.Statements[:min(topStatements, len(s.Statements))] {
-			fmt.Fprintf(b, "| %s | %s | %s |\n", format.MdCode(clip(st.Query, 160)), format.Num(st.PerRequest, 3), format.Num(st.MeanMs, 3))
+			fmt.Fprintf(b, "| %s | %s | %s |\n", format.MdCode(format.Clip(st.Query, 160)), format.Num(st.PerRequest, 3), format.Num(st.MeanMs, 3))
 		}
 		fmt.Fprintln(b)
 	}
@@ -95,15 +95,6 @@ func flaggedSQL(cs []profiles.SQLChange) []profiles.SQLChange {
 		}
 	}
 	return out
-}
-
-// clip cuts s to n characters.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // pct formats a share 0..1 as a percentage.
