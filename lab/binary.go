@@ -33,13 +33,9 @@ func (b Binary) Description() string {
 // label is "REF (abc1234)".
 func (b Binary) label() string { return fmt.Sprintf("%s (%s)", b.Ref, ShortCommit(b.Commit)) }
 
-// ShortCommit is a commit's first seven characters, as git abbreviates it.
-func ShortCommit(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
-}
+// ShortCommit is a commit's first seven characters, as git abbreviates it
+// and as every report names a build.
+func ShortCommit(sha string) string { return sha[:min(len(sha), 7)] }
 
 // UseBinaries replaces e's variants with one per binary, the first the
 // baseline, each with the settings of the file's baseline variant (e.g.

@@ -23,7 +23,7 @@ func (b Build) IsZero() bool { return b == Build{} }
 // digits, else the version.
 func (b Build) Label() string {
 	if b.Commit != "" {
-		return b.Commit[:min(len(b.Commit), 7)]
+		return ShortCommit(b.Commit)
 	}
 	return b.Version
 }

@@ -3,6 +3,8 @@ package track
 import (
 	"fmt"
 	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
 // SelectionError is a Selection that cannot be applied (a negative count,
@@ -28,7 +30,7 @@ func (c Commit) Label() string {
 	if r := []rune(what); len(r) > 50 {
 		what = string(r[:49]) + "…"
 	}
-	sha := c.SHA[:min(len(c.SHA), 7)]
+	sha := lab.ShortCommit(c.SHA)
 	if what == "" {
 		return sha
 	}
