@@ -17,6 +17,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/internal/atomicfile"
 	"github.com/pgrst-lab/pgrst-lab/internal/fixture"
+	"github.com/pgrst-lab/pgrst-lab/internal/runas"
 	"github.com/pgrst-lab/pgrst-lab/internal/safefile"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
@@ -46,6 +47,11 @@ func initCluster(ctx context.Context, f Facts, u pgUser, progress func(string, .
 			return err
 		}
 	}
+	// The target, as its own user, reaches the socket; pg_hba.conf lets
+	// it in as authenticator only.
+	if err := os.Chmod(f.socketDir(), 0o711); err != nil {
+		return fmt.Errorf("socket directory %s: %w", f.socketDir(), err)
+	}
 	if _, err := os.Stat(filepath.Join(f.dataDir(), "PG_VERSION")); errors.Is(err, fs.ErrNotExist) {
 		progress("initdb %s", f.dataDir())
 		cmd := exec.CommandContext(ctx, filepath.Join(f.PGBinDir, "initdb"), "-D", f.dataDir(), "-U", "postgres",
@@ -64,20 +70,53 @@ func initCluster(ctx context.Context, f Facts, u pgUser, progress func(string, .
 	if err := writeHBA(f, u); err != nil {
 		return err
 	}
+	if err := writeIdent(f, u); err != nil {
+		return err
+	}
 	return writeLabConf(f, u)
 }
 
-// hbaConf trusts only what the lab needs: the unix socket, whose directory
-// only PostgreSQL's user (and root) may enter, for the lab's admin
-// connection and the target; TCP on loopback for the authenticator role
-// only (the target's db-uri "tcp"). initdb --auth=trust let every local
-// user connect over TCP as any role, the superuser included.
+// hbaConf trusts only what the lab needs. Over the unix socket, whose
+// directory only PostgreSQL's user can change: the authenticator role
+// (the target's, which runs as its own unprivileged user) and, by peer
+// authentication, the lab's own user and PostgreSQL's as the superuser
+// (identMap). Over TCP on loopback: the authenticator role only (the
+// target's db-uri "tcp"). Nobody else gets a role: initdb --auth=trust let
+// every local user connect as any role, the superuser included.
 const hbaConf = `# Written by pgrst-lab (lab stack up); changes are overwritten.
 # TYPE  DATABASE  USER           ADDRESS        METHOD
-local   all       all                           trust
+local   all       authenticator                 trust
+local   all       all                           peer map=lab
 host    all       authenticator  127.0.0.1/32   trust
 host    all       authenticator  ::1/128        trust
 `
+
+// writeIdent writes pg_ident.conf's map "lab": the lab's user and
+// PostgreSQL's own connect as the superuser postgres; every user may be
+// the role of its own name (peer authentication's rule without a map).
+func writeIdent(f Facts, u pgUser) error {
+	self, err := runas.Current()
+	if err != nil {
+		return err
+	}
+	pg := self.Name
+	if u.name != "" {
+		pg = u.name
+	}
+	lines := []string{"# Written by pgrst-lab (lab stack up); changes are overwritten.",
+		"# MAPNAME  SYSTEM-USERNAME  PG-USERNAME",
+		"lab  " + identUser(self.Name) + "  postgres"}
+	if pg != self.Name {
+		lines = append(lines, "lab  "+identUser(pg)+"  postgres")
+	}
+	lines = append(lines, `lab  /^(.*)$  \1`, "")
+	return u.writePrivate(filepath.Join(f.dataDir(), "pg_ident.conf"), strings.Join(lines, "\n"))
+}
+
+// identUser quotes a system user name for pg_ident.conf.
+func identUser(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
 
 // writeHBA replaces pg_hba.conf with hbaConf (the server reads it at start).
 func writeHBA(f Facts, u pgUser) error {

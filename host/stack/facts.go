@@ -32,10 +32,15 @@ type Facts struct {
 	// Down removes exactly these.
 	Installed []string `json:"installed"`
 	Binary    string   `json:"binary,omitempty"`
-	Reference bool     `json:"reference,omitempty"`
-	Port      int      `json:"port,omitempty"`
-	AdminPort int      `json:"admin_port,omitempty"`
-	NoTarget  string   `json:"no_target,omitempty"` // why no target runs
+	// Staged is the copy of Binary the target runs when TargetUser cannot
+	// reach Binary itself ("" = Binary).
+	Staged string `json:"staged,omitempty"`
+	// TargetUser runs the target and its twin: never root (runas.Target).
+	TargetUser string `json:"target_user,omitempty"`
+	Reference  bool   `json:"reference,omitempty"`
+	Port       int    `json:"port,omitempty"`
+	AdminPort  int    `json:"admin_port,omitempty"`
+	NoTarget   string `json:"no_target,omitempty"` // why no target runs
 	// Twin fields: the second target of duet runs (see Stack.Twin), once
 	// started.
 	TwinUnit      string `json:"twin_unit,omitempty"`
@@ -63,6 +68,15 @@ func (f Facts) dataDir() string    { return filepath.Join(f.Dir, "pg-data") }
 func (f Facts) socketDir() string  { return filepath.Join(f.Dir, "pg-socket") }
 func (f Facts) logDir() string     { return filepath.Join(f.Dir, "logs") }
 func (f Facts) configPath() string { return filepath.Join(f.Dir, "postgrest.conf") }
+func (f Facts) binDir() string     { return filepath.Join(f.Dir, "bin") }
+
+// execPath is the binary the target's unit runs: the staged copy, if any.
+func (f Facts) execPath() string {
+	if f.Staged != "" {
+		return f.Staged
+	}
+	return f.Binary
+}
 
 // unitPrefix is "lab-<8 hex of sha256(abs dir)>", so stacks in different
 // directories never share unit names.

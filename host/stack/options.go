@@ -20,12 +20,16 @@ type Options struct {
 	Dir        string       // state directory ("" = DefaultDir in the working directory)
 	Supervisor systemd.Mode // one of systemd.StackModes ("" = $LAB_SUPERVISOR, else auto)
 	Postgrest  string       // target binary; "" = find postgrest, else postgrest-mini
-	NoTarget   bool         // bring up PostgreSQL only
-	PGBinDir   string       // PostgreSQL server programs ("" = $LAB_PG_BINDIR, pg_config, /usr/lib/postgresql/*/bin)
-	PGPort     int          // PostgreSQL TCP port (0 = keep the stack's, else a free one)
-	Port       int          // target's server-port (0 = keep the stack's, else a free one)
-	AdminPort  int          // target's admin-server-port (0 = keep the stack's, else a free one)
-	Progress   io.Writer    // one line per step; nil = silent
+	// TargetUser runs the target when the lab is root ("" =
+	// $LAB_TARGET_USER, else runas.DefaultUser, created when missing).
+	// A lab that is not root runs the target as itself.
+	TargetUser string
+	NoTarget   bool      // bring up PostgreSQL only
+	PGBinDir   string    // PostgreSQL server programs ("" = $LAB_PG_BINDIR, pg_config, /usr/lib/postgresql/*/bin)
+	PGPort     int       // PostgreSQL TCP port (0 = keep the stack's, else a free one)
+	Port       int       // target's server-port (0 = keep the stack's, else a free one)
+	AdminPort  int       // target's admin-server-port (0 = keep the stack's, else a free one)
+	Progress   io.Writer // one line per step; nil = silent
 }
 
 func (o Options) supervisor() (systemd.Mode, error) {

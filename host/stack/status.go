@@ -38,6 +38,8 @@ type Status struct {
 	AdminURL  string `json:"admin_url,omitempty"`
 	Binary    string `json:"binary,omitempty"`
 	Reference bool   `json:"reference"` // the bundled postgrest-mini, not PostgREST
+	// TargetUser runs the target and its twin (never root).
+	TargetUser string `json:"target_user,omitempty"`
 	// Twin is the second target of duet runs, once one started it (nil
 	// before); TwinURL its API.
 	Twin    *Unit  `json:"twin,omitempty"`
@@ -75,6 +77,7 @@ func (s *Stack) Status(ctx context.Context) (Status, error) {
 		}
 		st.Target = &u
 		st.Config, st.URL, st.AdminURL, st.Binary, st.Reference = f.configPath(), f.url(), f.adminURL(), f.Binary, f.Reference
+		st.TargetUser = f.TargetUser
 	}
 	if f.installed(f.TwinUnit) {
 		u, err := unitStatus(ctx, ctrl, f, f.TwinUnit)

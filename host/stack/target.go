@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/internal/runas"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
@@ -159,10 +160,7 @@ func writeTargetConfig(f Facts) error {
 			return fmt.Errorf("%s: set %s: %w", path, k, err)
 		}
 	}
-	if err := os.WriteFile(path, cf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return writeTargetFile(f, path, cf.Bytes())
 }
 
 func (f Facts) tcpURI(role string) string {
@@ -181,7 +179,8 @@ func targetSpec(f Facts) systemd.UnitSpec {
 	return systemd.UnitSpec{
 		Name:         targetUnitName(f.Dir),
 		Description:  "pgrst-lab target (" + filepath.Base(f.Binary) + ") for " + f.Dir,
-		ExecStart:    []string{f.Binary, f.configPath()},
+		ExecStart:    []string{f.execPath(), f.configPath()},
+		User:         f.unitUser(),
 		WorkingDir:   f.Dir,
 		LogFile:      filepath.Join(f.logDir(), "target.log"),
 		ReloadSignal: "SIGUSR2",
@@ -195,5 +194,14 @@ func waitTarget(ctx context.Context, ctrl systemd.Controller, f Facts) error {
 	if _, err := systemd.WaitReady(ctx, probe); err != nil {
 		return fmt.Errorf("target %s did not become ready (log: %s): %w", f.Binary, filepath.Join(f.logDir(), "target.log"), err)
 	}
-	return nil
+	return notRoot(ctx, ctrl, f.TargetUnit)
+}
+
+// notRoot fails when the unit's main process runs as root.
+func notRoot(ctx context.Context, ctrl systemd.Controller, unit string) error {
+	p, err := ctrl.Properties(ctx, unit)
+	if err != nil {
+		return fmt.Errorf("status of %s: %w", unit, err)
+	}
+	return runas.NotRoot(ctx, "target "+unit, p.MainPID)
 }

@@ -2,7 +2,6 @@ package stack
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -71,6 +70,10 @@ func (s *Stack) Twin(ctx context.Context) (Twin, error) {
 	f.TwinUnit = name
 	t := f.twin()
 	if running {
+		// Installed afresh: a twin of an older stack may run another spec.
+		if err := s.ctrl.Install(ctx, t.Spec); err != nil {
+			return Twin{}, fmt.Errorf("reinstall %s: %w", name, err)
+		}
 		if err := s.ctrl.Restart(ctx, name); err != nil {
 			return Twin{}, fmt.Errorf("restart %s: %w", name, err)
 		}
@@ -89,6 +92,9 @@ func (s *Stack) Twin(ctx context.Context) (Twin, error) {
 	if _, err := systemd.WaitReady(ctx, probe); err != nil {
 		return Twin{}, fmt.Errorf("twin %s did not become ready (log: %s): %w", name, t.Spec.LogFile, err)
 	}
+	if err := notRoot(ctx, s.ctrl, name); err != nil {
+		return Twin{}, err
+	}
 	return t, nil
 }
 
@@ -96,7 +102,7 @@ func (f Facts) twin() Twin {
 	spec := targetSpec(f)
 	spec.Name = f.TwinUnit
 	spec.Description = "pgrst-lab twin target (" + filepath.Base(f.Binary) + ") for duet runs in " + f.Dir
-	spec.ExecStart = []string{f.Binary, f.twinConfigPath()}
+	spec.ExecStart = []string{f.execPath(), f.twinConfigPath()}
 	spec.LogFile = filepath.Join(f.logDir(), "twin.log")
 	return Twin{Unit: f.TwinUnit, Spec: spec, Config: f.twinConfigPath(), StateDir: f.twinDir(),
 		URL: "http://127.0.0.1:" + strconv.Itoa(f.TwinPort), AdminURL: "http://127.0.0.1:" + strconv.Itoa(f.TwinAdminPort)}
@@ -118,8 +124,8 @@ func writeTwinConfig(f Facts) error {
 		}
 	}
 	out := append([]byte("# The twin of "+f.configPath()+" for duet runs (written by the lab; rewritten from the target's at every duet run).\n"), cf.Bytes()...)
-	if err := os.WriteFile(f.twinConfigPath(), out, 0o644); err != nil {
-		return errors.Join(fmt.Errorf("twin: write %s", f.twinConfigPath()), err)
+	if err := writeTargetFile(f, f.twinConfigPath(), out); err != nil {
+		return fmt.Errorf("twin: %w", err)
 	}
 	return nil
 }

@@ -214,6 +214,15 @@ func (s *Stack) upTarget(ctx context.Context, o Options, rollback *undo) error {
 	if err != nil {
 		return err
 	}
+	if running && f.TargetUser == "" {
+		// A stack from before targets had their own user: its target may
+		// run as root. Start it afresh.
+		o.progress("restarting the target of an older stack as an unprivileged user")
+		if err := s.ctrl.Stop(ctx, f.TargetUnit); err != nil {
+			return fmt.Errorf("stop %s: %w", f.TargetUnit, err)
+		}
+		running = false
+	}
 	if running {
 		if o.Postgrest != "" && o.Postgrest != f.Binary {
 			return fmt.Errorf("the target already runs %s: run `lab stack down` first to switch to %s", f.Binary, o.Postgrest)
@@ -249,6 +258,10 @@ func (s *Stack) upTarget(ctx context.Context, o Options, rollback *undo) error {
 		}
 	}
 	f.Binary, f.Reference, f.NoTarget, f.TargetUnit = choice.binary, choice.reference, "", name
+	acct, err := useTarget(ctx, f, o)
+	if err != nil {
+		return err
+	}
 	if err := writeTargetConfig(*f); err != nil {
 		return err
 	}
@@ -256,7 +269,7 @@ func (s *Stack) upTarget(ctx context.Context, o Options, rollback *undo) error {
 		return err
 	}
 	start := time.Now()
-	o.progress("starting target %s (%s, %s)", f.Binary, name, f.url())
+	o.progress("starting target %s (%s, %s, as %s)", f.Binary, name, f.url(), acct.Name)
 	err = s.startRetrying(ctx, o.Port == 0 && o.AdminPort == 0, "target.log", rollback, o.progress,
 		func() error {
 			if err := s.startUnit(ctx, targetSpec(*f), rollback); err != nil {

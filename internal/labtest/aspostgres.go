@@ -15,9 +15,17 @@ import (
 // server's account. The test must run as root.
 func AsPostgres(t testing.TB, argv ...string) error {
 	t.Helper()
-	u, err := user.Lookup("postgres")
+	return AsUser(t, "postgres", argv...)
+}
+
+// AsUser runs argv as the named user, with that user's rights only (its
+// primary group, no other): for attacks from a service's account, e.g.
+// the target's. The test must run as root.
+func AsUser(t testing.TB, name string, argv ...string) error {
+	t.Helper()
+	u, err := user.Lookup(name)
 	if err != nil {
-		t.Fatalf("the postgres user: %v", err)
+		t.Fatalf("the %s user: %v", name, err)
 	}
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)

@@ -61,6 +61,29 @@ func Prepare(path string, perm os.FileMode) error {
 	return f.Close()
 }
 
+// PrepareFor is Prepare for a file another user writes (a target that
+// runs as its own user): the file is made afresh (a file of ours with one
+// link is the only one OpenAppend keeps, and one given away is not ours)
+// and given to uid:gid through its descriptor. Its directory must be one
+// that user cannot change, or it could swap the file for a link.
+func PrepareFor(path string, perm os.FileMode, uid, gid int) error {
+	f, err := OpenAppend(path, perm)
+	if err != nil {
+		return err
+	}
+	if uid != Own() {
+		if err := f.Truncate(0); err != nil {
+			f.Close()
+			return fmt.Errorf("truncate %s: %w", path, err)
+		}
+		if err := f.Chown(uid, gid); err != nil {
+			f.Close()
+			return fmt.Errorf("chown %s: %w", path, err)
+		}
+	}
+	return f.Close()
+}
+
 // openExisting opens what is at path for appending when it is a regular
 // file of ours with one link; anything else there is removed and
 // fs.ErrNotExist returned.
