@@ -60,7 +60,7 @@ func stackServer(ctx context.Context, dir, postgrest string, e *lab.Experiment, 
 func stackLocalConfig(s *stack.Stack, st stack.Status, out io.Writer) reconcile.Config {
 	spec := s.TargetSpec()
 	return reconcile.Config{
-		Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name, TargetSpec: &spec,
+		Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name, TargetSpec: &spec, TargetUser: st.TargetUser,
 		PGUnit: st.Postgres.Name, PG: configs.PGAddr{Host: st.PGHost, Port: st.PGPort, SocketDir: st.PGSocketDir},
 		AdminURI: st.AdminURI, URL: st.URL, AdminURL: st.AdminURL, Binary: st.Binary, Reference: st.Reference,
 		Logf: logf(out),

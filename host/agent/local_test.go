@@ -68,7 +68,7 @@ func upStack(t testing.TB, supervisor systemd.Mode, postgrest string) (*stack.St
 func localConfig(t testing.TB, s *stack.Stack, st stack.Status) reconcile.Config {
 	spec := s.TargetSpec()
 	return reconcile.Config{Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name,
-		TargetSpec: &spec, PGUnit: st.Postgres.Name, PG: configs.PGAddr{Host: st.PGHost, Port: st.PGPort, SocketDir: st.PGSocketDir},
+		TargetSpec: &spec, TargetUser: st.TargetUser, PGUnit: st.Postgres.Name, PG: configs.PGAddr{Host: st.PGHost, Port: st.PGPort, SocketDir: st.PGSocketDir},
 		AdminURI: st.AdminURI, URL: st.URL, AdminURL: st.AdminURL, Binary: st.Binary, Reference: st.Reference, Logf: t.Logf}
 }
 

@@ -24,11 +24,15 @@ type Config struct {
 	Config     string            // PostgREST config file
 	TargetUnit string            // PostgREST unit
 	TargetSpec *systemd.UnitSpec // its spec, when the lab owns it (binary swaps); nil otherwise
-	PGUnit     string            // PostgreSQL unit ("" = none to restart)
-	PG         configs.PGAddr    // PostgreSQL addresses, for tcp/unix db-uri
-	AdminURI   string            // superuser connection for settings and counters
-	URL        string            // target API URL
-	AdminURL   string            // target admin server ("" = probe GET / on URL)
+	// TargetUser runs a target the lab created (TargetSpec): a variant's
+	// binary it cannot reach is copied where it can, and the GHC
+	// statistics file is its. "" = the lab's own user.
+	TargetUser string
+	PGUnit     string         // PostgreSQL unit ("" = none to restart)
+	PG         configs.PGAddr // PostgreSQL addresses, for tcp/unix db-uri
+	AdminURI   string         // superuser connection for settings and counters
+	URL        string         // target API URL
+	AdminURL   string         // target admin server ("" = probe GET / on URL)
 	Binary     string
 	Reference  bool
 	// AllowUnknownKeys lets variants set keys the catalogue does not know.
@@ -57,6 +61,9 @@ type Server struct {
 
 	mu  sync.Mutex
 	cur applied // what is in place: see Apply
+
+	stageMu sync.Mutex
+	staged  map[string]stagedBinary // variants' binaries, by path
 }
 
 // New locks the state directory (one agent or run at a time), opens
@@ -91,6 +98,9 @@ func New(ctx context.Context, cfg Config) (l *Server, err error) {
 		return nil, fmt.Errorf("read target config: %w", err)
 	}
 	l.cur = l.originalApplied()
+	if err := l.targetNotRoot(ctx); err != nil {
+		return nil, err
+	}
 	if err := l.watcher.Start(ctx); err != nil {
 		return nil, err
 	}
@@ -168,7 +178,8 @@ func (l *Server) restartTarget(ctx context.Context) (time.Duration, error) {
 	if _, err := systemd.WaitReady(ctx, p); err != nil {
 		return 0, err
 	}
-	return time.Since(start), nil
+	d := time.Since(start)
+	return d, l.targetNotRoot(ctx)
 }
 
 // restartPG restarts PostgreSQL and waits until it accepts connections.

@@ -62,7 +62,7 @@ func localOn(t *testing.T, o stack.Options) (*Server, stack.Status) {
 	}
 	spec := s.TargetSpec()
 	l, err := New(ctx, Config{Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name,
-		TargetSpec: &spec, PGUnit: st.Postgres.Name, PG: configs.PGAddr{Host: st.PGHost, Port: st.PGPort, SocketDir: st.PGSocketDir},
+		TargetSpec: &spec, TargetUser: st.TargetUser, PGUnit: st.Postgres.Name, PG: configs.PGAddr{Host: st.PGHost, Port: st.PGPort, SocketDir: st.PGSocketDir},
 		AdminURI: st.AdminURI, URL: st.URL, AdminURL: st.AdminURL, Binary: st.Binary, Reference: st.Reference, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +141,7 @@ func TestLocalApplyWatchRestore(t *testing.T) {
 	env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
 	exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
 	limits, _ := os.ReadFile(fmt.Sprintf("/proc/%d/limits", pid))
-	if !bytes.Contains(env, []byte("PGRST_APP_SETTINGS_LAB_TEST=x y\x00")) || exe != copyBin || !strings.Contains(string(limits), "4096") {
+	if !bytes.Contains(env, []byte("PGRST_APP_SETTINGS_LAB_TEST=x y\x00")) || !runsBinary(st, exe, copyBin) || !strings.Contains(string(limits), "4096") {
 		t.Fatalf("unit not as the variant asked: exe %s, env has var %v, limits:\n%s", exe, bytes.Contains(env, []byte("PGRST_APP_SETTINGS_LAB_TEST")), limits)
 	}
 
@@ -179,7 +179,7 @@ func TestLocalApplyWatchRestore(t *testing.T) {
 	pid = mainPID(t, l)
 	env, _ = os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
 	exe, _ = os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
-	if bytes.Contains(env, []byte("PGRST_APP_SETTINGS_LAB_TEST")) || exe != st.Binary {
+	if bytes.Contains(env, []byte("PGRST_APP_SETTINGS_LAB_TEST")) || !runsBinary(st, exe, st.Binary) {
 		t.Fatalf("baseline still has the variant's unit: exe %s", exe)
 	}
 
@@ -196,7 +196,7 @@ func TestLocalApplyWatchRestore(t *testing.T) {
 	if got := pgSetting(t, st.AdminURI, "synchronous_commit"); got != syncCommit {
 		t.Fatalf("synchronous_commit = %s after restore", got)
 	}
-	if exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", mainPID(t, l))); exe != st.Binary {
+	if exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", mainPID(t, l))); !runsBinary(st, exe, st.Binary) {
 		t.Fatalf("binary after restore: %s", exe)
 	}
 	if p := l.journal.Pending(); len(p) != 0 {

@@ -25,9 +25,10 @@ func (l *Server) ghcStatsFile() string {
 
 // ghcStatsArgs are the runtime options that make a Haskell target write
 // its GC statistics, and the note the report lists with the variant. The
-// target (root, when the lab is) opens the file by name and follows links:
-// its directory must be one no other user can write (safefile), and
-// unitArgv leaves a plain file of the lab's there before the target starts.
+// target (as its own user: Config.TargetUser) opens the file by name and
+// follows links: its directory must be one no other user can write
+// (safefile), and unitArgv leaves a fresh plain file there, given to the
+// target's user, before the target starts.
 func (l *Server) ghcStatsArgs() ([]string, []lab.Change, error) {
 	f := l.ghcStatsFile()
 	if f == "" {

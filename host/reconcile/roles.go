@@ -2,11 +2,13 @@ package reconcile
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab/capability"
@@ -120,6 +122,11 @@ func checkLogin(ctx context.Context, uri string) error {
 	cctx, cancel := context.WithTimeout(ctx, roleCheckTimeout)
 	defer cancel()
 	conn, err := pgx.Connect(cctx, uri)
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && strings.HasPrefix(pgErr.Code, "28") { // invalid_authorization_specification, invalid_password
+		return &capability.Error{Code: capability.Never, Where: "postgrest.db-uri",
+			Msg: fmt.Sprintf("%s: PostgreSQL refuses the login (%s), so PostgREST could not use it either (the lab's stack lets the target in as authenticator only)", shown, pgErr.Message)}
+	}
 	if err != nil {
 		return fmt.Errorf("db-uri %s: cannot check the role it logs in as: %w", shown, err)
 	}

@@ -54,7 +54,11 @@ func (e *executor) unitArgv(ctx context.Context) error {
 	if f := e.l.ghcStatsFile(); f != "" && slices.Contains(spec.ExecStart, "-S"+f) {
 		// The target opens it by name: a plain file of the lab's, not
 		// whatever may have been left there.
-		if err := safefile.Prepare(f, 0o600); err != nil {
+		uid, gid, err := e.l.ghcStatsOwner()
+		if err != nil {
+			return fmt.Errorf("profile: %w", err)
+		}
+		if err := safefile.PrepareFor(f, 0o600, uid, gid); err != nil {
 			return fmt.Errorf("profile: %w", err)
 		}
 	}

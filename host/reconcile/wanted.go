@@ -143,8 +143,16 @@ func (l *Server) wantedArgv(v lab.Variant) ([]string, []lab.Change, error) {
 	var changes []lab.Change
 	argv := []string{spec.ExecStart[0]}
 	if v.Binary != "" {
-		argv[0] = v.Binary
-		changes = append(changes, lab.Change{Where: "binary", Key: "ExecStart", From: spec.ExecStart[0], To: v.Binary})
+		run, err := l.variantBinary(v.Binary)
+		if err != nil {
+			return nil, nil, err
+		}
+		from := l.cfg.Binary
+		if from == "" {
+			from = spec.ExecStart[0]
+		}
+		argv[0] = run
+		changes = append(changes, lab.Change{Where: "binary", Key: "ExecStart", From: from, To: v.Binary})
 	}
 	argv = append(argv, v.Args...)
 	if len(v.Args) > 0 {

@@ -128,7 +128,9 @@ func Arg(i int, a string) error {
 // Args checks a variant's extra arguments: each is an Arg, and the GHC
 // runtime options among them (+RTS ... -RTS) pass the rule GHCRTS gets
 // too (internal/ghcrts): runtime tuning, bounded, no option that writes a
-// file. The target runs as root, so -S<file> would replace any file. The
+// file. The target runs as its own unprivileged user, but -S<file> would
+// still replace any file of that user's (or the lab's, where a target ran
+// as the lab's user). The
 // lab's own +RTS -S<file> (profiling) is added on the server side, after
 // this check.
 //

@@ -109,7 +109,7 @@ func newRig(t *testing.T, sup systemd.Mode, postgrest string) *rig {
 	}
 	spec := s.TargetSpec()
 	srv, err := reconcile.New(ctx, reconcile.Config{Ctl: st.Controller, StateDir: st.Dir, Config: st.Config, TargetUnit: st.Target.Name,
-		TargetSpec: &spec, PGUnit: st.Postgres.Name, PG: configs.PGAddr{Host: st.PGHost, Port: st.PGPort, SocketDir: st.PGSocketDir},
+		TargetSpec: &spec, TargetUser: st.TargetUser, PGUnit: st.Postgres.Name, PG: configs.PGAddr{Host: st.PGHost, Port: st.PGPort, SocketDir: st.PGSocketDir},
 		AdminURI: st.AdminURI, URL: st.URL, AdminURL: st.AdminURL, Binary: st.Binary, Reference: st.Reference, Logf: t.Logf})
 	if err != nil {
 		t.Fatalf("host.New: %v", err)
