@@ -34,6 +34,7 @@ func newStackFlags(stdout io.Writer) (*flag.FlagSet, *stackFlags) {
 	fs.StringVar(&sf.opts.Dir, "dir", stack.DefaultDir, "state directory of the stack")
 	fs.StringVar((*string)(&sf.opts.Supervisor), "supervisor", "", "up: auto, systemd or direct (default $LAB_SUPERVISOR, else auto)")
 	fs.StringVar(&sf.opts.Postgrest, "postgrest", "", "up: target binary (default: postgrest on PATH, else postgrest-mini)")
+	fs.StringVar(&sf.opts.TargetUser, "target-user", "", "up, as root: the unprivileged user the target runs as (default $LAB_TARGET_USER, else postgrest, created when missing)")
 	fs.BoolVar(&sf.opts.NoTarget, "no-target", false, "up: start PostgreSQL only")
 	fs.IntVar(&sf.opts.PGPort, "pg-port", 0, "up: PostgreSQL TCP port (default: the stack's, else a free one)")
 	fs.IntVar(&sf.opts.Port, "port", 0, "up: target's server-port (default: the stack's, else a free one)")
@@ -135,6 +136,7 @@ func printStatus(ctx context.Context, s *stack.Stack, w io.Writer, asJSON bool) 
 	}
 	fmt.Fprintf(w, "  target      %s  %s  pid %d\n", st.Target.Name, st.Target.State, st.Target.PID)
 	fmt.Fprintf(w, "              binary  %s (%s)\n", st.Binary, kind)
+	fmt.Fprintf(w, "              user    %s\n", st.TargetUser)
 	fmt.Fprintf(w, "              url     %s   admin %s\n", st.URL, st.AdminURL)
 	fmt.Fprintf(w, "              config  %s\n", st.Config)
 	if st.Twin != nil {

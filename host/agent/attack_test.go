@@ -253,6 +253,9 @@ func attackCases() []attackCase {
 		{"r3-own-env-spelling", false, attackEnvSpelling},
 		{"r3-own-window-of-an-ended-session", false, attackWindowOfEndedLease},
 		{"r3-own-search-path-hijack", true, attackSearchPathHijack},
+		// Issue 41's review, named for what each tests.
+		{"target-never-root", true, attackTargetNeverRoot},
+		{"binary-others-can-replace", true, attackBinaryOthersCanReplace},
 	}
 }
 
