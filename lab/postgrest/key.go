@@ -31,7 +31,7 @@ type Key struct {
 	Removed    string   // first version without it ("" if still present)
 	AliasOf    string   // the current name, for an old alias
 	Reloadable bool     // applied by a config reload (SIGUSR2 / NOTIFY pgrst)
-	Secret     bool     // its value is never shown in full
+	Shown      Shown    // how much of its value the lab shows (Hidden unless the row says)
 	Class      Class    // who may change it in a variant
 	Why        string   // why, for a class other than Tune
 	Doc        string
