@@ -19,7 +19,7 @@ func TestRedactOverTheTable(t *testing.T) {
 	uri := "postgres://authenticator:" + plant + "@127.0.0.1:5432/app"
 	for _, k := range postgrest.Keys() {
 		name := k.Name
-		if name == "app.settings.*" {
+		if name == postgrest.AppSettingsRow {
 			name = "app.settings.jwt_secret"
 		}
 		val := plant

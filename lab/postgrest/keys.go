@@ -22,7 +22,7 @@ package postgrest
 var keys = []Key{
 	{Name: "admin-server-host", Type: TypeString, DefaultOf: "server-host", Since: "12.2", Class: Fixed, Why: "names the address of the admin server", Shown: Visible, Doc: "host of the admin server (defaults to server-host)"},
 	{Name: "admin-server-port", Type: TypeInt, Since: "10.0", Class: Fixed, Why: "names the port of the admin server", Shown: Visible, Doc: "port of the admin server (/live, /ready; /metrics since 12.2)"},
-	{Name: "app.settings.*", Type: TypeString, Since: "5.0", Reloadable: true, Class: Tune, Shown: Hidden, Doc: "arbitrary settings available to SQL as current_setting('app.settings.x')"},
+	{Name: "app.settings.*", Type: TypeString, Since: "5.0", Reloadable: true, Class: Privileged, Why: "SQL reads it as current_setting('app.settings.x') and may trust it (PostgREST's tutorial keeps the JWT secret in app.settings.jwt_secret)", Shown: Hidden, Doc: "arbitrary settings available to SQL as current_setting('app.settings.x')"},
 	{Name: "client-error-verbosity", Type: TypeEnum, Default: "verbose", Since: "14.0", Reloadable: true, Values: []string{"minimal", "verbose"}, Class: Tune, Shown: Visible, Doc: "detail in error responses"},
 	{Name: "db-aggregates-enabled", Type: TypeBool, Default: "false", Since: "12.0", Reloadable: true, Class: Tune, Shown: Visible, Doc: "allow aggregate functions in select"},
 	{Name: "db-anon-role", Type: TypeString, Since: "0.3", Reloadable: true, Class: Privileged, Why: "chooses the database role of anonymous requests", Shown: Visible, Doc: "role for unauthenticated requests"},

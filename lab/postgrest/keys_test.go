@@ -119,7 +119,7 @@ func TestEveryKeyClassed(t *testing.T) {
 
 func TestClassOf(t *testing.T) {
 	for key, want := range map[string]Class{
-		"db-pool": Tune, "app.settings.jwt_exp": Tune, "server-port": Fixed, "server-unix-socket": Fixed,
+		"db-pool": Tune, "app.settings.jwt_exp": Privileged, "server-port": Fixed, "server-unix-socket": Fixed,
 		"db-uri": Privileged, "jwt-secret": Privileged, "role-claim-key": Privileged, "no-such-key": Unlisted,
 	} {
 		if got, why := ClassOf(key); got != want || (got != Tune) != (why != "") {

@@ -70,3 +70,25 @@ func TestShownOverTheTable(t *testing.T) {
 		}
 	}
 }
+
+// TestCovers: an allow-list entry names a key exactly, or is the
+// app.settings.* row and names every app.settings.x.
+func TestCovers(t *testing.T) {
+	for _, c := range []struct {
+		entry, key string
+		want       bool
+	}{
+		{"db-pool", "db-pool", true},
+		{"app.settings.jwt_secret", "app.settings.jwt_secret", true},
+		{"app.settings.jwt_secret", "app.settings.other", false},
+		{"app.settings.*", "app.settings.jwt_secret", true},
+		{"app.settings.*", "app.settings.", false},
+		{"app.settings.*", "jwt-secret", false},
+		{"db-*", "db-pool", false},
+		{"*", "db-pool", false},
+	} {
+		if got := Covers(c.entry, c.key); got != c.want {
+			t.Errorf("Covers(%q, %q) = %v, want %v", c.entry, c.key, got, c.want)
+		}
+	}
+}
