@@ -253,6 +253,9 @@ func attackCases() []attackCase {
 		{"r3-own-env-spelling", false, attackEnvSpelling},
 		{"r3-own-window-of-an-ended-session", false, attackWindowOfEndedLease},
 		{"r3-own-search-path-hijack", true, attackSearchPathHijack},
+		// Issue 41, item 2: values the lab has not classified as no
+		// secret are hidden, from and to, in replies and the log.
+		{"app-settings-secret-redacted", true, attackSecretsRedactedByDefault},
 	}
 }
 
