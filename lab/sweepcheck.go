@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
 // ValidateSweep returns the problems of the sweep itself (keys, values,
@@ -74,12 +76,18 @@ func (v *validator) axis(a SweepAxis, root []string) {
 	case isRange:
 		v.sweepRange(a, at)
 	}
-	seen := map[string]int{}
+	seen, hidden := map[string]int{}, false
 	for j, val := range a.List() {
 		if k, dup := seen[val]; dup {
 			v.add(fmt.Sprintf("%q is listed twice (values[%d])", val, k), at(fmt.Sprintf("values[%d]", j))...)
 		}
 		seen[val] = j
+		// A sweep's values name its variants, which run.json, the
+		// reports and the store show as they are.
+		if !hidden && capability.RedactSetting(kind, key, val) != val {
+			hidden = true
+			v.add(fmt.Sprintf("%s's values may hold a secret, which the lab never shows; a sweep writes each value into a variant's name: give the variants as [[variant]] tables instead", a.Key), at(fmt.Sprintf("values[%d]", j))...)
+		}
 	}
 	if len(a.List()) > MaxSweepValues {
 		v.add(fmt.Sprintf("%d values: at most %d", len(a.List()), MaxSweepValues), at("values")...)

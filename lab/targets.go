@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/pgrst-lab/pgrst-lab/lab/capability"
@@ -27,27 +26,44 @@ func (e *Experiment) UseTargets(path string, only bool) {
 	}
 }
 
-// Redacted is a copy of e fit for run.json and reports: secret PostgREST
-// keys (jwt-secret, a db-uri's password) and secret environment values
-// replaced as capability.Redact does; JWTSecret is never serialised.
+// Redacted is a copy of e fit for run.json, reports and the store: every
+// setting's value as package capability shows it (RedactSetting: a
+// PostgREST key's value only when PostgREST's table marks it Visible, a
+// db-uri without its passwords; custom PostgreSQL settings and unknown
+// variables hidden), in the variants and a sweep's template, and the
+// target's pg_uri without its password. JWTSecret is never serialised.
 func (e *Experiment) Redacted() Experiment {
 	c := *e
+	c.Target.PGURI = capability.RedactURI(e.Target.PGURI)
 	c.Variants = slices.Clone(e.Variants)
-	for i, v := range c.Variants {
-		if v.PostgREST != nil {
-			m := maps.Clone(v.PostgREST)
-			for k, val := range m {
-				m[k] = capability.Redact(k, val)
-			}
-			c.Variants[i].PostgREST = m
+	for i := range c.Variants {
+		c.Variants[i] = c.Variants[i].redacted()
+	}
+	if e.Sweep != nil {
+		s := *e.Sweep
+		if s.Template != nil {
+			t := s.Template.redacted()
+			s.Template = &t
 		}
-		if v.Env != nil {
-			m := maps.Clone(v.Env)
-			for k, val := range m {
-				m[k] = capability.RedactEnv(k, val)
-			}
-			c.Variants[i].Env = m
-		}
+		c.Sweep = &s
 	}
 	return c
+}
+
+// redacted is v with its settings' values as capability shows them.
+func (v Variant) redacted() Variant {
+	redact := func(kind string, m map[string]string) map[string]string {
+		if m == nil {
+			return nil
+		}
+		out := make(map[string]string, len(m))
+		for k, val := range m {
+			out[k] = capability.RedactSetting(kind, k, val)
+		}
+		return out
+	}
+	v.PostgREST = redact("postgrest", v.PostgREST)
+	v.PostgreSQL = redact("postgresql", v.PostgreSQL)
+	v.Env = redact("env", v.Env)
+	return v
 }

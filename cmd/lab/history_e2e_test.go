@@ -111,14 +111,6 @@ func TestHistoryFindsAStepInRealRuns(t *testing.T) {
 func spinBeforeEachRequest(t *testing.T, dir string, us int) {
 	t.Helper()
 	st := stackStatus(t, dir)
-	src, err := os.ReadFile(st.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := configs.Parse(st.Config, src)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	burn, err := reconcile.NewBurner(ctx, st.AdminURI)
@@ -128,7 +120,23 @@ func spinBeforeEachRequest(t *testing.T, dir string, us int) {
 	if err := burn.Set(ctx, us); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Set("db-pre-request", configs.String(pgburn.B)); err != nil {
+	setStackConfig(t, dir, func(f *configs.File) error { return f.Set("db-pre-request", configs.String(pgburn.B)) })
+}
+
+// setStackConfig changes the stack's own config (what the lab restores
+// to) with edit and restarts the target on it.
+func setStackConfig(t *testing.T, dir string, edit func(f *configs.File) error) {
+	t.Helper()
+	st := stackStatus(t, dir)
+	src, err := os.ReadFile(st.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := configs.Parse(st.Config, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := edit(f); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(st.Config, f.Bytes(), 0o600); err != nil {

@@ -107,29 +107,46 @@ const hashPassword = "S3cr#tPW"
 // Finding 6: with a db-uri password containing '#', db-uri = "unix"
 // echoed the password in the reply's from and to.
 func attackPasswordWithHash(t *testing.T, r *rig) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	// This case's own original: the rig's, with a password in db-uri. The
-	// server side reads its original when it opens, so it is reopened
-	// over this config, and over the rig's again afterwards.
-	f, err := configs.Parse(r.st.Config, r.original)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r.withOriginal(t, func(t *testing.T, f *configs.File, _ *reconcile.Config) {
+		setPassword(t, f, hashPassword)
+	}, func(t *testing.T) {
+		t.Run("db-uri-unix", func(t *testing.T) { passwordWithHash(t, r) })
+	})
+}
+
+// setPassword gives the authenticator of the config's db-uri a password.
+func setPassword(t *testing.T, f *configs.File, password string) {
+	t.Helper()
 	uri, _ := f.Get("db-uri")
-	withPW := strings.Replace(uri.String(), "://authenticator@", "://authenticator:"+hashPassword+"@", 1)
+	withPW := strings.Replace(uri.String(), "://authenticator@", "://authenticator:"+password+"@", 1)
 	if withPW == uri.String() {
 		t.Fatalf("the rig's db-uri %q has no authenticator@ to add a password to", uri.String())
 	}
 	if err := f.Set("db-uri", configs.String(withPW)); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// withOriginal runs body over a case's own original: the rig's config as
+// edit changes it, with the server side (its config as edit changes it
+// too) reopened over it, since the server side reads its original when it
+// opens. Afterwards the rig's config, server side and target are back.
+func (r *rig) withOriginal(t *testing.T, edit func(t *testing.T, f *configs.File, lcfg *reconcile.Config), body func(t *testing.T)) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	f, err := configs.Parse(r.st.Config, r.original)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lcfg := r.lcfg
+	edit(t, f, &lcfg)
 	r.local.Close()
 	if err := os.WriteFile(r.st.Config, f.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// After the agent of the subtest below has shut down, and before the
-	// suite checks the rig's config.
+	// After the agents of body have shut down, and before the suite
+	// checks the rig's config.
 	defer func() {
 		r.local.Close()
 		if err := os.WriteFile(r.st.Config, r.original, 0o600); err != nil {
@@ -153,10 +170,10 @@ func attackPasswordWithHash(t *testing.T, r *rig) {
 			t.Fatalf("the target is not ready on the rig's config: %v", err)
 		}
 	}()
-	if r.local, err = reconcile.New(ctx, r.lcfg); err != nil {
-		t.Fatalf("open the server side over a db-uri with %q: %v", hashPassword, err)
+	if r.local, err = reconcile.New(ctx, lcfg); err != nil {
+		t.Fatalf("open the server side over the case's original: %v", err)
 	}
-	t.Run("db-uri-unix", func(t *testing.T) { passwordWithHash(t, r) })
+	body(t)
 }
 
 func passwordWithHash(t *testing.T, r *rig) {

@@ -256,6 +256,7 @@ func attackCases() []attackCase {
 		// Issue 41's review, named for what each tests.
 		{"target-never-root", true, attackTargetNeverRoot},
 		{"binary-others-can-replace", true, attackBinaryOthersCanReplace},
+		{"app-settings-secret-redacted", true, attackSecretsRedactedByDefault},
 	}
 }
 
@@ -296,7 +297,9 @@ func TestAttack(t *testing.T) {
 // Finding 1: values with single quotes once smuggled another variable
 // (LD_PRELOAD) into the target's environment. Now each value arrives whole.
 func attackEnvQuotes(t *testing.T, r *rig) {
-	a := r.agent(t, withEnv("PGRST_APP_SETTINGS_A", "PGRST_APP_SETTINGS_B", "PGRST_APP_SETTINGS_C"), 0)
+	pol := withEnv("PGRST_APP_SETTINGS_A", "PGRST_APP_SETTINGS_B", "PGRST_APP_SETTINGS_C")
+	pol.PostgRESTKeys = []string{"app.settings.*"} // privileged (issue 41)
+	a := r.agent(t, pol, 0)
 	a.open()
 	vals := map[string]string{"PGRST_APP_SETTINGS_A": "x'", "PGRST_APP_SETTINGS_B": "' LAB_SMUGGLED=1 '", "PGRST_APP_SETTINGS_C": "'"}
 	env, _ := json.Marshal(vals)

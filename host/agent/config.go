@@ -15,6 +15,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/capability"
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 )
 
 // Config is the agent's own config (AGENT.toml): where it listens and,
@@ -177,6 +178,10 @@ func (p Policy) validate(at func(key string) string) []error {
 		}
 	}
 	for _, k := range p.PostgRESTKeys {
+		if strings.Contains(k, "*") && k != postgrest.AppSettingsRow {
+			errs = append(errs, fmt.Errorf("%s: postgrest key %q: keys are listed by name; the one pattern is %q (every app.settings.x)", at("postgrest_keys"), k, postgrest.AppSettingsRow))
+			continue
+		}
 		if class, err := capability.PostgRESTKey(k, ""); err != nil || class == capability.Fixed {
 			errs = append(errs, fmt.Errorf("%s: %v", at("postgrest_keys"), err))
 		}

@@ -35,6 +35,7 @@ cert = "agent.pem"
 key = "agent-key.pem"
 [allow]
 postgresql_settings = ["synchronous_commit"]
+postgrest_keys = ["db-pool", "app.settings.*"]
 `)
 	c, err := LoadConfig(p)
 	if err != nil {
@@ -63,6 +64,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"[stack]\ndir = \"x\"\n[allow]\nenv = [\"LD_PRELOAD\"]\n", `:4: env.LD_PRELOAD: the lab sets only`},
 		{"[stack]\ndir = \"x\"\n[allow]\nenv = [\"PGRST_SERVER_HOST\"]\n", `names the address`},
 		{"[stack]\ndir = \"x\"\n[allow]\npostgrest_keys = [\"server-unix-socket\"]\n", `:4: postgrest.server-unix-socket`},
+		{"[stack]\ndir = \"x\"\n[allow]\npostgrest_keys = [\"db-*\"]\n", `:4: postgrest key "db-*": keys are listed by name; the one pattern is "app.settings.*"`},
 		{"[stack]\ndir = \"x\"\n[allow]\ndropin = [\"ExecStart\"]\n", `:4: dropin "ExecStart"`},
 		{"[stack]\ndir = \"x\"\n[allow]\npostgresql_settings = [\"work_mem\", \"archive_command\"]\n", `:4: postgresql.archive_command: runs a shell command`},
 		{"[stack]\ndir = \"x\"\n[allow]\npostgresql_settings = [\"shared_preload_libraries\"]\n", `:4: postgresql.shared_preload_libraries: loads shared libraries`},

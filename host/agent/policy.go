@@ -11,6 +11,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/capability"
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 )
 
 // Policy is what a variant may change on this agent's host. It comes from
@@ -19,8 +20,10 @@ import (
 // supervisors use); the policy then narrows what the table allows.
 type Policy struct {
 	// PostgRESTKeys, when not empty, are the only PostgREST keys allowed.
-	// Privileged keys (roles, schemas, jwt-secret, a full db-uri; see
-	// package capability) are allowed only when listed here.
+	// Privileged keys (roles, schemas, jwt-secret, app.settings.x, a full
+	// db-uri; see package capability) are allowed only when listed here.
+	// Keys are listed by name; the one pattern is "app.settings.*", every
+	// app.settings.x key (postgrest.Covers).
 	PostgRESTKeys []string `toml:"postgrest_keys"`
 	// PostgreSQL settings variants may change (ALTER SYSTEM).
 	PostgreSQL []string `toml:"postgresql_settings"`
@@ -156,7 +159,7 @@ func (p Policy) checkPostgREST(where, k, val string) error {
 	if err := configs.ValidateSetting(k, val, p.AllowUnknownKeys); err != nil {
 		return invalid("%s: %v", where, err)
 	}
-	listed := slices.Contains(p.PostgRESTKeys, k)
+	listed := slices.ContainsFunc(p.PostgRESTKeys, func(entry string) bool { return postgrest.Covers(entry, k) })
 	if len(p.PostgRESTKeys) > 0 && !listed {
 		return forbidden("%s: not allowed on this agent (allowed: %s)", where, list(p.PostgRESTKeys))
 	}

@@ -251,3 +251,36 @@ func TestPolicyPinsPostgreSQLOnlyWithCPUAffinity(t *testing.T) {
 		t.Fatalf("policy without CPUAffinity: %v, want 403 naming partition.postgresql", err)
 	}
 }
+
+// app.settings.x is privileged (issue 41): SQL reads it and PostgREST's
+// tutorial keeps the JWT secret there. An agent allows it, as a key or
+// through its PGRST_APP_SETTINGS_x variable, only when allow.postgrest_keys
+// names it or holds the one pattern, "app.settings.*".
+func TestPolicyAppSettingsNeedTheList(t *testing.T) {
+	key := lab.Variant{Name: "v", PostgREST: map[string]string{"app.settings.jwt_secret": "x"}}
+	env := lab.Variant{Name: "v", Env: map[string]string{"PGRST_APP_SETTINGS_jwt_secret": "x"}}
+	for _, c := range []struct {
+		keys []string
+		ok   bool
+	}{
+		{nil, false},
+		{[]string{"db-pool"}, false},
+		{[]string{"app.settings.other"}, false},
+		{[]string{"app.settings.jwt_secret"}, true},
+		{[]string{"app.settings.*"}, true},
+	} {
+		p := DefaultPolicy()
+		p.PostgRESTKeys = c.keys
+		p.Env = append(p.Env, "PGRST_APP_SETTINGS_jwt_secret")
+		for what, v := range map[string]lab.Variant{"key": key, "env": env} {
+			err := p.Check(v)
+			var pe *PolicyError
+			if c.ok && err != nil {
+				t.Errorf("postgrest_keys %q, app.settings.jwt_secret as a %s: %v, want allowed", c.keys, what, err)
+			}
+			if !c.ok && (!errors.As(err, &pe) || pe.Status != http.StatusForbidden || !strings.Contains(pe.Msg, "app.settings.jwt_secret")) {
+				t.Errorf("postgrest_keys %q, app.settings.jwt_secret as a %s: %v, want 403 naming the key", c.keys, what, err)
+			}
+		}
+	}
+}

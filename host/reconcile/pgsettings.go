@@ -10,6 +10,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
 // pgSettings resets the PostgreSQL settings a previous variant set and
@@ -24,7 +25,8 @@ func (e *executor) pgSettings(ctx context.Context) error {
 	}
 	set := e.cur.pg.set
 	for _, n := range slices.Sorted(maps.Keys(set)) {
-		e.changes = append(e.changes, lab.Change{Where: "postgresql", Key: n, From: e.cur.pg.before[n], To: set[n]})
+		e.changes = append(e.changes, lab.Change{Where: "postgresql", Key: n,
+			From: capability.RedactPostgreSQL(n, e.cur.pg.before[n]), To: capability.RedactPostgreSQL(n, set[n])})
 	}
 	return nil
 }

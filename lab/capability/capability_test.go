@@ -70,7 +70,7 @@ func TestEnvSameRulesAsKey(t *testing.T) {
 	if key, class, err := Env("PGRST_DB_ANON_ROLE", "postgres"); err != nil || key != "db-anon-role" || class != Privileged {
 		t.Errorf("PGRST_DB_ANON_ROLE: %s %v %v", key, class, err)
 	}
-	if key, class, err := Env("PGRST_APP_SETTINGS_x", "1"); err != nil || key != "app.settings.x" || class != Tune {
+	if key, class, err := Env("PGRST_APP_SETTINGS_x", "1"); err != nil || key != "app.settings.x" || class != Privileged {
 		t.Errorf("PGRST_APP_SETTINGS_x: %s %v %v", key, class, err)
 	}
 	if _, _, err := Env("GHCRTS", "-N2 -A64m -qg -I0"); err != nil {

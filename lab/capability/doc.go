@@ -8,8 +8,8 @@
 //
 // It sits below everything else: it imports only the standard library,
 // leaves of internal/ (cpulist for CPU lists, ghcrts for GHC runtime
-// options) and lab/postgrest (PostgREST's table of keys, whose class and
-// secrecy columns are the rules for PostgREST keys), so the domain (package lab), the adapters (configs, systemd,
+// options) and lab/postgrest (PostgREST's table of keys, whose Class and
+// Shown columns are the rules for PostgREST keys), so the domain (package lab), the adapters (configs, systemd,
 // ...) and the wiring in cmd/ may all import it without breaking the
 // layering (lab does not import adapters, adapters do not import each
 // other). It holds rules,
@@ -25,4 +25,11 @@
 // patterns), whatever an agent's config lists. GHC runtime options get one
 // rule wherever they come from, +RTS arguments or GHCRTS: internal/ghcrts's
 // vocabulary of tuning options, bounded, none that writes a file.
+//
+// It is also the one rule of what a value may be shown as, wherever the
+// lab shows one (the agent's replies, run.json, reports, the store):
+// hidden unless known to be no secret (Redact, RedactEnv,
+// RedactPostgreSQL). A PostgREST key's value is shown only when its row in
+// PostgREST's table says Visible; app.settings.*, jwt-secret and keys the
+// table lacks are hidden, a db-uri keeps all but its passwords.
 package capability

@@ -57,11 +57,3 @@ func Env(name, val string) (key string, class Class, err error) {
 	}
 	return key, class, nil
 }
-
-// RedactEnv is Redact for an environment variable.
-func RedactEnv(name, val string) string {
-	if key, ok := postgrest.EnvKey(name); ok {
-		return Redact(key, val)
-	}
-	return val
-}

@@ -1,10 +1,8 @@
 package capability
 
 import (
-	"regexp"
 	"strings"
 
-	"github.com/pgrst-lab/pgrst-lab/internal/connstr"
 	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 )
 
@@ -57,42 +55,4 @@ func PostgRESTKey(key, val string) (Class, error) {
 func PrivilegeReason(key string) string {
 	_, why := postgrest.ClassOf(key)
 	return why
-}
-
-// Secret reports whether the PostgREST key's value is a secret.
-func Secret(key string) bool { return postgrest.Secret(key) }
-
-// Redact returns val fit to show in a reply or a log: a secret key's value
-// as "<redacted>", a db-uri with its password replaced. Other values are
-// returned unchanged.
-func Redact(key, val string) string {
-	if val == "" || !postgrest.Secret(key) {
-		return val
-	}
-	if key == "db-uri" {
-		return RedactURI(val)
-	}
-	return "<redacted>"
-}
-
-// RedactURI hides the passwords of a postgres:// URI or a key=value
-// connection string; "tcp"/"unix" are kept. It fails closed: a string it
-// cannot read is hidden, not shown (connstr.Redact).
-func RedactURI(s string) string {
-	if LabDBURI(s) {
-		return s
-	}
-	return connstr.Redact(s)
-}
-
-var (
-	uriPasswordRe = regexp.MustCompile(`(postgres(?:ql)?://[^:/@\s"']*:)[^@\s"']*@`)
-	kvPasswordRe  = regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'?|"[^"]*"|[^\s&"']+)`)
-)
-
-// RedactText hides passwords in free text (an error message, a log tail):
-// the password of postgres:// URIs and password=... parameters.
-func RedactText(s string) string {
-	s = uriPasswordRe.ReplaceAllString(s, "${1}redacted@")
-	return kvPasswordRe.ReplaceAllString(s, "${1}redacted")
 }

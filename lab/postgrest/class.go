@@ -46,9 +46,3 @@ func ClassOf(key string) (Class, string) {
 	}
 	return k.Class, k.Why
 }
-
-// Secret reports whether the key's value is a secret.
-func Secret(key string) bool {
-	k, ok := Lookup(key)
-	return ok && k.Secret
-}

@@ -31,7 +31,7 @@ type Key struct {
 	Removed    string   // first version without it ("" if still present)
 	AliasOf    string   // the current name, for an old alias
 	Reloadable bool     // applied by a config reload (SIGUSR2 / NOTIFY pgrst)
-	Secret     bool     // its value is never shown in full
+	Shown      Shown    // how much of its value the lab shows (Hidden unless the row says)
 	Class      Class    // who may change it in a variant
 	Why        string   // why, for a class other than Tune
 	Doc        string
@@ -46,8 +46,14 @@ func (k Key) In(v string) bool {
 	return compareVersions(k.Since, v) <= 0 && (k.Removed == "" || compareVersions(v, k.Removed) < 0)
 }
 
-// appSettings is the row that stands for every app.settings.x key.
-const appSettings = "app.settings.*"
+// AppSettingsRow is the row that stands for every app.settings.x key; as
+// an allow-list entry it names them all (Covers).
+const AppSettingsRow = "app.settings.*"
+
+// isAppSetting reports an app.settings.x key (x not empty).
+func isAppSetting(key string) bool {
+	return strings.HasPrefix(key, "app.settings.") && len(key) > len("app.settings.")
+}
 
 var byName = func() map[string]Key {
 	m := map[string]Key{}
@@ -63,12 +69,22 @@ func Lookup(key string) (Key, bool) {
 	if k, ok := byName[key]; ok {
 		return k, true
 	}
-	if strings.HasPrefix(key, "app.settings.") && len(key) > len("app.settings.") {
-		k := byName[appSettings]
+	if isAppSetting(key) {
+		k := byName[AppSettingsRow]
 		k.Name = key
 		return k, true
 	}
 	return Key{}, false
+}
+
+// Covers reports whether an allow-list entry names key: the same name, or
+// the table's "app.settings.*" row for any app.settings.x key (the one
+// pattern an entry may be; keys are otherwise listed by name).
+func Covers(entry, key string) bool {
+	if entry == key {
+		return true
+	}
+	return entry == AppSettingsRow && isAppSetting(key)
 }
 
 // Keys lists every row of the table, sorted by name.

@@ -74,7 +74,7 @@ func TestKeyIn(t *testing.T) {
 // TestEveryKeyClassed: every row sets its class (the zero Class is no
 // class, so a row that forgets it fails here instead of becoming Tune);
 // a class other than Tune says why and Tune says nothing; an old alias has
-// the class, secrecy and reloadability of the key it stands for; a Removed
+// the class, Shown and reloadability of the key it stands for; a Removed
 // version follows Since.
 func TestEveryKeyClassed(t *testing.T) {
 	for _, k := range Keys() {
@@ -108,8 +108,8 @@ func TestEveryKeyClassed(t *testing.T) {
 		if a.AliasOf != "" {
 			t.Errorf("%s: alias of an alias (%s)", k.Name, k.AliasOf)
 		}
-		if a.Class != k.Class || a.Secret != k.Secret {
-			t.Errorf("%s: class %v secret %v, but %s (which it stands for) is %v secret %v", k.Name, k.Class, k.Secret, a.Name, a.Class, a.Secret)
+		if a.Class != k.Class || a.Shown != k.Shown {
+			t.Errorf("%s: class %v shown %v, but %s (which it stands for) is %v shown %v", k.Name, k.Class, k.Shown, a.Name, a.Class, a.Shown)
 		}
 		if a.Class != Tune && a.Why != k.Why {
 			t.Errorf("%s: reason %q, %s's is %q", k.Name, k.Why, a.Name, a.Why)
@@ -119,16 +119,11 @@ func TestEveryKeyClassed(t *testing.T) {
 
 func TestClassOf(t *testing.T) {
 	for key, want := range map[string]Class{
-		"db-pool": Tune, "app.settings.jwt_exp": Tune, "server-port": Fixed, "server-unix-socket": Fixed,
+		"db-pool": Tune, "app.settings.jwt_exp": Privileged, "server-port": Fixed, "server-unix-socket": Fixed,
 		"db-uri": Privileged, "jwt-secret": Privileged, "role-claim-key": Privileged, "no-such-key": Unlisted,
 	} {
 		if got, why := ClassOf(key); got != want || (got != Tune) != (why != "") {
 			t.Errorf("ClassOf(%s) = %v %q, want %v", key, got, why, want)
-		}
-	}
-	for key, want := range map[string]bool{"jwt-secret": true, "db-uri": true, "db-pool": false, "no-such-key": false} {
-		if Secret(key) != want {
-			t.Errorf("Secret(%s) = %v", key, !want)
 		}
 	}
 }
