@@ -253,6 +253,8 @@ func attackCases() []attackCase {
 		{"r3-own-env-spelling", false, attackEnvSpelling},
 		{"r3-own-window-of-an-ended-session", false, attackWindowOfEndedLease},
 		{"r3-own-search-path-hijack", true, attackSearchPathHijack},
+		// Issue 41's review (i41-N: finding N).
+		{"i41-3-pg-settings-that-lower-protections", false, attackPGSettingsThatLowerProtections},
 	}
 }
 
