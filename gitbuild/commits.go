@@ -5,10 +5,15 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 )
 
 // Commit is one commit of a branch: its SHA, its subject line and, when
-// listed by Tags, the release tag that names it.
+// listed by Tags, the release tag that names it. The subject is the
+// commit author's text: it is read through textsafe.CleanText (git passes
+// ESC and other control characters through %s), so it prints safely on a
+// terminal and in a variant's description.
 type Commit struct {
 	SHA, Subject, Tag string
 }
@@ -29,7 +34,7 @@ func Commits(ctx context.Context, repo, branch string) ([]Commit, error) {
 	for _, line := range strings.Split(out, "\n") {
 		h, subject, ok := strings.Cut(line, "\x00")
 		if ok && h != "" {
-			cs = append(cs, Commit{SHA: h, Subject: subject})
+			cs = append(cs, Commit{SHA: h, Subject: textsafe.CleanText(subject)})
 		}
 	}
 	return cs, nil
@@ -61,7 +66,7 @@ func Tags(ctx context.Context, repo, branch string) ([]Commit, error) {
 			return nil, fmt.Errorf("tag %s: %w", t, err)
 		}
 		h, subject, _ := strings.Cut(line, "\x00")
-		cs = append(cs, Commit{SHA: h, Subject: subject, Tag: t})
+		cs = append(cs, Commit{SHA: h, Subject: textsafe.CleanText(subject), Tag: t})
 	}
 	return cs, nil
 }

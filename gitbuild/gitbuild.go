@@ -21,6 +21,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 )
 
 // DefaultTimeout bounds one build command when Options.Timeout is zero.
@@ -365,7 +367,8 @@ func isExecutable(p string) bool {
 	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
 
-// tail returns the last tailLines lines of the file at path.
+// tail returns the last tailLines lines of the file at path, the build's
+// own output: through textsafe.Lines, as errors print it on a terminal.
 func tail(path string) string {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -375,7 +378,7 @@ func tail(path string) string {
 	if len(lines) > tailLines {
 		lines = lines[len(lines)-tailLines:]
 	}
-	return strings.Join(lines, "\n")
+	return textsafe.Lines(strings.Join(lines, "\n"))
 }
 
 // short is a SHA's first 7 hex digits.

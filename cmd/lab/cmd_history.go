@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/atomicfile"
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab/history"
 	historyreport "github.com/pgrst-lab/pgrst-lab/lab/report/history"
 	"github.com/pgrst-lab/pgrst-lab/store"
@@ -119,7 +120,7 @@ func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		var errs []error
 		runs, errs = history.LoadDir(*results, experiment)
 		for _, err := range errs {
-			fmt.Fprintf(stderr, "skipped: %v\n", err)
+			textsafe.Fprintf(stderr, "skipped: %v\n", err)
 		}
 		if len(runs) == 0 {
 			return fmt.Errorf("history: no runs of %q under %s", experiment, filepath.Join(*results, experiment))
@@ -150,7 +151,7 @@ func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	fmt.Fprintf(stdout, "\ngate %g%%: FAILED: the newest run begins a significant regression:\n", g.pct)
 	for _, r := range regressed {
-		fmt.Fprintf(stdout, "  %s\n", r)
+		textsafe.Fprintf(stdout, "  %s\n", r)
 	}
 	return fmt.Errorf("%w: history: %d series regressed at the newest run (beyond %g%%)", errGate, len(regressed), g.pct)
 }

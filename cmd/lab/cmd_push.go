@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/store"
@@ -73,21 +74,21 @@ func cmdPush(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	for _, r := range runs {
 		run, err := record.ReadDir(r.dir)
 		if err != nil {
-			fmt.Fprintf(stderr, "push: %v\n", err)
+			textsafe.Fprintf(stderr, "push: %v\n", err)
 			errs = append(errs, err)
 			continue
 		}
 		id, ins, err := st.Put(ctx, run, stats.Compare(run, 0), r.ref)
 		switch {
 		case err != nil:
-			fmt.Fprintf(stderr, "push: %s: %v\n", r.dir, err)
+			textsafe.Fprintf(stderr, "push: %s: %v\n", r.dir, err)
 			errs = append(errs, err)
 		case ins:
 			inserted++
-			fmt.Fprintf(stdout, "inserted        %s  %s\n", id[:12], r.dir)
+			textsafe.Fprintf(stdout, "inserted        %s  %s\n", id[:12], r.dir)
 		default:
 			already++
-			fmt.Fprintf(stdout, "already stored  %s  %s\n", id[:12], r.dir)
+			textsafe.Fprintf(stdout, "already stored  %s  %s\n", id[:12], r.dir)
 		}
 	}
 	fmt.Fprintf(stdout, "%s inserted, %d already stored\n", plural(inserted, "run"), already)

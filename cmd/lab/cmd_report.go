@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/matrix"
@@ -90,7 +91,7 @@ func reportOtava(dirs []string, write bool, stdout, stderr io.Writer) error {
 		return err
 	}
 	for _, e := range errs {
-		fmt.Fprintf(stderr, "lab report: skipped: %v\n", e)
+		textsafe.Fprintf(stderr, "lab report: skipped: %v\n", e)
 	}
 	if len(runs) == 0 {
 		return fmt.Errorf("report: no run.json under %s", strings.Join(dirs, ", "))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/experiments"
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
@@ -37,12 +38,12 @@ func cmdValidate(_ context.Context, args []string, stdout, _ io.Writer) error {
 		}
 		if err != nil {
 			bad++
-			fmt.Fprintln(stdout, err)
+			fmt.Fprintln(stdout, textsafe.Lines(err.Error())) // it may quote the file
 			continue
 		}
-		fmt.Fprintf(stdout, "%s: OK (%s)\n", t, summary(e))
+		textsafe.Fprintf(stdout, "%s: OK (%s)\n", t, summary(e))
 		if n := targetNote(e.Target); n != "" {
-			fmt.Fprintf(stdout, "  [target]: %s\n", n)
+			textsafe.Fprintf(stdout, "  [target]: %s\n", n)
 		}
 	}
 	if bad > 0 {

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
@@ -20,7 +21,9 @@ func main() {
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "lab:", err)
+		// The error may quote a file, an agent, a server or a build's
+		// log: nothing in it may act on the terminal.
+		fmt.Fprintln(os.Stderr, "lab:", textsafe.Lines(err.Error()))
 		if note := writeStack(err, os.TempDir()); note != "" {
 			fmt.Fprintln(os.Stderr, "lab:", note)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
@@ -71,7 +72,7 @@ func (p *runProgress) TrialDone(pos lab.Position, t lab.Trial) {
 	defer p.mu.Unlock()
 	p.clear()
 	if t.Error != "" {
-		fmt.Fprintf(p.w, "%s %-10s %-16s FAILED: %s\n", counter(pos), t.Variant, t.Scenario, oneLine(t.Error))
+		textsafe.Fprintf(p.w, "%s %-10s %-16s FAILED: %s\n", counter(pos), t.Variant, t.Scenario, oneLine(t.Error))
 		return
 	}
 	fmt.Fprintf(p.w, "%s %-10s %-16s %8.0f req/s  p50 %6.2f ms  p99 %6.2f ms  server %5.0f µs/req  db %5.0f µs/req  %s\n",
@@ -83,7 +84,7 @@ func (p *runProgress) Note(msg string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()
-	fmt.Fprintln(p.w, "  "+msg)
+	textsafe.Fprintf(p.w, "  %s\n", msg)
 }
 
 func counter(pos lab.Position) string {

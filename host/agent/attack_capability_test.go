@@ -224,3 +224,68 @@ func attackEnvSpelling(t *testing.T, r *rig) {
 		}
 	}
 }
+
+// pg-settings-that-lower-protections (issue 41, finding 3): an
+// AGENT.toml listing session_replication_role loaded, and a variant's
+// session_replication_role = replica made every PostgREST request skip
+// triggers and foreign keys; so did other settings that lower a protection
+// (lo_compat_privileges, a server-wide search_path, zero_damaged_pages...)
+// or write files as postgres (jit_dump_bitcode). Now such an AGENT.toml
+// does not load (file:line, the setting and why), and an apply that sets
+// one is 403 even when a Policy lists it directly: the setting never
+// reaches postgresql.auto.conf.
+func attackPGSettingsThatLowerProtections(t *testing.T, r *rig) {
+	for _, name := range []string{"session_replication_role", "lo_compat_privileges", "search_path", "zero_damaged_pages",
+		"ignore_checksum_failure", "ignore_invalid_pages", "ignore_system_indexes", "allow_system_table_mods", "row_security",
+		"jit_profiling_support", "jit_dump_bitcode", "logging_collector", "event_triggers", "standard_conforming_strings",
+		"password_encryption", "Session_Replication_Role"} {
+		src := fmt.Sprintf("listen = \"127.0.0.1:7171\"\n[stack]\ndir = %q\n[allow]\npostgresql_settings = [\"work_mem\", %q]\n", r.st.Dir, name)
+		p := writeConfig(t, src)
+		_, err := LoadConfig(p)
+		if err == nil {
+			t.Errorf("AGENT.toml with postgresql_settings = [%q] loaded", name)
+			continue
+		}
+		if want := p + ":5: postgresql." + name + ": "; !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "no variant may set it") {
+			t.Errorf("AGENT.toml with %q: %v, want an error starting %q and saying why", name, err, want)
+		}
+	}
+
+	before, _ := r.autoConf(t)
+	pol := DefaultPolicy()
+	pol.PostgreSQL = append(pol.PostgreSQL, "session_replication_role", "lo_compat_privileges", "search_path", "jit_dump_bitcode")
+	a := r.agent(t, pol, 0)
+	a.open()
+	t.Cleanup(func() {
+		if a.leaseID != "" {
+			a.close()
+		}
+	})
+	for _, v := range []string{
+		`{"name":"replica","postgresql":{"session_replication_role":"replica"}}`,
+		`{"name":"lo","postgresql":{"lo_compat_privileges":"on","work_mem":"8MB"}}`,
+		`{"name":"path","postgresql":{"search_path":"lab_evil, pg_catalog"}}`,
+		`{"name":"bitcode","postgresql":{"jit_dump_bitcode":"on"}}`,
+	} {
+		if status, body := a.apply(v); status != http.StatusForbidden || !strings.Contains(body, "no variant may set it") {
+			t.Errorf("%s: %d %.300s, want 403 saying why", v, status, body)
+		}
+	}
+	if after, _ := r.autoConf(t); after != before {
+		t.Errorf("postgresql.auto.conf changed:\n%s\nwas\n%s", after, before)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, r.st.AdminURI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var role string
+	if err := conn.QueryRow(ctx, "SHOW session_replication_role").Scan(&role); err != nil || role != "origin" {
+		t.Errorf("session_replication_role in a fresh session: %q %v, want origin", role, err)
+	}
+	if status, body := a.close(); status != http.StatusNoContent {
+		t.Errorf("close: %d %s", status, body)
+	}
+}

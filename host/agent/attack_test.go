@@ -257,6 +257,7 @@ func attackCases() []attackCase {
 		{"target-never-root", true, attackTargetNeverRoot},
 		{"binary-others-can-replace", true, attackBinaryOthersCanReplace},
 		{"app-settings-secret-redacted", true, attackSecretsRedactedByDefault},
+		{"pg-settings-that-lower-protections", false, attackPGSettingsThatLowerProtections},
 	}
 }
 

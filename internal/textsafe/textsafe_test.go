@@ -1,6 +1,7 @@
 package textsafe_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -67,5 +68,32 @@ func TestCleanStringsWalksEveryString(t *testing.T) {
 	if v.Host.Hostname != "h x" || utf8.RuneCountInString(v.Host.CPUModel) != textsafe.MaxText || v.In.S[0] != "a| " ||
 		v.In.M["k"] != "v " || *v.In.P != "p" || v.Any != "i" || v.hidden != "\x1b" {
 		t.Errorf("not cleaned: %+v (map %q, pointer %q, any %q)", v.Host.Hostname, v.In.M, *v.In.P, v.Any)
+	}
+}
+
+// Plain is CleanText without the bound on length; Lines keeps line feeds
+// and tabs (a page, an error of several lines) and drops the rest.
+func TestPlainAndLines(t *testing.T) {
+	long := strings.Repeat("x", 3*textsafe.MaxText)
+	if got := textsafe.Plain(long + "\x1b[2J"); got != long {
+		t.Errorf("Plain cut or kept the escape: %d runes", utf8.RuneCountInString(got))
+	}
+	if got := textsafe.Plain("a\nb\x1b[2Jc\x07\u009b31md"); got != "a bcd" {
+		t.Errorf("Plain = %q", got)
+	}
+	if got := textsafe.Lines("a\r\n\tb\x1b]0;t\x07c\u009b31m\nd\u202e"); got != "a\n\tbc\nd" {
+		t.Errorf("Lines = %q", got)
+	}
+}
+
+type named string
+
+// Fprintf cleans every string argument, of any string type, and errors;
+// numbers print as they are.
+func TestFprintf(t *testing.T) {
+	var b strings.Builder
+	textsafe.Fprintf(&b, "%s|%v|%s|%d|%q", "a\x1b[2Jb", errors.New("e\nf\x07"), named("n\u009b1m"), 42, "q\x1b")
+	if got, want := b.String(), `ab|e f|n|42|"q"`; got != want {
+		t.Errorf("Fprintf = %q, want %q", got, want)
 	}
 }

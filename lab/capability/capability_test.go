@@ -159,7 +159,7 @@ func TestPostgreSQLNeverSettings(t *testing.T) {
 	for _, name := range append(slices.Clone(DefaultPostgreSQL), "maintenance_work_mem", "max_wal_size",
 		"temp_file_limit", "max_files_per_process", "wal_init_zero", "log_min_duration_statement",
 		"auto_explain.log_min_duration", "pg_stat_statements.max", "fsync", "full_page_writes", "log_line_prefix",
-		"search_path", "Search_Path") { // schemas, not files (the lab's superuser pins its own)
+		"temp_tablespaces", "log_statement", "debug_parallel_query", "jit_above_cost") {
 		if err := PostgreSQL(name, "1"); err != nil {
 			t.Errorf("PostgreSQL(%q) = %v, want allowed", name, err)
 		}
@@ -172,6 +172,55 @@ func TestPostgreSQLNeverSettings(t *testing.T) {
 	}
 	if c, _ := code(PostgreSQL("a;b", "1")); c != Invalid {
 		t.Errorf("name a;b: code %v, want Invalid", c)
+	}
+}
+
+// Issue 41, finding 3: settings that lower a protection every request
+// runs behind, or make the server write files as postgres, passed when an
+// AGENT.toml listed them. Each is refused with its own why, in any case
+// and as an extension's setting's own name.
+func TestPostgreSQLSettingsThatLowerProtections(t *testing.T) {
+	for _, c := range []struct{ name, why string }{
+		{"session_replication_role", "skip triggers, rules and foreign-key checks"},
+		{"Session_Replication_Role", "skip triggers"},
+		{"lo_compat_privileges", "privilege checks on large objects"},
+		{"search_path", "server-wide search path"},
+		{"Search_Path", "server-wide search path"},
+		{"zero_damaged_pages", "destroying their rows"},
+		{"ignore_checksum_failure", "corruption"},
+		{"ignore_invalid_pages", "corruption"},
+		{"ignore_system_indexes", "corruption"},
+		{"allow_system_table_mods", "system catalogs"},
+		{"jit_profiling_support", "writes perf's JIT files"},
+		{"jit_dump_bitcode", "writes each JIT-compiled query's LLVM bitcode"},
+		{"logging_collector", "writes the server's log into files"},
+		{"log_destination", "into files"},
+		{"allow_in_place_tablespaces", "make directories inside the data directory"},
+		{"row_security", "row-level security"},
+		{"data_sync_retry", "lost writes"},
+		{"event_triggers", "every event trigger off"},
+		{"createrole_self_grant", "membership in every role it creates"},
+		{"standard_conforming_strings", "SQL injection"},
+		{"backslash_quote", "SQL injection"},
+		{"password_encryption", "how new passwords are stored"},
+		{"scram_iterations", "SCRAM password hashes"},
+		{"krb_caseins_users", "authentication"},
+		{"gss_accept_delegation", "delegated GSSAPI credentials"},
+		{"db_user_namespace", "authentication"},
+		{"role", "the role every session acts as"},
+		{"session_authorization", "the user every session acts as"},
+		{"superuser_reserved_connections", "the lab's restore needs"},
+		{"bonjour", "advertises the server"},
+		{"bonjour_name", "Bonjour"},
+		{"pgaudit.log", "audit log"},
+		{"sepgsql.permissive", "mandatory access control"},
+	} {
+		for _, val := range []string{"", "replica", "off", "on", "public"} {
+			err := PostgreSQL(c.name, val)
+			if cd, _ := code(err); err == nil || cd != Never || !strings.HasPrefix(err.Error(), "postgresql."+c.name+": ") || !strings.Contains(err.Error(), c.why) {
+				t.Errorf("PostgreSQL(%q, %q) = %v, want a Never refusal naming it and saying %q", c.name, val, err, c.why)
+			}
+		}
 	}
 }
 

@@ -20,9 +20,11 @@
 // text, @file values (PostgREST reads the named file) are refused, keys that
 // name an address or a path are never variant settings, and an environment
 // variable is checked with the rules of the PostgREST key it sets. A
-// PostgreSQL setting that runs a program, loads a library or names a file,
-// a directory or an address is refused by its name (a list and name
-// patterns), whatever an agent's config lists. GHC runtime options get one
+// PostgreSQL setting that runs a program, loads a library, writes or names
+// a file, a directory or an address, or lowers a protection every request
+// runs behind (session_replication_role, a server-wide search_path), is
+// refused by its name (a list and name patterns, each with why, in
+// pgnever.go), whatever an agent's config lists. GHC runtime options get one
 // rule wherever they come from, +RTS arguments or GHCRTS: internal/ghcrts's
 // vocabulary of tuning options, bounded, none that writes a file.
 //

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/ghcrts"
 )
@@ -18,80 +17,14 @@ var DefaultPostgreSQL = []string{"synchronous_commit", "shared_buffers", "work_m
 	"jit", "random_page_cost", "plan_cache_mode", "max_parallel_workers_per_gather", "wal_buffers", "commit_delay",
 	"huge_pages", "effective_io_concurrency"}
 
-// pgNeverName are PostgreSQL settings no variant may set that the name
-// rules (pgNeverSuffix, pgNeverPrefix) do not already catch, with why.
-var pgNeverName = map[string]string{
-	"archive_mode":        "turns on WAL archiving, which runs archive_command or loads archive_library",
-	"listen_addresses":    "names the addresses PostgreSQL listens on",
-	"port":                "names the port PostgreSQL listens on (and its socket files)",
-	"primary_conninfo":    "makes PostgreSQL connect to another server, with credentials",
-	"data_directory_mode": "sets the mode of the data directory's files",
-	"log_file_mode":       "sets the mode of the server's log files",
-	"jit_provider":        "loads a shared library into the server",
-	"event_source":        "names the event source the server logs to",
-	"include":             "includes another config file",
-	"include_if_exists":   "includes another config file",
-	"allow_alter_system":  "turns ALTER SYSTEM off, which the lab's restore needs",
-}
-
-// pgNeverSuffix are name endings of settings that run a program, load a
-// library, run code or name a file, directory or search path, core or an
-// extension's (plperl.on_init, pltcl.start_proc).
-var pgNeverSuffix = []struct{ suffix, why string }{
-	{"_command", "runs a shell command as the PostgreSQL server's user"},
-	{"_command_supports_reload", "decides when the server runs a shell command"},
-	{"_library", "loads a shared library into the server"},
-	{"_libraries", "loads shared libraries into the server"},
-	{"_path", "names a search path of directories (libraries, extensions)"},
-	{"_file", "names a file on the host"},
-	{"_filename", "names files on the host"},
-	{"keyfile", "names a key file on the host"},
-	{"directory", "names a directory on the host"},
-	{"directories", "names directories on the host"},
-	{"dir", "names a directory on the host"},
-	{"_init", "runs code when a language or extension starts"},
-	{"_proc", "runs a function when a language or extension starts"},
-}
-
-// pgNeverPrefix are name beginnings of groups that belong to the host.
-var pgNeverPrefix = []struct{ prefix, why string }{
-	{"archive_", "belongs to the server's WAL archive, which runs commands or loads libraries"},
-	{"unix_socket_", "names or guards the server's socket files"},
-	{"ssl", "belongs to the server's TLS setup (key and certificate files, a passphrase command)"},
-}
-
-// pgNever says why no variant may set a PostgreSQL setting ("" = the
-// name rules let it through). Names are compared in lower case, as
-// PostgreSQL compares them; an extension's setting (plperl.on_init) is
-// judged by its own name too.
-func pgNever(name string) string {
-	name = strings.ToLower(name)
-	if name == "search_path" {
-		return "" // schemas, not files: a list a variant may tune where the config allows it
-	}
-	for _, n := range []string{name, name[strings.LastIndexByte(name, '.')+1:]} {
-		if why, ok := pgNeverName[n]; ok {
-			return why
-		}
-		for _, s := range pgNeverSuffix {
-			if strings.HasSuffix(n, s.suffix) {
-				return s.why
-			}
-		}
-		for _, p := range pgNeverPrefix {
-			if strings.HasPrefix(n, p.prefix) {
-				return p.why
-			}
-		}
-	}
-	return ""
-}
-
 // PostgreSQL checks a PostgreSQL setting's name and value for a variant.
-// A setting that runs a program, loads a library or names a file, a
-// directory or an address (archive_command, shared_preload_libraries,
-// log_directory, listen_addresses...) is refused by its name, whatever an
-// agent's config lists: the server would run it as the postgres user.
+// A setting that runs a program, loads a library, writes or names a file,
+// a directory or an address (archive_command, shared_preload_libraries,
+// log_directory, jit_dump_bitcode, listen_addresses...), or lowers a
+// protection (session_replication_role, a server-wide search_path,
+// zero_damaged_pages...) is refused by its name, whatever an agent's
+// config lists: the server would run it as the postgres user, or every
+// request would run with the protection off (pgnever.go says why, each).
 // A value that stops the server from starting (shared_buffers = 200GB) is
 // not caught here: the server side restores from the journal's bytes.
 func PostgreSQL(name, val string) error {
@@ -99,7 +32,7 @@ func PostgreSQL(name, val string) error {
 		return &Error{Code: Invalid, Where: "postgresql." + name, Msg: "is not a PostgreSQL setting name (an identifier like shared_buffers or auto_explain.log_min_duration)"}
 	}
 	if why := pgNever(name); why != "" {
-		return fail(Never, "postgresql."+name, "%s; no variant may set it (the lab refuses every setting that runs a program, loads a library, or names a file, a directory or an address)", why)
+		return fail(Never, "postgresql."+name, "%s; no variant may set it (the lab refuses every setting that runs a program, loads a library, writes or names a file, a directory or an address, or lowers a protection)", why)
 	}
 	return Text("postgresql."+name, val)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
@@ -111,7 +112,7 @@ func terminalEndpoints(w io.Writer, v *stats.Verdicts) {
 	fmt.Fprintf(w, "\nEndpoints: %d of %d lines changed (P50, Holm across lines)\n", flagged, len(rows))
 	for _, r := range rows {
 		if r.Class != "" {
-			fmt.Fprintf(w, "  %-8s %s  %s: P50 %s ms, %s (p %s)  [line %d]\n", r.Class, r.Name, r.Variant, r.P50, r.Delta, r.P, r.Line)
+			textsafe.Fprintf(w, "  %-8s %s  %s: P50 %s ms, %s (p %s)  [line %d]\n", r.Class, r.Name, r.Variant, r.P50, r.Delta, r.P, r.Line)
 		}
 	}
 }

@@ -116,7 +116,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		d.Headlines = append(d.Headlines, hh)
 	}
 	d.Setup = [][2]string{
-		{"Experiment", run.Experiment.Name + sourceOf(run)},
+		{"Experiment", run.Experiment.Name + sourceOf(run, plain)},
 		{"Target", TargetDesc(run.Target)},
 		{"Supervisor", run.Target.Supervisor + unitOf(run.Target, "")},
 		{"Machine", HostDesc(run.Host)},
@@ -153,7 +153,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	if d.Profile, err = profile.HTML(run); err != nil {
 		return fmt.Errorf("html report: %w", err)
 	}
-	if err := page.Execute(w, d); err != nil {
+	if err := format.ExecuteHTML(w, page, d); err != nil {
 		return fmt.Errorf("html report: %w", err)
 	}
 	return nil

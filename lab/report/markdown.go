@@ -26,7 +26,7 @@ func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	}
 	fmt.Fprintf(b, "# %s\n\n", format.MdEscape(title))
 	if d := strings.TrimSpace(run.Experiment.Description); d != "" {
-		fmt.Fprint(b, format.MdPara(d))
+		fmt.Fprint(b, format.MdPara(format.MdEscape(d)))
 	}
 	if run.Target.Reference {
 		fmt.Fprintf(b, "> **Measured on the reference server (postgrest-mini), not PostgREST.** The figures show the lab's\n> method and the machine, not PostgREST's performance.\n\n")
@@ -63,25 +63,27 @@ func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 func mdSetup(b *bufio.Writer, run *lab.Run) {
 	fmt.Fprintf(b, "## Setup\n\n")
 	h := run.Host
+	// Every value is text from run.json, escaped; those with code spans
+	// build them with format.MdCode.
 	rows := [][2]string{
-		{"Experiment", fmt.Sprintf("`%s`%s", run.Experiment.Name, sourceOf(run))},
+		{"Experiment", format.MdCode(run.Experiment.Name) + sourceOf(run, format.MdCode)},
 		{"Target", format.MdEscape(TargetDesc(run.Target))},
 		{"Supervisor", format.MdEscape(run.Target.Supervisor) + mdUnitOf(run.Target)},
 		{"Machine", format.MdEscape(HostDesc(h))},
 		{"PostgreSQL", format.MdEscape(h.PostgreSQL)},
-		{"Load", LoadDesc(run.Experiment.Load)},
-		{"Scenarios", strings.Join(stats.ScenarioNames(run), ", ")},
-		{"Trials", fmt.Sprintf("%s per variant and scenario (min %d, max %d), %s order",
-			trialCounts(run), run.Experiment.Trials.Min, run.Experiment.Trials.Max, orderOf(run))},
+		{"Load", format.MdEscape(LoadDesc(run.Experiment.Load))},
+		{"Scenarios", format.MdEscape(strings.Join(stats.ScenarioNames(run), ", "))},
+		{"Trials", format.MdEscape(fmt.Sprintf("%s per variant and scenario (min %d, max %d), %s order",
+			trialCounts(run), run.Experiment.Trials.Min, run.Experiment.Trials.Max, orderOf(run)))},
 		{"Run", fmt.Sprintf("%s, took %s", run.Started.UTC().Format("2006-01-02 15:04 MST"), format.Elapsed(run.Finished.Sub(run.Started)))},
-		{"Partition", partitionDesc(run.Experiment)},
-		{"Capacity", capacityDesc(run)},
-		{"Interference", interferenceDesc(run)},
+		{"Partition", format.MdEscape(partitionDesc(run.Experiment))},
+		{"Capacity", format.MdEscape(capacityDesc(run))},
+		{"Interference", format.MdEscape(interferenceDesc(run))},
 		{"Versions", format.MdEscape(fmt.Sprintf("lab %s, %s", h.LabVersion, h.GoVersion))},
 	}
 	if a := run.Agent; a != nil {
-		rows = append(rows, [2]string{"Agent", fmt.Sprintf("`%s`; load from a separate driver; clock offset %v ± %v",
-			a.URL, a.ClockOffset.Round(time.Microsecond), a.ClockError.Round(time.Microsecond))})
+		rows = append(rows, [2]string{"Agent", fmt.Sprintf("%s; load from a separate driver; clock offset %v ± %v",
+			format.MdCode(a.URL), a.ClockOffset.Round(time.Microsecond), a.ClockError.Round(time.Microsecond))})
 	}
 	if bins := binariesDesc(run, format.MdCode, format.MdEscape); bins != "" {
 		rows = append(rows, [2]string{"Binaries", bins})
@@ -94,11 +96,14 @@ func mdSetup(b *bufio.Writer, run *lab.Run) {
 	fmt.Fprintln(b)
 }
 
-func sourceOf(run *lab.Run) string {
+// sourceOf is " from <the experiment file>" or " (built-in)"; code
+// formats the file's name (format.MdCode for Markdown, plain for HTML,
+// whose template escapes it).
+func sourceOf(run *lab.Run, code func(string) string) string {
 	if run.Experiment.Source == "" {
 		return " (built-in)"
 	}
-	return " from `" + run.Experiment.Source + "`"
+	return " from " + code(run.Experiment.Source)
 }
 
 // unitOf is ", unit <q>name<q>" or "".
@@ -113,7 +118,7 @@ func mdVariants(b *bufio.Writer, run *lab.Run) {
 	fmt.Fprintf(b, "## Variants\n\n")
 	base := stats.BaselineName(run)
 	for _, vi := range variantInfos(run) {
-		name := "`" + vi.Name + "`"
+		name := format.MdCode(vi.Name)
 		if vi.Name == base {
 			name += " (baseline)"
 		}
@@ -162,7 +167,7 @@ func variantInfos(run *lab.Run) []lab.VariantInfo {
 // format.MarkdownWidth, they are split over several tables. Noisy medians are
 // marked in their cells; the other warnings follow the tables.
 func mdScenario(b *bufio.Writer, v *stats.Verdicts, sc string) {
-	fmt.Fprintf(b, "### %s\n\n", sc)
+	fmt.Fprintf(b, "### %s\n\n", format.MdEscape(sc))
 	var cols [][]stats.Row
 	for _, name := range v.Variants {
 		if rows := v.For(sc, name); len(rows) > 0 {
@@ -208,10 +213,10 @@ func mdScenario(b *bufio.Writer, v *stats.Verdicts, sc string) {
 // mdTable is the results table of some variants (cols, one per variant).
 func mdTable(cols [][]stats.Row) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "| metric | %s (baseline) |", cols[0][0].BaselineName)
+	fmt.Fprintf(&b, "| metric | %s (baseline) |", format.MdEscape(cols[0][0].BaselineName))
 	sep := "|---|---:|"
 	for _, c := range cols {
-		fmt.Fprintf(&b, " %s | delta | p | mde |", c[0].VariantName)
+		fmt.Fprintf(&b, " %s | delta | p | mde |", format.MdEscape(c[0].VariantName))
 		sep += "---:|---:|---|---:|"
 	}
 	fmt.Fprintf(&b, "\n%s\n", sep)

@@ -168,7 +168,11 @@ func mdPhases(b *bufio.Writer, pt *PhaseTable) {
 		return
 	}
 	fmt.Fprintf(b, "Where the server's time goes (Server-Timing, ms per request, median over trials of the mean):\n\n")
-	fmt.Fprintf(b, "| variant | %s | sum | phases that moved |\n|---|%s---:|---|\n", strings.Join(pt.Phases, " | "), strings.Repeat("---:|", len(pt.Phases)))
+	phases := make([]string, len(pt.Phases))
+	for i, p := range pt.Phases {
+		phases[i] = format.MdEscape(p) // Server-Timing's names, as the server sent them
+	}
+	fmt.Fprintf(b, "| variant | %s | sum | phases that moved |\n|---|%s---:|---|\n", strings.Join(phases, " | "), strings.Repeat("---:|", len(pt.Phases)))
 	for _, r := range pt.Rows {
 		name := format.MdEscape(r.Variant)
 		if r.Baseline {

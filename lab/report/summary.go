@@ -59,7 +59,7 @@ func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) err
 	}
 	if g := o.Gate; g != nil {
 		if len(g.Fired) == 0 {
-			fmt.Fprintf(b, "**Gate `%s`: passed** — no significant change beyond it.\n\n", g.Rules)
+			fmt.Fprintf(b, "**Gate %s: passed** — no significant change beyond it.\n\n", format.MdCode(g.Rules))
 			if len(g.Blind) > 0 {
 				fmt.Fprint(b, format.MdPara(fmt.Sprintf("But this run could not have detected a change of the gate's size on %d comparison(s): "+
 					"its noise hides smaller changes (mde). More rounds (--max-trials) or a quieter machine would.", len(g.Blind))))
@@ -70,7 +70,7 @@ func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) err
 				fmt.Fprintf(b, "\n</details>\n\n")
 			}
 		} else {
-			fmt.Fprintf(b, "**Gate `%s`: FAILED** — %d significant change(s) beyond it:\n\n", g.Rules, len(g.Fired))
+			fmt.Fprintf(b, "**Gate %s: FAILED** — %d significant change(s) beyond it:\n\n", format.MdCode(g.Rules), len(g.Fired))
 			for _, f := range g.Fired {
 				fmt.Fprint(b, format.MdItem(format.MdEscape(f)))
 			}
@@ -87,7 +87,7 @@ func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) err
 	if bins := binariesDesc(run, format.MdCode, format.MdEscape); bins != "" {
 		fmt.Fprint(b, format.MdPara("Binaries: "+bins+"."))
 	}
-	fmt.Fprint(b, format.MdPara(fmt.Sprintf("Load: %s; %s trials per variant and scenario. Test: %s.", LoadDesc(run.Experiment.Load), trialCounts(run), v.Method())))
+	fmt.Fprint(b, format.MdPara(format.MdEscape(fmt.Sprintf("Load: %s; %s trials per variant and scenario. Test: %s.", LoadDesc(run.Experiment.Load), trialCounts(run), v.Method()))))
 	b.Flush()
 
 	var setup bytes.Buffer
@@ -98,9 +98,9 @@ func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) err
 	fmt.Fprintf(sb, "</details>\n\n")
 	where := "report.md and report.html in the run's result directory"
 	if o.Dir != "" {
-		where = fmt.Sprintf("`%s/report.md` and `report.html`", o.Dir)
+		where = format.MdCode(o.Dir+"/report.md") + " and `report.html`"
 	}
-	fmt.Fprintf(sb, "<sub>pgrst-lab %s; full report: %s.</sub>\n", run.Host.LabVersion, where)
+	fmt.Fprintf(sb, "<sub>pgrst-lab %s; full report: %s.</sub>\n", format.MdEscape(run.Host.LabVersion), where)
 	sb.Flush()
 
 	// Per-scenario tables, as many as fit.

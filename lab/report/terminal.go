@@ -2,11 +2,13 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/sweep"
@@ -17,27 +19,24 @@ import (
 // benchstat-like table per scenario and variant (metric | baseline |
 // variant | delta | p), warnings under each table, and the verdicts.
 func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
-	title := run.Experiment.Title
-	if title == "" {
-		title = run.Experiment.Name
-	}
+	title := textsafe.CleanText(cmp.Or(run.Experiment.Title, run.Experiment.Name))
 	fmt.Fprintf(w, "%s\n%s\n", title, strings.Repeat("=", len([]rune(title))))
-	fmt.Fprintf(w, "target   %s\n", TargetDesc(run.Target))
-	fmt.Fprintf(w, "host     %s\n", HostDesc(run.Host))
-	fmt.Fprintf(w, "load     %s\n", LoadDesc(run.Experiment.Load))
-	fmt.Fprintf(w, "trials   %s per variant and scenario, %s order; medians ±%.0f%% CI\n", trialCounts(run), orderOf(run), 100*v.Confidence)
-	fmt.Fprintf(w, "test     %s\n", v.Method())
+	textsafe.Fprintf(w, "target   %s\n", TargetDesc(run.Target))
+	textsafe.Fprintf(w, "host     %s\n", HostDesc(run.Host))
+	textsafe.Fprintf(w, "load     %s\n", LoadDesc(run.Experiment.Load))
+	textsafe.Fprintf(w, "trials   %s per variant and scenario, %s order; medians ±%.0f%% CI\n", trialCounts(run), orderOf(run), 100*v.Confidence)
+	textsafe.Fprintf(w, "test     %s\n", v.Method())
 	if d := partitionDesc(run.Experiment); d != "" {
-		fmt.Fprintf(w, "cpus     %s\n", d)
+		textsafe.Fprintf(w, "cpus     %s\n", d)
 	}
 	if d := capacityDesc(run); d != "" {
-		fmt.Fprintf(w, "capacity %s\n", d)
+		textsafe.Fprintf(w, "capacity %s\n", d)
 	}
 	if d := interferenceDesc(run); d != "" {
-		fmt.Fprintf(w, "machine  %s\n", d)
+		textsafe.Fprintf(w, "machine  %s\n", d)
 	}
 	if run.Interrupted != "" {
-		fmt.Fprintf(w, "!        run interrupted: %s\n", run.Interrupted)
+		textsafe.Fprintf(w, "!        run interrupted: %s\n", run.Interrupted)
 	}
 	noisy := false
 	for _, sc := range v.Scenarios {
@@ -46,23 +45,23 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 			if len(rows) == 0 {
 				continue
 			}
-			fmt.Fprintf(w, "\n%s: %s vs %s\n", sc, name, rows[0].BaselineName)
+			textsafe.Fprintf(w, "\n%s: %s vs %s\n", sc, name, rows[0].BaselineName)
 			terminalTable(w, rows)
 			noisy = noisy || anyNoisy(rows)
 		}
 	}
 	if noisy {
-		fmt.Fprintf(w, "\n%s\n", noiseLegend())
+		textsafe.Fprintf(w, "\n%s\n", noiseLegend())
 	}
 	if bins := binariesDesc(run, plain, plain); bins != "" {
-		fmt.Fprintf(w, "\nbinaries %s\n", bins)
+		textsafe.Fprintf(w, "\nbinaries %s\n", bins)
 	}
 	sweep.Text(w, run, v)
 	terminalEndpoints(w, v)
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Verdict (%s):\n", primaryLabel(v))
+	textsafe.Fprintf(w, "Verdict (%s):\n", primaryLabel(v))
 	for _, line := range Headlines(v) {
-		fmt.Fprintf(w, "  %s\n", line)
+		textsafe.Fprintf(w, "  %s\n", line)
 	}
 	if len(run.Events) > 0 {
 		fmt.Fprintf(w, "\n%d event(s) during the run, see the report's Events section.\n", len(run.Events))
@@ -72,14 +71,14 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 func terminalTable(w io.Writer, rows []stats.Row) {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "  metric\t%s\t%s\tdelta\tp\tmde\t\n", rows[0].BaselineName, rows[0].VariantName)
+	textsafe.Fprintf(tw, "  metric\t%s\t%s\tdelta\tp\tmde\t\n", rows[0].BaselineName, rows[0].VariantName)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", metricTitle(r.Metric), Cell(r.Baseline), Cell(r.Variant), r.Delta(), r.PString(), r.MDEString(), outcomeWord(r))
+		textsafe.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", metricTitle(r.Metric), Cell(r.Baseline), Cell(r.Variant), r.Delta(), r.PString(), r.MDEString(), outcomeWord(r))
 	}
 	tw.Flush()
 	format.WriteTrimmed(w, buf.String())
 	for _, ws := range otherWarnings(rows) {
-		fmt.Fprintf(w, "  ! %s\n", ws)
+		textsafe.Fprintf(w, "  ! %s\n", ws)
 	}
 }
 

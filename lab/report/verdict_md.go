@@ -19,7 +19,7 @@ func mdVerdictTable(b *bufio.Writer, v *stats.Verdicts, extras []lab.Metric) {
 		fmt.Fprintf(b, "Nothing to compare (one variant, or no valid trials).\n\n")
 		return
 	}
-	fmt.Fprintf(b, "| scenario | variant | %s vs %s | p | mde |", primaryLabel(v), heads[0].BaselineName)
+	fmt.Fprintf(b, "| scenario | variant | %s vs %s | p | mde |", primaryLabel(v), format.MdEscape(heads[0].BaselineName))
 	sep := "|---|---|---:|---|---:|"
 	for _, m := range extras {
 		fmt.Fprintf(b, " %s |", m.Label)
@@ -30,7 +30,7 @@ func mdVerdictTable(b *bufio.Writer, v *stats.Verdicts, extras []lab.Metric) {
 	for _, h := range heads {
 		rows := v.For(h.Scenario, h.VariantName)
 		noisy = noisy || anyNoisy([]stats.Row{h})
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |", h.Scenario, h.VariantName, deltaCell(h), h.PString(), h.MDEString())
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |", format.MdEscape(h.Scenario), format.MdEscape(h.VariantName), deltaCell(h), h.PString(), h.MDEString())
 		for _, m := range extras {
 			c := "–"
 			for _, r := range rows {
@@ -51,7 +51,7 @@ func mdVerdictTable(b *bufio.Writer, v *stats.Verdicts, extras []lab.Metric) {
 		if len(notes) == 0 {
 			fmt.Fprintf(b, " |\n")
 		} else {
-			fmt.Fprintf(b, " %s |\n", strings.Join(notes, ", "))
+			fmt.Fprintf(b, " %s |\n", format.MdEscape(strings.Join(notes, ", ")))
 		}
 	}
 	fmt.Fprintln(b)

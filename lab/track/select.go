@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
@@ -21,11 +22,14 @@ type Commit struct {
 }
 
 // Label is the commit's short SHA with its tag or subject, for progress
-// lines: "abc1234 (v1.2.0)", "abc1234 (fix the pool)".
+// lines and the variant's description: "abc1234 (v1.2.0)", "abc1234 (fix
+// the pool)". The subject is its author's text: it goes through
+// textsafe.CleanText (gitbuild reads it so too; a Commit may come from
+// elsewhere).
 func (c Commit) Label() string {
-	what := c.Tag
+	what := textsafe.CleanText(c.Tag)
 	if what == "" {
-		what = c.Subject
+		what = textsafe.CleanText(c.Subject)
 	}
 	if r := []rune(what); len(r) > 50 {
 		what = string(r[:49]) + "…"

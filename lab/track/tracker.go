@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/changepoint"
 	"github.com/pgrst-lab/pgrst-lab/lab/history"
@@ -103,7 +104,7 @@ func (t *Tracker) Track(ctx context.Context, cs []Commit) error {
 		}
 		line("building", len(cs)-i)
 		b0 := time.Now()
-		b, err := t.Build(ctx, c, func(s string) { fmt.Fprintf(t.Out, "  build %s\n", s) })
+		b, err := t.Build(ctx, c, func(s string) { textsafe.Fprintf(t.Out, "  build %s\n", s) })
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -122,7 +123,7 @@ func (t *Tracker) Track(ctx context.Context, cs []Commit) error {
 			return fmt.Errorf("track: interrupted at commit %s (not stored): %w", c.Label(), ctx.Err())
 		}
 		if err != nil {
-			fmt.Fprintf(t.Out, "commit %d/%d %s: the run failed: %v; next commit\n", i+1, len(cs), c.Label(), err)
+			textsafe.Fprintf(t.Out, "commit %d/%d %s: the run failed: %v; next commit\n", i+1, len(cs), c.Label(), err)
 			failed = append(failed, fmt.Sprintf("commit %s: run: %v", c.Label(), err))
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/lab/calibrate"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/chart"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
 
 // HTML writes calibration.html: the table and the power chart.
@@ -14,7 +15,7 @@ func HTML(w io.Writer, res *calibrate.Result) error {
 	if err != nil {
 		return err
 	}
-	return page.Execute(w, struct {
+	return format.ExecuteHTML(w, page, struct {
 		Res   *calibrate.Result
 		Intro string
 		Setup [][2]string

@@ -12,7 +12,7 @@ import (
 // Markdown writes calibration.md.
 func Markdown(w io.Writer, res *calibrate.Result) error {
 	b := bufio.NewWriter(w)
-	fmt.Fprintf(b, "# Calibration of %s\n\n", res.Experiment)
+	fmt.Fprintf(b, "# Calibration of %s\n\n", format.MdEscape(res.Experiment))
 	if res.Stopped != "" {
 		fmt.Fprintf(b, "> **Stopped early:** %s. The table holds the runs finished until then.\n\n", format.MdEscape(res.Stopped))
 	}
@@ -30,9 +30,9 @@ func Markdown(w io.Writer, res *calibrate.Result) error {
 	for _, r := range res.Rows {
 		cell := ""
 		if design != "" {
-			cell = " " + string(r.Design) + " |"
+			cell = " " + format.MdEscape(string(r.Design)) + " |"
 		}
-		fmt.Fprintf(b, "|%s %s | %s | %s | %s | %s | %s | %s | %s |\n", cell, effectName(r), injected(r), runsOf(r), rateOf(r),
+		fmt.Fprintf(b, "|%s %s | %s | %s | %s | %s | %s | %s | %s |\n", cell, format.MdEscape(effectName(r)), format.MdEscape(injected(r)), runsOf(r), rateOf(r),
 			pctOrQ(r.MeanPct, "%+.1f%%"), pctOrQ(r.MeanMDE, "±%.1f%%"), pctOrQ(r.MeanRnds, "%.1f"), pctOrQ(r.MeanTook, "%.1f"))
 	}
 	if ds := calibrate.Designs(res.Rows); ds != nil {
@@ -40,10 +40,10 @@ func Markdown(w io.Writer, res *calibrate.Result) error {
 			"(mean MDE × √mean minutes) and the minutes it needs for ±1 %% (mean minutes × mean MDE²) compare designs whose rounds take different times.\n\n")
 		fmt.Fprintf(b, "| design | A/A runs | mean MDE | mean minutes | MDE in one minute | minutes for ±1 %% |\n|---|---:|---:|---:|---:|---:|\n")
 		for _, d := range ds {
-			fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s |\n", d.Design, d.Runs, pctOrQ(d.MeanMDE, "±%.1f%%"), pctOrQ(d.MeanTook, "%.1f"),
+			fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s |\n", format.MdEscape(string(d.Design)), d.Runs, pctOrQ(d.MeanMDE, "±%.1f%%"), pctOrQ(d.MeanTook, "%.1f"),
 				pctOrQ(d.MDEMinute, "±%.1f%%"), pctOrQ(d.MinutesFor1, "%.1f"))
 		}
-		fmt.Fprintf(b, "\n%s\n", designVerdict(ds))
+		fmt.Fprintf(b, "\n%s\n", format.MdEscape(designVerdict(ds)))
 	}
 	fmt.Fprintln(b)
 	return b.Flush()

@@ -7,6 +7,8 @@ import (
 	"math"
 	"text/tabwriter"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 )
 
 // K6Row is one row of the k6-style table: the columns the 2020 PostgREST
@@ -40,7 +42,7 @@ func K6Markdown(b *bufio.Writer, rows []K6Row, num func(float64) string, bytes f
 			if i > 0 {
 				fmt.Fprintln(b)
 			}
-			fmt.Fprintf(b, "%s:\n\n| variant | http_reqs | http_req_duration avg | data_received | data_sent | vus | failed_requests |\n", r.Scenario)
+			fmt.Fprintf(b, "%s:\n\n| variant | http_reqs | http_req_duration avg | data_received | data_sent | vus | failed_requests |\n", MdEscape(r.Scenario))
 			fmt.Fprintf(b, "|---|---:|---:|---:|---:|---:|---:|\n")
 		}
 		per := func(n float64) string {
@@ -49,7 +51,7 @@ func K6Markdown(b *bufio.Writer, rows []K6Row, num func(float64) string, bytes f
 			}
 			return fmt.Sprintf("%s (%s/s)", bytes(n), bytes(n/r.Seconds))
 		}
-		fmt.Fprintf(b, "| %s | %.0f (%s/s) | %sms | %s | %s | %.0f | %.2f%% |\n", r.Variant, r.Count, num(r.Rate),
+		fmt.Fprintf(b, "| %s | %.0f (%s/s) | %sms | %s | %s | %.0f | %.2f%% |\n", MdEscape(r.Variant), r.Count, num(r.Rate),
 			num(r.AvgMs), per(r.Received), per(r.Sent), r.VUs, r.FailedPct)
 	}
 	fmt.Fprintln(b)
@@ -61,7 +63,7 @@ func K6Text(w io.Writer, rows []K6Row, bytes func(float64) string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "scenario\thttp_reqs (rate)\thttp_reqs (count)\thttp_req_duration (avg)\tdata_received\tdata_sent\tvus\tfailed_requests\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%.2f/s\t%.0f\t%s\t%s\t%s\t%.0f\t%.2f%% (%d)\t\n", r.Scenario, r.Rate, r.Count, msDuration(r.AvgMs),
+		textsafe.Fprintf(tw, "%s\t%.2f/s\t%.0f\t%s\t%s\t%s\t%.0f\t%.2f%% (%d)\t\n", r.Scenario, r.Rate, r.Count, msDuration(r.AvgMs),
 			bytes(r.Received), bytes(r.Sent), r.VUs, r.FailedPct, r.Failed)
 	}
 	return tw.Flush()

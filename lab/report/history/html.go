@@ -165,7 +165,7 @@ func HTML(w io.Writer, h *history.History, o HTMLOptions) error {
 		}
 		d.Apart = append(d.Apart, fmt.Sprintf("%s (%s, %s)", textsafe.CleanText(e.ID), textsafe.CleanText(history.ShortCommit(c)), e.Started.UTC().Format("2006-01-02 15:04")))
 	}
-	return pageTmpl.Execute(w, d)
+	return format.ExecuteHTML(w, pageTmpl, d)
 }
 
 func f1(x float64) string { return fmt.Sprintf("%.1f", x) }

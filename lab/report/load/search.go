@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 )
 
 // SearchText writes the curve and the answer as a table.
@@ -16,7 +18,7 @@ func SearchText(w io.Writer, sr *Search) error {
 		if !p.Pass {
 			v = p.Why
 		}
-		fmt.Fprintf(tw, "%.0f\t%.0f\t%s\t%s\t%s\t%.2f%%\t%.2f%%\t%s\t\n", p.Asked, p.Rate, fd(p.P50), fd(p.P99), fd(p.Max),
+		textsafe.Fprintf(tw, "%.0f\t%.0f\t%s\t%s\t%s\t%.2f%%\t%.2f%%\t%s\t\n", p.Asked, p.Rate, fd(p.P50), fd(p.P99), fd(p.Max),
 			100*p.ErrorRate, 100*p.DroppedRate, v)
 	}
 	if err := tw.Flush(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
 
@@ -17,7 +18,7 @@ func Text(w io.Writer, s *Result) error {
 	if s.Model == "open" {
 		model = fmt.Sprintf("open, %s req/s asked, max %d in flight", format.Count(s.TargetRate), s.Connections)
 	}
-	fmt.Fprintf(&b, "%s: %s, %s measured\n", s.Scenario, model, s.Duration.Round(time.Millisecond))
+	textsafe.Fprintf(&b, "%s: %s, %s measured\n", s.Scenario, model, s.Duration.Round(time.Millisecond))
 	fmt.Fprintf(&b, "  requests   %d (%s req/s)   errors %d (%.2f%%)   dropped %d (%.2f%%)\n",
 		s.Requests, format.Count(s.Rate), s.Errors, 100*s.ErrorRate, s.Dropped, 100*s.DroppedRate)
 	fmt.Fprintf(&b, "  latency    min %s  mean %s  p50 %s  p90 %s  p95 %s  p99 %s  p99.9 %s  max %s\n",
@@ -33,7 +34,7 @@ func Text(w io.Writer, s *Result) error {
 	if s.Timed > 0 {
 		fmt.Fprintf(&b, "  server     ")
 		for _, p := range s.Phases {
-			fmt.Fprintf(&b, " %s %s", p.Name, fd(p.Mean))
+			textsafe.Fprintf(&b, " %s %s", p.Name, fd(p.Mean)) // the server's names
 		}
 		fmt.Fprintf(&b, "   sum %s   (Server-Timing means, %d answers)\n", fd(s.ServerTotal), s.Timed)
 	}
@@ -56,7 +57,7 @@ func Text(w io.Writer, s *Result) error {
 		sort.Strings(kinds)
 		b.WriteString("  errors    ")
 		for _, k := range kinds {
-			fmt.Fprintf(&b, " %s:%d", k, s.ErrorKinds[k])
+			textsafe.Fprintf(&b, " %s:%d", k, s.ErrorKinds[k])
 		}
 		b.WriteString("\n")
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/chart"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
 
 type matrixHTMLHost struct {
@@ -57,7 +58,7 @@ func HTML(w io.Writer, m *Matrix, dir string) error {
 		}
 		d.Hosts = append(d.Hosts, hh)
 	}
-	if err := matrixPage.Execute(w, d); err != nil {
+	if err := format.ExecuteHTML(w, matrixPage, d); err != nil {
 		return fmt.Errorf("matrix html: %w", err)
 	}
 	return nil

@@ -19,14 +19,14 @@ func Markdown(w io.Writer, m *Matrix, dir string) error {
 	for _, h := range m.Hosts {
 		fmt.Fprintf(b, "- **%s** (agent %s): %s", format.MdEscape(h.Label), format.MdEscape(h.URL), format.MdEscape(hostState(h)))
 		if h.Dir != "" {
-			fmt.Fprintf(b, "; [report.md](%s)", relLink(dir, h.Dir, "report.md"))
+			fmt.Fprintf(b, "; %s", format.MdLink("report.md", relLink(dir, h.Dir, "report.md")))
 		}
 		fmt.Fprintln(b)
 		if h.Run != nil {
 			fmt.Fprintf(b, "  - machine: %s\n  - target: %s\n", format.MdEscape(report.HostDesc(h.Run.Host)), format.MdEscape(report.TargetDesc(h.Run.Target)))
 		}
 		if h.Generator != "" {
-			fmt.Fprintf(b, "  - load generator on the driver's CPUs %s\n", h.Generator)
+			fmt.Fprintf(b, "  - load generator on the driver's CPUs %s\n", format.MdEscape(h.Generator))
 		}
 	}
 	tables := m.Table()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
@@ -16,15 +17,15 @@ import (
 // ran, the hosts side by side per scenario and variant, a cross-host table
 // per scenario and each host's own verdicts.
 func Text(w io.Writer, m *Matrix) {
-	title := fmt.Sprintf("Matrix: %s on %d hosts", m.title(), len(m.Hosts))
-	fmt.Fprintf(w, "%s\n%s\n%s\n", title, strings.Repeat("=", len([]rune(title))), m.scheduleLine())
+	title := textsafe.CleanText(fmt.Sprintf("Matrix: %s on %d hosts", m.title(), len(m.Hosts)))
+	textsafe.Fprintf(w, "%s\n%s\n%s\n", title, strings.Repeat("=", len([]rune(title))), m.scheduleLine())
 	for _, h := range m.Hosts {
-		fmt.Fprintf(w, "  %-12s %s (%s)\n", h.Label, hostState(h), h.URL)
+		textsafe.Fprintf(w, "  %-12s %s (%s)\n", h.Label, hostState(h), h.URL)
 		if h.Run != nil {
-			fmt.Fprintf(w, "  %-12s %s; %s\n", "", report.HostDesc(h.Run.Host), report.TargetDesc(h.Run.Target))
+			textsafe.Fprintf(w, "  %-12s %s; %s\n", "", report.HostDesc(h.Run.Host), report.TargetDesc(h.Run.Target))
 		}
 		if h.Generator != "" {
-			fmt.Fprintf(w, "  %-12s load generator on the driver's CPUs %s\n", "", h.Generator)
+			textsafe.Fprintf(w, "  %-12s load generator on the driver's CPUs %s\n", "", h.Generator)
 		}
 	}
 	tables := m.Table()
@@ -33,23 +34,23 @@ func Text(w io.Writer, m *Matrix) {
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "  scenario\tvariant")
 	for _, h := range m.Hosts {
-		fmt.Fprintf(tw, "\t%s", h.Label)
+		textsafe.Fprintf(tw, "\t%s", h.Label)
 	}
 	fmt.Fprintln(tw)
 	for _, sc := range tables {
 		for _, r := range sc.Rows {
-			fmt.Fprintf(tw, "  %s\t%s", sc.Name, r.Variant)
+			textsafe.Fprintf(tw, "  %s\t%s", sc.Name, r.Variant)
 			for _, c := range r.Cells {
-				fmt.Fprintf(tw, "\t%s", sideBySide(c))
+				textsafe.Fprintf(tw, "\t%s", sideBySide(c))
 			}
 			fmt.Fprintln(tw)
 		}
 	}
 	tw.Flush()
 	format.WriteTrimmed(w, b.String())
-	fmt.Fprintf(w, "\n%s\n", m.referenceLine())
+	textsafe.Fprintf(w, "\n%s\n", m.referenceLine())
 	for _, sc := range tables {
-		fmt.Fprintf(w, "\n%s across hosts:\n", sc.Name)
+		textsafe.Fprintf(w, "\n%s across hosts:\n", sc.Name)
 		vw, hw := len("variant"), len("host")
 		for _, r := range sc.Rows {
 			vw = max(vw, len([]rune(r.Variant)))
@@ -57,18 +58,18 @@ func Text(w io.Writer, m *Matrix) {
 				hw = max(hw, len([]rune(c.Host)))
 			}
 		}
-		fmt.Fprintf(w, "  %-*s  %-*s  %7s %-7s  %7s %-7s  %10s %-7s  %6s\n", vw, "variant", hw, "host", "req/s", "×", "p99 ms", "×", "CPU µs/req", "×", "trials")
+		textsafe.Fprintf(w, "  %-*s  %-*s  %7s %-7s  %7s %-7s  %10s %-7s  %6s\n", vw, "variant", hw, "host", "req/s", "×", "p99 ms", "×", "CPU µs/req", "×", "trials")
 		for _, r := range sc.Rows {
 			for _, c := range r.Cells {
-				fmt.Fprintf(w, "  %-*s  %-*s  %7s %-7s  %7s %-7s  %10s %-7s  %6d\n", vw, r.Variant, hw, c.Host, valueStr(c.Rate), ratioTest(c.RateRatio, c.RateTest),
+				textsafe.Fprintf(w, "  %-*s  %-*s  %7s %-7s  %7s %-7s  %10s %-7s  %6d\n", vw, r.Variant, hw, c.Host, valueStr(c.Rate), ratioTest(c.RateRatio, c.RateTest),
 					valueStr(c.P99), ratioTest(c.P99Ratio, c.P99Test), valueStr(c.CPU), ratioTest(c.CPURatio, c.CPUTest), c.Trials)
 			}
 		}
 	}
 	for _, h := range m.Hosts {
-		fmt.Fprintf(w, "\n%s verdict:\n", h.Label)
+		textsafe.Fprintf(w, "\n%s verdict:\n", h.Label)
 		for _, line := range hostVerdictLines(h) {
-			fmt.Fprintf(w, "  %s\n", line)
+			textsafe.Fprintf(w, "  %s\n", line)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
@@ -58,8 +59,8 @@ func FlameSVG(stacks []lab.Stack, title string) []byte {
 	h := float64(visibleDepth(root, flameWidth)+1)*flameRow + 30
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<svg class="flame" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.0f %.0f" width="100%%" font-family="monospace" font-size="11">`, flameWidth, h)
-	fmt.Fprintf(&b, `<title>%s</title><rect width="100%%" height="100%%" fill="#fdfdf6"/>`, html.EscapeString(title))
-	fmt.Fprintf(&b, `<text x="4" y="14" font-size="12">%s</text>`, html.EscapeString(title))
+	fmt.Fprintf(&b, `<title>%s</title><rect width="100%%" height="100%%" fill="#fdfdf6"/>`, esc(title))
+	fmt.Fprintf(&b, `<text x="4" y="14" font-size="12">%s</text>`, esc(title))
 	if root.count > 0 {
 		drawFrame(&b, root, root.count, 0, flameWidth, 0, h)
 	}
@@ -84,13 +85,13 @@ func drawFrame(b *bytes.Buffer, n *node, total int64, x, w float64, level int, h
 	share := 100 * float64(n.count) / float64(total)
 	label := n.name
 	fmt.Fprintf(b, `<g><title>%s: %d samples (%.2f%%)</title><rect x="%.2f" y="%.1f" width="%.2f" height="%.1f" fill="%s" stroke="#fff" stroke-width="0.4"/>`,
-		html.EscapeString(label), n.count, share, x, y, w, flameRow-1, flameColor(n.name, level))
+		esc(label), n.count, share, x, y, w, flameRow-1, flameColor(n.name, level))
 	if chars := int((w - 6) / flameCharW); chars >= 3 {
 		r := []rune(label)
 		if len(r) > chars {
 			r = append(r[:chars-1], '…')
 		}
-		fmt.Fprintf(b, `<text x="%.2f" y="%.1f">%s</text>`, x+3, y+flameRow-5, html.EscapeString(string(r)))
+		fmt.Fprintf(b, `<text x="%.2f" y="%.1f">%s</text>`, x+3, y+flameRow-5, esc(string(r)))
 	}
 	b.WriteString(`</g>`)
 	kids := make([]*node, 0, len(n.children))
@@ -120,6 +121,11 @@ func flameColor(name string, level int) string {
 	return fmt.Sprintf("rgb(%d,%d,%d)", 205+v%50, 80+(v>>8)%130, 40+(v>>16)%50)
 }
 
+// esc makes a frame's name or a title SVG text: one line without
+// terminal controls (textsafe.Plain; the names come from the profiled
+// binaries), its markup escaped.
+func esc(s string) string { return html.EscapeString(textsafe.Plain(s)) }
+
 // Folded is the stacks in the folded format of flamegraph.pl: one line per
 // stack, frames root first joined by ";" (a ";" or newline inside a frame
 // becomes ":" or a space), a space and the count.
@@ -131,7 +137,7 @@ func Folded(stacks []lab.Stack) []byte {
 			if i > 0 {
 				b.WriteByte(';')
 			}
-			b.WriteString(clean.Replace(f))
+			b.WriteString(clean.Replace(textsafe.Plain(f)))
 		}
 		fmt.Fprintf(&b, " %d\n", s.Count)
 	}

@@ -17,14 +17,24 @@ func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 	if sw == nil {
 		return
 	}
-	fmt.Fprintf(w, "## Sweep: %s\n\n%s\n\n", format.MdEscape(strings.Join(sw.Keys, " × ")), format.Wrap(note(sw), 110))
+	fmt.Fprintf(w, "## Sweep: %s\n\n%s\n\n", format.MdEscape(strings.Join(sw.Keys, " × ")), format.Wrap(format.MdEscape(note(sw)), 110))
 	for _, sc := range sw.Scenarios {
 		fmt.Fprintf(w, "### %s\n\n%s\n\n", format.MdEscape(sc.Scenario), format.Wrap("**Recommendation:** "+format.MdEscape(sc.Recommendation.Sentence)+".", 110))
 		header, rows := table(run, sw, sc)
-		fmt.Fprintf(w, "| %s | |\n|%s---|\n", strings.Join(header, " | "), strings.Repeat("---|", len(header)))
+		fmt.Fprintf(w, "| %s | |\n|%s---|\n", strings.Join(mdCells(header), " | "), strings.Repeat("---|", len(header)))
 		for _, r := range rows {
-			fmt.Fprintf(w, "| %s | %s |\n", strings.Join(r.Cells, " | "), marks(r))
+			fmt.Fprintf(w, "| %s | %s |\n", strings.Join(mdCells(r.Cells), " | "), marks(r))
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// mdCells escapes a row's cells: the keys and values come from the
+// experiment file (run.json).
+func mdCells(cells []string) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = format.MdEscape(c)
+	}
+	return out
 }

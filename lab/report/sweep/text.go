@@ -1,11 +1,11 @@
 package sweep
 
 import (
-	"fmt"
 	"io"
 	"slices"
 	"strings"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
@@ -19,13 +19,13 @@ func Text(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 		return
 	}
 	for _, sc := range sw.Scenarios {
-		fmt.Fprintf(w, "\nSweep %s, %s:\n", strings.Join(sw.Keys, " × "), sc.Scenario)
+		textsafe.Fprintf(w, "\nSweep %s, %s:\n", strings.Join(sw.Keys, " × "), sc.Scenario)
 		header, rows := table(run, sw, sc)
 		lines := [][]string{header}
 		for _, r := range rows {
 			lines = append(lines, append(slices.Clone(r.Cells), marks(r)))
 		}
 		format.Columns(w, "  ", lines)
-		fmt.Fprintf(w, "  Recommendation: %s.\n", sc.Recommendation.Sentence)
+		textsafe.Fprintf(w, "  Recommendation: %s.\n", sc.Recommendation.Sentence)
 	}
 }
