@@ -237,3 +237,42 @@ func TestReadResolved(t *testing.T) {
 		t.Errorf("missing: %v", err)
 	}
 }
+
+// Append writes to a plain file (created when missing) and refuses a
+// link, a dangling link, a hard link and a FIFO, leaving their targets as
+// they were.
+func TestAppend(t *testing.T) {
+	dir := t.TempDir()
+	v := victim(t)
+	p := filepath.Join(dir, "summary")
+	for range 2 {
+		if err := Append(p, []byte("line\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, _ := os.ReadFile(p); string(b) != "line\nline\n" {
+		t.Fatalf("%s holds %q", p, b)
+	}
+	link, dangling, hard, fifo := filepath.Join(dir, "link"), filepath.Join(dir, "dangling"), filepath.Join(dir, "hard"), filepath.Join(dir, "fifo")
+	if err := os.Symlink(v, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "through"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(v, hard); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{link, dangling, hard, fifo} {
+		if err := Append(q, []byte("evil\n"), 0o644); !errors.Is(err, ErrUnsafe) {
+			t.Errorf("Append %s: %v, want ErrUnsafe", filepath.Base(q), err)
+		}
+	}
+	unchanged(t, v)
+	if _, err := os.Lstat(filepath.Join(dir, "through")); err == nil {
+		t.Error("a file was created through the dangling link")
+	}
+}
