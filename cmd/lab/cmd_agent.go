@@ -81,6 +81,11 @@ func cmdAgent(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer closeFn()
+	// A variant's roles are checked against the original's; the original
+	// itself must not be a superuser's either.
+	if err := srv.CheckOriginalRoles(ctx); err != nil {
+		return fmt.Errorf("agent: refusing to serve the target: %w", err)
+	}
 	advertise, err := cfg.Advertised(targetURL)
 	if err != nil {
 		return err

@@ -90,21 +90,32 @@ func (l *Server) checkRoles(ctx context.Context, in intent) error {
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	for _, role := range anon {
-		var exists bool
-		if err := conn.QueryRow(cctx, "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)", role).Scan(&exists); err != nil {
-			return fmt.Errorf("db-anon-role: look up role %q: %w", role, err)
+		if err := checkAnon(cctx, conn, role); err != nil {
+			return err
 		}
-		if !exists {
-			continue // PostgREST answers anonymous requests with an error; nothing to gain
-		}
-		var powers string
-		if err := conn.QueryRow(cctx, anonPowers, role).Scan(&powers); err != nil {
-			return fmt.Errorf("db-anon-role: check role %q: %w", role, err)
-		}
-		if powers != "" {
-			return &capability.Error{Code: capability.Never, Where: "postgrest.db-anon-role",
-				Msg: fmt.Sprintf("role %q is, or is a member of, %s (SUPERUSER or BYPASSRLS): anonymous requests must not run with those powers", role, powers)}
-		}
+	}
+	return nil
+}
+
+// checkAnon refuses an anonymous role that is, or is a member of, a role
+// with SUPERUSER or BYPASSRLS; conn may be any connection (pg_roles and
+// pg_has_role answer every user). A role that does not exist passes:
+// PostgREST answers anonymous requests with an error, nothing to gain.
+func checkAnon(ctx context.Context, conn *pgx.Conn, role string) error {
+	var exists bool
+	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = $1)", role).Scan(&exists); err != nil {
+		return fmt.Errorf("db-anon-role: look up role %q: %w", role, err)
+	}
+	if !exists {
+		return nil
+	}
+	var powers string
+	if err := conn.QueryRow(ctx, anonPowers, role).Scan(&powers); err != nil {
+		return fmt.Errorf("db-anon-role: check role %q: %w", role, err)
+	}
+	if powers != "" {
+		return &capability.Error{Code: capability.Never, Where: "postgrest.db-anon-role",
+			Msg: fmt.Sprintf("role %q is, or is a member of, %s (SUPERUSER or BYPASSRLS): anonymous requests must not run with those powers", role, powers)}
 	}
 	return nil
 }
@@ -124,8 +135,14 @@ func checkLogin(ctx context.Context, uri string) error {
 		return fmt.Errorf("db-uri %s: cannot check the role it logs in as: %w", shown, err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
+	return checkLoginOn(cctx, conn, shown)
+}
+
+// checkLoginOn is checkLogin on conn, a connection opened with the db-uri
+// shown (redacted) in errors.
+func checkLoginOn(ctx context.Context, conn *pgx.Conn, shown string) error {
 	var session, current, powers string
-	if err := conn.QueryRow(cctx, loginPowers).Scan(&session, &current, &powers); err != nil {
+	if err := conn.QueryRow(ctx, loginPowers).Scan(&session, &current, &powers); err != nil {
 		return fmt.Errorf("db-uri %s: check the role it logs in as: %w", shown, err)
 	}
 	if powers != "" {
