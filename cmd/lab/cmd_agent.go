@@ -95,7 +95,7 @@ func cmdAgent(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	cfg.Allow.AllowUnknownKeys = cfg.AllowUnknownKeys
 	h, err := agent.NewHandler(srv, agent.Options{Token: token, Policy: cfg.Allow, Lease: cfg.Lease, AdvertiseURL: advertise,
-		HostID: cfg.HostID, Version: labVersion(), Logf: logf(stderr)})
+		HostID: cfg.HostID, Version: labVersion(), Secrets: srv.Secrets(), Logf: logf(stderr)})
 	if err != nil {
 		return err
 	}

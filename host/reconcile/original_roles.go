@@ -42,14 +42,7 @@ func (e *OriginalRoleError) Unwrap() error { return e.Err }
 // A db-uri that cannot be connected to is an error too (what it logs in as
 // cannot be known).
 func (l *Server) CheckOriginalRoles(ctx context.Context) error {
-	var env []string
-	if spec := l.cfg.TargetSpec; spec != nil {
-		for k, v := range spec.Environment {
-			env = append(env, k+"="+v)
-		}
-		sort.Strings(env)
-	}
-	s, err := configs.Load(l.cfg.Config, env)
+	s, err := configs.Load(l.cfg.Config, l.targetEnviron())
 	if err != nil {
 		return fmt.Errorf("check the roles of %s: %w", l.cfg.Config, err)
 	}
@@ -59,7 +52,7 @@ func (l *Server) CheckOriginalRoles(ctx context.Context) error {
 	defer cancel()
 	conn, err := pgx.Connect(cctx, uri)
 	if err != nil {
-		return fmt.Errorf("%s: db-uri %s: cannot check the role PostgREST logs in as: %w", l.cfg.Config, shown, err)
+		return fmt.Errorf("%s: db-uri %s: cannot check the role PostgREST logs in as: %w", l.cfg.Config, shown, connectErr(err))
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	if err := checkLoginOn(cctx, conn, shown); err != nil {
@@ -71,6 +64,21 @@ func (l *Server) CheckOriginalRoles(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// targetEnviron is the environment of the target's unit when the lab owns
+// it ("NAME=value", sorted), else nil.
+func (l *Server) targetEnviron() []string {
+	spec := l.cfg.TargetSpec
+	if spec == nil {
+		return nil
+	}
+	env := make([]string, 0, len(spec.Environment))
+	for k, v := range spec.Environment {
+		env = append(env, k+"="+v)
+	}
+	sort.Strings(env)
+	return env
 }
 
 // originalErr is a refusal of the original's key as an

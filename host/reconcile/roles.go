@@ -2,11 +2,13 @@ package reconcile
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/lab/capability"
@@ -132,10 +134,24 @@ func checkLogin(ctx context.Context, uri string) error {
 	defer cancel()
 	conn, err := pgx.Connect(cctx, uri)
 	if err != nil {
-		return fmt.Errorf("db-uri %s: cannot check the role it logs in as: %w", shown, err)
+		return fmt.Errorf("db-uri %s: cannot check the role it logs in as: %w", shown, connectErr(err))
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	return checkLoginOn(cctx, conn, shown)
+}
+
+// connectErr is an error of pgx.Connect fit to show. pgx's parse errors
+// quote the connection string with a best-effort redaction, which leaves
+// the tail of a quoted password with an escaped quote ('se\'cret') or of
+// one an unescaped space cuts; such an error keeps only what was wrong
+// (the caller names the string as RedactURI shows it).
+func connectErr(err error) error {
+	if pce, ok := errors.AsType[*pgconn.ParseConfigError](err); ok {
+		c := *pce
+		c.ConnString = ""
+		return errors.New(strings.Replace(c.Error(), "cannot parse ``: ", "cannot parse it: ", 1))
+	}
+	return err
 }
 
 // checkLoginOn is checkLogin on conn, a connection opened with the db-uri

@@ -91,7 +91,9 @@ var (
 )
 
 // RedactText hides passwords in free text (an error message, a log tail):
-// the password of postgres:// URIs and password=... parameters.
+// the password of postgres:// URIs and password=... parameters. Patterns
+// see only those shapes: where the secret values are known, use
+// Secrets.RedactText, which hides each by its text first.
 func RedactText(s string) string {
 	s = uriPasswordRe.ReplaceAllString(s, "${1}redacted@")
 	return kvPasswordRe.ReplaceAllString(s, "${1}redacted")
