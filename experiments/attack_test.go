@@ -1,10 +1,15 @@
 package experiments_test
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -12,6 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/pgrst-lab/pgrst-lab/experiments"
+	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
 	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
 )
@@ -252,6 +258,99 @@ func TestAttackExperimentFile(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Issue 41, item 6a: a file the experiment names (targets, a body_file, or
+// a directory on the way to it) is swapped for a symbolic link to a file
+// outside the experiment's directory after validation checked it and
+// before the run reads it. The run's reads (trial.CheckRequests, then a
+// trial's load against a real HTTP server) refuse the link: the outside
+// file's content is in no error and in no request. The old code checked
+// the path at validation and then opened it following links.
+func TestAttackExperimentFileSwappedAfterValidation(t *testing.T) {
+	const outside = "TOPSECRET-swapped-in"
+	body := "[[scenario]]\nname = \"custom\"\nmethod = \"POST\"\npath = \"/artist\"\nbody_file = \"d/b.json\"\n"
+	for _, c := range []struct {
+		name, top, custom string
+		swap              string // what is replaced by a link: a file or the directory d
+	}{
+		{"targets", `targets = "d/t.http"`, "", "d/t.http"},
+		{"targets-directory", `targets = "d/t.http"`, "", "d"},
+		{"body-file", "", body, "d/b.json"},
+		{"body-file-directory", "", body, "d"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, dir := attackDir(t)
+			// Outside the experiment's directory: the same names, holding
+			// what a run would send.
+			out := filepath.Join(t.TempDir(), "d")
+			for _, d := range []string{filepath.Join(dir, "d"), out} {
+				if err := os.Mkdir(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			files := map[string]string{"t.http": "GET http://localhost/artist\n", "b.json": `{"name": "x"}`}
+			for name, text := range files {
+				writeFile(t, filepath.Join(dir, "d", name), text)
+				writeFile(t, filepath.Join(out, name), strings.ReplaceAll(strings.ReplaceAll(text, "artist", outside), `"x"`, `"`+outside+`"`))
+			}
+			e, err := experiments.LoadWith(writeExperiment(t, dir, c.top, c.custom), nil)
+			if err != nil {
+				t.Fatalf("validation refused a sound experiment: %v", err)
+			}
+			if err := trial.CheckRequests(e); err != nil {
+				t.Fatalf("CheckRequests before the swap: %v", err)
+			}
+			// The swap, after validation.
+			victim := filepath.Join(dir, c.swap)
+			if err := os.RemoveAll(victim); err != nil {
+				t.Fatal(err)
+			}
+			to := out
+			if c.swap != "d" {
+				to = filepath.Join(out, filepath.Base(c.swap))
+			}
+			if err := os.Symlink(to, victim); err != nil {
+				t.Fatal(err)
+			}
+
+			err = trial.CheckRequests(e)
+			if err == nil || !strings.Contains(err.Error(), "symbolic link") || strings.Contains(err.Error(), outside) {
+				t.Errorf("CheckRequests after the swap: want a refusal naming the symbolic link, without the outside file's content, got: %v", err)
+			}
+			var seen []string
+			var mu sync.Mutex
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				b, _ := io.ReadAll(r.Body)
+				mu.Lock()
+				seen = append(seen, r.URL.Path+" "+string(b))
+				mu.Unlock()
+				w.Write([]byte("[]"))
+			}))
+			defer srv.Close()
+			sc := e.Custom[len(e.Custom)-1]
+			spec := lab.LoadSpec{Scenario: sc.Name, Custom: &sc, Seed: 1, Load: lab.Load{Model: lab.ModelClosed, Connections: 1,
+				Duration: 200 * time.Millisecond, Timeout: time.Second}}
+			_, err = (&trial.Loader{Target: loadgen.Target{URL: srv.URL}}).Load(context.Background(), spec)
+			if err == nil || !strings.Contains(err.Error(), "symbolic link") || strings.Contains(err.Error(), outside) {
+				t.Errorf("a trial's load after the swap: want a refusal naming the symbolic link, without the outside file's content, got: %v", err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, r := range seen {
+				if strings.Contains(r, outside) {
+					t.Fatalf("the run sent the outside file's content: %q", r)
+				}
+			}
+		})
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // The bounds experiments checks a file against are the ones the load

@@ -20,7 +20,8 @@ const bundledFilesDir = "pgrst-lab/experiments"
 // bundledTargets writes the embedded directory of a bundled experiment's
 // targets file ("loadtest/targets.http": the directory loadtest, its files
 // only) to the cache directory, each file unless it is there already with
-// the same content, and returns the targets file's path there.
+// the same content, and returns the targets file's path there, resolved
+// (the run reads it without following links).
 func bundledTargets(name string) (string, error) {
 	dir, file := path.Split(name)
 	dir = strings.TrimSuffix(dir, "/")
@@ -58,5 +59,9 @@ func bundledTargets(name string) (string, error) {
 			return "", fmt.Errorf("%q: %w", name, err)
 		}
 	}
-	return filepath.Join(out, file), nil
+	p, err := filepath.EvalSymlinks(filepath.Join(out, file))
+	if err != nil {
+		return "", fmt.Errorf("%q: %w", name, err)
+	}
+	return p, nil
 }

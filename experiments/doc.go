@@ -209,7 +209,10 @@
 // (16 MiB) for a body_file; a targets file's @bodies stay inside its own
 // directory, 16 MiB each and 64 MiB together, at most 10000 targets. The
 // experiment file itself is read the same way, at most MaxFileSize (1
-// MiB). An error about a targets file or a body file gives its path, line
+// MiB). The run opens the checked, resolved paths again without following
+// a symbolic link at any component, so a file swapped for a link between
+// the check and the read is refused (not a file outside the directory
+// read). An error about a targets file or a body file gives its path, line
 // and what was expected, never the file's text. `lab run --targets FILE`
 // names a file on the command line: it is bounded the same way but may be
 // anywhere.

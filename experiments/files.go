@@ -25,7 +25,9 @@ const (
 // onDisk, a symbolic link leading out, a file that is not regular (a FIFO,
 // /dev/zero) or one over its bound. A hostile experiment file can then make
 // the lab read nothing outside its own directory. With onDisk the paths
-// kept are the resolved ones (no symbolic links), which the run opens.
+// kept are the resolved ones (no symbolic links), which the run opens
+// without following links (loadgen.ReadFileBounded): a file swapped for a
+// link after this check is refused, not read.
 // Errors are at the key's line and quote only the path the file gives.
 func (p *parse) files(e *lab.Experiment, onDisk bool) {
 	dir := filepath.Dir(p.file)

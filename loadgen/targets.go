@@ -59,7 +59,7 @@ func (e *TargetsError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, 
 // never quote the file (it may not be a targets file at all, but a secret
 // a hostile experiment names). The file and its bodies must be regular
 // files (a FIFO or a device is refused without blocking) within the
-// bounds above.
+// bounds above. path must hold no symbolic link (ReadFileBounded).
 func ReadTargets(path string) ([]Request, error) {
 	src, err := ReadFileBounded(path, MaxTargetsFileSize)
 	if err != nil {
@@ -68,11 +68,15 @@ func ReadTargets(path string) ([]Request, error) {
 	return ParseTargets(path, src, bodyReader(filepath.Dir(path)))
 }
 
-// ReadFileBounded reads a regular file of at most limit bytes
-// (safefile.ReadBounded: a FIFO, a device or a directory is refused
-// without blocking).
+// ReadFileBounded reads a regular file of at most limit bytes at a path
+// that holds no symbolic link, as the lab's validation leaves it (resolved
+// with filepath.EvalSymlinks, then checked to lie inside the experiment's
+// directory): safefile.ReadResolved opens it once, component by component
+// without following links, so a file swapped for a link to somewhere else
+// after the check is refused, not read; a FIFO, a device or a directory is
+// refused without blocking.
 func ReadFileBounded(path string, limit int64) ([]byte, error) {
-	return safefile.ReadBounded(path, limit)
+	return safefile.ReadResolved(path, limit)
 }
 
 // ParseTargets parses src (see ReadTargets); name is used in errors and
@@ -229,7 +233,9 @@ func (p *targetsParser) readBody(rel string) error {
 
 // bodyReader reads body files inside dir only: relative paths, no "..",
 // no symbolic link leading out, regular files of at most MaxTargetBodySize
-// bytes. Its errors do not quote the name the targets file gives.
+// bytes, read from the resolved path without following links (a body
+// swapped for a link after the check is refused). Its errors do not quote
+// the name the targets file gives.
 func bodyReader(dir string) func(string) ([]byte, error) {
 	return func(rel string) ([]byte, error) {
 		if filepath.IsAbs(rel) || !filepath.IsLocal(rel) {

@@ -81,6 +81,11 @@ func cmdAgent(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer closeFn()
+	// A variant's roles are checked against the original's; the original
+	// itself must not be a superuser's either.
+	if err := srv.CheckOriginalRoles(ctx); err != nil {
+		return fmt.Errorf("agent: refusing to serve the target: %w", err)
+	}
 	advertise, err := cfg.Advertised(targetURL)
 	if err != nil {
 		return err
@@ -90,7 +95,7 @@ func cmdAgent(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	cfg.Allow.AllowUnknownKeys = cfg.AllowUnknownKeys
 	h, err := agent.NewHandler(srv, agent.Options{Token: token, Policy: cfg.Allow, Lease: cfg.Lease, AdvertiseURL: advertise,
-		HostID: cfg.HostID, Version: labVersion(), Logf: logf(stderr)})
+		HostID: cfg.HostID, Version: labVersion(), Secrets: srv.Secrets(), Logf: logf(stderr)})
 	if err != nil {
 		return err
 	}

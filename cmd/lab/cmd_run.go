@@ -137,6 +137,9 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 		return err
 	}
 	defer closeFn()
+	if err := srv.CheckOriginalRoles(ctx); err != nil { // the user's own server, measured as it is: said, not refused
+		fmt.Fprintf(stderr, "warning: %v\n", err)
+	}
 	var duet *lab.Duet
 	if e.Trials.Order == lab.OrderDuet {
 		d, closeDuet, err := stackDuet(ctx, *dir, srv, url, e, stderr)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/atomicfile"
+	"github.com/pgrst-lab/pgrst-lab/internal/safefile"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/gate"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
@@ -132,7 +133,9 @@ func (p *prFlags) finish(res *session.Result, runErr error, stdout io.Writer) er
 			fmt.Fprintf(stdout, "summary: %s (%d characters, GitHub's comment limit is %d)\n", p.markdown, b.Len(), report.CommentLimit)
 		}
 		if hasSummary && summaryPath != "" {
-			if err := appendFile(summaryPath, b.Bytes()); err != nil {
+			// Appended (every step adds to it), following no link: the
+			// runner names a plain file (safefile.Append).
+			if err := safefile.Append(summaryPath, b.Bytes(), 0o644); err != nil {
 				return errors.Join(runErr, fmt.Errorf("$%s: %w", stepSummaryEnv, err))
 			}
 		}
@@ -155,20 +158,6 @@ func (p *prFlags) finish(res *session.Result, runErr error, stdout io.Writer) er
 		fmt.Fprintf(stdout, "  %s\n", f)
 	}
 	return fmt.Errorf("%w: %d significant change(s) beyond %s (exit code %d)", errGate, len(fired), g.Rules, exitGate)
-}
-
-// appendFile appends data to path (GitHub's step summary is appended to by
-// every step).
-func appendFile(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // also is what the summary compares besides the baseline: with `lab ab

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
 // Options configure a Handler.
@@ -38,7 +39,12 @@ type Options struct {
 	// RestoreRetry is the first wait between restore attempts after the
 	// driver is gone (default 1 s; doubled up to 30 s, until it succeeds).
 	RestoreRetry time.Duration
-	Logf         func(format string, args ...any)
+	// Secrets are the secret values the server side knows (reconcile's
+	// Server.Secrets): replies and the log are cleaned of each by exact
+	// match, besides the patterns for connection strings. nil: the
+	// patterns alone.
+	Secrets *capability.Secrets
+	Logf    func(format string, args ...any)
 }
 
 // Handler serves a lab.Server over the API. It is safe for concurrent use.
@@ -195,7 +201,7 @@ func (h *Handler) restoreRetrying(ctx context.Context, why string) error {
 		if err == nil {
 			return nil
 		}
-		h.opt.Logf("restore attempt %d failed, next in %v: %s", attempt, wait, logSafe(err))
+		h.opt.Logf("restore attempt %d failed, next in %v: %s", attempt, wait, h.logSafe(err))
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("%w (gave up: %v)", err, ctx.Err())

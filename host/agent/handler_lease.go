@@ -87,12 +87,12 @@ func (h *Handler) closeLease(w http.ResponseWriter, r *http.Request) {
 	h.stopWindows(ctx, s)
 	if err := h.restoreIfDirty(ctx, "session closed"); err != nil {
 		// Keep trying after the answer; no new lease starts before.
-		h.opt.Logf("session %s closed, restore failed: %s", s.id, logSafe(err))
+		h.opt.Logf("session %s closed, restore failed: %s", s.id, h.logSafe(err))
 		go func() {
 			defer h.leases.cleaned()
 			_ = h.restoreRetrying(context.Background(), "session closed")
 		}()
-		writeError(w, http.StatusInternalServerError, fmt.Errorf("session closed; restore failed, the agent keeps retrying: %s", publicError(err)))
+		writeError(w, http.StatusInternalServerError, fmt.Errorf("session closed; restore failed, the agent keeps retrying: %s", h.publicError(err)))
 		return
 	}
 	h.leases.cleaned()

@@ -42,14 +42,14 @@ func (h *Handler) apply(ctx context.Context, s *lease, r *http.Request, body []b
 		// that logs in as a superuser): as a policy refusal.
 		var pe *PolicyError
 		if errors.As(fromCapability(ce), &pe) {
-			h.opt.Logf("refused variant %q: %s", v.Name, logSafe(err))
-			return pe.Status, errors.New(publicError(err))
+			h.opt.Logf("refused variant %q: %s", v.Name, h.logSafe(err))
+			return pe.Status, errors.New(h.publicError(err))
 		}
 	}
 	if err != nil {
-		h.opt.Logf("apply %q: %s", v.Name, logSafe(err))
+		h.opt.Logf("apply %q: %s", v.Name, h.logSafe(err))
 		a := appliedV1(applied)
-		return http.StatusInternalServerError, ErrorBody{Error: publicError(err), Applied: &a}
+		return http.StatusInternalServerError, ErrorBody{Error: h.publicError(err), Applied: &a}
 	}
 	h.opt.Logf("applied %s in %v (ready after %v)", v.Name, time.Since(start).Round(time.Millisecond), applied.ReadyAfter.Round(time.Millisecond))
 	return http.StatusOK, appliedV1(applied)
@@ -67,8 +67,8 @@ func (h *Handler) restore(ctx context.Context, s *lease, r *http.Request, body [
 	ctx, cancel := detached(ctx, h.opt.ApplyTimeout)
 	defer cancel()
 	if err := h.srv.Restore(ctx); err != nil {
-		h.opt.Logf("restore: %s", logSafe(err))
-		return http.StatusInternalServerError, fmt.Errorf("restore: %s", publicError(err))
+		h.opt.Logf("restore: %s", h.logSafe(err))
+		return http.StatusInternalServerError, fmt.Errorf("restore: %s", h.publicError(err))
 	}
 	h.setDirty(false)
 	return http.StatusOK, struct{}{}
@@ -94,8 +94,8 @@ func (h *Handler) watch(ctx context.Context, s *lease, r *http.Request, body []b
 	if err != nil {
 		cancel()
 		s.windows.release()
-		h.opt.Logf("watch: %s", logSafe(err))
-		return http.StatusInternalServerError, fmt.Errorf("watch: %s", publicError(err))
+		h.opt.Logf("watch: %s", h.logSafe(err))
+		return http.StatusInternalServerError, fmt.Errorf("watch: %s", h.publicError(err))
 	}
 	win, ok := s.windows.add(lw, h.now().UnixNano(), cancel)
 	if !ok {
@@ -132,7 +132,7 @@ func (h *Handler) stop(ctx context.Context, s *lease, r *http.Request, body []by
 		win.stopped, win.tel = true, tel
 		s.windows.release()
 		if err != nil {
-			win.err = publicError(err)
+			win.err = h.publicError(err)
 		}
 	}
 	return windowAnswer(win)

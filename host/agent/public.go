@@ -4,15 +4,15 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
 // publicError is err as a reply may carry it: without the log lines a
 // failed unit's error includes (a target that read a file it should not
-// have would print it there) and with connection passwords hidden. The
-// agent's own log keeps the details (see logSafe).
-func publicError(err error) string {
+// have would print it there) and with the secrets the agent knows
+// (Options.Secrets) and connection passwords hidden. The agent's own log
+// keeps the details (see logSafe).
+func (h *Handler) publicError(err error) string {
 	msg := err.Error()
 	var ue *systemd.UnitError
 	for e := err; errors.As(e, &ue); e = ue.Err {
@@ -26,7 +26,7 @@ func publicError(err error) string {
 			break
 		}
 	}
-	return capability.RedactText(dropLogLines(msg))
+	return h.opt.Secrets.RedactText(dropLogLines(msg))
 }
 
 // dropLogLines removes every "last lines of its log:" block (the marker
@@ -54,7 +54,7 @@ func dropLogLines(msg string) string {
 
 // logSafe is err for the agent's own log: one line per entry (line
 // breaks of log tails are kept visible as \n, so nothing forges an entry)
-// and passwords hidden.
-func logSafe(err error) string {
-	return strings.ReplaceAll(capability.RedactText(err.Error()), "\n", `\n`)
+// and secrets and passwords hidden as in replies.
+func (h *Handler) logSafe(err error) string {
+	return strings.ReplaceAll(h.opt.Secrets.RedactText(err.Error()), "\n", `\n`)
 }

@@ -13,10 +13,13 @@ import (
 // what is applied, takes them (PostgREST config, PostgreSQL pinning and
 // settings, the unit's drop-in, environment and command line), then
 // reloads the target's config when the plan allows it, else restarts it,
-// and waits until the target is ready.
-func (l *Server) Apply(ctx context.Context, v lab.Variant) (lab.Applied, error) {
+// and waits until the target is ready. Its error is cleaned of the secrets
+// it knows (Secrets).
+func (l *Server) Apply(ctx context.Context, v lab.Variant) (_ lab.Applied, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.learnVariant(v)
+	defer l.redact(&err)
 	in, err := l.wanted(v)
 	if err != nil {
 		return lab.Applied{}, fmt.Errorf("variant %s: %w", v.Name, err)

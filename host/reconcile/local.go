@@ -56,6 +56,7 @@ type Server struct {
 	cfg      Config
 	journal  *configs.Journal
 	original []byte // the PostgREST config as found, before any variant
+	secrets  capability.Secrets
 	watcher  *telemetry.Watcher
 	lock     *stateLock // held from New to Close
 
@@ -97,6 +98,7 @@ func New(ctx context.Context, cfg Config) (l *Server, err error) {
 	if l.original, err = os.ReadFile(cfg.Config); err != nil {
 		return nil, fmt.Errorf("read target config: %w", err)
 	}
+	l.learnOriginal()
 	l.cur = l.originalApplied()
 	if err := l.targetNotRoot(ctx); err != nil {
 		return nil, err
@@ -143,7 +145,7 @@ func (l *Server) cgroup(unit string) string {
 func (l *Server) connect(ctx context.Context) (*pgx.Conn, error) {
 	cfg, err := pgx.ParseConfig(l.cfg.AdminURI)
 	if err != nil {
-		return nil, fmt.Errorf("connect to PostgreSQL as superuser: %s", capability.RedactText(err.Error()))
+		return nil, fmt.Errorf("connect to PostgreSQL as superuser: %s", l.secrets.RedactText(err.Error()))
 	}
 	cfg.RuntimeParams["search_path"] = "pg_catalog, public, pg_temp"
 	conn, err := pgx.ConnectConfig(ctx, cfg)

@@ -10,12 +10,14 @@ import (
 
 // Restore implements lab.Server: the reconcile towards the original (no
 // variant, unpinned) plus the journal's restore of the config, then the
-// target restarted and gated.
-func (l *Server) Restore(ctx context.Context) error {
+// target restarted and gated. Its error is cleaned of the secrets it knows
+// (Secrets).
+func (l *Server) Restore(ctx context.Context) (err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	defer l.redact(&err)
 	e := l.towardsOriginal(&l.cur)
-	err := e.run(ctx)
+	err = e.run(ctx)
 	if _, _, rerr := e.activate(ctx); rerr != nil {
 		err = errors.Join(err, fmt.Errorf("restart after restore: %w", rerr))
 	}

@@ -92,21 +92,32 @@ func (l *Server) checkRoles(ctx context.Context, in intent) error {
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	for _, role := range anon {
-		var exists bool
-		if err := conn.QueryRow(cctx, "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)", role).Scan(&exists); err != nil {
-			return fmt.Errorf("db-anon-role: look up role %q: %w", role, err)
+		if err := checkAnon(cctx, conn, role); err != nil {
+			return err
 		}
-		if !exists {
-			continue // PostgREST answers anonymous requests with an error; nothing to gain
-		}
-		var powers string
-		if err := conn.QueryRow(cctx, anonPowers, role).Scan(&powers); err != nil {
-			return fmt.Errorf("db-anon-role: check role %q: %w", role, err)
-		}
-		if powers != "" {
-			return &capability.Error{Code: capability.Never, Where: "postgrest.db-anon-role",
-				Msg: fmt.Sprintf("role %q is, or is a member of, %s (SUPERUSER or BYPASSRLS): anonymous requests must not run with those powers", role, powers)}
-		}
+	}
+	return nil
+}
+
+// checkAnon refuses an anonymous role that is, or is a member of, a role
+// with SUPERUSER or BYPASSRLS; conn may be any connection (pg_roles and
+// pg_has_role answer every user). A role that does not exist passes:
+// PostgREST answers anonymous requests with an error, nothing to gain.
+func checkAnon(ctx context.Context, conn *pgx.Conn, role string) error {
+	var exists bool
+	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = $1)", role).Scan(&exists); err != nil {
+		return fmt.Errorf("db-anon-role: look up role %q: %w", role, err)
+	}
+	if !exists {
+		return nil
+	}
+	var powers string
+	if err := conn.QueryRow(ctx, anonPowers, role).Scan(&powers); err != nil {
+		return fmt.Errorf("db-anon-role: check role %q: %w", role, err)
+	}
+	if powers != "" {
+		return &capability.Error{Code: capability.Never, Where: "postgrest.db-anon-role",
+			Msg: fmt.Sprintf("role %q is, or is a member of, %s (SUPERUSER or BYPASSRLS): anonymous requests must not run with those powers", role, powers)}
 	}
 	return nil
 }
@@ -128,11 +139,31 @@ func checkLogin(ctx context.Context, uri string) error {
 			Msg: fmt.Sprintf("%s: PostgreSQL refuses the login (%s), so PostgREST could not use it either (the lab's stack lets the target in as authenticator only)", shown, pgErr.Message)}
 	}
 	if err != nil {
-		return fmt.Errorf("db-uri %s: cannot check the role it logs in as: %w", shown, err)
+		return fmt.Errorf("db-uri %s: cannot check the role it logs in as: %w", shown, connectErr(err))
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
+	return checkLoginOn(cctx, conn, shown)
+}
+
+// connectErr is an error of pgx.Connect fit to show. pgx's parse errors
+// quote the connection string with a best-effort redaction, which leaves
+// the tail of a quoted password with an escaped quote ('se\'cret') or of
+// one an unescaped space cuts; such an error keeps only what was wrong
+// (the caller names the string as RedactURI shows it).
+func connectErr(err error) error {
+	if pce, ok := errors.AsType[*pgconn.ParseConfigError](err); ok {
+		c := *pce
+		c.ConnString = ""
+		return errors.New(strings.Replace(c.Error(), "cannot parse ``: ", "cannot parse it: ", 1))
+	}
+	return err
+}
+
+// checkLoginOn is checkLogin on conn, a connection opened with the db-uri
+// shown (redacted) in errors.
+func checkLoginOn(ctx context.Context, conn *pgx.Conn, shown string) error {
 	var session, current, powers string
-	if err := conn.QueryRow(cctx, loginPowers).Scan(&session, &current, &powers); err != nil {
+	if err := conn.QueryRow(ctx, loginPowers).Scan(&session, &current, &powers); err != nil {
 		return fmt.Errorf("db-uri %s: check the role it logs in as: %w", shown, err)
 	}
 	if powers != "" {

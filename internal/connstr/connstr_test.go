@@ -1,6 +1,7 @@
 package connstr
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -69,4 +70,32 @@ func containsAny(s string, subs ...string) bool {
 		}
 	}
 	return false
+}
+
+// Passwords finds each password as written and as libpq reads it, and
+// every candidate where the string is ambiguous or cannot be split.
+func TestPasswords(t *testing.T) {
+	for in, want := range map[string][]string{
+		"postgres://u:s3cret@h/db":                  {"s3cret"},
+		"postgres://u:p%40ss@h/db":                  {"p%40ss", "p@ss"},
+		"postgres://u:p@ss w0rd@h/db":               {"p", "p@ss w0rd"},
+		"postgres://h/db?x=1&password=a%26b&y=2":    {"a%26b", "a&b", "a%26b&y=2"},
+		"postgres://h/db?sslpassword=k3y":           {"k3y"},
+		"postgres://u@h/db":                         nil,
+		`host=h password='it\'s a secret' dbname=x`: {`it's a secret`, `'it\'s a secret'`},
+		"host=h PASSWORD=s3cret":                    {"s3cret"},
+		"host=h password=letmein please dbname=x":   {"letmein please", "letmein", "please"},
+		"host=h password='open":                     {"'open", "open"},
+		"just text":                                 nil,
+	} {
+		got := Passwords(in)
+		for _, w := range want {
+			if !slices.Contains(got, w) {
+				t.Errorf("Passwords(%q) = %q, lacks %q", in, got, w)
+			}
+		}
+		if want == nil && len(got) > 0 {
+			t.Errorf("Passwords(%q) = %q, want none", in, got)
+		}
+	}
 }

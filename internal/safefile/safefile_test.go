@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -186,5 +187,92 @@ func TestCheckPrivateDir(t *testing.T) {
 		if err := CheckPrivateDir(inner); !errors.Is(err, ErrUnsafe) {
 			t.Fatalf("our directory inside one of uid 65534: %v, want ErrUnsafe", err)
 		}
+	}
+}
+
+// ReadResolved reads a path without a symbolic link in it, absolute or
+// relative, and refuses one with a link at any component (the victim's
+// content is never returned), a FIFO (without blocking) and a file over
+// the bound.
+func TestReadResolved(t *testing.T) {
+	dir := t.TempDir()
+	v := victim(t)
+	if err := os.MkdirAll(filepath.Join(dir, "d", "e"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	plain := filepath.Join(dir, "d", "e", "f")
+	if err := os.WriteFile(plain, []byte("ok"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ReadResolved(plain, 2); err != nil || string(b) != "ok" {
+		t.Fatalf("ReadResolved %s: %q %v", plain, b, err)
+	}
+	if _, err := ReadResolved(plain, 1); err == nil || !strings.Contains(err.Error(), "larger than 1 bytes") {
+		t.Fatalf("over the bound: %v", err)
+	}
+	t.Chdir(dir)
+	if b, err := ReadResolved("d/e/../e/f", 2); err != nil || string(b) != "ok" {
+		t.Fatalf("relative: %q %v", b, err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadResolved(filepath.Join(dir, "fifo"), 10); err == nil || !strings.Contains(err.Error(), "a FIFO") {
+		t.Fatalf("FIFO: %v", err)
+	}
+	// A link at the last component, then at a directory on the way.
+	if err := os.Symlink(v, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Dir(v), filepath.Join(dir, "linkdir")); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(dir, "link"), filepath.Join(dir, "linkdir", "victim"), "linkdir/victim"} {
+		b, err := ReadResolved(p, 100)
+		if err == nil || !errors.Is(err, ErrUnsafe) || !strings.Contains(err.Error(), "symbolic link") || len(b) > 0 {
+			t.Errorf("ReadResolved %s: %q %v, want ErrUnsafe naming a symbolic link", p, b, err)
+		}
+	}
+	if _, err := ReadResolved(filepath.Join(dir, "missing"), 10); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing: %v", err)
+	}
+}
+
+// Append writes to a plain file (created when missing) and refuses a
+// link, a dangling link, a hard link and a FIFO, leaving their targets as
+// they were.
+func TestAppend(t *testing.T) {
+	dir := t.TempDir()
+	v := victim(t)
+	p := filepath.Join(dir, "summary")
+	for range 2 {
+		if err := Append(p, []byte("line\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, _ := os.ReadFile(p); string(b) != "line\nline\n" {
+		t.Fatalf("%s holds %q", p, b)
+	}
+	link, dangling, hard, fifo := filepath.Join(dir, "link"), filepath.Join(dir, "dangling"), filepath.Join(dir, "hard"), filepath.Join(dir, "fifo")
+	if err := os.Symlink(v, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "through"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(v, hard); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{link, dangling, hard, fifo} {
+		if err := Append(q, []byte("evil\n"), 0o644); !errors.Is(err, ErrUnsafe) {
+			t.Errorf("Append %s: %v, want ErrUnsafe", filepath.Base(q), err)
+		}
+	}
+	unchanged(t, v)
+	if _, err := os.Lstat(filepath.Join(dir, "through")); err == nil {
+		t.Error("a file was created through the dangling link")
 	}
 }

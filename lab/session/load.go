@@ -105,7 +105,12 @@ func (ed Edits) apply(e *lab.Experiment) error {
 		e.Load.Warmup = *ed.Warmup
 	}
 	if ed.Targets != "" {
+		// The command line may name a link; the run reads the resolved
+		// path without following links (loadgen.ReadFileBounded).
 		abs, err := filepath.Abs(ed.Targets)
+		if err == nil {
+			abs, err = filepath.EvalSymlinks(abs)
+		}
 		if err != nil {
 			return fmt.Errorf("--targets: %w", err)
 		}
