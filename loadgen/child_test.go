@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
 
 // childServerEnv makes the test binary a server (TestMain): timing tests
@@ -23,7 +25,7 @@ func TestMain(m *testing.M) {
 		serveChild()
 		return
 	}
-	os.Exit(m.Run())
+	labtest.Main(m) // stops the PostgreSQL cluster the fixture tests start
 }
 
 // serveChild answers okHandler's way on a free loopback port, which it
