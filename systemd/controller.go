@@ -39,6 +39,15 @@ type Props struct {
 	MemoryCurrent  uint64 // bytes, 0 when unknown (direct supervisor: RSS of the main process only)
 }
 
+// SettingsChecker is a Controller that can tell, before anything is
+// changed, whether it can apply [Service] settings to a unit on this host
+// (the direct supervisor: its cgroup settings need the controllers
+// mounted and the rights to create cgroups). A controller that is not one
+// applies every setting ValidateSettings accepts (systemd).
+type SettingsChecker interface {
+	CheckSettings(ctx context.Context, unit string, settings map[string]string) error
+}
+
 // Controller controls services. Every method takes a context; errors name
 // the unit and, when a start or restart fails, include the tail of its log.
 type Controller interface {
