@@ -56,6 +56,9 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 	if err := r.duetReady(e); err != nil {
 		return nil, err
 	}
+	if err := r.checkVariants(ctx, e); err != nil {
+		return nil, err
+	}
 	if e.Trials.Order == OrderDuet {
 		rr := *r
 		rr.Server, rr.Loader = r.Duet.Halves[0], r.Duet.Loaders[0]
@@ -121,6 +124,23 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 }
 
 // servers are the server sides Run restores: both halves of a duet.
+// checkVariants asks each server that can (VariantChecker) whether it can
+// apply every variant, as Apply will get it, before anything changes.
+func (r *Runner) checkVariants(ctx context.Context, e *Experiment) error {
+	vs := make([]Variant, len(e.Variants))
+	for i, v := range e.Variants {
+		vs[i] = partitioned(e, v)
+	}
+	for _, s := range r.servers(e) {
+		if c, ok := s.(VariantChecker); ok {
+			if err := c.CheckVariants(ctx, vs); err != nil {
+				return fmt.Errorf("before the first trial: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
 func (r *Runner) servers(e *Experiment) []Server {
 	if e.Trials.Order == OrderDuet {
 		return r.Duet.Halves[:]

@@ -21,6 +21,15 @@ type Server interface {
 	Restore(ctx context.Context) error
 }
 
+// VariantChecker is a Server that can tell, before the first trial,
+// whether it can apply every variant on its host (e.g. a drop-in setting
+// its supervisor cannot apply there). The runner asks it once and ends
+// the run on an error, so a sweep the host cannot run does not fail
+// trial by trial.
+type VariantChecker interface {
+	CheckVariants(ctx context.Context, vs []Variant) error
+}
+
 // Applied is what Apply did.
 type Applied struct {
 	Changes    []Change

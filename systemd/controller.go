@@ -35,8 +35,17 @@ type Props struct {
 	ExecMainCode   int // CLD_EXITED=1, CLD_KILLED=2, CLD_DUMPED=3
 	ExecMainStatus int // exit status or signal number
 	NRestarts      int
-	ControlGroup   string // e.g. /app.slice/lab-target.service ("" for the direct supervisor)
-	MemoryCurrent  uint64 // bytes, 0 when unknown (direct supervisor: RSS of the main process only)
+	ControlGroup   string // e.g. /app.slice/lab-target.service (direct supervisor: its own cgroup, "" without cgroup settings)
+	MemoryCurrent  uint64 // bytes, 0 when unknown (direct supervisor: its cgroup's, else RSS of the main process only)
+}
+
+// SettingsChecker is a Controller that can tell, before anything is
+// changed, whether it can apply [Service] settings to a unit on this host
+// (the direct supervisor: its cgroup settings need the controllers
+// mounted and the rights to create cgroups). A controller that is not one
+// applies every setting ValidateSettings accepts (systemd).
+type SettingsChecker interface {
+	CheckSettings(ctx context.Context, unit string, settings map[string]string) error
 }
 
 // Controller controls services. Every method takes a context; errors name

@@ -22,8 +22,10 @@ var (
 
 // dropIn is a [Service] setting a variant may put in the target's drop-in:
 // its value check (the forms systemd.resource-control(5) and
-// systemd.exec(5) document). Which of them the direct supervisor can
-// apply (it has no cgroups) is its own fact (systemd/supervisor/direct).
+// systemd.exec(5) document). Which of them the host's supervisor can
+// apply there is the supervisor's own fact (systemd/supervisor/direct,
+// through a cgroup it needs rights to make): a run asks it before the
+// first trial (lab.VariantChecker), as lab validate does not know the host.
 type dropIn struct {
 	check func(string) string
 }

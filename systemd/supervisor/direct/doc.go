@@ -14,10 +14,20 @@
 //
 // Of the drop-in settings it applies Environment= (SetEnvironment),
 // LimitNOFILE= (through prlimit) and CPUAffinity= (through taskset), both
-// of which exec the service in place, keeping its PID; settings that need
-// systemd's cgroups, such as MemoryMax=, are refused with an error that
-// lists what is supported (applied, in exec.go). It imports nothing of
-// the lab's domain.
+// of which exec the service in place, keeping its PID, and CPUQuota=,
+// AllowedCPUs=, MemoryMax= and MemoryHigh= (v2 only) through a cgroup of
+// the unit's own, made directly in the kernel's cgroup file systems
+// (cgroup*.go): /pgrst-lab/<state dir id>/<unit> in each hierarchy its
+// controllers live in, found in /proc/self/mountinfo (pure v2: cpu.max,
+// memory.max; hybrid or v1: cpu.cfs_quota_us, memory.limit_in_bytes and
+// memsw, cpuset.cpus). The service is held by a small sh gate until it is
+// in the cgroup, then execs. Props then report the cgroup (ControlGroup,
+// MemoryCurrent), Result=oom-kill when the OOM killer killed in it, and
+// the cgroup goes when the process does. A setting the host cannot apply
+// (controller not mounted, no rights to create cgroups, MemoryHigh= on
+// v1) is refused when it is installed or set (and by CheckSettings), with
+// the reason; others, such as TasksMax=, need systemd. It imports nothing
+// of the lab's domain.
 //
 //	d, err := direct.New(filepath.Join(stackDir, "supervisor"))
 //	err = d.Install(ctx, systemd.UnitSpec{Name: "lab-target.service", ExecStart: argv})

@@ -18,7 +18,7 @@ func (d *Supervisor) SetDropIn(ctx context.Context, name, dropin string, setting
 	if err := systemd.ValidateSettings(name, "drop-in", settings); err != nil {
 		return err
 	}
-	if err := checkDirectSettings(name, "drop-in "+file, settings); err != nil {
+	if err := d.checkSettings(name, "drop-in "+file, settings); err != nil {
 		return err
 	}
 	return d.updateState(name, "drop-in "+file, func(st *directState) {

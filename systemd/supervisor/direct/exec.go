@@ -1,6 +1,7 @@
 package direct
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -13,14 +14,20 @@ import (
 	"syscall"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/cpulist"
+	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
 // applied are the [Service] settings the direct supervisor applies, and
-// how; every other one needs systemd's cgroups. It has no cgroups: both
-// exec the service in place (command), keeping its PID.
+// how; every other one needs systemd. taskset and prlimit exec the service
+// in place (command), keeping its PID; the cgroup settings put it in a
+// cgroup of its own (cgroupSettings, cgroup.go) before it execs.
 var applied = map[string]string{
 	"CPUAffinity": "via taskset(1)",
 	"LimitNOFILE": "via prlimit(1)",
+	"CPUQuota":    "via the cpu cgroup controller",
+	"AllowedCPUs": "via the cpuset cgroup controller",
+	"MemoryMax":   "via the memory cgroup controller",
+	"MemoryHigh":  "via the memory cgroup controller (cgroup v2 only)",
 }
 
 // checkDirectSettings refuses a setting the direct supervisor cannot
@@ -33,6 +40,66 @@ func checkDirectSettings(unit, what string, m map[string]string) error {
 		}
 	}
 	return nil
+}
+
+// checkSettings is checkDirectSettings and, for the cgroup settings, what
+// this host allows: the controller mounted, the value in a form its
+// cgroup version takes, the lab's cgroup parent writable. It runs when a
+// setting is installed or set, so a sweep fails before its first trial,
+// not trial by trial.
+func (d *Supervisor) checkSettings(unit, what string, m map[string]string) error {
+	if err := checkDirectSettings(unit, what, m); err != nil {
+		return err
+	}
+	if _, err := d.cgroupWrites(m); err != nil {
+		return fmt.Errorf("unit %s: %s: the direct supervisor cannot apply it here: %w", unit, what, err)
+	}
+	return nil
+}
+
+// cgroupWrites are the control-file writes m's cgroup settings need
+// (none without one), checked against this host's layout and rights.
+func (d *Supervisor) cgroupWrites(m map[string]string) ([]cgWrite, error) {
+	has := false
+	for k := range m {
+		has = has || cgroupSettings[k] != ""
+	}
+	if !has {
+		return nil, nil
+	}
+	l, err := d.layout()
+	if err != nil {
+		return nil, err
+	}
+	writes, err := limitWrites(l, m, hostMemTotal)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCgroupAccess(l, l.controllers(writes)); err != nil {
+		return nil, fmt.Errorf("%s: %w", strings.Join(cgroupKeys(m), "=, ")+"=", err)
+	}
+	return writes, nil
+}
+
+// cgroupKeys are m's cgroup settings, sorted.
+func cgroupKeys(m map[string]string) []string {
+	var ks []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if cgroupSettings[k] != "" {
+			ks = append(ks, k)
+		}
+	}
+	return ks
+}
+
+// CheckSettings reports whether the direct supervisor can apply settings
+// to unit on this host (systemd.SettingsChecker): what a run asks before
+// its first trial.
+func (d *Supervisor) CheckSettings(ctx context.Context, unit string, settings map[string]string) error {
+	if err := systemd.ValidateSettings(unit, "drop-in", settings); err != nil {
+		return err
+	}
+	return d.checkSettings(unit, "drop-in", settings)
 }
 
 // command builds the process for st: argv (wrapped in prlimit/taskset for

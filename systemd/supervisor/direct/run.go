@@ -36,8 +36,20 @@ func (d *Supervisor) spawn(st *directState, op string) error {
 	}
 	defer logf.Close() // the child has its own copy
 	cmd, err := d.command(st, logf)
+	var cgs *cgroupStart
+	if err == nil {
+		cgs, err = d.prepareCgroup(st, cmd)
+	}
 	if err == nil {
 		err = cmd.Start()
+		if err != nil {
+			cgs.abandon(nil)
+		}
+	}
+	if err == nil && cgs != nil {
+		if err = cgs.enter(cmd.Process.Pid); err != nil {
+			cgs.abandon(cmd.Wait)
+		}
 	}
 	if err != nil {
 		// As systemd reports a failed exec: Result=exit-code, status 203 (EXIT_EXEC).
@@ -55,6 +67,9 @@ func (d *Supervisor) spawn(st *directState, op string) error {
 	st.PID, st.StartTime = pid, ps.StartTime
 	st.ActiveState, st.SubState, st.Result = "active", "running", "success"
 	st.ExecMainCode, st.ExecMainStatus = 0, 0
+	if cgs != nil {
+		st.Cgroup = cgs.cg
+	}
 	c := &child{pid: pid, done: make(chan struct{})}
 	d.children[name] = c
 	go d.reap(name, c, cmd)
@@ -87,6 +102,13 @@ func (d *Supervisor) reap(name string, c *child, cmd *exec.Cmd) {
 		return // uninstalled, or another process took over
 	}
 	st.PID, st.StartTime = 0, 0
+	ooms := uint64(0)
+	if st.Cgroup != nil {
+		ooms = st.Cgroup.oomKills() // before the cgroup, and its counter, goes
+		if err := st.Cgroup.remove(context.Background()); err == nil {
+			st.Cgroup = nil
+		}
+	}
 	switch {
 	case ws.Signaled():
 		st.ExecMainCode, st.ExecMainStatus = 2, int(ws.Signal())
@@ -102,6 +124,8 @@ func (d *Supervisor) reap(name string, c *child, cmd *exec.Cmd) {
 		return
 	}
 	switch {
+	case ooms > 0: // as systemd: the kernel's OOM killer killed a process of the unit
+		st.Result = "oom-kill"
 	case ws.Signaled() && ws.CoreDump():
 		st.Result = "core-dump"
 	case ws.Signaled():

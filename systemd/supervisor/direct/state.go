@@ -29,6 +29,9 @@ type directState struct {
 	ExecMainCode   int    `json:"exec_main_code,omitempty"`
 	ExecMainStatus int    `json:"exec_main_status,omitempty"`
 	NRestarts      int    `json:"n_restarts,omitempty"`
+	// Cgroup is the cgroup the running process was started in (nil
+	// without cgroup settings); removed when the process is gone.
+	Cgroup *unitCgroup `json:"cgroup,omitempty"`
 }
 
 // procStat is what the supervisor needs to know about a process.

@@ -2,6 +2,7 @@ package direct
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -25,7 +26,8 @@ func (d *Supervisor) Stop(ctx context.Context, name string) error {
 			st.ActiveState, st.SubState = "inactive", "dead"
 		}
 		st.PID, st.StartTime = 0, 0
-		err := d.save(st)
+		err := d.dropCgroup(ctx, st)
+		err = errors.Join(err, d.save(st))
 		unlock()
 		return err
 	}
@@ -61,14 +63,28 @@ func (d *Supervisor) Stop(ctx context.Context, name string) error {
 	if err != nil {
 		return fmt.Errorf("stop %w", err)
 	}
+	var cgErr error
 	if st.PID == pid || st.PID == 0 {
+		cgErr = d.dropCgroup(ctx, st)
 		st.PID, st.StartTime = 0, 0
 		st.ActiveState, st.SubState, st.Result = "inactive", "dead", result
 		if result != "success" { // as systemd: a stop that needed SIGKILL leaves the unit failed
 			st.ActiveState, st.SubState = "failed", "failed"
 		}
 	}
-	return d.save(st)
+	return errors.Join(cgErr, d.save(st))
+}
+
+// dropCgroup removes the stopped unit's cgroup, and what is left in it.
+func (d *Supervisor) dropCgroup(ctx context.Context, st *directState) error {
+	if st.Cgroup == nil {
+		return nil
+	}
+	if err := st.Cgroup.remove(context.WithoutCancel(ctx)); err != nil {
+		return fmt.Errorf("stop %s: %w", st.Spec.Name, err)
+	}
+	st.Cgroup = nil
+	return nil
 }
 
 // waitExit waits until the process is gone: through the reaper when this

@@ -24,6 +24,9 @@ import (
 // flock(2) on <state dir>/<unit>.lock.
 type Supervisor struct {
 	dir string
+	// readLayout says where the cgroup hierarchies are (nil: this host's,
+	// from /proc/self/mountinfo).
+	readLayout func() (layout, error)
 
 	mu       sync.Mutex
 	children map[string]*child // processes this Supervisor started, by unit
@@ -49,6 +52,14 @@ func New(stateDir string) (*Supervisor, error) {
 		return nil, fmt.Errorf("systemd: direct supervisor state dir: %w", err)
 	}
 	return &Supervisor{dir: stateDir, children: map[string]*child{}}, nil
+}
+
+// layout is where this host's cgroup hierarchies are.
+func (d *Supervisor) layout() (layout, error) {
+	if d.readLayout != nil {
+		return d.readLayout()
+	}
+	return hostLayout()
 }
 
 func (d *Supervisor) Kind() systemd.Kind { return systemd.KindDirect }
@@ -79,7 +90,7 @@ func (d *Supervisor) Install(ctx context.Context, spec systemd.UnitSpec) error {
 	if err := spec.Validate(); err != nil {
 		return err
 	}
-	if err := checkDirectSettings(spec.Name, "Extra", spec.Extra); err != nil {
+	if err := d.checkSettings(spec.Name, "Extra", spec.Extra); err != nil {
 		return err
 	}
 	unlock := d.lockUnit(spec.Name)
@@ -158,6 +169,12 @@ func (st *directState) props(d *Supervisor) systemd.Props {
 	case st.alive():
 		p.MainPID = st.PID
 		p.MemoryCurrent = procRSS(st.PID)
+		if st.Cgroup != nil {
+			p.ControlGroup = st.Cgroup.Rel
+			if m, ok := st.Cgroup.memoryCurrent(); ok {
+				p.MemoryCurrent = m
+			}
+		}
 	case st.PID != 0:
 		// Gone while no lab process watched it: how it ended is unknown.
 		p.ActiveState, p.SubState, p.Result = "failed", "failed", "unknown"

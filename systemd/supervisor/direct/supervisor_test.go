@@ -17,6 +17,9 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv("LAB_DIRECT_DIR"); dir != "" {
 		directHelper(dir, os.Getenv("LAB_DIRECT_UNIT"))
 	}
+	if h := os.Getenv("LAB_DIRECT_LOAD"); h != "" {
+		loadHelper(h)
+	}
 	os.Exit(servicetest.Run(m))
 }
 
@@ -111,15 +114,15 @@ func TestDirectRefusesSystemdOnlySettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := systemd.UnitSpec{Name: servicetest.UnitName(), ExecStart: []string{"/bin/true"}, Extra: map[string]string{"MemoryMax": "1G"}}
-	if err := d.Install(servicetest.Ctx(t), spec); err == nil || !strings.Contains(err.Error(), "MemoryMax= needs systemd") {
-		t.Fatalf("Install with MemoryMax: %v", err)
+	spec := systemd.UnitSpec{Name: servicetest.UnitName(), ExecStart: []string{"/bin/true"}, Extra: map[string]string{"TasksMax": "10"}}
+	if err := d.Install(servicetest.Ctx(t), spec); err == nil || !strings.Contains(err.Error(), "TasksMax= needs systemd") {
+		t.Fatalf("Install with TasksMax: %v", err)
 	}
 	spec.Extra = nil
 	servicetest.Install(t, d, spec)
-	err = d.SetDropIn(servicetest.Ctx(t), spec.Name, "mem", map[string]string{"MemoryMax": "1G"})
-	if err == nil || !strings.Contains(err.Error(), "drop-in 50-lab-mem.conf MemoryMax= needs systemd") {
-		t.Fatalf("SetDropIn with MemoryMax: %v", err)
+	err = d.SetDropIn(servicetest.Ctx(t), spec.Name, "mem", map[string]string{"TasksMax": "10"})
+	if err == nil || !strings.Contains(err.Error(), "drop-in 50-lab-mem.conf TasksMax= needs systemd") {
+		t.Fatalf("SetDropIn with TasksMax: %v", err)
 	}
 	if err := d.Start(servicetest.Ctx(t), "labtest-not-installed.service"); err == nil || !strings.Contains(err.Error(), "not installed") {
 		t.Fatalf("start of an unknown unit: %v", err)
@@ -127,8 +130,9 @@ func TestDirectRefusesSystemdOnlySettings(t *testing.T) {
 }
 
 func TestCheckDirectSettings(t *testing.T) {
-	err := checkDirectSettings("x.service", "drop-in 50-lab-mem.conf", map[string]string{"MemoryMax": "1G"})
-	if err == nil || !strings.Contains(err.Error(), "MemoryMax= needs systemd") || !strings.Contains(err.Error(), "CPUAffinity, LimitNOFILE") {
+	err := checkDirectSettings("x.service", "drop-in 50-lab-mem.conf", map[string]string{"CPUWeight": "10"})
+	if err == nil || !strings.Contains(err.Error(), "CPUWeight= needs systemd") ||
+		!strings.Contains(err.Error(), "AllowedCPUs, CPUAffinity, CPUQuota, LimitNOFILE, MemoryHigh, MemoryMax") {
 		t.Fatalf("got %v", err)
 	}
 }
