@@ -308,7 +308,7 @@ type EventKind string
 const (
 	EventOOMKill  EventKind = "oom-kill"  // the kernel's OOM killer killed a server process
 	EventCrash    EventKind = "crash"     // a server's main process went away without a restart by systemd
-	EventRestart  EventKind = "restart"   // systemd restarted a server
+	EventRestart  EventKind = "restart"   // a server's main process was replaced without the lab asking (systemd restarted it)
 	EventNotReady EventKind = "not-ready" // the target did not pass the readiness gate after a variant was applied
 )
 
@@ -325,6 +325,10 @@ type Event struct {
 	Rate    float64 // request rate at that moment
 }
 
-// Fatal reports whether the event ended a server during a trial (an OOM
-// kill or a crash): such a trial is repeated, and its figures are suspect.
-func (e Event) Fatal() bool { return e.Kind == EventOOMKill || e.Kind == EventCrash }
+// Fatal reports whether the event ended a server's process during a trial
+// (an OOM kill, a crash, or a restart the lab did not ask for, which
+// follows one): the trial fails with the event as its reason, is left out
+// of the verdicts and is repeated once.
+func (e Event) Fatal() bool {
+	return e.Kind == EventOOMKill || e.Kind == EventCrash || e.Kind == EventRestart
+}
