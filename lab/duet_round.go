@@ -130,15 +130,7 @@ func (s *session) duetTrial(ctx context.Context, round int, vs [2]Variant, sc st
 		} else if errs[1-i] != nil {
 			t.Error = "duet: the other half failed: " + errs[1-i].Error()
 		}
-		for j := range t.Events {
-			t.Events[j].Variant, t.Events[j].Trial = vs[i].Name, t.Seq
-			if t.Events[j].Rate == 0 {
-				t.Events[j].Rate = t.Load.Rate
-			}
-			if t.Error == "" && t.Events[j].Fatal() {
-				t.Error = string(t.Events[j].Kind) + ": " + t.Events[j].Detail
-			}
-		}
+		noteEvents(t, vs[i].Name)
 		s.run.Events = append(s.run.Events, t.Events...)
 	}
 	for i := range 2 { // a crash of one half spoils the pair

@@ -21,9 +21,10 @@ var Metrics = slices.Concat(coreMetrics, phaseMetrics(), GHCMetrics)
 // coreMetrics are the metrics every trial can have.
 var coreMetrics = []Metric{
 	{"rate", "throughput", "req/s", +1, func(t Trial) (float64, bool) { return t.Load.Rate, t.Load.Requests > 0 }},
-	{"p50", "latency p50", "ms", -1, func(t Trial) (float64, bool) { return t.Load.LatencyMs.P50, t.Load.Requests > 0 }},
-	{"p99", "latency p99", "ms", -1, func(t Trial) (float64, bool) { return t.Load.LatencyMs.P99, t.Load.Requests > 0 }},
-	{"min", "latency min", "ms", -1, func(t Trial) (float64, bool) { return t.Load.LatencyMs.Min, t.Load.Requests > 0 }},
+	// Latencies are the successful answers': a trial without one has none.
+	{"p50", "latency p50", "ms", -1, func(t Trial) (float64, bool) { return t.Load.LatencyMs.P50, t.Load.Succeeded() > 0 }},
+	{"p99", "latency p99", "ms", -1, func(t Trial) (float64, bool) { return t.Load.LatencyMs.P99, t.Load.Succeeded() > 0 }},
+	{"min", "latency min", "ms", -1, func(t Trial) (float64, bool) { return t.Load.LatencyMs.Min, t.Load.Succeeded() > 0 }},
 	{"server_cpu", "server CPU", "µs/req", -1, func(t Trial) (float64, bool) {
 		return t.Server.CPUPerRequestUs, t.Server.CPUSeconds > 0 && t.Load.Requests > 0
 	}},

@@ -175,17 +175,20 @@ type Trial struct {
 }
 
 // LoadStats is the load generator's summary of a trial (warm-up excluded).
+// Throughput and latency are the successful answers' (Succeeded): errors
+// and dropped requests never count as throughput, and failed answers are
+// in no percentile.
 type LoadStats struct {
 	Model       Model
-	Requests    int64
-	Errors      int64
+	Requests    int64 // answered, failed ones included
+	Errors      int64 // of Requests, the failed ones (by kind in ErrorKinds)
 	Dropped     int64
 	Seconds     float64
-	Rate        float64 // completed requests/s
+	Rate        float64 // successful answers/s: Succeeded / Seconds
 	AskedRate   float64
 	Connections int
-	LatencyMs   Percentiles // from intended start (open) or send (closed)
-	ServiceMs   Percentiles // from actual send
+	LatencyMs   Percentiles // successful answers', from intended start (open) or send (closed)
+	ServiceMs   Percentiles // successful answers', from actual send
 	BytesIn     int64
 	BytesOut    int64
 	Status      map[string]int64
@@ -198,6 +201,11 @@ type LoadStats struct {
 	// lines), one row per request and answer status, in the file's order.
 	Endpoints []EndpointStats
 }
+
+// Succeeded is the number of successful answers, the ones throughput and
+// latency are computed from (the load generator decides which answer
+// failed).
+func (l LoadStats) Succeeded() int64 { return l.Requests - l.Errors }
 
 // EndpointStats is one request of a trial with one answer status, named
 // "STATUS METHOD PATH" as postgrest-loadtest-report names its rows.
@@ -300,7 +308,7 @@ type EventKind string
 const (
 	EventOOMKill  EventKind = "oom-kill"  // the kernel's OOM killer killed a server process
 	EventCrash    EventKind = "crash"     // a server's main process went away without a restart by systemd
-	EventRestart  EventKind = "restart"   // systemd restarted a server
+	EventRestart  EventKind = "restart"   // a server's main process was replaced without the lab asking (systemd restarted it)
 	EventNotReady EventKind = "not-ready" // the target did not pass the readiness gate after a variant was applied
 )
 
@@ -317,6 +325,10 @@ type Event struct {
 	Rate    float64 // request rate at that moment
 }
 
-// Fatal reports whether the event ended a server during a trial (an OOM
-// kill or a crash): such a trial is repeated, and its figures are suspect.
-func (e Event) Fatal() bool { return e.Kind == EventOOMKill || e.Kind == EventCrash }
+// Fatal reports whether the event ended a server's process during a trial
+// (an OOM kill, a crash, or a restart the lab did not ask for, which
+// follows one): the trial fails with the event as its reason, is left out
+// of the verdicts and is repeated once.
+func (e Event) Fatal() bool {
+	return e.Kind == EventOOMKill || e.Kind == EventCrash || e.Kind == EventRestart
+}

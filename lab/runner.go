@@ -251,15 +251,7 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 			return t, err
 		}
 	}
-	for i := range t.Events {
-		t.Events[i].Variant, t.Events[i].Trial = v.Name, t.Seq
-		if t.Events[i].Rate == 0 {
-			t.Events[i].Rate = t.Load.Rate
-		}
-		if t.Error == "" && t.Events[i].Fatal() {
-			t.Error = string(t.Events[i].Kind) + ": " + t.Events[i].Detail
-		}
-	}
+	noteEvents(&t, v.Name)
 	s.run.Events = append(s.run.Events, t.Events...)
 	s.done(t, pos)
 	return t, nil
@@ -305,6 +297,27 @@ func warmupWith(ctx context.Context, ld Loader, spec LoadSpec) error {
 		return fmt.Errorf("warm-up: %w", err)
 	}
 	return nil
+}
+
+// noteEvents stamps a trial's events with its variant, number and rate
+// and, when one ended a server (Event.Fatal), makes the first such the
+// trial's error: the death, not what it did to the load (refused
+// connections, a failed telemetry read), is why the trial failed.
+func noteEvents(t *Trial, variant string) {
+	fatal := -1
+	for i := range t.Events {
+		e := &t.Events[i]
+		e.Variant, e.Trial = variant, t.Seq
+		if e.Rate == 0 {
+			e.Rate = t.Load.Rate
+		}
+		if fatal < 0 && e.Fatal() {
+			fatal = i
+		}
+	}
+	if fatal >= 0 {
+		t.Error = string(t.Events[fatal].Kind) + ": " + t.Events[fatal].Detail
+	}
 }
 
 func crashed(t Trial) bool {

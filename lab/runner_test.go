@@ -179,6 +179,34 @@ func TestRunnerRepeatsACrashedTrialOnce(t *testing.T) {
 	}
 }
 
+// failingLoader fails its call number n, as a load against a target that
+// died refuses connections.
+type failingLoader struct {
+	fakeLoader
+	n int
+}
+
+func (l *failingLoader) Load(ctx context.Context, spec LoadSpec) (LoadOutcome, error) {
+	out, err := l.fakeLoader.Load(ctx, spec)
+	if l.calls == l.n {
+		return LoadOutcome{}, errors.New("connect: connection refused")
+	}
+	return out, err
+}
+
+// A trial whose server died fails for the death, not for what the death
+// did to its load.
+func TestRunnerTrialFailsForTheDeathNotTheLoad(t *testing.T) {
+	srv := &fakeServer{crashOnce: map[string]bool{"unix": true}}
+	run, err := (&Runner{Server: srv, Loader: &failingLoader{n: 2}, Decided: FixedRounds}).Run(context.Background(), testExperiment())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr := run.Trials[1]; tr.Variant != "unix" || tr.Error != "oom-kill: killed" {
+		t.Fatalf("trial 2: %q (%s), want the OOM kill as its error", tr.Error, tr.Variant)
+	}
+}
+
 func TestRandomOrderIsSeededAndAPermutation(t *testing.T) {
 	e := testExperiment()
 	e.Variants = append(e.Variants, Variant{Name: "c"}, Variant{Name: "d"})

@@ -107,7 +107,7 @@ func (c *collector) snapshot(now time.Time, measured, final bool) {
 	if c.progress != nil {
 		rate := 0.0
 		if span > 0 {
-			rate = float64(acc.n) / span.Seconds()
+			rate = float64(acc.n-acc.errs) / span.Seconds()
 		}
 		total := r.cfg.Warmup + r.cfg.Duration
 		el := min(now.Sub(r.start), total)
@@ -157,7 +157,7 @@ func (r *runner) result(c *collector, measured time.Duration) *Result {
 		sh.mu.Unlock()
 	}
 	if measured > 0 {
-		s.Rate = float64(s.Requests) / measured.Seconds()
+		s.Rate = float64(s.Succeeded()) / measured.Seconds()
 	}
 	if lat.TotalCount() > 0 {
 		q := func(p float64) time.Duration { return time.Duration(lat.ValueAtQuantile(p)) }

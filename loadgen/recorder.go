@@ -39,15 +39,19 @@ func newShard() *shard {
 	return &shard{lat: newHist(), svc: newHist(), iv: hdrhistogram.New(histLow, histHigh, 2)}
 }
 
-// record adds one finished request. lat < 0 means no latency (transport error).
+// record adds one finished request. lat < 0 means no latency (transport
+// error). Only a successful answer (kind errNone) enters the latency and
+// service-time histograms: a failed one is counted, never timed, so that
+// fast errors cannot make a server look quick.
 func (s *shard) record(measured bool, status int, kind errKind, lat, svc, lag time.Duration, in, out int64) {
+	timed := kind == errNone && lat >= 0
 	s.mu.Lock()
 	s.ivN++
 	s.ivIn += in
 	if kind != errNone {
 		s.ivErrs++
 	}
-	if lat >= 0 {
+	if timed {
 		s.iv.RecordValue(clampNs(lat))
 	}
 	if measured {
@@ -66,7 +70,7 @@ func (s *shard) record(measured bool, status int, kind errKind, lat, svc, lag ti
 			s.ivMeasErrs++
 			s.kinds[kind]++
 		}
-		if lat >= 0 {
+		if timed {
 			s.lat.RecordValue(clampNs(lat))
 			if !s.sameSvc {
 				s.svc.RecordValue(clampNs(svc))

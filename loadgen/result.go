@@ -10,8 +10,8 @@ import (
 type Result struct {
 	Summary Summary
 	Series  []Second                // one entry per second of the measured part
-	Latency *hdrhistogram.Histogram // latency from intended start, in ns
-	Service *hdrhistogram.Histogram // service time (from the actual write), in ns
+	Latency *hdrhistogram.Histogram // successful answers' latency from intended start, in ns
+	Service *hdrhistogram.Histogram // successful answers' service time (from the actual write), in ns
 }
 
 // Summary is the run's totals. Latency is measured from the intended start
@@ -22,10 +22,16 @@ type Result struct {
 // because MaxInFlight were outstanding for longer than Open.MaxLate;
 // Waited those it started late for that reason, when a connection came
 // free (counted in Requests, their latency from when they were due).
+//
+// Throughput and latency are the successful answers' (Succeeded): a
+// request that failed or was dropped never counts as throughput, and its
+// time is in no percentile, so a server that fails fast does not look
+// fast.
 type Summary struct {
-	Requests, Errors, Dropped, Waited        int64
-	Duration                                 time.Duration
-	Rate                                     float64 // Requests / Duration
+	Requests, Errors, Dropped, Waited int64
+	Duration                          time.Duration
+	Rate                              float64 // Succeeded / Duration: successful answers per second
+	// Latency of the successful answers (all zero when there were none).
 	Min, Mean, P50, P90, P95, P99, P999, Max time.Duration
 	// Service* is the service time (from the actual send; the same as the
 	// latency in the closed model), with the latency's percentiles.
@@ -56,6 +62,11 @@ type Summary struct {
 	Endpoints []EndpointStat
 }
 
+// Succeeded is the number of successful answers (Requests - Errors): the
+// status the request expects, in time, without a transport error (see
+// errKind and tmpl.accepts, where failure is decided).
+func (s Summary) Succeeded() int64 { return s.Requests - s.Errors }
+
 // ErrorRate is Errors/Requests (0 without requests).
 func (s Summary) ErrorRate() float64 {
 	if s.Requests == 0 {
@@ -77,7 +88,7 @@ type Second struct {
 	At               time.Duration // end of the second, from the start of the measured part
 	Requests, Errors int64
 	Dropped          int64
-	P50, P99, Max    time.Duration
+	P50, P99, Max    time.Duration // of the second's successful answers
 	BytesIn          int64
 }
 
@@ -88,7 +99,7 @@ type Progress struct {
 	Requests       int64   // measured so far
 	Errors         int64   // measured so far
 	Dropped        int64   // measured so far
-	Rate           float64 // in the last interval
+	Rate           float64 // successful answers per second in the last interval
 	P99            time.Duration
 	InFlight       int
 }

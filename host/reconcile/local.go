@@ -65,6 +65,8 @@ type Server struct {
 
 	stageMu sync.Mutex
 	staged  map[string]stagedBinary // variants' binaries, by path
+
+	deaths deaths // where the next window's events and the target's log begin
 }
 
 // New locks the state directory (one agent or run at a time), opens
@@ -106,6 +108,7 @@ func New(ctx context.Context, cfg Config) (l *Server, err error) {
 	if err := l.watcher.Start(ctx); err != nil {
 		return nil, err
 	}
+	l.deaths.since(len(l.watcher.Events()), l.logMark(ctx))
 	return l, nil
 }
 
@@ -159,7 +162,16 @@ func (l *Server) connect(ctx context.Context) (*pgx.Conn, error) {
 // told, so the restart is not reported as a crash.
 func (l *Server) restartTarget(ctx context.Context) (time.Duration, error) {
 	done := l.watcher.Expect("postgrest")
-	defer done()
+	// What happened before the restart is no window's, and the new
+	// process's output follows the log's last line now. The watcher takes
+	// the new process as its baseline at once: a death right after (in a
+	// warm-up) is then seen as one.
+	mark := l.logMark(ctx)
+	defer func() {
+		done()
+		l.watcher.Flush(ctx)
+		l.deaths.since(len(l.watcher.Events()), mark)
+	}()
 	if spec := l.cfg.TargetSpec; spec != nil && spec.LogFile != "" {
 		// systemd reopens the log by name at each start, following links:
 		// leave it a plain file of the lab's first (systemd.OpenPrivateLog).

@@ -23,13 +23,33 @@ const SampleInterval = 100 * time.Millisecond
 // busy backends flush their counts at most once a second and idle ones only
 // after 10 s (PostgreSQL 15), so up to a second of load per connection can
 // fall on the wrong side of a window's edge.
+//
+// A window cannot start on a target that is not running, unless it died
+// since the last window (in the trial's warm-up). Stop reports a target
+// process that ended since then as an event (crash, restart or OOM kill,
+// lab.Event.Fatal) that says why: its exit status or signal and what its
+// log says of memory running out (windowEvents).
 func (l *Server) Watch(ctx context.Context) (lab.Window, error) {
-	sources := []telemetry.Source{l.source(ctx, "postgrest", l.cfg.TargetUnit)}
+	// The watcher knows the target's process now; a death since the last
+	// window (in this trial's warm-up) is this window's, and a target dead
+	// for longer cannot be measured.
+	l.watcher.Flush(ctx)
+	seen, _ := l.deaths.get()
+	died := l.pendingDeath(seen)
+	if !died {
+		if err := l.notRunning(ctx); err != nil {
+			return nil, err
+		}
+	}
+	var sources []telemetry.Source
+	if src := l.source(ctx, "postgrest", l.cfg.TargetUnit); !died || src.ControlGroup != "" || src.RootPID > 0 {
+		sources = append(sources, src) // a dead target has nothing to sample
+	}
 	if l.cfg.PGUnit != "" {
 		sources = append(sources, l.source(ctx, "postgresql", l.cfg.PGUnit))
 	}
 	s := telemetry.NewSampler(SampleInterval, sources...)
-	w := &window{l: l, sampler: s, seen: len(l.watcher.Events())}
+	w := &window{l: l, sampler: s, seen: seen}
 	conn, err := l.connect(ctx)
 	if err == nil {
 		_ = telemetry.EnsureStatements(ctx, conn)
@@ -82,7 +102,7 @@ type window struct {
 	conn    *pgx.Conn
 	db0     telemetry.DBCounters
 	start   time.Time
-	seen    int
+	seen    int // the watcher's events from this index on are the window's
 	pool    *poolWatch
 	stmts0  map[string]telemetry.StatementCounter
 	prof    *profiling // nil unless profiling
@@ -153,13 +173,7 @@ func (w *window) Stop(ctx context.Context, requests int64) (lab.Telemetry, error
 		}
 	}
 	tel.DB.Pool = pool
-	evs := w.l.watcher.Events()
-	for _, e := range evs[min(w.seen, len(evs)):] {
-		if e.Source == "" {
-			continue // another cgroup's OOM kill: not ours
-		}
-		tel.Events = append(tel.Events, lab.Event{T: e.T, Kind: eventKinds[e.Kind], Source: e.Source, Detail: e.Detail, PID: e.PID})
-	}
+	tel.Events = w.l.windowEvents(ctx, w.seen)
 	if perfErr != nil {
 		return tel, fmt.Errorf("profile: %w", perfErr)
 	}

@@ -63,7 +63,8 @@
 // FS.OOMKills reads the cgroup oom_kill counters (v2 memory.events, v1
 // memory.oom_control), which the Watcher uses when the kernel log cannot
 // be read. A growth of NRestarts is a restart event; a main process that
-// vanished and was not restarted within RestartGrace is a crash. Events
+// vanished and was not restarted within RestartGrace is a crash, or at
+// once when Flush is called (the end of a trial's window). Events
 // carry the caller's context (variant, trial, request rate) in
 // Event.Context.
 //

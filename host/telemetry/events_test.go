@@ -93,6 +93,35 @@ func TestWatcherRestartCrashExpect(t *testing.T) {
 	}
 }
 
+// Flush, at the end of a trial's window, reports a main process gone
+// since the last poll as a crash at once (the grace is an hour here), and
+// the restart that follows is that crash's, not a second event.
+func TestWatcherFlushReportsCrashAtOnce(t *testing.T) {
+	f := &fakeState{pid: 100}
+	w := NewWatcher(Target{Source: "svc", State: f.get})
+	w.RestartGrace = time.Hour
+	ctx := context.Background()
+	step := func(pid, restarts int) { f.pid, f.restarts = pid, restarts; w.poll(ctx) }
+	step(100, 0) // baseline
+	f.pid = 0    // dies between polls
+	w.Flush(ctx)
+	ev := w.Events()
+	if len(ev) != 1 || ev[0].Kind != KindCrash || ev[0].PID != 100 {
+		t.Fatalf("after the death and a flush: %v, want one crash of pid 100", ev)
+	}
+	step(0, 1) // the manager restarts it, after the window
+	step(101, 1)
+	step(101, 1)
+	if ev := w.Events(); len(ev) != 1 {
+		t.Fatalf("the restart after a reported crash reported again: %v", ev)
+	}
+	step(0, 1) // the successor dies too: a new crash
+	w.Flush(ctx)
+	if ev := w.Events(); len(ev) != 2 || ev[1].Kind != KindCrash || ev[1].PID != 101 {
+		t.Fatalf("second death: %v", ev)
+	}
+}
+
 func TestWatcherKmsgRecordMatching(t *testing.T) {
 	w := NewWatcher(Target{Source: "pg", ControlGroup: "/app.slice/pg.service"}, Target{Source: "direct"})
 	w.states[1].pid = 555

@@ -55,6 +55,7 @@ type targetState struct {
 	suspended int
 	gonePID   int       // main process seen vanishing, not yet restarted
 	goneAt    time.Time // when it was seen gone
+	crashed   bool      // its crash was reported (Flush): a restart that follows is the same death
 	oom       uint64
 	oomKnown  bool
 	lastErr   string
@@ -139,6 +140,7 @@ func (w *Watcher) Expect(source string) (done func()) {
 				w.states[i].suspended--
 				w.states[i].known = false // re-baseline on the next poll
 				w.states[i].gonePID = 0
+				w.states[i].crashed = false
 			}
 			w.mu.Unlock()
 		})
@@ -150,6 +152,19 @@ func (w *Watcher) Events() []Event {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return slices.Clone(w.events)
+}
+
+// Flush polls once and reports, at once, every main process seen gone
+// and not yet restarted as a crash, without waiting for RestartGrace: at
+// the end of a trial's window a process that is gone died in it, whatever
+// its manager does next (a restart that follows is not reported again).
+func (w *Watcher) Flush(ctx context.Context) {
+	w.poll(ctx)
+	w.mu.Lock()
+	for i := range w.states {
+		w.flushCrashLocked(i, time.Time{})
+	}
+	w.mu.Unlock()
 }
 
 // Stop polls once more, stops watching, reports main processes that

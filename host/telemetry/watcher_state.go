@@ -13,6 +13,13 @@ func (w *Watcher) stateLocked(i int, now time.Time, pid, restarts int) {
 	if !st.known || st.suspended > 0 {
 		return
 	}
+	if st.crashed {
+		// A crash was reported (Flush): its restart, by the manager or
+		// anyone, is that crash's aftermath, not another event. A
+		// successor, once running, is watched afresh.
+		st.crashed = pid == 0
+		return
+	}
 	switch {
 	case restarts > st.restarts:
 		old := st.pid
@@ -42,9 +49,12 @@ func (w *Watcher) flushCrashLocked(i int, now time.Time) {
 	if st.gonePID == 0 || (!now.IsZero() && now.Sub(st.goneAt) < w.RestartGrace) {
 		return
 	}
-	w.addLocked(Event{T: st.goneAt, Source: t.Source, Kind: KindCrash, PID: st.gonePID, Cgroup: t.ControlGroup,
-		Detail: fmt.Sprintf("main process %d exited and was not restarted", st.gonePID)})
-	st.gonePID = 0
+	detail := fmt.Sprintf("main process %d exited", st.gonePID)
+	if !now.IsZero() {
+		detail += fmt.Sprintf(" and was not restarted within %v", w.RestartGrace)
+	}
+	w.addLocked(Event{T: st.goneAt, Source: t.Source, Kind: KindCrash, PID: st.gonePID, Cgroup: t.ControlGroup, Detail: detail})
+	st.gonePID, st.crashed = 0, true
 }
 
 // oomCounterLocked reports growth of a cgroup's oom_kill counter when the

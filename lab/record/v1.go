@@ -219,10 +219,10 @@ type LoadStatsV1 struct {
 	Errors       int64            `json:"errors"`
 	Dropped      int64            `json:"dropped"`
 	Seconds      float64          `json:"seconds"`
-	Rate         float64          `json:"rate"`
+	Rate         float64          `json:"rate"` // successful answers/s (lab.LoadStats.Rate)
 	AskedRate    float64          `json:"asked_rate,omitempty"`
 	Connections  int              `json:"connections,omitempty"`
-	LatencyMs    PercentilesV1    `json:"latency_ms"`
+	LatencyMs    PercentilesV1    `json:"latency_ms"` // of the successful answers
 	ServiceMs    PercentilesV1    `json:"service_ms"`
 	BytesIn      int64            `json:"bytes_in"`
 	BytesOut     int64            `json:"bytes_out"`

@@ -103,6 +103,23 @@ func trialCounts(run *lab.Run) string {
 	return fmt.Sprintf("%d–%d", lo, hi)
 }
 
+// unmeasured says which side of a row has no valid trial ("no valid trial
+// of m4": every one failed, e.g. crashed), "" when both have one: such a
+// row is no verdict, whatever its p says.
+func unmeasured(r stats.Row) string {
+	var who []string
+	if r.Baseline.N == 0 {
+		who = append(who, r.BaselineName)
+	}
+	if r.Variant.N == 0 {
+		who = append(who, r.VariantName)
+	}
+	if len(who) == 0 {
+		return ""
+	}
+	return "no valid trial of " + strings.Join(who, " and ")
+}
+
 // outcomeWord is the verdict column: "better", "worse", "" for ~.
 func outcomeWord(r stats.Row) string {
 	if r.Outcome == stats.Same {

@@ -106,6 +106,9 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 			d.NoiseLegend = noiseLegend()
 		}
 		var notes []string
+		if n := unmeasured(h); n != "" {
+			notes = append(notes, n)
+		}
 		if n := h.SpeedNote(); n != "" {
 			notes = append(notes, n)
 		}

@@ -87,13 +87,17 @@ func Headlines(v *stats.Verdicts) []string {
 	var out []string
 	for _, r := range v.Headlines() {
 		var s string
-		switch r.Outcome {
-		case stats.Same:
+		switch {
+		case unmeasured(r) != "":
+			s = fmt.Sprintf("%s: %s vs %s: no verdict, %s", r.Scenario, r.VariantName, r.BaselineName, unmeasured(r))
+		case r.Outcome == stats.Same:
 			s = fmt.Sprintf("%s: %s vs %s: no significant difference (%s)", r.Scenario, r.VariantName, r.BaselineName, r.PString())
 		default:
 			s = fmt.Sprintf("%s: %s vs %s: %s %s, %s (%s)", r.Scenario, r.VariantName, r.BaselineName, r.Delta(), r.Metric.Label, r.Outcome, r.PString())
 		}
-		s += "; " + r.MDESentence()
+		if unmeasured(r) == "" {
+			s += "; " + r.MDESentence()
+		}
 		if n := r.SpeedNote(); n != "" {
 			s += " (" + n + ")"
 		}

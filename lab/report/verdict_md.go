@@ -42,6 +42,9 @@ func mdVerdictTable(b *bufio.Writer, v *stats.Verdicts, extras []lab.Metric) {
 			fmt.Fprintf(b, " %s |", c)
 		}
 		var notes []string
+		if n := unmeasured(h); n != "" {
+			notes = append(notes, n)
+		}
 		if n := h.SpeedNote(); n != "" {
 			notes = append(notes, n)
 		}

@@ -54,7 +54,9 @@ func (o Options) Runner() *lab.Runner {
 // Run runs the experiment, computes its verdicts and writes its result
 // directory. A run that fails or is interrupted still returns (and writes)
 // what it measured, with the run's error; a run that measured nothing
-// returns a nil Result. A panic (a bug) in computing the verdicts or
+// returns a nil Result. A run that is no result (lab.Run.NoResult: a
+// variant without a valid trial on a scenario) is written and returned
+// with that error. A panic (a bug) in computing the verdicts or
 // writing the directory comes back as a *lab.InternalError; one in the run
 // itself lab.Runner recovers, after restoring the server.
 func Run(ctx context.Context, o Options) (res *Result, err error) {
@@ -73,6 +75,9 @@ func Run(ctx context.Context, o Options) (res *Result, err error) {
 	}
 	identify(run)
 	res = &Result{Run: run, Verdicts: stats.Compare(run, 0)}
+	if runErr == nil {
+		runErr = run.NoResult()
+	}
 	if o.Results == "" {
 		return res, runErr
 	}

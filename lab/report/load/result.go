@@ -11,10 +11,10 @@ type Result struct {
 	Connections                              int     // connections (closed) or the in-flight bound (open)
 	Duration                                 time.Duration
 	Requests, Errors, Dropped, Waited        int64
-	Rate                                     float64 // Requests / Duration
-	ErrorRate                                float64 // Errors / Requests
-	DroppedRate                              float64 // Dropped / (Requests + Dropped)
-	Min, Mean, P50, P90, P95, P99, P999, Max time.Duration
+	Rate                                     float64       // successful answers (Requests - Errors) / Duration
+	ErrorRate                                float64       // Errors / Requests
+	DroppedRate                              float64       // Dropped / (Requests + Dropped)
+	Min, Mean, P50, P90, P95, P99, P999, Max time.Duration // of the successful answers
 	ServiceMean, ServiceP50, ServiceP99      time.Duration
 	SendDelayP50, SendDelayP99, SendDelayMax time.Duration
 	// Phases are the Server-Timing phases' means of the Timed answers that

@@ -19,7 +19,7 @@ func Text(w io.Writer, s *Result) error {
 		model = fmt.Sprintf("open, %s req/s asked, max %d in flight", format.Count(s.TargetRate), s.Connections)
 	}
 	textsafe.Fprintf(&b, "%s: %s, %s measured\n", s.Scenario, model, s.Duration.Round(time.Millisecond))
-	fmt.Fprintf(&b, "  requests   %d (%s req/s)   errors %d (%.2f%%)   dropped %d (%.2f%%)\n",
+	fmt.Fprintf(&b, "  requests   %d (%s req/s succeeded)   errors %d (%.2f%%)   dropped %d (%.2f%%)\n",
 		s.Requests, format.Count(s.Rate), s.Errors, 100*s.ErrorRate, s.Dropped, 100*s.DroppedRate)
 	fmt.Fprintf(&b, "  latency    min %s  mean %s  p50 %s  p90 %s  p95 %s  p99 %s  p99.9 %s  max %s\n",
 		fd(s.Min), fd(s.Mean), fd(s.P50), fd(s.P90), fd(s.P95), fd(s.P99), fd(s.P999), fd(s.Max))
