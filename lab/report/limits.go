@@ -28,6 +28,7 @@ type LimitCells struct {
 	Failed            string // failed requests of that step
 	ServerUs, DBUs    string // CPU µs per request
 	PeakRSS           string
+	PerMillion        string // cost of a million requests ("" without prices)
 	Ratio, Ratio2020  string
 	Trials            string // "3" or "2 of 3 (1 crashed: ...)"
 }
@@ -66,6 +67,9 @@ func LimitsCells(run *lab.Run) []LimitCells {
 			c.PeakRSS = format.Bytes(float64(r.PeakRSS))
 		}
 		c.Ratio, c.Ratio2020 = ratio(r.Ratio), ratio(r.Ratio2020)
+		if !math.IsNaN(r.PerMillion) {
+			c.PerMillion = run.Experiment.Cost.Symbol() + format.Num(r.PerMillion, 3)
+		}
 		out = append(out, c)
 	}
 	return out
@@ -74,6 +78,13 @@ func LimitsCells(run *lab.Run) []LimitCells {
 // minCITrials is the fewest values with a 95 % interval around a median
 // (benchmath, assuming nothing): fewer show their range.
 const minCITrials = 6
+
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
 
 func numOrDash(v float64) string {
 	if math.IsNaN(v) || v <= 0 {
@@ -108,15 +119,15 @@ func mdLimits(b *bufio.Writer, run *lab.Run) {
 	fmt.Fprint(b, format.MdPara(limitsIntro(run)))
 	for _, variant := range variantsOf(cells) {
 		fmt.Fprintf(b, "%s:\n\n", format.MdCode(variant))
-		fmt.Fprintf(b, "| scenario | req/s | interval | http_reqs | duration avg ms | p50 ms | p95 ms | p99 ms | data_received | data_sent | in flight ≤ | failed | server µs/req | db µs/req | peak RSS | vs %s | 2020 | trials |\n", stats.RatioScenario)
-		fmt.Fprintf(b, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
+		fmt.Fprintf(b, "| scenario | req/s | interval | http_reqs | duration avg ms | p50 ms | p95 ms | p99 ms | data_received | data_sent | in flight ≤ | failed | server µs/req | db µs/req | peak RSS | per 1M req | vs %s | 2020 | trials |\n", stats.RatioScenario)
+		fmt.Fprintf(b, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
 		for _, c := range cells {
 			if c.Variant != variant {
 				continue
 			}
-			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 				format.MdEscape(c.Scenario), c.Rate, c.Spread, c.Count, c.Avg, c.P50, c.P95, c.P99, c.Received, c.Sent, c.Conns,
-				c.Failed, c.ServerUs, c.DBUs, c.PeakRSS, c.Ratio, c.Ratio2020, format.MdEscape(c.Trials))
+				c.Failed, c.ServerUs, c.DBUs, c.PeakRSS, orDash(c.PerMillion), c.Ratio, c.Ratio2020, format.MdEscape(c.Trials))
 		}
 		fmt.Fprintln(b)
 	}
@@ -151,13 +162,13 @@ func LimitsText(w io.Writer, run *lab.Run) {
 	for _, variant := range variantsOf(cells) {
 		fmt.Fprintf(w, "\n%s\n", textsafe.Plain(variant))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "scenario\treq/s\tinterval\thttp_reqs\tavg ms\tp99 ms\tdata_received\tfailed\tserver µs/req\tdb µs/req\tpeak RSS\tvs %s\t2020\t\n", stats.RatioScenario)
+		fmt.Fprintf(tw, "scenario\treq/s\tinterval\thttp_reqs\tavg ms\tp99 ms\tdata_received\tfailed\tserver µs/req\tdb µs/req\tpeak RSS\tper 1M req\tvs %s\t2020\t\n", stats.RatioScenario)
 		for _, c := range cells {
 			if c.Variant != variant {
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", textsafe.Plain(c.Scenario), c.Rate, c.Spread, c.Count, c.Avg, c.P99,
-				c.Received, c.Failed, c.ServerUs, c.DBUs, c.PeakRSS, c.Ratio, c.Ratio2020)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", textsafe.Plain(c.Scenario), c.Rate, c.Spread, c.Count, c.Avg, c.P99,
+				c.Received, c.Failed, c.ServerUs, c.DBUs, c.PeakRSS, orDash(c.PerMillion), c.Ratio, c.Ratio2020)
 		}
 		tw.Flush()
 		for _, c := range cells {

@@ -35,6 +35,10 @@ type LimitRow struct {
 	// PeakRSS is the target's highest resident memory in this scenario's
 	// trials, bytes.
 	PeakRSS uint64
+	// PerMillion is the cost of a million requests at Rate's median on
+	// the run's host, in the experiment's [cost] currency (NaN without
+	// prices).
+	PerMillion float64
 	// Ratio is Rate's median over RatioScenario's for the same variant
 	// (NaN when that scenario did not run or met no rate); Ratio2020 the
 	// same ratio in the 2020 benchmark (NaN when it lacks the scenario).
@@ -62,6 +66,10 @@ func Limits(run *lab.Run) []LimitRow {
 			if ref.Scenario == RatioScenario && ref.Variant == rows[i].Variant && ref.Rate.N > 0 && ref.Rate.Median > 0 {
 				rows[i].Ratio = rows[i].Rate.Median / ref.Rate.Median
 			}
+		}
+		rows[i].PerMillion = math.NaN()
+		if rows[i].Rate.N > 0 {
+			rows[i].PerMillion = run.Experiment.Cost.PerMillion("", run.Host, rows[i].Rate.Median)
 		}
 		rows[i].Ratio2020 = math.NaN()
 		if r, ok := postgrest.Benchmark2020Ratio(rows[i].Scenario); ok {

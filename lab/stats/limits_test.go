@@ -57,6 +57,15 @@ func TestLimitsPerScenario(t *testing.T) {
 	if math.Abs(embed.Ratio2020-804.99/2067.95) > 1e-9 {
 		t.Errorf("2020 ratio %v", embed.Ratio2020)
 	}
+	run := limitsRun()
+	run.Host = lab.Host{CPUs: 2, MemoryBytes: 1 << 30}
+	run.Experiment.Cost = lab.Cost{Hour: 0.0047}
+	if got := Limits(run)[0].PerMillion; math.Abs(got-0.0047/(1100*3600)*1e6) > 1e-12 {
+		t.Errorf("cost per million %v", got)
+	}
+	if !math.IsNaN(single.PerMillion) {
+		t.Errorf("cost per million without prices: %v", single.PerMillion)
+	}
 	if single.ServerUs != 290 || single.DBUs != 145 {
 		t.Errorf("CPU per request %v / %v, want medians 290 / 145", single.ServerUs, single.DBUs)
 	}
