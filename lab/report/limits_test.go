@@ -40,6 +40,9 @@ func TestLimitsInEveryFormat(t *testing.T) {
 			}
 		}
 	}
+	if n := strings.Count(html.String(), `aria-label="Highest rate within the limit"`); n != 1 {
+		t.Errorf("report.html has %d throughput charts, want 1", n)
+	}
 	if i, j := strings.Index(md.String(), "## Limits"), strings.Index(md.String(), "## Verdict"); i < 0 || i > j {
 		t.Errorf("report.md does not lead with the limits table (Limits at %d, Verdict at %d)", i, j)
 	}
