@@ -27,6 +27,7 @@ type fileExperiment struct {
 	Variants         []fileVariant  `toml:"variant"`
 	Sweep            *fileSweep     `toml:"sweep"`
 	Partition        filePartition  `toml:"partition"`
+	Cost             lab.Cost       `toml:"cost"`
 	AllowUnknownKeys bool           `toml:"allow_unknown_keys"`
 	Profile          bool           `toml:"profile"`
 }
@@ -171,7 +172,7 @@ func (f *fileExperiment) experiment() *lab.Experiment {
 		Scenarios: f.Scenarios, Targets: f.Targets, JWTSecret: f.JWTSecret,
 		Load:      f.Load,
 		Trials:    f.Trials,
-		Partition: lab.Partition(f.Partition), AllowUnknownKeys: f.AllowUnknownKeys, Profile: f.Profile,
+		Partition: lab.Partition(f.Partition), Cost: f.Cost, AllowUnknownKeys: f.AllowUnknownKeys, Profile: f.Profile,
 	}
 	for _, s := range f.Custom {
 		e.Custom = append(e.Custom, lab.Scenario{Name: s.Name, Method: s.Method, Path: s.Path, Header: s.Header,

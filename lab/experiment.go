@@ -39,6 +39,9 @@ type Experiment struct {
 	// Partition optionally gives the load generator and PostgREST their
 	// own CPUs.
 	Partition Partition
+	// Cost optionally prices the hosts: a limits table then gives the
+	// cost of a million requests per scenario.
+	Cost Cost
 
 	// AllowUnknownKeys lets variants set PostgREST keys the lab's catalogue
 	// does not know (e.g. from a newer PostgREST).

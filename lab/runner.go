@@ -217,6 +217,9 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 	if rate, ok := s.rates[scenario]; ok {
 		spec.Load.Model, spec.Load.Rate = ModelOpen, rate
 	}
+	if start := s.searchStart(v.Name, scenario); start > 0 {
+		spec.Load.Limit.MinRate = start
+	}
 	var win Window
 	var out LoadOutcome
 	err := s.warmup(ctx, spec)

@@ -172,6 +172,9 @@ func (e *Experiment) Validate() []error {
 	v.load(&e.Load)
 	v.trials(&e.Trials)
 	v.partition(e)
+	if msg := e.Cost.Check(); msg != "" {
+		v.add(msg, "cost")
+	}
 	v.sweep(e)
 	if e.Sweep == nil || len(e.Variants) > 0 { // an invalid sweep generates none
 		v.variants(e.Variants)

@@ -49,7 +49,7 @@ func FromExperiment(e lab.Experiment) ExperimentV1 {
 		Name: e.Name, Title: e.Title, Description: e.Description, Target: TargetV1(e.Target),
 		Scenarios: e.Scenarios, Custom: each(e.Custom, scenarioV1), Targets: e.Targets,
 		Load: e.Load, Trials: e.Trials, Variants: each(e.Variants, FromVariant),
-		Partition: PartitionV1(e.Partition), AllowUnknownKeys: e.AllowUnknownKeys, Profile: e.Profile, Source: e.Source,
+		Partition: PartitionV1(e.Partition), Cost: costV1(e.Cost), AllowUnknownKeys: e.AllowUnknownKeys, Profile: e.Profile, Source: e.Source,
 	}
 	if s := e.Sweep; s != nil {
 		out.Sweep = &SweepV1{SweepAxisV1: sweepAxisV1(s.SweepAxis), Cheapest: string(s.Cheapest)}
@@ -71,7 +71,7 @@ func (e ExperimentV1) Experiment() lab.Experiment {
 		Name: e.Name, Title: e.Title, Description: e.Description, Target: lab.Target(e.Target),
 		Scenarios: e.Scenarios, Custom: each(e.Custom, ScenarioV1.lab), Targets: e.Targets,
 		Load: e.Load, Trials: e.Trials, Variants: each(e.Variants, VariantV1.Variant),
-		Partition: lab.Partition(e.Partition), AllowUnknownKeys: e.AllowUnknownKeys, Profile: e.Profile, Source: e.Source,
+		Partition: lab.Partition(e.Partition), Cost: costOf(e.Cost), AllowUnknownKeys: e.AllowUnknownKeys, Profile: e.Profile, Source: e.Source,
 	}
 	if s := e.Sweep; s != nil {
 		out.Sweep = &lab.Sweep{SweepAxis: s.SweepAxisV1.lab(), Cheapest: lab.Cheapest(s.Cheapest)}
@@ -301,4 +301,18 @@ func each[T, U any](in []T, f func(T) U) []U {
 		out[i] = f(x)
 	}
 	return out
+}
+
+func costV1(c lab.Cost) *CostV1 {
+	if !c.Set() {
+		return nil
+	}
+	return &c
+}
+
+func costOf(c *CostV1) lab.Cost {
+	if c == nil {
+		return lab.Cost{}
+	}
+	return *c
 }

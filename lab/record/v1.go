@@ -51,6 +51,7 @@ type ExperimentV1 struct {
 	Variants         []VariantV1  `json:"variants"`
 	Sweep            *SweepV1     `json:"sweep,omitempty"`
 	Partition        PartitionV1  `json:"partition,omitempty"`
+	Cost             *CostV1      `json:"cost,omitempty"`
 	AllowUnknownKeys bool         `json:"allow_unknown_keys,omitempty"`
 	Profile          bool         `json:"profile,omitempty"`
 	Source           string       `json:"source,omitempty"`
@@ -66,6 +67,9 @@ type TargetV1 struct {
 	PGUnit   string `json:"pg_unit,omitempty"`
 	PGURI    string `json:"pg_uri,omitempty"`
 }
+
+// CostV1 is the experiment's [cost]: host prices (one declaration, lab.Cost).
+type CostV1 = lab.Cost
 
 // PartitionV1 is the experiment's [partition]: CPU lists.
 type PartitionV1 struct {

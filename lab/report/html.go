@@ -55,6 +55,9 @@ type htmlData struct {
 	Variants           []htmlVariant
 	Scenarios          []htmlScenario
 	K6                 []K6Row
+	Limits             []LimitCells
+	LimitsIntro        string
+	LimitsCharts       []chart.Chart
 	Timeline           []chart.Chart
 	Events             []string
 	Sweep              template.HTML // sweep: the recommendation, tables and curves
@@ -83,13 +86,16 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	}
 	d := htmlData{
 		Title: run.Experiment.Title, Description: run.Experiment.Description, Reference: run.Target.Reference,
-		Interrupted: run.Interrupted, Timeline: timeline, K6: K6Rows(run),
+		Interrupted: run.Interrupted, Timeline: timeline, K6: K6Rows(run), Limits: LimitsCells(run), LimitsIntro: limitsIntro(run),
 		Method: fmt.Sprintf("Medians of %s trials per variant and scenario, ± the half-width of the %.0f%% confidence interval; "+
 			"delta is the change against the baseline that the test estimates (the median per-round change where paired, the change of the medians otherwise), \"~\" when the test finds no significant difference. Test: %s.",
 			trialCounts(run), 100*v.Confidence, v.Method()),
 	}
 	if d.Title == "" {
 		d.Title = run.Experiment.Name
+	}
+	if d.LimitsCharts, err = limitsCharts(run); err != nil {
+		return err
 	}
 	d.PrimaryLabel = primaryLabel(v)
 	if d.Endpoints = EndpointRows(v); len(d.Endpoints) > 0 {
@@ -287,6 +293,13 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 {{with .Description}}<p>{{.}}</p>{{end}}
 {{if .Reference}}<p class="note"><b>Measured on the reference server (postgrest-mini), not PostgREST.</b> The figures show the lab's method and the machine, not PostgREST's performance.</p>{{end}}
 {{with .Interrupted}}<p class="note bad"><b>Interrupted run:</b> {{.}}. The tables hold what was measured until then.</p>{{end}}
+
+{{with .Limits}}<h2>Limits</h2>
+<p class="muted">{{$.LimitsIntro}}</p>
+<table><tr><th class="l">variant</th><th class="l">scenario</th><th>req/s</th><th>interval</th><th>http_reqs</th><th>duration avg ms</th><th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>data_received</th><th>data_sent</th><th>in flight ≤</th><th>failed</th><th>server µs/req</th><th>db µs/req</th><th>peak RSS</th><th>per 1M req</th><th>vs GETSingle</th><th>2020</th><th class="l">trials</th></tr>
+{{range .}}<tr><td class="l"><code>{{.Variant}}</code></td><td class="l">{{.Scenario}}</td><td>{{.Rate}}</td><td>{{.Spread}}</td><td>{{.Count}}</td><td>{{.Avg}}</td><td>{{.P50}}</td><td>{{.P95}}</td><td>{{.P99}}</td><td>{{.Received}}</td><td>{{.Sent}}</td><td>{{.Conns}}</td><td>{{.Failed}}</td><td>{{.ServerUs}}</td><td>{{.DBUs}}</td><td>{{.PeakRSS}}</td><td>{{or .PerMillion "–"}}</td><td>{{.Ratio}}</td><td>{{.Ratio2020}}</td><td class="l">{{.Trials}}</td></tr>
+{{end}}</table>
+<div class="charts">{{range $.LimitsCharts}}<figure>{{.SVG}}{{with .Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>{{end}}</div>{{end}}
 
 {{if .Endpoints}}<h2>Verdict per endpoint</h2>
 <table class="endpoints"><tr><th class="l">endpoint</th><th>line</th><th class="l">scenario</th><th class="l">variant</th><th>share</th><th>min</th><th>P50</th><th>P90</th><th>P95</th><th>P99</th><th>P50 change</th><th>p (Holm)</th><th>mde</th></tr>

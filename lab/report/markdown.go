@@ -35,6 +35,7 @@ func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		fmt.Fprint(b, format.WrapLines(fmt.Sprintf("**Interrupted run:** %s. The tables hold what was measured until then.", format.MdEscape(run.Interrupted)), format.MarkdownWidth, "> ", "> ")+"\n")
 	}
 
+	mdLimits(b, run)
 	mdEndpoints(b, v, "##")
 	fmt.Fprintf(b, "## Verdict\n\n")
 	mdVerdictTable(b, v, nil)

@@ -56,9 +56,17 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 	if bins := binariesDesc(run, plain, plain); bins != "" {
 		textsafe.Fprintf(w, "\nbinaries %s\n", bins)
 	}
+	LimitsText(w, run)
 	sweep.Text(w, run, v)
 	terminalEndpoints(w, v)
 	fmt.Fprintln(w)
+	if len(v.Headlines()) == 0 && len(stats.Limits(run)) > 0 {
+		fmt.Fprintf(w, "One variant: the limits above are the result; nothing to compare.\n")
+		if len(run.Events) > 0 {
+			fmt.Fprintf(w, "\n%d event(s) during the run, see the report's Events section.\n", len(run.Events))
+		}
+		return
+	}
 	textsafe.Fprintf(w, "Verdict (%s):\n", primaryLabel(v))
 	for _, line := range Headlines(v) {
 		textsafe.Fprintf(w, "  %s\n", line)

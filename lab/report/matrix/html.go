@@ -27,6 +27,7 @@ type matrixHTMLData struct {
 	Hosts                      []matrixHTMLHost
 	Labels                     []string
 	Scenarios                  []Scenario
+	Costs                      []CostRow
 }
 
 // HTML writes matrix.html: a self-contained page with the hosts, the
@@ -34,7 +35,7 @@ type matrixHTMLData struct {
 // Links to the hosts' own reports are relative to dir.
 func HTML(w io.Writer, m *Matrix, dir string) error {
 	d := matrixHTMLData{Title: fmt.Sprintf("Matrix: %s on %d hosts", m.title(), len(m.Hosts)), Schedule: m.scheduleLine(),
-		Reference: m.referenceLine(), Scenarios: m.Table()}
+		Reference: m.referenceLine(), Scenarios: m.Table(), Costs: m.Costs()}
 	for _, h := range m.Hosts {
 		hh := matrixHTMLHost{Label: h.Label, State: hostState(h), URL: h.URL, Failed: h.Error != ""}
 		d.Labels = append(d.Labels, h.Label)
@@ -98,6 +99,12 @@ const matrixTemplate = `<!DOCTYPE html>
 {{range $r := .Rows}}{{range .Cells}}<tr><td class="l"><code>{{$r.Variant}}</code></td><td class="l">{{.Host}}</td><td>{{val .Rate}}</td><td{{with ptitle .RateTest}} title="{{.}}"{{end}}>{{ratio .RateRatio .RateTest}}</td><td>{{val .P99}}</td><td{{with ptitle .P99Test}} title="{{.}}"{{end}}>{{ratio .P99Ratio .P99Test}}</td><td>{{val .CPU}}</td><td{{with ptitle .CPUTest}} title="{{.}}"{{end}}>{{ratio .CPURatio .CPUTest}}</td><td>{{.Trials}}</td></tr>
 {{end}}{{end}}</table>
 {{end}}
+
+{{with .Costs}}<h2>Cost per million requests: scale out or up?</h2>
+<table><tr><th class="l">scenario</th><th class="l">host</th><th>CPUs</th><th>req/s</th><th>per hour</th><th>per 1M req</th></tr>
+{{range $r := .}}{{range .Cells}}<tr><td class="l">{{$r.Scenario}}</td><td class="l">{{.Host}}</td><td>{{.CPUs}}</td><td>{{val .Rate}}</td><td>{{val .PerHour}}</td><td>{{val .PerMillion}}</td></tr>
+{{end}}{{end}}</table>
+<ul>{{range .}}<li><b>{{.Scenario}}</b>: {{.Answer}}</li>{{end}}</ul>{{end}}
 
 <h2>Each host</h2>
 {{range .Hosts}}<h3>{{.Label}}</h3>

@@ -58,6 +58,7 @@ func Markdown(w io.Writer, m *Matrix, dir string) error {
 		}
 		fmt.Fprintln(b)
 	}
+	fmt.Fprint(b, mdCosts(m))
 	fmt.Fprintf(b, "## Each host's verdict\n\n")
 	for _, h := range m.Hosts {
 		fmt.Fprintf(b, "### %s\n\n", format.MdEscape(h.Label))

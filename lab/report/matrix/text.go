@@ -66,6 +66,12 @@ func Text(w io.Writer, m *Matrix) {
 			}
 		}
 	}
+	if costs := m.Costs(); len(costs) > 0 {
+		fmt.Fprintf(w, "\nScale out or up? (cost per million requests at each host's limit)\n")
+		for _, r := range costs {
+			textsafe.Fprintf(w, "  %s: %s\n", r.Scenario, r.Answer)
+		}
+	}
 	for _, h := range m.Hosts {
 		textsafe.Fprintf(w, "\n%s verdict:\n", h.Label)
 		for _, line := range hostVerdictLines(h) {

@@ -1,0 +1,180 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+)
+
+// LimitCells are a limits row's cells as every format shows them.
+type LimitCells struct {
+	Scenario, Variant string
+	Rate              string // median highest rate within the limit, req/s
+	Spread            string // its interval over the trials, or its range
+	Count             string // http_reqs count of the median trial's step
+	Avg               string // http_req_duration avg, ms
+	P50, P95, P99     string // latency percentiles of that step, ms
+	Received, Sent    string // data_received, data_sent
+	Conns             string // in-flight bound (open model), not k6 VUs
+	Failed            string // failed requests of that step
+	ServerUs, DBUs    string // CPU µs per request
+	PeakRSS           string
+	PerMillion        string // cost of a million requests ("" without prices)
+	Ratio, Ratio2020  string
+	Trials            string // "3" or "2 of 3 (1 crashed: ...)"
+}
+
+// LimitsCells formats stats.Limits(run).
+func LimitsCells(run *lab.Run) []LimitCells {
+	var out []LimitCells
+	for _, r := range stats.Limits(run) {
+		c := LimitCells{Scenario: r.Scenario, Variant: r.Variant, Trials: fmt.Sprint(r.Trials)}
+		if r.Failed > 0 {
+			c.Trials = fmt.Sprintf("%d of %d (%s)", r.Trials-r.Failed, r.Trials, format.Clip(r.Why, 80))
+		}
+		if r.Rate.N == 0 {
+			c.Rate = "none"
+			out = append(out, c)
+			continue
+		}
+		a := r.At
+		c.Rate = num(r.Rate.Median)
+		switch {
+		case r.Rate.Bounded():
+			c.Spread = fmt.Sprintf("%s–%s (%.0f%% CI)", num(r.Rate.Lo), num(r.Rate.Hi), 100*stats.Confidence)
+		case r.Rate.N > 1:
+			c.Spread = fmt.Sprintf("%s–%s (range)", num(r.Min), num(r.Max))
+		}
+		c.Count = fmt.Sprintf("%d", a.Requests)
+		c.Avg, c.P50, c.P95, c.P99 = num(a.ServiceMs.Mean), num(a.LatencyMs.P50), num(a.LatencyMs.P95), num(a.LatencyMs.P99)
+		c.Received, c.Sent = format.Bytes(float64(a.BytesIn)), format.Bytes(float64(a.BytesOut))
+		c.Conns = fmt.Sprint(a.MaxInFlight)
+		c.Failed = "0"
+		if a.Requests > 0 && a.Errors > 0 {
+			c.Failed = fmt.Sprintf("%d (%s %%)", a.Errors, format.Num(100*float64(a.Errors)/float64(a.Requests), 2))
+		}
+		c.ServerUs, c.DBUs = numOrDash(r.ServerUs), numOrDash(r.DBUs)
+		if r.PeakRSS > 0 {
+			c.PeakRSS = format.Bytes(float64(r.PeakRSS))
+		}
+		c.Ratio, c.Ratio2020 = ratio(r.Ratio), ratio(r.Ratio2020)
+		if !math.IsNaN(r.PerMillion) {
+			c.PerMillion = run.Experiment.Cost.Symbol() + format.Num(r.PerMillion, 3)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// minCITrials is the fewest values with a 95 % interval around a median
+// (benchmath, assuming nothing): fewer show their range.
+const minCITrials = 6
+
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
+
+func numOrDash(v float64) string {
+	if math.IsNaN(v) || v <= 0 {
+		return "–"
+	}
+	return num(v)
+}
+
+func ratio(v float64) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	return num(v)
+}
+
+// limitsIntro says what the table holds, for every format.
+func limitsIntro(run *lab.Run) string {
+	return fmt.Sprintf("Per scenario, the highest request rate that met the limit (%s), median over the trials with its interval "+
+		"(or range, under %d trials); the other columns are the measured step of the median trial: k6's http_reqs, "+
+		"http_req_duration avg (from the send), latency percentiles (from the intended start), data, its bound on requests "+
+		"in flight (an open model has no VUs), failures; then CPU per request, the scenario's peak RSS of the target, and "+
+		"the rate over %s's beside the %s.", run.Experiment.Load.Limit.String(), minCITrials, stats.RatioScenario, postgrest.Benchmark2020Machine)
+}
+
+// mdLimits writes the limits table (search runs), one table per variant.
+func mdLimits(b *bufio.Writer, run *lab.Run) {
+	cells := LimitsCells(run)
+	if len(cells) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "## Limits\n\n")
+	fmt.Fprint(b, format.MdPara(limitsIntro(run)))
+	for _, variant := range variantsOf(cells) {
+		fmt.Fprintf(b, "%s:\n\n", format.MdCode(variant))
+		fmt.Fprintf(b, "| scenario | req/s | interval | http_reqs | duration avg ms | p50 ms | p95 ms | p99 ms | data_received | data_sent | in flight ≤ | failed | server µs/req | db µs/req | peak RSS | per 1M req | vs %s | 2020 | trials |\n", stats.RatioScenario)
+		fmt.Fprintf(b, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
+		for _, c := range cells {
+			if c.Variant != variant {
+				continue
+			}
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+				format.MdEscape(c.Scenario), c.Rate, c.Spread, c.Count, c.Avg, c.P50, c.P95, c.P99, c.Received, c.Sent, c.Conns,
+				c.Failed, c.ServerUs, c.DBUs, c.PeakRSS, orDash(c.PerMillion), c.Ratio, c.Ratio2020, format.MdEscape(c.Trials))
+		}
+		fmt.Fprintln(b)
+	}
+}
+
+func variantsOf(cells []LimitCells) []string {
+	var out []string
+	for _, c := range cells {
+		if !contains(out, c.Variant) {
+			out = append(out, c.Variant)
+		}
+	}
+	return out
+}
+
+func contains(s []string, x string) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// LimitsText writes the limits table for the terminal, one block per variant.
+func LimitsText(w io.Writer, run *lab.Run) {
+	cells := LimitsCells(run)
+	if len(cells) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nLimits (%s; median over trials, the median trial's step):\n", run.Experiment.Load.Limit.String())
+	for _, variant := range variantsOf(cells) {
+		fmt.Fprintf(w, "\n%s\n", textsafe.Plain(variant))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "scenario\treq/s\tinterval\thttp_reqs\tavg ms\tp99 ms\tdata_received\tfailed\tserver µs/req\tdb µs/req\tpeak RSS\tper 1M req\tvs %s\t2020\t\n", stats.RatioScenario)
+		for _, c := range cells {
+			if c.Variant != variant {
+				continue
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", textsafe.Plain(c.Scenario), c.Rate, c.Spread, c.Count, c.Avg, c.P99,
+				c.Received, c.Failed, c.ServerUs, c.DBUs, c.PeakRSS, orDash(c.PerMillion), c.Ratio, c.Ratio2020)
+		}
+		tw.Flush()
+		for _, c := range cells {
+			if c.Variant == variant && strings.Contains(c.Trials, "of") {
+				fmt.Fprintf(w, "  %s: valid trials %s\n", textsafe.Plain(c.Scenario), textsafe.Plain(c.Trials))
+			}
+		}
+	}
+}

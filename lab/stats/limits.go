@@ -1,0 +1,141 @@
+package stats
+
+import (
+	"math"
+	"slices"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
+)
+
+// RatioScenario is the scenario a limits table divides every rate by: the
+// 2020 benchmark's reference.
+const RatioScenario = "GETSingle"
+
+// LimitRow is one (scenario, variant) of a capacity search run's limits
+// table: the highest rate that met the experiment's limit, over the
+// trials (repeats), with the figures of the step that reached it.
+type LimitRow struct {
+	Scenario, Variant string
+	// Rate is the highest rate within the limit (http_reqs rate of the
+	// step that met it), median and interval over the valid trials; Min
+	// and Max are its range.
+	Rate     Summary
+	Min, Max float64
+	// Trials counts the trials; Failed those that met no rate (crashed,
+	// not ready, or no step within the limit), with the first reason.
+	Trials, Failed int
+	Why            string
+	// At is the load of the valid trial whose rate is the median (the
+	// lower middle one for an even count): k6's columns and the latency
+	// percentiles come from it, as measured, not mixed across trials.
+	At lab.LoadStats
+	// ServerUs and DBUs are CPU microseconds per request (medians).
+	ServerUs, DBUs float64
+	// PeakRSS is the target's highest resident memory in this scenario's
+	// trials, bytes.
+	PeakRSS uint64
+	// PerMillion is the cost of a million requests at Rate's median on
+	// the run's host, in the experiment's [cost] currency (NaN without
+	// prices).
+	PerMillion float64
+	// Ratio is Rate's median over RatioScenario's for the same variant
+	// (NaN when that scenario did not run or met no rate); Ratio2020 the
+	// same ratio in the 2020 benchmark (NaN when it lacks the scenario).
+	Ratio, Ratio2020 float64
+}
+
+// Limits computes the limits table of a run whose trials are capacity
+// searches (the search model), scenario by scenario in the run's order,
+// every variant in turn; nil for other models.
+func Limits(run *lab.Run) []LimitRow {
+	if !run.Experiment.Load.Model.SearchesEachTrial() {
+		return nil
+	}
+	var rows []LimitRow
+	for _, sc := range ScenarioNames(run) {
+		for _, name := range VariantNames(run) {
+			if r, ok := limitRow(run, name, sc); ok {
+				rows = append(rows, r)
+			}
+		}
+	}
+	for i := range rows {
+		rows[i].Ratio = math.NaN()
+		for _, ref := range rows {
+			if ref.Scenario == RatioScenario && ref.Variant == rows[i].Variant && ref.Rate.N > 0 && ref.Rate.Median > 0 {
+				rows[i].Ratio = rows[i].Rate.Median / ref.Rate.Median
+			}
+		}
+		rows[i].PerMillion = math.NaN()
+		if rows[i].Rate.N > 0 {
+			rows[i].PerMillion = run.Experiment.Cost.PerMillion("", run.Host, rows[i].Rate.Median)
+		}
+		rows[i].Ratio2020 = math.NaN()
+		if r, ok := postgrest.Benchmark2020Ratio(rows[i].Scenario); ok {
+			rows[i].Ratio2020 = r
+		}
+	}
+	return rows
+}
+
+func limitRow(run *lab.Run, variant, scenario string) (LimitRow, bool) {
+	trials := TrialsOf(run, variant, scenario)
+	if len(trials) == 0 {
+		return LimitRow{}, false
+	}
+	r := LimitRow{Scenario: scenario, Variant: variant, Trials: len(trials)}
+	var valid []lab.Trial
+	var server, db []float64
+	for _, t := range trials {
+		r.PeakRSS = max(r.PeakRSS, t.Server.PeakRSS)
+		why := t.Error
+		if why == "" && t.Load.Requests == 0 {
+			why = "no rate met the limit"
+		}
+		if why != "" {
+			r.Failed++
+			if r.Why == "" {
+				r.Why = why
+			}
+			continue
+		}
+		valid = append(valid, t)
+		if t.Server.CPUPerRequestUs > 0 {
+			server = append(server, t.Server.CPUPerRequestUs)
+		}
+		if t.Database.CPUPerRequestUs > 0 {
+			db = append(db, t.Database.CPUPerRequestUs)
+		}
+	}
+	r.Rate = Summary{Median: math.NaN(), Lo: math.Inf(-1), Hi: math.Inf(1)}
+	r.ServerUs, r.DBUs = math.NaN(), math.NaN()
+	if len(valid) == 0 {
+		return r, true
+	}
+	slices.SortFunc(valid, func(a, b lab.Trial) int { return cmpFloat(a.Load.Rate, b.Load.Rate) })
+	rates := make([]float64, len(valid))
+	for i, t := range valid {
+		rates[i] = t.Load.Rate
+	}
+	r.Rate, _ = Summarize(rates)
+	r.Min, r.Max = rates[0], rates[len(rates)-1]
+	r.At = valid[(len(valid)-1)/2].Load
+	if len(server) > 0 {
+		r.ServerUs = Median(server)
+	}
+	if len(db) > 0 {
+		r.DBUs = Median(db)
+	}
+	return r, true
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,89 @@
+package stats
+
+import (
+	"math"
+	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// limitsRun is a search run of one variant: GETSingle three times,
+// GETSingleEmbed three times of which one crashed.
+func limitsRun() *lab.Run {
+	run := &lab.Run{Experiment: lab.Experiment{Load: lab.Load{Model: lab.ModelSearch},
+		Scenarios: []string{"GETSingle", "GETSingleEmbed"}, Variants: []lab.Variant{{Name: "v13", Baseline: true}}}}
+	add := func(sc string, rate float64, rss uint64, errMsg string, cpu float64) {
+		t := lab.Trial{Variant: "v13", Scenario: sc, Error: errMsg, Server: lab.Usage{PeakRSS: rss, CPUPerRequestUs: cpu},
+			Database: lab.Usage{CPUPerRequestUs: cpu / 2}}
+		if errMsg == "" {
+			t.Load = lab.LoadStats{Model: lab.ModelSearch, Requests: int64(rate * 2), Rate: rate, MaxInFlight: 100,
+				LatencyMs: lab.Percentiles{P50: 1000 / rate}}
+		}
+		run.Trials = append(run.Trials, t)
+	}
+	add("GETSingle", 1000, 60<<20, "", 300)
+	add("GETSingle", 1200, 70<<20, "", 280)
+	add("GETSingle", 1100, 65<<20, "", 290)
+	add("GETSingleEmbed", 500, 90<<20, "", 600)
+	add("GETSingleEmbed", 0, 150<<20, "crashed: Heap exhausted", 0)
+	add("GETSingleEmbed", 400, 80<<20, "", 700)
+	return run
+}
+
+func TestLimitsPerScenario(t *testing.T) {
+	rows := Limits(limitsRun())
+	if len(rows) != 2 {
+		t.Fatalf("rows: %+v", rows)
+	}
+	single, embed := rows[0], rows[1]
+	if single.Rate.Median != 1100 || single.Min != 1000 || single.Max != 1200 || single.Rate.Bounded() {
+		t.Errorf("GETSingle rate %+v range %v-%v, want median 1100, range 1000-1200, no interval from 3 trials", single.Rate, single.Min, single.Max)
+	}
+	if single.At.Rate != 1100 {
+		t.Errorf("the k6 columns come from the trial at %v, want the median trial (1100)", single.At.Rate)
+	}
+	if single.PeakRSS != 70<<20 || embed.PeakRSS != 150<<20 {
+		t.Errorf("peak RSS %d, %d: want each scenario's own highest (70 MiB, 150 MiB)", single.PeakRSS>>20, embed.PeakRSS>>20)
+	}
+	if embed.Trials != 3 || embed.Failed != 1 || embed.Why != "crashed: Heap exhausted" {
+		t.Errorf("GETSingleEmbed: %d trials, %d failed (%q), want 3, 1, the crash", embed.Trials, embed.Failed, embed.Why)
+	}
+	if embed.Rate.Median != 450 || embed.Rate.N != 2 {
+		t.Errorf("GETSingleEmbed rate %+v: a crashed trial must not count", embed.Rate)
+	}
+	if math.Abs(embed.Ratio-450.0/1100) > 1e-9 || single.Ratio != 1 {
+		t.Errorf("ratios %v, %v", single.Ratio, embed.Ratio)
+	}
+	if math.Abs(embed.Ratio2020-804.99/2067.95) > 1e-9 {
+		t.Errorf("2020 ratio %v", embed.Ratio2020)
+	}
+	run := limitsRun()
+	run.Host = lab.Host{CPUs: 2, MemoryBytes: 1 << 30}
+	run.Experiment.Cost = lab.Cost{Hour: 0.0047}
+	if got := Limits(run)[0].PerMillion; math.Abs(got-0.0047/(1100*3600)*1e6) > 1e-12 {
+		t.Errorf("cost per million %v", got)
+	}
+	if !math.IsNaN(single.PerMillion) {
+		t.Errorf("cost per million without prices: %v", single.PerMillion)
+	}
+	if single.ServerUs != 290 || single.DBUs != 145 {
+		t.Errorf("CPU per request %v / %v, want medians 290 / 145", single.ServerUs, single.DBUs)
+	}
+}
+
+func TestLimitsOnlyForSearchRuns(t *testing.T) {
+	run := limitsRun()
+	run.Experiment.Load.Model = lab.ModelClosed
+	if rows := Limits(run); rows != nil {
+		t.Errorf("a closed-model run has a limits table: %+v", rows)
+	}
+}
+
+func TestLimitsAllFailed(t *testing.T) {
+	run := &lab.Run{Experiment: lab.Experiment{Load: lab.Load{Model: lab.ModelSearch}, Scenarios: []string{"GETAllEmbed"}}}
+	run.Trials = []lab.Trial{{Variant: "a", Scenario: "GETAllEmbed", Error: "crashed: killed by the kernel (OOM)"}}
+	rows := Limits(run)
+	if len(rows) != 1 || rows[0].Rate.N != 0 || !math.IsNaN(rows[0].Rate.Median) || rows[0].Failed != 1 {
+		t.Errorf("all failed: %+v, want a row with no rate", rows)
+	}
+}
