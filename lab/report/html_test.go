@@ -24,13 +24,14 @@ func renderHTML(t *testing.T, model lab.Model) []byte {
 
 func TestHTMLIsSelfContainedWithCharts(t *testing.T) {
 	html := string(renderHTML(t, "search"))
-	// 2 scenarios × (throughput, latency, curve) + 3 timelines.
-	if n := strings.Count(html, `<svg class="chart"`); n != 9 {
-		t.Errorf("%d charts, want 9", n)
+	// 2 scenarios × (throughput, latency, curve) + 3 timelines + the
+	// limits' 2 (rate and peak memory per scenario).
+	if n := strings.Count(html, `<svg class="chart"`); n != 11 {
+		t.Errorf("%d charts, want 11", n)
 	}
 	for _, want := range []string{"GETSingle: throughput per variant", "GETSingleEmbed: latency distribution",
 		"rate vs p99 latency (search)", "PostgREST CPU over the run", "PostgREST RSS over the run",
-		"reference server (postgrest-mini), not PostgREST", "oom-kill", "http_reqs rate"} {
+		"reference server (postgrest-mini), not PostgREST", "oom-kill", "http_reqs rate", "Highest rate within the limit", "Peak memory of the target"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("HTML lacks %q", want)
 		}
