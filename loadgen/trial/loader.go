@@ -35,8 +35,8 @@ func (l *Loader) Load(ctx context.Context, spec lab.LoadSpec) (lab.LoadOutcome, 
 		}
 	}
 	if spec.Load.Model.SearchesEachTrial() {
-		sr, err := loadgen.Search(ctx, cfg, loadgen.Limit{P99: spec.Load.Limit.P99, MaxErrorRate: spec.Load.Limit.MaxErrors,
-			MaxDroppedRate: spec.Load.Limit.MaxDropped, MaxRate: spec.Load.Limit.MaxRate}, progress)
+		sr, err := loadgen.Search(ctx, cfg, loadgen.Limit{P99: spec.Load.Limit.P99, MaxErrorRate: spec.Load.Limit.ErrorRate(),
+			MaxDroppedRate: spec.Load.Limit.DroppedRate(), MaxRate: spec.Load.Limit.MaxRate}, progress)
 		if err != nil {
 			return lab.LoadOutcome{}, fmt.Errorf("search: %w", err)
 		}
