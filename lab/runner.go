@@ -216,6 +216,9 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 	}
 	t.End = s.Now()
 	t.Load, t.Series, t.Curve = out.Stats, out.Series, out.Curve
+	if n := out.sent(); n > t.Load.Requests {
+		t.Sent = n
+	}
 	if c, ok := s.Loader.(Cleaner); ok && ctx.Err() == nil {
 		if cerr := c.Cleanup(ctx, spec); cerr != nil {
 			s.Progress.Note(fmt.Sprintf("%s/%s: cleanup after the trial: %v", v.Name, scenario, cerr))

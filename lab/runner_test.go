@@ -270,6 +270,11 @@ func TestWindowFiguresArePerRequestSentInTheWindow(t *testing.T) {
 	if got := run.Trials[0].Server.CPUSeconds; got < 0.8999 || got > 0.9001 {
 		t.Fatalf("window told %.0f requests, want the 9000 sent, not the 1000 of the best step", got/1e-4)
 	}
+	// The trial keeps the count, for the figures made later from the
+	// window's totals (SQL per variant, GHC allocation per request).
+	if got := run.Trials[0].WindowRequests(); got != 9000 || run.Trials[0].Load.Requests != 1000 {
+		t.Fatalf("trial's window requests %d (load %d), want 9000 (1000)", got, run.Trials[0].Load.Requests)
+	}
 }
 
 // A Runner without a stop rule is refused, not silently run to Trials.Max.
