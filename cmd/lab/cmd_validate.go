@@ -13,6 +13,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
 )
 
@@ -43,6 +44,9 @@ func cmdValidate(_ context.Context, args []string, stdout, _ io.Writer) error {
 		fmt.Fprintf(stdout, "%s: OK (%s)\n", t, summary(e))
 		if n := targetNote(e.Target); n != "" {
 			fmt.Fprintf(stdout, "  [target]: %s\n", n)
+		}
+		if w := stats.Reach(e); w != "" { // a warning: the run still runs, and measures
+			fmt.Fprintf(stdout, "  warning: [trials]: %s\n", w)
 		}
 	}
 	if bad > 0 {

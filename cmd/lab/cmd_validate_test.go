@@ -97,3 +97,23 @@ func TestValidateSaysWhatTargetTouches(t *testing.T) {
 		t.Errorf("the local stack's target: %q, want no note", n)
 	}
 }
+
+// Trials too few for the test to reach a verdict are a warning, not an
+// error: the run measures, but no verdict can come of it. The warning
+// says the minimum.
+func TestValidateWarnsWhenNoVerdictIsReachable(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "x.toml")
+	src := "name = \"x\"\nscenarios = [\"GETSingle\"]\n[trials]\nmin = 3\nmax = 3\n[[variant]]\nname = \"a\"\n[[variant]]\nname = \"b\"\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"validate", file}, &out, &errb); err != nil {
+		t.Fatalf("a warning failed validate: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), file+": OK (") ||
+		!strings.Contains(out.String(), "  warning: [trials]: trials.max = 3 cannot reach a verdict") ||
+		!strings.Contains(out.String(), "It needs trials.max >= 6") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}
