@@ -55,16 +55,30 @@ func cmdValidate(_ context.Context, args []string, stdout, _ io.Writer) error {
 	return nil
 }
 
-// summary says what an experiment will run and how long it takes at most.
+// summary says what an experiment will run and how long it takes: the
+// load at most (lab.Experiment.Bound: a search's every step, the
+// efficiency model's capacity searches, warm-ups), then about how long in
+// all with what is not load and has no bound (restarts, readiness waits,
+// each trial's setup: stats.DefaultTrialOverhead a trial, as lab plan
+// assumes).
 func summary(e *lab.Experiment) string {
-	most := time.Duration(e.LoadsPerRound()*e.Trials.Max) * (e.Load.Warmup + e.Load.Duration)
+	b := e.Bound(trial.SearchSteps)
 	duet := ""
 	if e.Trials.Order == lab.OrderDuet {
 		duet = ", both at once (duet)"
 	}
-	return fmt.Sprintf("%s x %s x %d..%d trials, %s load%s: at most %s of load plus restarts",
+	how := "warm-ups included"
+	if b.Steps > 1 {
+		how = fmt.Sprintf("each trial's search up to %d steps with their warm-ups", b.Steps)
+	}
+	if b.Capacity > 0 {
+		how += fmt.Sprintf(", %s of capacity searches first (up to %d steps each)", b.Capacity, b.CapacitySteps)
+	}
+	setup := time.Duration(b.Trials) * stats.DefaultTrialOverhead
+	return fmt.Sprintf("%s x %s x %d..%d trials, %s load%s: at most %s of load if no trial crashes (%s); about %s in all with up to %d applies (restarts, readiness) and each trial's setup (%s assumed)",
 		plural(len(e.Variants), "variant"), plural(len(e.Scenarios), "scenario"),
-		e.Trials.Min, e.Trials.Max, e.Load.Model, duet, most)
+		e.Trials.Min, e.Trials.Max, e.Load.Model, duet, b.Load, how,
+		(b.Load + setup).Round(time.Second), b.Applies, stats.DefaultTrialOverhead)
 }
 
 // targetNote says what lab run will do to an existing server an
