@@ -18,10 +18,10 @@ type Bound struct {
 	// closed run, each cut to capacityStep after capacityWarmup.
 	Capacity      time.Duration
 	CapacitySteps int
-	// Applies is how many times a variant is applied, at most (the
-	// capacity search's included): each may restart the target and wait
-	// until it is ready. That is not load, and is bounded only by the
-	// server side's readiness timeout.
+	// Applies is how many times a variant is applied, at most (before
+	// every trial, and once for the capacity searches): each restarts the
+	// target (or reloads its config) and waits until it is ready. That is
+	// not load, and is bounded only by the server side's readiness timeout.
 	Applies int
 }
 
@@ -29,7 +29,7 @@ type Bound struct {
 // load can take, whatever each step's outcome: the load generator's rule
 // (loadgen/trial.SearchSteps), which the domain does not hold.
 func (e *Experiment) Bound(searchSteps func(Load) int) Bound {
-	b := Bound{Trials: e.Trials.Max * e.LoadsPerRound(), Steps: 1, Applies: e.Trials.Max * len(e.Variants)}
+	b := Bound{Trials: e.Trials.Max * e.LoadsPerRound(), Steps: 1, Applies: e.Trials.Max * len(e.Variants) * len(e.Scenarios)}
 	if e.Load.Model.SearchesEachTrial() {
 		b.Steps = searchSteps(e.Load)
 	}

@@ -28,7 +28,7 @@ func TestBoundCountsEveryLoad(t *testing.T) {
 	e.Scenarios = []string{"GETSingle", "POSTSingle"}
 	b := e.Bound(steps)
 	capacity := 2 * (18 + 1) * 4 * time.Second // per scenario a search and a closed run of 1 s + 3 s
-	if b.Capacity != capacity || b.CapacitySteps != 18 || b.Load != 16*12*time.Second+capacity || b.Applies != 9 {
+	if b.Capacity != capacity || b.CapacitySteps != 18 || b.Load != 16*12*time.Second+capacity || b.Applies != 17 {
 		t.Errorf("efficiency: %+v, want %s of capacity loads", b, capacity)
 	}
 	if len(asked) != 1 || asked[0].Model != ModelSearch || asked[0].Limit.ErrorRate() != 0.001 {
