@@ -22,6 +22,10 @@ type Result struct {
 // because MaxInFlight were outstanding for longer than Open.MaxLate;
 // Waited those it started late for that reason, when a connection came
 // free (counted in Requests, their latency from when they were due).
+// Means, minima and maxima are exact; percentiles follow k6's rule on the
+// histograms (quantiles), so that the service time's figures are k6's
+// http_req_duration avg, min, med, p(90), p(95) and max of the same
+// requests (answered ones: a transport error has no duration).
 type Summary struct {
 	Requests, Errors, Dropped, Waited        int64
 	Duration                                 time.Duration
