@@ -59,7 +59,7 @@
 //	utilisation = 0.65              # efficiency: share of the baseline's capacity, in (0, 1); default 0.65
 //	[load.limit]                    # search: highest rate meeting these
 //	p99 = "50ms"                    #   needs p99 or max_errors
-//	max_errors = 0.001              #   fractions 0..1
+//	max_errors = 0.001              #   fractions 0..1; 0 = no failures
 //	max_dropped = 0.01
 //	min_rate = 100.0
 //	max_rate = 5000.0               #   0 = no upper bound

@@ -169,7 +169,7 @@ func TestParseGoodFiles(t *testing.T) {
 					PGUnit: "postgresql.service", PGURI: "postgres://postgres@/postgres"},
 				Load: lab.Load{Model: lab.ModelSearch, Connections: 10, Timeout: 5 * time.Second, Threads: 2,
 					Duration: 90 * time.Second, Warmup: 0,
-					Limit: lab.Limit{P99: 50 * time.Millisecond, MaxErrors: 0.001, MaxDropped: 0.01, MinRate: 100, MaxRate: 5000.5}},
+					Limit: lab.Limit{P99: 50 * time.Millisecond, MaxErrors: new(0.001), MaxDropped: new(0.01), MinRate: 100, MaxRate: 5000.5}},
 				Trials: lab.Trials{Min: 3, Max: 12, Order: lab.OrderRandom, Seed: 42, Alpha: 0.1},
 				Variants: []lab.Variant{
 					{Name: "base", Baseline: true, PostgREST: map[string]string{

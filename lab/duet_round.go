@@ -6,27 +6,28 @@ import (
 	"fmt"
 )
 
-// duetRound applies round's variants to both halves at once and measures
-// every scenario with both loaded at once.
+// duetRound measures every scenario with both halves loaded at once, each
+// scenario on halves round's variants were applied to just before (as
+// variantRound: no scenario inherits another's state).
 func (s *session) duetRound(ctx context.Context, round int) error {
 	vs := duetVariants(s.exp, round)
-	s.Progress.Applying(s.position(round, vs[0].Name+" | "+vs[1].Name, "", round))
-	var applied [2]Applied
-	applyErrs := both(func(i int) error {
-		var err error
-		applied[i], err = s.Duet.Halves[i].Apply(ctx, partitioned(s.exp, vs[i]))
-		return err
-	})
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	for i := range 2 {
-		if IsInternal(applyErrs[i]) {
-			return applyErrs[i]
-		}
-		s.recordVariant(vs[i], applied[i])
-	}
 	for _, sc := range s.exp.Scenarios {
+		s.Progress.Applying(s.position(round, vs[0].Name+" | "+vs[1].Name, "", round))
+		var applied [2]Applied
+		applyErrs := both(func(i int) error {
+			var err error
+			applied[i], err = s.Duet.Halves[i].Apply(ctx, partitioned(s.exp, vs[i]))
+			return err
+		})
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		for i := range 2 {
+			if IsInternal(applyErrs[i]) {
+				return applyErrs[i]
+			}
+			s.recordVariant(vs[i], applied[i])
+		}
 		if err := s.duetTrial(ctx, round, vs, sc, applied, applyErrs); err != nil {
 			return err
 		}

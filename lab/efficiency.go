@@ -35,9 +35,7 @@ func (s *session) findCapacity(ctx context.Context) error {
 	s.recordVariant(base, applied)
 	s.rates = map[string]float64{}
 	for _, sc := range s.exp.Scenarios {
-		ld := s.exp.Load
-		ld.Model, ld.Limit = ModelSearch, lim
-		out, err := s.capacityLoad(ctx, sc, base.Name, ld)
+		out, err := s.capacityLoad(ctx, sc, base.Name, s.exp.Load.capacitySearch())
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -93,11 +91,24 @@ func (s *session) closedCapacity(ctx context.Context, sc string, c *Capacity) er
 	return nil
 }
 
+// capacitySearch is the load of the efficiency model's capacity search:
+// the search model within CapacityLimit.
+func (l Load) capacitySearch() Load {
+	l.Model, l.Limit = ModelSearch, l.CapacityLimit()
+	return l
+}
+
+// capacityStep is ld cut to one load of the capacity search: at most
+// capacityStep after at most capacityWarmup.
+func (l Load) capacityStep() Load {
+	l.Duration, l.Warmup = min(l.Duration, capacityStep), min(l.Warmup, capacityWarmup)
+	return l
+}
+
 // capacityLoad runs one load of the capacity step on scenario sc with
-// variant applied, bounded to capacityStep after capacityWarmup, with
-// progress as of each call.
+// variant applied (ld.capacityStep), with progress as of each call.
 func (s *session) capacityLoad(ctx context.Context, sc, variant string, ld Load) (LoadOutcome, error) {
-	ld.Duration, ld.Warmup = min(ld.Duration, capacityStep), min(ld.Warmup, capacityWarmup)
+	ld = ld.capacityStep()
 	return s.Loader.Load(ctx, LoadSpec{Scenario: sc, Custom: s.custom(sc), JWTSecret: s.exp.JWTSecret, Load: ld, Seed: trialSeed(s.exp, sc, 0), CPUs: generatorCPUs(s.exp),
 		Progress: func(lp LoadProgress) { s.Progress.Load(s.position(0, variant, sc, 0), lp) }})
 }

@@ -30,7 +30,7 @@ func TestEfficiencyModel(t *testing.T) {
 	e := testExperiment()
 	e.Load = Load{Model: ModelEfficiency, Duration: 8 * time.Second, Warmup: 2 * time.Second}
 	e.Defaults()
-	if e.Load.EffectiveUtilisation() != DefaultUtilisation || e.Load.CapacityLimit().MaxErrors != 0.001 {
+	if e.Load.EffectiveUtilisation() != DefaultUtilisation || e.Load.CapacityLimit().ErrorRate() != 0.001 {
 		t.Fatalf("defaults: %+v", e.Load)
 	}
 	srv, ld := &fakeServer{}, &specLoader{}
@@ -39,7 +39,7 @@ func TestEfficiencyModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	if srv.applied[0] != "tcp" || ld.specs[0].Load.Model != ModelSearch || ld.specs[0].Load.Duration != capacityStep || ld.specs[0].Load.Warmup != capacityWarmup ||
-		ld.specs[0].Load.Limit.MaxErrors != 0.001 {
+		ld.specs[0].Load.Limit.ErrorRate() != 0.001 {
 		t.Fatalf("first: applied %v, spec %+v; want a short search on the baseline", srv.applied, ld.specs[0].Load)
 	}
 	if cl := ld.specs[1].Load; cl.Model != ModelClosed || cl.Connections != capacityConnections || cl.Duration != capacityStep {
@@ -51,7 +51,7 @@ func TestEfficiencyModel(t *testing.T) {
 		}
 	}
 	if len(run.Capacity) != 1 || run.Capacity[0].Found != 2000 || run.Capacity[0].Rate != 1300 || len(run.Capacity[0].Curve) != 2 ||
-		run.Capacity[0].Closed != 2500 || run.Capacity[0].ClosedConnections != capacityConnections || run.Capacity[0].Limit.MaxErrors != 0.001 {
+		run.Capacity[0].Closed != 2500 || run.Capacity[0].ClosedConnections != capacityConnections || run.Capacity[0].Limit.ErrorRate() != 0.001 {
 		t.Errorf("capacity %+v", run.Capacity)
 	}
 	if run.Experiment.Load.Model != ModelEfficiency || PrimaryMetric(&run.Experiment).Name != "cpu" {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
 
 // Experiment is one experiment file: what to vary, what to send, how long,
@@ -98,14 +100,15 @@ type Scenario struct {
 }
 
 // CapacityLimit is the limit of the efficiency model's capacity search:
-// Limit, or without p99 and max_errors, at most 0.1 % errors and 1 %
-// dropped requests.
+// Limit, or when it sets neither p99 nor max_errors, at most 0.1 % errors
+// and (unless max_dropped is set) 1 % dropped requests. A limit written
+// as 0 ("no failures") is kept: it is set, not missing.
 func (l Load) CapacityLimit() Limit {
 	lim := l.Limit
-	if lim.P99 <= 0 && lim.MaxErrors <= 0 {
-		lim.MaxErrors = 0.001
-		if lim.MaxDropped <= 0 {
-			lim.MaxDropped = 0.01
+	if lim.P99 <= 0 && lim.MaxErrors == nil {
+		lim.MaxErrors = new(0.001)
+		if lim.MaxDropped == nil {
+			lim.MaxDropped = new(0.01)
 		}
 	}
 	return lim
@@ -146,26 +149,55 @@ type Load struct {
 }
 
 // Limit is what a search must meet ([load.limit]; run.json's "limit").
+// MaxErrors and MaxDropped are nil when the file leaves them out, so that
+// 0 ("no failures", the 2020 benchmark's criterion) is a limit of its own,
+// not a missing one; a search checks both rates either way (unset: none
+// allowed, see ErrorRate and DroppedRate).
 type Limit struct {
 	P99        time.Duration `toml:"p99" json:"p99,omitempty"`
-	MaxErrors  float64       `toml:"max_errors" json:"max_errors,omitempty"`   // fraction, e.g. 0.001
-	MaxDropped float64       `toml:"max_dropped" json:"max_dropped,omitempty"` // fraction, e.g. 0.01
+	MaxErrors  *float64      `toml:"max_errors" json:"max_errors,omitempty"`   // fraction, e.g. 0.001
+	MaxDropped *float64      `toml:"max_dropped" json:"max_dropped,omitempty"` // fraction, e.g. 0.01
 	MinRate    float64       `toml:"min_rate" json:"min_rate,omitempty"`
 	MaxRate    float64       `toml:"max_rate" json:"max_rate,omitempty"`
 }
 
-// String is the limit for people: "p99 <= 50ms, errors <= 0.1%, dropped <= 1%"
-// (", at most 400 req/s" with MaxRate).
+// ErrorRate is the share of failed requests a step may have (MaxErrors;
+// 0 when unset).
+func (l Limit) ErrorRate() float64 { return deref(l.MaxErrors) }
+
+// DroppedRate is the share of dropped requests a step may have
+// (MaxDropped; 0 when unset).
+func (l Limit) DroppedRate() float64 { return deref(l.MaxDropped) }
+
+func deref(f *float64) float64 {
+	if f == nil {
+		return 0
+	}
+	return *f
+}
+
+// String is the limit as people write it: "p99 ≤ 50ms, errors ≤ 0.1 %,
+// dropped ≤ 1 %", a rate of 0 as "errors = 0" (", at most 400 req/s" with
+// MaxRate); the shares are format.Share's.
 func (l Limit) String() string {
-	d := ""
+	var parts []string
 	if l.P99 > 0 {
-		d += fmt.Sprintf("p99 <= %v, ", l.P99)
+		parts = append(parts, "p99 ≤ "+l.P99.String())
 	}
-	d += fmt.Sprintf("errors <= %g%%, dropped <= %g%%", 100*l.MaxErrors, 100*l.MaxDropped)
+	for _, r := range []struct {
+		what string
+		v    float64
+	}{{"errors", l.ErrorRate()}, {"dropped", l.DroppedRate()}} {
+		if r.v == 0 {
+			parts = append(parts, r.what+" = 0")
+		} else {
+			parts = append(parts, r.what+" ≤ "+format.Share(r.v))
+		}
+	}
 	if l.MaxRate > 0 {
-		d += fmt.Sprintf(", at most %g req/s", l.MaxRate)
+		parts = append(parts, "at most "+format.Num(l.MaxRate, 3)+" req/s")
 	}
-	return d
+	return strings.Join(parts, ", ")
 }
 
 // Capped reports whether a search within l stopped at its max_rate: the

@@ -145,9 +145,13 @@ type Trial struct {
 	// stack's target, or "b", its twin); "" otherwise.
 	Half string
 
-	Load     LoadStats
-	Series   []Second
-	Curve    []CurvePoint // search model: rate vs latency
+	Load   LoadStats
+	Series []Second
+	Curve  []CurvePoint // search model: rate vs latency
+	// Sent is the requests answered during the telemetry window when that
+	// is more than Load.Requests (a search: every step with its warm-up,
+	// LoadOutcome.Sent); 0 otherwise. See WindowRequests.
+	Sent     int64
 	Server   Usage
 	Database Usage
 	DB       DBStats
@@ -172,6 +176,17 @@ type Trial struct {
 	// Error is set when the trial failed (not ready, crashed); such trials
 	// are kept in the record but left out of verdicts.
 	Error string
+}
+
+// WindowRequests is the count the telemetry window's per-request figures
+// are per (CPU and statements per request, GHC allocation, the SQL each
+// variant sent): Sent when set, else Load.Requests. A search's Load holds
+// its best step only, while the window saw every step.
+func (t Trial) WindowRequests() int64 {
+	if t.Sent > t.Load.Requests {
+		return t.Sent
+	}
+	return t.Load.Requests
 }
 
 // LoadStats is the load generator's summary of a trial (warm-up excluded).

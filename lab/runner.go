@@ -7,9 +7,10 @@ import (
 	"time"
 )
 
-// Runner drives an experiment: for each round, each variant is applied,
-// each scenario measured after a warm-up, telemetry recorded; rounds go on
-// until the verdict is decided (after Trials.Min) or Trials.Max is reached.
+// Runner drives an experiment: for each round, each variant measures each
+// scenario on a target it was applied to just before, after a warm-up,
+// telemetry recorded; rounds go on until the verdict is decided (after
+// Trials.Min) or Trials.Max is reached.
 // Whatever happens, the original configuration is restored at the end.
 type Runner struct {
 	Server Server
@@ -167,16 +168,20 @@ type session struct {
 	rates map[string]float64
 }
 
-// variantRound applies one variant and measures every scenario once (a
-// trial that ends in a crash or OOM kill is repeated once).
+// variantRound measures every scenario once with one variant, each on a
+// target the variant was applied to just before (a trial that ends in a
+// crash or OOM kill is repeated once). Applied once for all the
+// scenarios, the target carried each one's state into the next: a
+// runtime keeps the memory it grew to, so the eighth scenario's peak RSS
+// was the highest of all eight's, not its own.
 func (s *session) variantRound(ctx context.Context, round int, v Variant) error {
-	s.Progress.Applying(s.position(round, v.Name, "", round))
-	applied, err := s.Server.Apply(ctx, partitioned(s.exp, v))
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	s.recordVariant(v, applied)
 	for _, sc := range s.exp.Scenarios {
+		s.Progress.Applying(s.position(round, v.Name, "", round))
+		applied, err := s.Server.Apply(ctx, partitioned(s.exp, v))
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.recordVariant(v, applied)
 		t, err2 := s.trial(ctx, round, v, sc, applied, err)
 		if err2 != nil {
 			return err2
@@ -239,6 +244,9 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 	}
 	t.End = s.Now()
 	t.Load, t.Series, t.Curve = out.Stats, out.Series, out.Curve
+	if n := out.sent(); n > t.Load.Requests {
+		t.Sent = n
+	}
 	if c, ok := s.Loader.(Cleaner); ok && ctx.Err() == nil {
 		if cerr := c.Cleanup(ctx, spec); cerr != nil {
 			s.Progress.Note(fmt.Sprintf("%s/%s: cleanup after the trial: %v", v.Name, scenario, cerr))

@@ -298,6 +298,11 @@ func TestWindowFiguresArePerRequestSentInTheWindow(t *testing.T) {
 	if got := run.Trials[0].Server.CPUSeconds; got < 0.8999 || got > 0.9001 {
 		t.Fatalf("window told %.0f requests, want the 9000 sent, not the 1000 of the best step", got/1e-4)
 	}
+	// The trial keeps the count, for the figures made later from the
+	// window's totals (SQL per variant, GHC allocation per request).
+	if got := run.Trials[0].WindowRequests(); got != 9000 || run.Trials[0].Load.Requests != 1000 {
+		t.Fatalf("trial's window requests %d (load %d), want 9000 (1000)", got, run.Trials[0].Load.Requests)
+	}
 }
 
 // A Runner without a stop rule is refused, not silently run to Trials.Max.
@@ -305,5 +310,68 @@ func TestRunnerNeedsAStopRule(t *testing.T) {
 	_, err := (&Runner{Server: &fakeServer{}, Loader: &fakeLoader{}}).Run(context.Background(), testExperiment())
 	if err == nil || !strings.Contains(err.Error(), "no Decided stop rule") {
 		t.Fatalf("nil Decided: %v", err)
+	}
+}
+
+// memTarget is a target whose resident memory stays at the most any load
+// since its start needed (a GHC or Go heap keeps what it grew to) and
+// starts small again on Apply (which restarts it): a fake for the run
+// loop's logic, as Server and Loader at once.
+type memTarget struct {
+	fakeServer
+	resident uint64
+	need     map[string]uint64 // scenario -> the RSS its load needs
+	loaded   string            // the scenario of the last load
+}
+
+const memBase = 20 << 20
+
+func (m *memTarget) Apply(ctx context.Context, v Variant) (Applied, error) {
+	m.resident = memBase
+	return m.fakeServer.Apply(ctx, v)
+}
+
+func (m *memTarget) Watch(context.Context) (Window, error) { return memWindow{m}, nil }
+
+type memWindow struct{ m *memTarget }
+
+func (w memWindow) Stop(context.Context, int64) (Telemetry, error) {
+	w.m.resident = max(w.m.resident, w.m.need[w.m.loaded])
+	return Telemetry{Server: Usage{PeakRSS: w.m.resident}}, nil
+}
+
+func (m *memTarget) Load(_ context.Context, spec LoadSpec) (LoadOutcome, error) {
+	m.loaded = spec.Scenario
+	return LoadOutcome{Stats: LoadStats{Requests: 1000, Rate: 100, Seconds: 10}}, nil
+}
+
+// Each scenario's peak RSS is its own: every trial runs on a target the
+// variant was applied to (restarted) just before, so a heavy scenario's
+// heap does not stay in the next one's window. Applied once per round, a
+// light scenario after a heavy one read the heavy one's peak (a running
+// maximum over the round: 66 -> 102 MB over eight scenarios).
+func TestEachScenarioPeakRSSIsItsOwn(t *testing.T) {
+	for _, order := range []Order{OrderInterleaved, OrderDuet} {
+		e := testExperiment()
+		e.Scenarios = []string{"GETAllEmbed", "GETSingle", "GETSingleEmbed"}
+		e.Trials.Order, e.Load.Connections = order, 2
+		need := map[string]uint64{"GETAllEmbed": 102 << 20, "GETSingle": 66 << 20, "GETSingleEmbed": 80 << 20}
+		m, twin := &memTarget{need: need}, &memTarget{need: need}
+		r := &Runner{Server: m, Loader: m, Decided: FixedRounds}
+		if order == OrderDuet {
+			r.Duet = &Duet{Halves: [2]Server{m, twin}, Loaders: [2]Loader{m, twin}}
+		}
+		run, err := r.Run(context.Background(), e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range run.Trials {
+			if tr.Error != "" {
+				t.Fatalf("%s: trial %d: %s", order, tr.Seq, tr.Error)
+			}
+			if want := need[tr.Scenario]; tr.Server.PeakRSS != want {
+				t.Errorf("%s: trial %d (%s, %s): peak RSS %d MiB, want its own %d MiB", order, tr.Seq, tr.Variant, tr.Scenario, tr.Server.PeakRSS>>20, want>>20)
+			}
+		}
 	}
 }

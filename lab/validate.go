@@ -305,7 +305,7 @@ func (v *validator) load(l *Load) {
 	for _, f := range []struct {
 		name string
 		val  float64
-	}{{"max_errors", l.Limit.MaxErrors}, {"max_dropped", l.Limit.MaxDropped}} {
+	}{{"max_errors", l.Limit.ErrorRate()}, {"max_dropped", l.Limit.DroppedRate()}} {
 		if f.val < 0 || f.val > 1 || math.IsNaN(f.val) {
 			v.add(fmt.Sprintf("%v must be a fraction between 0 and 1 (e.g. 0.001)", f.val), "load", "limit", f.name)
 		}
@@ -345,8 +345,8 @@ func (v *validator) load(l *Load) {
 // searchLimit checks the limit a capacity search must meet (models search
 // and efficiency).
 func (v *validator) searchLimit(model Model, lim Limit, required bool) {
-	if required && lim.P99 <= 0 && lim.MaxErrors <= 0 {
-		v.add(fmt.Sprintf("model %q needs limit.p99 (e.g. \"50ms\") or limit.max_errors (e.g. 0.001)", model), "load", "limit")
+	if required && lim.P99 <= 0 && lim.MaxErrors == nil {
+		v.add(fmt.Sprintf("model %q needs limit.p99 (e.g. \"50ms\") or limit.max_errors (e.g. 0.001, or 0 for no failures)", model), "load", "limit")
 	}
 	if lim.P99 < 0 || lim.P99 > MaxWait {
 		v.add(fmt.Sprintf("%v must be in [0, %v]", lim.P99, MaxWait), "load", "limit", "p99")

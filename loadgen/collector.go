@@ -120,6 +120,7 @@ func (c *collector) snapshot(now time.Time, measured, final bool) {
 // result merges the shards into the run's Result.
 func (r *runner) result(c *collector, measured time.Duration) *Result {
 	lat, svc, lag := newHist(), newHist(), newHist()
+	var latM, svcM moments
 	var phases *phaseHists
 	if r.cfg.ServerTiming {
 		phases = newPhaseHists()
@@ -129,10 +130,13 @@ func (r *runner) result(c *collector, measured time.Duration) *Result {
 	for _, sh := range r.shards {
 		sh.mu.Lock()
 		lat.Merge(sh.lat)
+		latM.merge(sh.latM)
 		if sh.sameSvc {
 			svc.Merge(sh.lat)
+			svcM.merge(sh.latM)
 		} else {
 			svc.Merge(sh.svc)
+			svcM.merge(sh.svcM)
 		}
 		if sh.lag != nil {
 			lag.Merge(sh.lag)
@@ -160,14 +164,12 @@ func (r *runner) result(c *collector, measured time.Duration) *Result {
 		s.Rate = float64(s.Succeeded()) / measured.Seconds()
 	}
 	if lat.TotalCount() > 0 {
-		q := func(p float64) time.Duration { return time.Duration(lat.ValueAtQuantile(p)) }
-		s.Min, s.Max = time.Duration(lat.Min()), time.Duration(lat.Max())
-		s.Mean = time.Duration(lat.Mean())
-		s.P50, s.P90, s.P95, s.P99, s.P999 = q(50), q(90), q(95), q(99), q(99.9)
-		sq := func(p float64) time.Duration { return time.Duration(svc.ValueAtQuantile(p)) }
-		s.ServiceMin, s.ServiceMax = time.Duration(svc.Min()), time.Duration(svc.Max())
-		s.ServiceMean = time.Duration(svc.Mean())
-		s.ServiceP50, s.ServiceP90, s.ServiceP95, s.ServiceP99, s.ServiceP999 = sq(50), sq(90), sq(95), sq(99), sq(99.9)
+		q := quantiles(lat, 0.50, 0.90, 0.95, 0.99, 0.999)
+		s.Min, s.Max, s.Mean = time.Duration(latM.min), time.Duration(latM.max), latM.mean()
+		s.P50, s.P90, s.P95, s.P99, s.P999 = q[0], q[1], q[2], q[3], q[4]
+		sq := quantiles(svc, 0.50, 0.90, 0.95, 0.99, 0.999)
+		s.ServiceMin, s.ServiceMax, s.ServiceMean = time.Duration(svcM.min), time.Duration(svcM.max), svcM.mean()
+		s.ServiceP50, s.ServiceP90, s.ServiceP95, s.ServiceP99, s.ServiceP999 = sq[0], sq[1], sq[2], sq[3], sq[4]
 	}
 	if lag.TotalCount() > 0 {
 		s.SendDelayP50 = time.Duration(lag.ValueAtQuantile(50))

@@ -102,9 +102,9 @@ func (r *runner) endpoints() []EndpointStat {
 	out := make([]EndpointStat, len(rows))
 	for i, m := range rows {
 		if h := m.h; h.TotalCount() > 0 {
-			d := func(p float64) time.Duration { return time.Duration(h.ValueAtQuantile(p)) }
+			q := quantiles(h, 0.50, 0.90, 0.95, 0.99)
 			m.st.Min, m.st.Max = time.Duration(h.Min()), time.Duration(h.Max())
-			m.st.P50, m.st.P90, m.st.P95, m.st.P99 = d(50), d(90), d(95), d(99)
+			m.st.P50, m.st.P90, m.st.P95, m.st.P99 = q[0], q[1], q[2], q[3]
 		}
 		out[i] = m.st
 	}

@@ -20,6 +20,8 @@ func newHist() *hdrhistogram.Histogram { return hdrhistogram.New(histLow, histHi
 type shard struct {
 	mu       sync.Mutex
 	lat, svc *hdrhistogram.Histogram // measured part
+	latM     moments                 // lat's exact mean, min, max
+	svcM     moments                 // svc's
 	sameSvc  bool                    // closed model: service time is the latency, svc stays empty
 	lag      *hdrhistogram.Histogram // open model: send time - intended time (nil when closed)
 	status   [600]int64
@@ -72,8 +74,10 @@ func (s *shard) record(measured bool, status int, kind errKind, lat, svc, lag ti
 		}
 		if timed {
 			s.lat.RecordValue(clampNs(lat))
+			s.latM.add(clampNs(lat))
 			if !s.sameSvc {
 				s.svc.RecordValue(clampNs(svc))
+				s.svcM.add(clampNs(svc))
 			}
 		}
 	}

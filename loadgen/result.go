@@ -27,6 +27,11 @@ type Result struct {
 // request that failed or was dropped never counts as throughput, and its
 // time is in no percentile, so a server that fails fast does not look
 // fast.
+//
+// Means, minima and maxima are exact; percentiles follow k6's rule on the
+// histograms (quantiles), so that the service time's figures are k6's
+// http_req_duration avg, min, med, p(90), p(95) and max of the same
+// requests (answered ones: a transport error has no duration).
 type Summary struct {
 	Requests, Errors, Dropped, Waited int64
 	Duration                          time.Duration

@@ -57,13 +57,16 @@ const (
 	searchMaxRamp   = 12
 	searchMaxBisect = 8
 	searchPrecision = 0.05 // stop bisecting when (hi-lo)/hi is below this
+	searchMinRate   = 1    // the ramp stops below 1 req/s ...
+	searchMaxRate   = 1e7  // ... and above 10 million
 )
 
 // Search finds the highest open-model rate meeting lim: starting at
 // cfg.Open.Rate it doubles the rate until a step fails (halves it until one
 // passes if the first fails), then bisects between the last pass and the
 // first failure to 5%. It never asks for more than lim.MaxRate (when set).
-// Each step is a full Run of cfg (warm-up included).
+// Each step is a full Run of cfg (warm-up included); searchPlan is the
+// rule, MaxSearchSteps the most steps it can take.
 // With cfg.Open.MaxInFlight == 0 each step uses DefaultMaxInFlight; with
 // cfg.Open.MaxLate == 0 a step drops a request due while every connection
 // is busy (it does not wait).
@@ -71,65 +74,109 @@ func Search(ctx context.Context, cfg Config, lim Limit, progress func(Progress))
 	if cfg.Open == nil {
 		return nil, fmt.Errorf("loadgen: search needs the open model (Config.Open with the starting rate)")
 	}
+	return search(ctx, cfg.Open.Rate, lim, func(rate float64) (SearchPoint, error) {
+		return runStep(ctx, cfg, rate, lim, progress)
+	})
+}
+
+// search runs the plan from start, measuring each rate with step.
+func search(ctx context.Context, start float64, lim Limit, step func(rate float64) (SearchPoint, error)) (*SearchResult, error) {
 	res := &SearchResult{Limit: lim}
-	step := func(rate float64) (bool, error) {
-		pt, err := runStep(ctx, cfg, rate, lim, progress)
+	p := newSearchPlan(start, lim)
+	for rate, more := p.first(), true; more; {
+		pt, err := step(rate)
 		if err != nil {
-			return false, fmt.Errorf("loadgen: search %w", err)
+			return res, fmt.Errorf("loadgen: search %w", err)
 		}
 		res.Curve = append(res.Curve, pt)
-		return pt.Pass, ctx.Err()
-	}
-	lo, hi := 0.0, 0.0
-	rate := cfg.Open.Rate
-	if lim.MaxRate > 0 {
-		rate = min(rate, lim.MaxRate)
-	}
-	ok, err := step(rate)
-	if err != nil {
-		return res, err
-	}
-	for i := 0; i < searchMaxRamp; i++ {
-		if ok {
-			lo = rate
-			if hi > 0 || (lim.MaxRate > 0 && rate >= lim.MaxRate) {
-				break
-			}
-			rate *= 2
-			if lim.MaxRate > 0 {
-				rate = min(rate, lim.MaxRate)
-			}
-		} else {
-			hi = rate
-			if lo > 0 {
-				break
-			}
-			rate /= 2
-		}
-		if rate < 1 || rate > 1e7 {
-			break
-		}
-		if ok, err = step(rate); err != nil {
+		if err := ctx.Err(); err != nil {
 			return res, err
 		}
+		rate, more = p.next(pt.Pass)
 	}
-	if ok && hi == 0 {
-		lo = rate
-	}
-	for i := 0; i < searchMaxBisect && lo > 0 && hi > 0 && (hi-lo)/hi > searchPrecision; i++ {
-		mid := (lo + hi) / 2
-		ok, err := step(mid)
-		if err != nil {
-			return res, err
-		}
-		if ok {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	res.Best = lo
+	res.Best = p.lo
 	return res, nil
+}
+
+// searchPlan is Search's rule for the next step, apart from measuring: a
+// ramp (doubling while steps pass, halving while they fail, at most
+// searchMaxRamp times after the first step, within [1, 1e7] req/s and
+// MaxRate), then a bisection between the last pass and the first failure
+// above it (at most searchMaxBisect steps, until they are within 5 %).
+// It is a value: MaxSearchSteps walks every outcome from a copy.
+type searchPlan struct {
+	maxRate        float64
+	rate           float64 // being measured
+	lo, hi         float64 // highest pass, lowest failure above it (0: none yet)
+	ramps, bisects int
+	bisecting      bool
+}
+
+func newSearchPlan(start float64, lim Limit) searchPlan {
+	p := searchPlan{maxRate: lim.MaxRate, rate: start}
+	if p.maxRate > 0 {
+		p.rate = min(p.rate, p.maxRate)
+	}
+	return p
+}
+
+// first is the first rate to measure.
+func (p *searchPlan) first() float64 { return p.rate }
+
+// next records whether the step at the rate being measured passed and
+// returns the next rate, or false when the search is over (its result is
+// then p.lo, the highest rate that passed).
+func (p *searchPlan) next(pass bool) (float64, bool) {
+	if pass {
+		p.lo = p.rate
+	} else {
+		p.hi = p.rate
+	}
+	if !p.bisecting && p.ramps < searchMaxRamp {
+		p.ramps++
+		var r float64
+		switch {
+		case pass && (p.hi > 0 || p.maxRate > 0 && p.rate >= p.maxRate), !pass && p.lo > 0:
+			p.bisecting = true // bracketed, or met at max_rate
+		case pass:
+			r = p.rate * 2
+			if p.maxRate > 0 {
+				r = min(r, p.maxRate)
+			}
+		default:
+			r = p.rate / 2
+		}
+		if !p.bisecting && r >= searchMinRate && r <= searchMaxRate {
+			p.rate = r
+			return r, true
+		}
+	}
+	p.bisecting = true
+	if p.bisects < searchMaxBisect && p.lo > 0 && p.hi > 0 && (p.hi-p.lo)/p.hi > searchPrecision {
+		p.bisects++
+		p.rate = (p.lo + p.hi) / 2
+		return p.rate, true
+	}
+	return 0, false
+}
+
+// MaxSearchSteps is the most steps Search can take from start within lim,
+// whatever each step's outcome: the longest path through searchPlan (at
+// most 1 + searchMaxRamp + searchMaxBisect). Each step is a Run with its
+// warm-up, so a search lasts at most this many times warm-up + duration.
+func MaxSearchSteps(start float64, lim Limit) int {
+	var longest func(p searchPlan) int
+	longest = func(p searchPlan) int {
+		most := 0
+		for _, pass := range []bool{true, false} {
+			q := p
+			if _, more := q.next(pass); more {
+				most = max(most, longest(q))
+			}
+		}
+		return 1 + most
+	}
+	return longest(newSearchPlan(start, lim))
 }
 
 // runStep runs cfg's open model at rate and checks the result against lim.

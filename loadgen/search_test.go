@@ -2,7 +2,9 @@ package loadgen
 
 import (
 	"context"
+	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -95,5 +97,83 @@ func TestSearchStopsAtMaxRate(t *testing.T) {
 	}
 	if len(sr.Curve) != 3 { // 200, 400, 500
 		t.Errorf("%d steps, want 3 (200, 400, 500): %+v", len(sr.Curve), sr.Curve)
+	}
+}
+
+// MaxSearchSteps is the longest a search can be, whatever each step's
+// outcome: search itself, run on every sequence of passes and failures
+// (a sequence is extended while the search asks for another step), takes
+// at most that many steps, and some sequence takes exactly that many. A
+// search that ramps 13 times and bisects 5 is 18 steps, not one.
+func TestMaxSearchStepsIsTheLongestSearch(t *testing.T) {
+	errMore := errors.New("asks for another step")
+	for _, c := range []struct {
+		start float64
+		lim   Limit
+	}{
+		{100, Limit{}}, {1, Limit{}}, {200, Limit{MaxRate: 500}}, {5000, Limit{MaxRate: 5000}}, {3, Limit{MaxRate: 1e7}},
+	} {
+		bound := MaxSearchSteps(c.start, c.lim)
+		if bound < 1 || bound > 1+searchMaxRamp+searchMaxBisect {
+			t.Errorf("start %v %+v: bound %d outside 1..%d", c.start, c.lim, bound, 1+searchMaxRamp+searchMaxBisect)
+		}
+		longest, searches := 0, 0
+		var walk func(outcomes []bool)
+		walk = func(outcomes []bool) {
+			i := 0
+			res, err := search(context.Background(), c.start, c.lim, func(rate float64) (SearchPoint, error) {
+				if c.lim.MaxRate > 0 && rate > c.lim.MaxRate {
+					t.Fatalf("asked %v above max_rate %v", rate, c.lim.MaxRate)
+				}
+				if i == len(outcomes) {
+					return SearchPoint{}, errMore
+				}
+				i++
+				return SearchPoint{Rate: rate, Pass: outcomes[i-1]}, nil
+			})
+			if errors.Is(err, errMore) {
+				walk(append(slices.Clone(outcomes), true))
+				walk(append(slices.Clone(outcomes), false))
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			searches++
+			longest = max(longest, len(res.Curve))
+			if len(res.Curve) > bound {
+				t.Fatalf("start %v %+v: outcomes %v took %d steps, above the bound %d", c.start, c.lim, outcomes, len(res.Curve), bound)
+			}
+		}
+		walk(nil)
+		if longest != bound || searches < 2 {
+			t.Errorf("start %v %+v: the longest of %d searches took %d steps, the bound says %d", c.start, c.lim, searches, longest, bound)
+		}
+	}
+	if got := MaxSearchSteps(100, Limit{}); got != 18 {
+		t.Errorf("from 100 req/s without max_rate: %d steps at most, want 18 (13 of ramp, 5 of bisection)", got)
+	}
+}
+
+// Against a target whose capacity is c (steps pass up to it), the plan
+// finds c to within 5 % from below.
+func TestSearchPlanFindsACapacity(t *testing.T) {
+	for _, c := range []float64{0.7, 30, 799, 800, 12345, 2e7} {
+		res, err := search(context.Background(), 100, Limit{}, func(rate float64) (SearchPoint, error) {
+			return SearchPoint{Rate: rate, Pass: rate <= c}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := c
+		switch {
+		case c < 1:
+			want = 0 // below the ramp's floor: none passed
+		case c > 1e7:
+			want = 100 * (1 << 12) // the ramp's last doubling
+		}
+		if res.Best > want || res.Best < 0.95*want {
+			t.Errorf("capacity %v: best %v in %d steps, want within 5%% below %v", c, res.Best, len(res.Curve), want)
+		}
 	}
 }

@@ -72,7 +72,7 @@ func newLoadFlags(stdout io.Writer) *loadFlags {
 	fs.Var(&f.headers, "header", "request header 'Name: value' (repeatable)")
 	f.asJSON = fs.Bool("json", false, "print one JSON object")
 	f.series = fs.Bool("series", false, "with --json: include the per-second series")
-	f.k6 = fs.Bool("k6", false, "print the k6-style benchmark table row")
+	f.k6 = fs.Bool("k6", false, "print the metrics of k6's end-of-test summary, each as k6 defines it")
 	f.search = fs.Bool("search", false, "search the highest rate meeting the --limit-* flags (open model, --rate is the start)")
 	f.ramp = fs.String("ramp", "", "open model at each of these rates in turn, e.g. 1000,2000,4000 (reports the curve)")
 	f.limP99 = fs.Duration("limit-p99", 50*time.Millisecond, "with --search: p99 limit")

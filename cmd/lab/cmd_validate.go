@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/experiments"
@@ -14,6 +13,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
 )
 
@@ -41,27 +41,18 @@ func cmdValidate(_ context.Context, args []string, stdout, _ io.Writer) error {
 			fmt.Fprintln(stdout, textsafe.Lines(err.Error())) // it may quote the file
 			continue
 		}
-		textsafe.Fprintf(stdout, "%s: OK (%s)\n", t, summary(e))
+		textsafe.Fprintf(stdout, "%s: OK (%s)\n", t, stats.Estimate(e, e.Bound(trial.SearchSteps)))
 		if n := targetNote(e.Target); n != "" {
 			textsafe.Fprintf(stdout, "  [target]: %s\n", n)
+		}
+		if w := stats.Reach(e); w != "" { // a warning: the run still runs, and measures
+			fmt.Fprintf(stdout, "  warning: [trials]: %s\n", w)
 		}
 	}
 	if bad > 0 {
 		return fmt.Errorf("%d of %d experiments have problems", bad, len(targets))
 	}
 	return nil
-}
-
-// summary says what an experiment will run and how long it takes at most.
-func summary(e *lab.Experiment) string {
-	most := time.Duration(e.LoadsPerRound()*e.Trials.Max) * (e.Load.Warmup + e.Load.Duration)
-	duet := ""
-	if e.Trials.Order == lab.OrderDuet {
-		duet = ", both at once (duet)"
-	}
-	return fmt.Sprintf("%s x %s x %d..%d trials, %s load%s: at most %s of load plus restarts",
-		plural(len(e.Variants), "variant"), plural(len(e.Scenarios), "scenario"),
-		e.Trials.Min, e.Trials.Max, e.Load.Model, duet, most)
 }
 
 // targetNote says what lab run will do to an existing server an

@@ -3,13 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/experiments"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/loadgen"
 )
 
 func TestValidateAllBundled(t *testing.T) {
@@ -95,5 +98,62 @@ func TestValidateSaysWhatTargetTouches(t *testing.T) {
 	}
 	if n := targetNote(lab.Target{}); n != "" {
 		t.Errorf("the local stack's target: %q, want no note", n)
+	}
+}
+
+// Trials too few for the test to reach a verdict are a warning, not an
+// error: the run measures, but no verdict can come of it. The warning
+// says the minimum.
+func TestValidateWarnsWhenNoVerdictIsReachable(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "x.toml")
+	src := "name = \"x\"\nscenarios = [\"GETSingle\"]\n[trials]\nmin = 3\nmax = 3\n[[variant]]\nname = \"a\"\n[[variant]]\nname = \"b\"\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"validate", file}, &out, &errb); err != nil {
+		t.Fatalf("a warning failed validate: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), file+": OK (") ||
+		!strings.Contains(out.String(), "  warning: [trials]: trials.max = 3 cannot reach a verdict") ||
+		!strings.Contains(out.String(), "It needs trials.max >= 6") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+// The estimate of a search run counts every step its searches can take
+// (loadgen's own plan: ramp and bisection, within the limit), each with its
+// warm-up: one variant, eight scenarios and two rounds of 1 s + 5 s were
+// promised "at most 1m36s of load" and took 12 min 42 s.
+func TestValidateBoundsASearchRunByItsSteps(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "x.toml")
+	src := `name = "x"
+scenarios = ["GETSingle", "GETSingleEmbed", "GETAllEmbed", "POSTSingle", "POSTBulk", "RPCSimple", "RPCGETSingle", "RPCGETSingleEmbed"]
+[load]
+model = "search"
+warmup = "1s"
+duration = "5s"
+[load.limit]
+p99 = "50ms"
+[trials]
+min = 2
+max = 2
+[[variant]]
+name = "a"
+`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"validate", file}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	steps := loadgen.MaxSearchSteps(100, loadgen.Limit{P99: 50 * time.Millisecond}) // from the default start rate
+	most := time.Duration(2*8*steps) * 6 * time.Second
+	if want := fmt.Sprintf("search load: at most %s of load if no trial crashes (each trial's search up to %d steps with their warm-ups)", most, steps); !strings.Contains(out.String(), want) {
+		t.Errorf("output:\n%s\nwant %q", out.String(), want)
+	}
+	if most < 12*time.Minute+42*time.Second {
+		t.Errorf("the bound %s is below the 12m42s such a run took", most)
 	}
 }

@@ -12,7 +12,8 @@ func loadResult(s loadgen.Summary, series []loadgen.Second) *load.Result {
 		Duration: s.Duration, Requests: s.Requests, Errors: s.Errors, Dropped: s.Dropped, Waited: s.Waited,
 		Rate: s.Rate, ErrorRate: s.ErrorRate(), DroppedRate: s.DroppedRate(),
 		Min: s.Min, Mean: s.Mean, P50: s.P50, P90: s.P90, P95: s.P95, P99: s.P99, P999: s.P999, Max: s.Max,
-		ServiceMean: s.ServiceMean, ServiceP50: s.ServiceP50, ServiceP99: s.ServiceP99,
+		ServiceMin: s.ServiceMin, ServiceMean: s.ServiceMean, ServiceP50: s.ServiceP50, ServiceP90: s.ServiceP90,
+		ServiceP95: s.ServiceP95, ServiceP99: s.ServiceP99, ServiceMax: s.ServiceMax,
 		SendDelayP50: s.SendDelayP50, SendDelayP99: s.SendDelayP99, SendDelayMax: s.SendDelayMax,
 		ServerTotal: s.ServerTotal.Mean, Timed: s.Timed, BytesIn: s.BytesIn, BytesOut: s.BytesOut,
 		MaxInFlight: s.MaxInFlight, Status: s.Status, ErrorKinds: s.ErrorKinds}

@@ -156,7 +156,7 @@ key = %q
 		t.Fatalf("lab run --agent across namespaces: %v\n%s\n--- agent\n%s", err, out, agentOut.String())
 	}
 	t.Logf("driver output:\n%s", out)
-	if !strings.Contains(string(out), "dropped <= 1%, at most "+tinyRate+" req/s") {
+	if !strings.Contains(string(out), "dropped ≤ 1 %, at most "+tinyRate+" req/s") {
 		t.Errorf("the report's capacity line does not state the search's --max-rate %s", tinyRate)
 	}
 

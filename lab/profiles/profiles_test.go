@@ -178,3 +178,26 @@ func TestUnnamed(t *testing.T) {
 		t.Error("Unsymbolized")
 	}
 }
+
+// A search trial's window saw every step and its warm-up, while its Load
+// holds the best step only: its statements are per the window's requests
+// (Trial.WindowRequests), as its statements per request in trials.csv are.
+// Divided by the best step's requests they read 16.3 per request where
+// trials.csv said 2.00.
+func TestSQLOfASearchIsPerTheWindowsRequests(t *testing.T) {
+	trial := func(rep int) lab.Trial {
+		return lab.Trial{Variant: "base", Scenario: "GETSingle", Rep: rep,
+			Load: lab.LoadStats{Model: lab.ModelSearch, Requests: 1225}, Sent: 10000,
+			DB:  lab.DBStats{StatementsPerRequest: 2},
+			SQL: []lab.Statement{{Query: "select set_config($1)", Calls: 10000}, {Query: "WITH pgrst_source AS (SELECT 1)", Calls: 10000}}}
+	}
+	run := &lab.Run{Experiment: lab.Experiment{Scenarios: []string{"GETSingle"}},
+		Variants: []lab.VariantInfo{{Name: "base", Baseline: true}}, Trials: []lab.Trial{trial(1), trial(2)}}
+	s := SQLOf(run)
+	if len(s) != 1 || s[0].Requests != 20000 {
+		t.Fatalf("sql %+v, want the 2 × 10000 requests the windows saw", s)
+	}
+	if got, want := s[0].CallsPerRequest(), run.Trials[0].DB.StatementsPerRequest; got != want {
+		t.Errorf("%.2f statements per request, want %.2f as the trials say", got, want)
+	}
+}

@@ -10,7 +10,8 @@ import (
 )
 
 // SQL is the statements one variant sent on one scenario, over all its
-// trials' measured windows.
+// trials' measured windows; Requests is the requests those windows saw
+// (Trial.WindowRequests: a search's every step, not its best one).
 type SQL struct {
 	Scenario   string    `json:"scenario"`
 	Variant    string    `json:"variant"`
@@ -50,7 +51,7 @@ func SQLOf(run *lab.Run) []SQL {
 					continue
 				}
 				seen = true
-				s.Requests += t.Load.Requests
+				s.Requests += t.WindowRequests() // what the statements were counted over
 				for _, st := range t.SQL {
 					q := normalise(st.Query)
 					calls[q] += st.Calls

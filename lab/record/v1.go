@@ -204,6 +204,7 @@ type TrialV1 struct {
 	Load         LoadStatsV1     `json:"load"`
 	Series       []SecondV1      `json:"series,omitempty"`
 	Curve        []CurvePointV1  `json:"curve,omitempty"`
+	Sent         int64           `json:"sent,omitempty"` // a search: the requests the window saw, every step's
 	Server       UsageV1         `json:"server"`
 	Database     UsageV1         `json:"database"`
 	DB           DBStatsV1       `json:"db"`

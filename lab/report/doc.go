@@ -2,8 +2,9 @@
 //
 //   - Terminal: aligned, benchstat-like tables per scenario, read at a glance;
 //   - Markdown (report.md): setup, variants and their config changes,
-//     verdicts, tables, a k6-style table in the columns of the 2020
-//     PostgREST benchmark; ready to paste into docs or a blog post;
+//     verdicts, tables, a k6-style table (the metrics of k6's end-of-test
+//     summary, as the 2020 PostgREST benchmark reported them, each as k6
+//     defines it); ready to paste into docs or a blog post;
 //   - HTML (report.html): self-contained, with SVG charts rendered by
 //     gonum.org/v1/plot (no external URLs or scripts);
 //   - JSON (verdicts.json), a benchfmt file benchstat reads (results.bench),

@@ -34,18 +34,7 @@ func LoadDesc(l lab.Load) string {
 			parts = append(parts, "think "+l.Think.String())
 		}
 	case lab.ModelSearch:
-		s := "search for the highest rate"
-		var lim []string
-		if l.Limit.P99 > 0 {
-			lim = append(lim, "p99 ≤ "+l.Limit.P99.String())
-		}
-		if l.Limit.MaxErrors > 0 {
-			lim = append(lim, fmt.Sprintf("errors ≤ %g%%", 100*l.Limit.MaxErrors))
-		}
-		if len(lim) > 0 {
-			s += " with " + strings.Join(lim, ", ")
-		}
-		parts = append(parts, s)
+		parts = append(parts, "search for the highest rate with "+l.Limit.String())
 	case lab.ModelEfficiency:
 		parts = append(parts, fmt.Sprintf("efficiency: open model at %.0f%% of the baseline's capacity (found by a search), CPU per request as the verdict", 100*l.EffectiveUtilisation()))
 	default:

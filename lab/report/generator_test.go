@@ -71,12 +71,12 @@ func TestMachineLineHasGeneratorAndEfficiencyChartHasCPU(t *testing.T) {
 func TestCapacityLineHasBothModels(t *testing.T) {
 	run := fixtureRun(lab.ModelEfficiency)
 	run.Capacity = []lab.Capacity{{Scenario: "GETSingle", Variant: "tcp", Found: 3200, Rate: 2080,
-		Limit:  lab.Limit{P99: 50 * time.Millisecond, MaxErrors: 0.001, MaxDropped: 0.01},
+		Limit:  lab.Limit{P99: 50 * time.Millisecond, MaxErrors: new(0.001), MaxDropped: new(0.01)},
 		Closed: 5300, ClosedConnections: 10,
 		Curve: []lab.CurvePoint{{AskedRate: 3200, Rate: 3200, P99Ms: 9, OK: true}, {AskedRate: 3600, Rate: 3370, P99Ms: 81, Dropped: 0.06}, {AskedRate: 4000, Rate: 3300, P99Ms: 200, Dropped: 0.2}}}}
 	var term bytes.Buffer
 	report.Terminal(&term, run, stats.Compare(run, 0.05))
-	want := "GETSingle (tcp): open 3200 req/s within p99 <= 50ms, errors <= 0.1%, dropped <= 1%; closed with 10 connections 5300 req/s " +
+	want := "GETSingle (tcp): open 3200 req/s within p99 ≤ 50ms, errors ≤ 0.1 %, dropped ≤ 1 %; closed with 10 connections 5300 req/s " +
 		"(open/closed 0.60; above the open figure 3600 req/s asked got 3370 req/s, p99 81.0 ms, 6.0% dropped (every in-flight slot busy)); trials at 2080 req/s"
 	if !strings.Contains(term.String(), want) {
 		t.Errorf("terminal report lacks\n%s\nin\n%s", want, term.String())
@@ -92,7 +92,7 @@ func TestCapacityLineHasBothModels(t *testing.T) {
 	run.Capacity[0].Found, run.Capacity[0].Limit.MaxRate = 500, 500
 	term.Reset()
 	report.Terminal(&term, run, stats.Compare(run, 0.05))
-	if want := "open 500 req/s within p99 <= 50ms, errors <= 0.1%, dropped <= 1%, at most 500 req/s; closed with 10 connections 5300 req/s " +
+	if want := "open 500 req/s within p99 ≤ 50ms, errors ≤ 0.1 %, dropped ≤ 1 %, at most 500 req/s; closed with 10 connections 5300 req/s " +
 		"(the open figure is the search's max_rate, not a capacity); trials at"; !strings.Contains(term.String(), want) {
 		t.Errorf("terminal report lacks\n%s\nin\n%s", want, term.String())
 	}

@@ -54,7 +54,7 @@ type htmlData struct {
 	Setup              [][2]string
 	Variants           []htmlVariant
 	Scenarios          []htmlScenario
-	K6                 []K6Row
+	K6                 []htmlK6
 	Limits             []LimitCells
 	LimitsIntro        string
 	LimitsCharts       []chart.Chart
@@ -86,7 +86,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	}
 	d := htmlData{
 		Title: run.Experiment.Title, Description: run.Experiment.Description, Reference: run.Target.Reference,
-		Interrupted: run.Interrupted, Timeline: timeline, K6: K6Rows(run), Limits: LimitsCells(run), LimitsIntro: limitsIntro(run),
+		Interrupted: run.Interrupted, Timeline: timeline, K6: htmlK6Tables(K6Rows(run)), Limits: LimitsCells(run), LimitsIntro: limitsIntro(run),
 		Method: fmt.Sprintf("Medians of %s trials per variant and scenario, ± the half-width of the %.0f%% confidence interval; "+
 			"delta is the change against the baseline that the test estimates (the median per-round change where paired, the change of the medians otherwise), \"~\" when the test finds no significant difference. Test: %s.",
 			trialCounts(run), 100*v.Confidence, v.Method()),
@@ -257,8 +257,37 @@ func Style() template.CSS {
 	return ""
 }
 
+// htmlK6 is one scenario's k6 table: a column per variant, a line per
+// metric (the metric, then each variant's value).
+type htmlK6 struct {
+	Scenario string
+	Variants []string
+	Lines    [][]string
+}
+
+// htmlK6Tables groups rows (in scenario order) into one table per scenario.
+func htmlK6Tables(rows []K6Row) []htmlK6 {
+	var out []htmlK6
+	for i, r := range rows {
+		if i == 0 || rows[i-1].Scenario != r.Scenario {
+			t := htmlK6{Scenario: r.Scenario}
+			for _, m := range format.K6Metrics(r.Closed) {
+				t.Lines = append(t.Lines, []string{m})
+			}
+			out = append(out, t)
+		}
+		t := &out[len(out)-1]
+		t.Variants = append(t.Variants, r.Variant)
+		for j, v := range r.K6Values(format.Bytes) {
+			t.Lines[j] = append(t.Lines[j], v)
+		}
+	}
+	return out
+}
+
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"join": strings.Join, "num": num, "bytes": format.Bytes, "ms": msCell,
+	"k6note": func() string { return format.K6Intro + " " + format.K6Note },
 }).Parse(pageTemplate))
 
 const pageTemplate = `<!DOCTYPE html>
@@ -340,10 +369,11 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 {{end}}
 
 {{with .K6}}<h2>k6-style summary</h2>
-<p class="muted">In the columns of the 2020 PostgREST benchmark (k6), medians per trial.</p>
-<table><tr><th class="l">scenario</th><th class="l">variant</th><th>http_reqs rate</th><th>http_reqs count</th><th>http_req_duration avg</th><th>data_received</th><th>data_sent</th><th>vus</th><th>failed_requests</th></tr>
-{{range .}}<tr><td class="l">{{.Scenario}}</td><td class="l">{{.Variant}}</td><td>{{num .Rate}}/s</td><td>{{printf "%.0f" .Count}}</td><td>{{num .AvgMs}}ms</td><td>{{bytes .Received}}</td><td>{{bytes .Sent}}</td><td>{{printf "%.0f" .VUs}}</td><td>{{printf "%.2f" .FailedPct}}%</td></tr>
-{{end}}</table>{{end}}
+<p class="muted">{{k6note}}</p>
+{{range .}}<h3>{{.Scenario}}</h3>
+<table><tr><th class="l">metric</th>{{range .Variants}}<th>{{.}}</th>{{end}}</tr>
+{{range .Lines}}<tr>{{range $i, $c := .}}<td{{if eq $i 0}} class="l"{{end}}>{{$c}}</td>{{end}}</tr>
+{{end}}</table>{{end}}{{end}}
 
 {{with .Timeline}}<h2>Resources over the run</h2>
 {{range .}}<figure>{{.SVG}}{{with .Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>{{end}}{{end}}

@@ -31,10 +31,14 @@ func TestHTMLIsSelfContainedWithCharts(t *testing.T) {
 	}
 	for _, want := range []string{"GETSingle: throughput per variant", "GETSingleEmbed: latency distribution",
 		"rate vs p99 latency (search)", "PostgREST CPU over the run", "PostgREST RSS over the run",
-		"reference server (postgrest-mini), not PostgREST", "oom-kill", "http_reqs rate", "Highest rate within the limit", "Peak memory of the target"} {
+		"reference server (postgrest-mini), not PostgREST", "oom-kill", "<td class=\"l\">http_req_duration p(95)</td>",
+		"<td class=\"l\">in flight, max (not VUs)</td>", "Highest rate within the limit", "Peak memory of the target"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("HTML lacks %q", want)
 		}
+	}
+	if strings.Contains(html, `<td class="l">vus</td>`) { // a search's steps are open-model loads: no VUs
+		t.Error("HTML's k6 table has vus for a search run")
 	}
 	if strings.Contains(html, "<script") {
 		t.Error("HTML has a script")

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"strconv"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
@@ -12,49 +13,48 @@ import (
 // over the variant's valid trials.
 type K6Row = format.K6Row
 
-// K6Rows computes the k6-style table of a run.
+// K6Rows computes the k6-style table of a run: per scenario and variant,
+// each trial's k6 figures (format.K6RowOf) and their medians.
 func K6Rows(run *lab.Run) []K6Row {
 	var out []K6Row
 	for _, sc := range stats.ScenarioNames(run) {
 		for _, name := range stats.VariantNames(run) {
-			var rate, count, avg, in, sent, secs, vus, failed []float64
+			var rows []K6Row
 			for _, t := range stats.TrialsOf(run, name, sc) {
 				if t.Error != "" || t.Load.Requests == 0 {
 					continue
 				}
-				l := t.Load
-				rate = append(rate, l.Rate)
-				count = append(count, float64(l.Requests))
-				avg = append(avg, k6Duration(l))
-				in = append(in, float64(l.BytesIn))
-				sent = append(sent, float64(l.BytesOut))
-				secs = append(secs, l.Seconds)
-				vu := l.Connections
-				if vu == 0 {
-					vu = l.MaxInFlight
-				}
-				vus = append(vus, float64(vu))
-				failed = append(failed, 100*float64(l.Errors)/float64(l.Requests))
+				rows = append(rows, format.K6RowOf(sc, name, k6Load(t.Load)))
 			}
-			if len(rate) == 0 {
-				continue
+			if len(rows) > 0 {
+				out = append(out, format.K6Median(rows, stats.Median))
 			}
-			out = append(out, K6Row{Scenario: sc, Variant: name, Trials: len(rate), Rate: stats.Median(rate), Count: stats.Median(count),
-				AvgMs: stats.Median(avg), Received: stats.Median(in), Sent: stats.Median(sent), Seconds: stats.Median(secs), VUs: stats.Median(vus), FailedPct: stats.Median(failed)})
 		}
 	}
 	return out
 }
 
-// k6Duration is k6's http_req_duration: the service time, from when the
-// request was sent (in the open model, latency also counts the time a
-// request waited for its send slot). Records written before service means
-// were kept have none: for them the latency mean is the closest figure.
-func k6Duration(l lab.LoadStats) float64 {
-	if l.ServiceMs.Mean > 0 {
-		return l.ServiceMs.Mean
+// k6Load is what the k6 table reads of a trial. http_req_duration is the
+// service time (from the send; in the open model the latency also counts
+// the wait for a send slot). Records written before service times were
+// kept have none: for them the latency stands in.
+func k6Load(l lab.LoadStats) format.K6Load {
+	d := l.ServiceMs
+	if d.Mean <= 0 {
+		d = l.LatencyMs
 	}
-	return l.LatencyMs.Mean
+	k := format.K6Load{Closed: l.Model.Closed(), Requests: l.Requests, Dropped: l.Dropped, Seconds: l.Seconds,
+		AvgMs: d.Mean, MinMs: d.Min, MedMs: d.P50, MaxMs: d.Max, P90Ms: d.P90, P95Ms: d.P95,
+		Errors: l.Errors, BytesIn: l.BytesIn, BytesOut: l.BytesOut, Connections: l.Connections, MaxInFlight: l.MaxInFlight}
+	if len(l.Status) > 0 {
+		k.Status = map[int]int64{}
+		for code, n := range l.Status {
+			if c, err := strconv.Atoi(code); err == nil {
+				k.Status[c] += n
+			}
+		}
+	}
+	return k
 }
 
-func mdK6(b *bufio.Writer, run *lab.Run) { format.K6Markdown(b, K6Rows(run), num, format.Bytes) }
+func mdK6(b *bufio.Writer, run *lab.Run) { format.K6Markdown(b, K6Rows(run), format.Bytes) }

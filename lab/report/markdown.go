@@ -16,8 +16,9 @@ import (
 )
 
 // Markdown writes report.md: setup, variants with their config changes,
-// verdicts, one table per scenario, a k6-style table in the columns of
-// the 2020 PostgREST benchmark, and the run's events.
+// verdicts, one table per scenario, a k6-style table (k6's end-of-test
+// metrics, as the 2020 PostgREST benchmark reported them), and the run's
+// events.
 func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	b := bufio.NewWriter(w)
 	title := run.Experiment.Title

@@ -70,7 +70,10 @@
 // (MDEPct), from the run's own noise (the standard deviation of the
 // log-ratios, or of the log values when unpaired), its number of trials and
 // its threshold, with the rank tests' efficiency 3/π. PlanRounds inverts it
-// for `lab plan`.
+// for `lab plan`. Where the test cannot reach its threshold with the
+// trials it has (MinP, Reachable: fewer than 6 pairs at 0.05) no change is
+// detectable, and no MDE is stated; Reach is `lab validate`'s warning for
+// an experiment whose trials.max is below that.
 //
 // A comparison that is not significant is shown as "~" (no difference).
 // Rows carry warnings a reader must see: too few trials, high noise (a

@@ -21,11 +21,13 @@ var rankEfficiency = math.Pi / 3
 // relative noise sd (standard deviation of log values or log-ratios) and n
 // pairs (paired) or n values per group (unpaired). It uses the normal
 // approximation with Student t quantiles (n-1 or 2n-2 degrees of freedom)
-// and the rank tests' efficiency 3/π. It is +Inf below 3 values: with 2
-// (one degree of freedom) the t quantile makes it millions of percent,
-// which says nothing a reader can use.
+// and the rank tests' efficiency 3/π. It is +Inf where the rank test
+// cannot reach p <= alpha with n at all (Reachable: fewer than 6 pairs at
+// 0.05), for no change is detectable there however large, and below 3
+// values: with 2 (one degree of freedom) the t quantile makes it millions
+// of percent, which says nothing a reader can use.
 func MDEPct(sd float64, n int, alpha float64, paired bool) float64 {
-	if n < 3 || math.IsNaN(sd) {
+	if n < 3 || math.IsNaN(sd) || !Reachable(n, alpha, paired) {
 		return math.Inf(1)
 	}
 	df, se := float64(n-1), sd/math.Sqrt(float64(n))

@@ -86,11 +86,7 @@ const PlanLimit = 500
 // Without a measured time per trial it assumes warm-up + duration +
 // DefaultTrialOverhead.
 func PlanFor(e *lab.Experiment, nz Noise, effectPct float64) Plan {
-	alpha := e.Trials.Alpha
-	if alpha <= 0 {
-		alpha = DefaultAlpha
-	}
-	d := Design{Min: e.Trials.Min, Max: e.Trials.Max, Alpha: alpha, Sequential: e.Trials.IsSequential()}
+	d := DesignFor(e)
 	p := Plan{EffectPct: math.Abs(effectPct), Noise: nz}
 	p.Rounds, p.OK = PlanRounds(d, nz.SD, p.EffectPct, nz.Paired, PlanLimit)
 	p.MDEAtMax = MDEPct(nz.SD, d.Max, d.NominalAlpha(d.Max), nz.Paired)

@@ -212,7 +212,7 @@ func (r Row) SpeedNote() string {
 	if p == nil || p.Speed == nil || r.Test != TestSignedRank {
 		return ""
 	}
-	return fmt.Sprintf("speed-adjusted: unadjusted p=%.3f, ±%.1f%%", p.Speed.RawP, MDEPct(p.Speed.RawSD, p.N, r.Threshold, true))
+	return fmt.Sprintf("speed-adjusted: unadjusted p=%.3f, %s", p.Speed.RawP, mdeText(MDEPct(p.Speed.RawSD, p.N, r.Threshold, true)))
 }
 
 // pString formats a p-value in three decimals, or two significant digits

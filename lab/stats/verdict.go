@@ -210,10 +210,30 @@ func (r Row) MDEString() string {
 	switch {
 	case r.zeroMedian():
 		return "—"
-	case math.IsInf(r.MDEPct, 0) || math.IsNaN(r.MDEPct):
+	}
+	return mdeText(r.MDEPct)
+}
+
+// mdeText is a minimum detectable effect as the reports write it: "±3.1%",
+// or "?" when there is none to state (MDEPct is +Inf).
+func mdeText(pct float64) string {
+	if math.IsInf(pct, 0) || math.IsNaN(pct) {
 		return "?"
 	}
-	return fmt.Sprintf("±%.1f%%", r.MDEPct)
+	return fmt.Sprintf("±%.1f%%", pct)
+}
+
+// Undecidable reports whether the row's test could not reach a verdict
+// at its threshold with the values it had (Reachable): no change would
+// have been detected, however large, so the row states no MDE.
+func (r Row) Undecidable() bool {
+	if r.Baseline.N == 0 || r.Variant.N == 0 {
+		return false
+	}
+	if r.Test == TestSignedRank && r.Paired != nil {
+		return !Reachable(r.Paired.N, r.Threshold, true)
+	}
+	return !Reachable(min(r.Baseline.N, r.Variant.N), r.Threshold, false)
 }
 
 // zeroMedian reports a row whose baseline or variant median is zero (no
@@ -228,6 +248,14 @@ func (r Row) zeroMedian() bool {
 func (r Row) MDESentence() string {
 	switch r.MDEString() {
 	case "?":
+		if r.Undecidable() {
+			n, what := min(r.Baseline.N, r.Variant.N), "trials per variant"
+			if r.Test == TestSignedRank && r.Paired != nil {
+				n, what = r.Paired.N, "pairs"
+			}
+			return fmt.Sprintf("with %d %s the test cannot reach p <= %.3g: no change could have been detected, however large (it needs >= %d)",
+				n, what, r.Threshold, RoundsNeeded(r.Threshold, r.Test == TestSignedRank && r.Paired != nil))
+		}
 		return "too few trials to say which changes this run could detect"
 	case "—":
 		return "a median of zero has no relative change to detect"
@@ -383,8 +411,8 @@ func compareMetric(scenario string, m lab.Metric, isPrimary bool, bname string, 
 			if !lk.primaryOnly {
 				r.MDEPct = MDEPct(paired.SD, paired.N, r.Threshold, true)
 			}
-			if minP := math.Ldexp(2, -paired.N); minP > r.Threshold {
-				ws = append(ws, fmt.Sprintf("paired: need >= %d pairs to detect a difference at p <= %.3g", pairsNeeded(r.Threshold), r.Threshold))
+			if !Reachable(paired.N, r.Threshold, true) {
+				ws = append(ws, fmt.Sprintf("paired: need >= %d pairs to detect a difference at p <= %.3g", RoundsNeeded(r.Threshold, true), r.Threshold))
 			}
 		} else {
 			r.P = r.PUnpaired
@@ -408,16 +436,6 @@ func compareMetric(scenario string, m lab.Metric, isPrimary bool, bname string, 
 	}
 	r.Warnings = dedupe(append(ws, common...))
 	return r
-}
-
-// pairsNeeded is the fewest pairs whose smallest two-sided signed-rank
-// p-value (2/2^n) is at most threshold.
-func pairsNeeded(threshold float64) int {
-	n := 1
-	for math.Ldexp(2, -n) > threshold && n < 64 {
-		n++
-	}
-	return n
 }
 
 func outcome(r Row, m lab.Metric) Outcome {

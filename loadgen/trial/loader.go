@@ -35,8 +35,7 @@ func (l *Loader) Load(ctx context.Context, spec lab.LoadSpec) (lab.LoadOutcome, 
 		}
 	}
 	if spec.Load.Model.SearchesEachTrial() {
-		sr, err := loadgen.Search(ctx, cfg, loadgen.Limit{P99: spec.Load.Limit.P99, MaxErrorRate: spec.Load.Limit.MaxErrors,
-			MaxDroppedRate: spec.Load.Limit.MaxDropped, MaxRate: spec.Load.Limit.MaxRate}, progress)
+		sr, err := loadgen.Search(ctx, cfg, limit(spec.Load.Limit), progress)
 		if err != nil {
 			return lab.LoadOutcome{}, fmt.Errorf("search: %w", err)
 		}
@@ -96,14 +95,7 @@ func (l *Loader) config(spec lab.LoadSpec) (loadgen.Config, error) {
 	case ld.Model.Closed():
 		cfg.Closed = &loadgen.Closed{Connections: ld.Connections, Think: ld.Think}
 	case ld.Model.Arrivals():
-		rate := ld.Rate
-		if rate == 0 {
-			rate = ld.Limit.MinRate
-		}
-		if rate == 0 {
-			rate = 100
-		}
-		cfg.Open = &loadgen.Open{Rate: rate, MaxInFlight: ld.MaxInFlight}
+		cfg.Open = &loadgen.Open{Rate: startRate(ld), MaxInFlight: ld.MaxInFlight}
 	}
 	if cfg.MaxRequests == 0 {
 		cfg.MaxRequests = boundFor(ld)
@@ -113,6 +105,28 @@ func (l *Loader) config(spec lab.LoadSpec) (loadgen.Config, error) {
 	}
 	return cfg, nil
 }
+
+// startRate is the open model's rate, and the rate a search starts from:
+// Rate, else the limit's min_rate, else 100 req/s.
+func startRate(ld lab.Load) float64 {
+	switch {
+	case ld.Rate > 0:
+		return ld.Rate
+	case ld.Limit.MinRate > 0:
+		return ld.Limit.MinRate
+	}
+	return 100
+}
+
+// limit is a search's limit as package loadgen takes it.
+func limit(l lab.Limit) loadgen.Limit {
+	return loadgen.Limit{P99: l.P99, MaxErrorRate: l.ErrorRate(), MaxDroppedRate: l.DroppedRate(), MaxRate: l.MaxRate}
+}
+
+// SearchSteps is the most steps a search of ld can take (ld.Limit, from
+// its start rate: loadgen.MaxSearchSteps), for the estimates of a run's
+// time (lab.Experiment.Bound).
+func SearchSteps(ld lab.Load) int { return loadgen.MaxSearchSteps(startRate(ld), limit(ld.Limit)) }
 
 // boundFor is a generous count bound: far above what the machine can do in
 // the trial's time, so only a runaway loop ever reaches it.

@@ -22,7 +22,7 @@ func TestLoaderSearchHonoursMaxRate(t *testing.T) {
 	l := &Loader{Target: loadgen.Target{URL: srv.URL}}
 	out, err := l.Load(context.Background(), lab.LoadSpec{Scenario: "RPCSimple", Seed: 1, Load: lab.Load{
 		Model: lab.ModelSearch, Duration: 300 * time.Millisecond, Warmup: 50 * time.Millisecond, Timeout: 2 * time.Second,
-		Limit: lab.Limit{P99: time.Second, MaxErrors: 0.01, MaxDropped: 0.05, MinRate: 100, MaxRate: 250},
+		Limit: lab.Limit{P99: time.Second, MaxErrors: new(0.01), MaxDropped: new(0.05), MinRate: 100, MaxRate: 250},
 	}})
 	if err != nil {
 		t.Fatal(err)

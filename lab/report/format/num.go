@@ -3,6 +3,7 @@ package format
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -78,4 +79,18 @@ func Median(n int, median, spreadPct float64) string {
 		return Num(median, 3) + " ±?"
 	}
 	return fmt.Sprintf("%s ±%.0f%%", Num(median, 3), spreadPct)
+}
+
+// Share writes a fraction as a percentage the way people write one: to
+// six significant digits, without trailing zeros or an exponent: 0.001 is
+// "0.1 %", 1e-6 "0.0001 %" (not 100*1e-6's 9.999999999999999e-05).
+func Share(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "? %"
+	case math.IsInf(f, 0):
+		return "∞ %"
+	}
+	p, _ := strconv.ParseFloat(strconv.FormatFloat(100*f, 'g', 6, 64), 64)
+	return strconv.FormatFloat(p, 'f', -1, 64) + " %"
 }

@@ -20,3 +20,19 @@ func TestNum(t *testing.T) {
 		}
 	}
 }
+
+// Share writes a percentage as people write one, without the float's
+// noise (100 × 1e-6 = 9.999999999999999e-05).
+func TestShare(t *testing.T) {
+	for _, c := range []struct {
+		f    float64
+		want string
+	}{
+		{1e-6, "0.0001 %"}, {0.001, "0.1 %"}, {0.01, "1 %"}, {0.07, "7 %"}, {0.123456789, "12.3457 %"}, {0, "0 %"}, {1, "100 %"},
+		{1e-9, "0.0000001 %"}, {math.NaN(), "? %"},
+	} {
+		if got := Share(c.f); got != c.want {
+			t.Errorf("Share(%v) = %q, want %q", c.f, got, c.want)
+		}
+	}
+}

@@ -6,17 +6,17 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
 
-// K6Table writes one row per result in the columns of the original
-// PostgREST benchmark tables (k6 metrics, format.K6Text): http_reqs rate
-// and count, http_req_duration avg, data_received, data_sent, vus,
-// failed_requests. Like k6's http_req_duration, the average is the service
-// time (from the send); vus is the highest number of requests in flight.
+// K6Table writes one row per result with the metrics of k6's end-of-test
+// summary (format.K6Row: http_reqs, iterations, http_req_duration from the
+// send, http_req_failed, data_received, data_sent, and vus for the closed
+// model only: the open model's in-flight figures are named as such).
 func K6Table(w io.Writer, results []*Result) error {
 	rows := make([]format.K6Row, len(results))
 	for i, s := range results {
-		rows[i] = format.K6Row{Scenario: s.Scenario, Trials: 1, Rate: s.Rate, Count: float64(s.Requests), AvgMs: ms(s.ServiceMean),
-			Received: float64(s.BytesIn), Sent: float64(s.BytesOut), Seconds: s.Duration.Seconds(), VUs: float64(s.MaxInFlight),
-			FailedPct: 100 * s.ErrorRate, Failed: s.Errors}
+		rows[i] = format.K6RowOf(s.Scenario, "", format.K6Load{Closed: s.Model == "closed", Requests: s.Requests, Dropped: s.Dropped,
+			Seconds: s.Duration.Seconds(), AvgMs: ms(s.ServiceMean), MinMs: ms(s.ServiceMin), MedMs: ms(s.ServiceP50),
+			MaxMs: ms(s.ServiceMax), P90Ms: ms(s.ServiceP90), P95Ms: ms(s.ServiceP95), Status: s.Status, Errors: s.Errors,
+			BytesIn: s.BytesIn, BytesOut: s.BytesOut, Connections: s.Connections, MaxInFlight: s.MaxInFlight})
 	}
 	return format.K6Text(w, rows, fmtBytes)
 }

@@ -45,8 +45,9 @@ func TestK6TableAndText(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"http_reqs (rate)", "http_req_duration (avg)", "data_received", "failed_requests",
-		"GETSingle", "1000.00/s", "30000", "2.00ms", "12.3 MB", "2.0 MB", "0.10% (30)"} {
+	for _, want := range []string{"http_reqs", "iterations", "http_req_duration", "data_received", "http_req_failed",
+		"in flight, max (not VUs)", "in-flight bound", "dropped_iterations",
+		"GETSingle", "30000 1000/s", "avg=2.00ms", "12.3 MB", "2.0 MB", "0.10% 30 of 30000"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("k6 table lacks %q:\n%s", want, out)
 		}

@@ -15,7 +15,9 @@ type Result struct {
 	ErrorRate                                float64       // Errors / Requests
 	DroppedRate                              float64       // Dropped / (Requests + Dropped)
 	Min, Mean, P50, P90, P95, P99, P999, Max time.Duration // of the successful answers
-	ServiceMean, ServiceP50, ServiceP99      time.Duration
+	ServiceMin, ServiceMean, ServiceP50      time.Duration
+	ServiceP90, ServiceP95, ServiceP99       time.Duration
+	ServiceMax                               time.Duration
 	SendDelayP50, SendDelayP99, SendDelayMax time.Duration
 	// Phases are the Server-Timing phases' means of the Timed answers that
 	// carried the header, ServerTotal their per-request sum.

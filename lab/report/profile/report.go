@@ -151,7 +151,7 @@ func ghcSummaries(run *lab.Run) []GHCSummary {
 			}
 			g.Trials++
 			alloc += float64(t.GHC.BytesAllocated)
-			req += t.Load.Requests
+			req += t.WindowRequests() // the window the allocation was counted in
 			gc += t.GHC.GCCPUSeconds
 			cpu += t.GHC.CPUSeconds
 			g.MaxLiveBytes = max(g.MaxLiveBytes, t.GHC.MaxLiveBytes)
