@@ -1,6 +1,10 @@
 package lab
 
-import "time"
+import (
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
+)
 
 // Bound is the most load a run of an experiment can generate, counted
 // from its settings before it runs: what `lab validate` states. Each load
@@ -43,4 +47,37 @@ func (e *Experiment) Bound(searchSteps func(Load) int) Bound {
 		b.Applies++
 	}
 	return b
+}
+
+// typicalCapacity is the capacity Typical assumes for a scenario the 2020
+// benchmark did not run, req/s.
+const typicalCapacity = 1000
+
+// Typical is the load time a run of e takes when each scenario's capacity
+// is typical: its rate in the 2020 benchmark (postgrest.Benchmark2020;
+// typicalCapacity for a scenario it lacks), every repeat's search starting
+// near the rate the last one found (searchRestart), as the runner does.
+// stepsTo walks the load generator's search rule to a capacity
+// (loadgen/trial.SearchStepsTo). Searches take about as many steps for a
+// capacity twice or half as large (one more or one fewer), so the figure
+// holds across machines within a step per search. For other models it is
+// b.Load.
+func (e *Experiment) Typical(b Bound, stepsTo func(ld Load, capacity float64) int) time.Duration {
+	if !e.Load.Model.SearchesEachTrial() {
+		return b.Load
+	}
+	steps := 0
+	for _, sc := range e.Scenarios {
+		c, ok := postgrest.Benchmark2020[sc]
+		if !ok {
+			c = typicalCapacity
+		}
+		again := e.Load
+		again.Limit.MinRate = max(searchRestart*c, e.Load.Limit.MinRate)
+		steps += stepsTo(e.Load, c) + (e.Trials.Max-1)*stepsTo(again, c)
+	}
+	if len(e.Custom) > 0 && len(e.Scenarios) == 0 {
+		steps = e.Trials.Max * stepsTo(e.Load, typicalCapacity)
+	}
+	return time.Duration(steps*max(1, len(e.Variants))) * (e.Load.Warmup + e.Load.Duration)
 }

@@ -220,3 +220,18 @@ func Ramp(ctx context.Context, cfg Config, rates []float64, lim Limit, stopAtFai
 	}
 	return res, ctx.Err()
 }
+
+// SearchStepsTo is how many steps a search from start within lim takes
+// on a target whose capacity is capacity: every rate up to it passes,
+// every rate above it fails (the estimate of a run's typical length).
+func SearchStepsTo(start float64, lim Limit, capacity float64) int {
+	p := newSearchPlan(start, lim)
+	rate, steps := p.first(), 1
+	for {
+		r, more := p.next(rate <= capacity)
+		if !more {
+			return steps
+		}
+		rate, steps = r, steps+1
+	}
+}

@@ -41,7 +41,7 @@ func cmdValidate(_ context.Context, args []string, stdout, _ io.Writer) error {
 			fmt.Fprintln(stdout, textsafe.Lines(err.Error())) // it may quote the file
 			continue
 		}
-		textsafe.Fprintf(stdout, "%s: OK (%s)\n", t, stats.Estimate(e, e.Bound(trial.SearchSteps)))
+		textsafe.Fprintf(stdout, "%s: OK (%s)\n", t, estimate(e))
 		if n := targetNote(e.Target); n != "" {
 			textsafe.Fprintf(stdout, "  [target]: %s\n", n)
 		}
@@ -109,4 +109,10 @@ func postgrestKeys(key, value string, allowUnknown bool) error {
 		msg += " (allowed: " + strings.Join(ke.Allowed, ", ") + ")"
 	}
 	return errors.New(msg)
+}
+
+// estimate is stats.Estimate with the load generator's search rule.
+func estimate(e *lab.Experiment) string {
+	b := e.Bound(trial.SearchSteps)
+	return stats.Estimate(e, b, e.Typical(b, trial.SearchStepsTo))
 }

@@ -128,6 +128,12 @@ func limit(l lab.Limit) loadgen.Limit {
 // time (lab.Experiment.Bound).
 func SearchSteps(ld lab.Load) int { return loadgen.MaxSearchSteps(startRate(ld), limit(ld.Limit)) }
 
+// SearchStepsTo is how many steps a search of ld takes on a target whose
+// capacity is capacity req/s (lab.Experiment.Typical).
+func SearchStepsTo(ld lab.Load, capacity float64) int {
+	return loadgen.SearchStepsTo(startRate(ld), limit(ld.Limit), capacity)
+}
+
 // boundFor is a generous count bound: far above what the machine can do in
 // the trial's time, so only a runaway loop ever reaches it.
 func boundFor(ld lab.Load) int64 {
