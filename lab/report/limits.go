@@ -109,6 +109,17 @@ func limitsIntro(run *lab.Run) string {
 		"the rate over %s's beside the %s.", run.Experiment.Load.Limit.String(), minCITrials, stats.RatioScenario, postgrest.Benchmark2020Machine)
 }
 
+// limitsReproduce is the command that measures the table again, and what
+// it measured: the target's version, the lab's, the machine.
+func limitsReproduce(run *lab.Run) (cmd, what string) {
+	cmd = "lab run " + run.Experiment.Name
+	if run.Experiment.Source != "" {
+		cmd = "lab run " + run.Experiment.Source
+	}
+	what = fmt.Sprintf("%s, measured by pgrst-lab %s on %s", TargetDesc(run.Target), run.Host.LabVersion, HostDesc(run.Host))
+	return cmd, what
+}
+
 // mdLimits writes the limits table (search runs), one table per variant.
 func mdLimits(b *bufio.Writer, run *lab.Run) {
 	cells := LimitsCells(run)
@@ -131,6 +142,8 @@ func mdLimits(b *bufio.Writer, run *lab.Run) {
 		}
 		fmt.Fprintln(b)
 	}
+	cmd, what := limitsReproduce(run)
+	fmt.Fprint(b, format.MdPara("Reproduce with "+format.MdCode(cmd)+" on the same stack ("+format.MdEscape(what)+")."))
 }
 
 func variantsOf(cells []LimitCells) []string {

@@ -40,6 +40,11 @@ func TestLimitsInEveryFormat(t *testing.T) {
 			}
 		}
 	}
+	for name, out := range map[string]string{"markdown": md.String(), "html": html.String()} {
+		if !strings.Contains(out, "lab run limits") {
+			t.Errorf("%s does not say how to reproduce the table", name)
+		}
+	}
 	if n := strings.Count(html.String(), `aria-label="Highest rate within the limit"`); n != 1 {
 		t.Errorf("report.html has %d throughput charts, want 1", n)
 	}
