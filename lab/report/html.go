@@ -59,6 +59,8 @@ type htmlData struct {
 	LimitsIntro        string
 	LimitsCharts       []chart.Chart
 	LimitsCommand      string
+	Memory             []MemorySection
+	MemoryIntro        string
 	LimitsWhat         string
 	Timeline           []chart.Chart
 	Events             []string
@@ -97,6 +99,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		d.Title = run.Experiment.Name
 	}
 	d.LimitsCommand, d.LimitsWhat = limitsReproduce(run)
+	d.Memory, d.MemoryIntro = MemorySections(run), memoryIntro
 	if d.LimitsCharts, err = limitsCharts(run); err != nil {
 		return err
 	}
@@ -333,6 +336,13 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 {{end}}</table>
 <p class="muted">Reproduce with <code>{{$.LimitsCommand}}</code> on the same stack ({{$.LimitsWhat}}).</p>
 <div class="charts">{{range $.LimitsCharts}}<figure>{{.SVG}}{{with .Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>{{end}}</div>{{end}}
+
+{{with .Memory}}<h2>Memory</h2>
+<p class="muted">{{$.MemoryIntro}}</p>
+{{range .}}<p>{{.Floor}}</p>
+<table><tr><th class="l">MemoryMax</th><th>trials</th><th>OOM kills</th><th>peak RSS</th><th>back after</th></tr>
+{{range .Rows}}<tr><td class="l">{{.Limit}}</td><td>{{.Trials}}</td><td>{{.OOMKills}}</td><td>{{.PeakRSS}}</td><td>{{.Recovery}}</td></tr>
+{{end}}</table>{{end}}{{end}}
 
 {{if .Endpoints}}<h2>Verdict per endpoint</h2>
 <table class="endpoints"><tr><th class="l">endpoint</th><th>line</th><th class="l">scenario</th><th class="l">variant</th><th>share</th><th>min</th><th>P50</th><th>P90</th><th>P95</th><th>P99</th><th>P50 change</th><th>p (Holm)</th><th>mde</th></tr>

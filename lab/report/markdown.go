@@ -37,6 +37,7 @@ func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	}
 
 	mdLimits(b, run)
+	mdMemory(b, run)
 	mdEndpoints(b, v, "##")
 	fmt.Fprintf(b, "## Verdict\n\n")
 	mdVerdictTable(b, v, nil)

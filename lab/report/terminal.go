@@ -57,6 +57,7 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 		textsafe.Fprintf(w, "\nbinaries %s\n", bins)
 	}
 	LimitsText(w, run)
+	MemoryText(w, run)
 	sweep.Text(w, run, v)
 	terminalEndpoints(w, v)
 	fmt.Fprintln(w)

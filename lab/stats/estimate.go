@@ -29,9 +29,9 @@ func Estimate(e *lab.Experiment, b lab.Bound, typical time.Duration) string {
 	setup := time.Duration(b.Trials) * DefaultTrialOverhead
 	about := fmt.Sprintf("about %s in all", (typical + setup).Round(time.Second))
 	if typical < b.Load {
-		about = fmt.Sprintf("about %s in all where each scenario's capacity is near the 2020 benchmark's (a search takes a step more or less per doubling)", (typical + setup).Round(time.Second))
+		about = fmt.Sprintf("about %s in all where each scenario's capacity is near the 2020 benchmark's (a search takes a step more or less per doubling),", (typical + setup).Round(time.Second))
 	}
-	return fmt.Sprintf("%s x %s x %d..%d trials, %s load%s: at most %s of load if no trial crashes (%s); %s, with up to %d applies (restarts, readiness) and each trial's setup (%s assumed)",
+	return fmt.Sprintf("%s x %s x %d..%d trials, %s load%s: at most %s of load if no trial crashes (%s); %s with up to %d applies (restarts, readiness) and each trial's setup (%s assumed)",
 		count(len(e.Variants), "variant"), count(len(e.Scenarios), "scenario"),
 		e.Trials.Min, e.Trials.Max, e.Load.Model, duet, b.Load, how,
 		about, b.Applies, DefaultTrialOverhead)

@@ -1,0 +1,82 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+)
+
+// MemoryCells are a memory row's cells as every format shows them.
+type MemoryCells struct {
+	Limit, Trials, OOMKills, PeakRSS, Recovery string
+}
+
+// MemorySection is one scenario's memory table and its floor.
+type MemorySection struct {
+	Scenario, Floor string
+	Rows            []MemoryCells
+}
+
+// MemorySections formats stats.MemoryFloors(run).
+func MemorySections(run *lab.Run) []MemorySection {
+	var out []MemorySection
+	for _, f := range stats.MemoryFloors(run) {
+		s := MemorySection{Scenario: f.Scenario, Floor: floorSentence(run, f)}
+		for _, r := range f.Rows {
+			c := MemoryCells{Limit: r.Limit, Trials: fmt.Sprint(r.Trials), OOMKills: fmt.Sprint(r.OOMKills), PeakRSS: "–", Recovery: "–"}
+			if r.PeakRSS > 0 {
+				c.PeakRSS = format.Bytes(float64(r.PeakRSS))
+			}
+			if r.Recovery > 0 {
+				c.Recovery = format.Duration(r.Recovery)
+			}
+			s.Rows = append(s.Rows, c)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func floorSentence(run *lab.Run, f stats.MemoryFloor) string {
+	load := LoadDesc(run.Experiment.Load)
+	if f.Floor == "" {
+		return fmt.Sprintf("No limit tried let the target through %s without an OOM kill (%s).", f.Scenario, load)
+	}
+	return fmt.Sprintf("The smallest MemoryMax at which the target ran every trial of %s without an OOM kill, and every larger one too: %s (%s).", f.Scenario, f.Floor, load)
+}
+
+const memoryIntro = "Per memory limit (MemoryMax= on the target's unit): the trials, how many ended in an OOM kill, the target's peak " +
+	"memory in the trials it survived, and how long it took to come back after a kill (the restart to its first ready answer)."
+
+// mdMemory writes the memory tables (runs that vary MemoryMax=).
+func mdMemory(b *bufio.Writer, run *lab.Run) {
+	secs := MemorySections(run)
+	if len(secs) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "## Memory\n\n")
+	fmt.Fprint(b, format.MdPara(memoryIntro))
+	for _, s := range secs {
+		fmt.Fprint(b, format.MdPara(format.MdEscape(s.Floor)))
+		fmt.Fprintf(b, "| MemoryMax | trials | OOM kills | peak RSS | back after |\n|---|---:|---:|---:|---:|\n")
+		for _, r := range s.Rows {
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", format.MdEscape(r.Limit), r.Trials, r.OOMKills, r.PeakRSS, r.Recovery)
+		}
+		fmt.Fprintln(b)
+	}
+}
+
+// MemoryText writes the memory floors for the terminal.
+func MemoryText(w io.Writer, run *lab.Run) {
+	for _, s := range MemorySections(run) {
+		textsafe.Fprintf(w, "\n%s\n", s.Floor)
+		for _, r := range s.Rows {
+			textsafe.Fprintf(w, "  MemoryMax %-8s %s trials, %s OOM kills, peak %s, back after %s\n", r.Limit, r.Trials, r.OOMKills, r.PeakRSS, r.Recovery)
+		}
+	}
+}
