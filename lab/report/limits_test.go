@@ -21,16 +21,8 @@ func TestLimitsInEveryFormat(t *testing.T) {
 	run.Trials = append(run.Trials,
 		lab.Trial{Variant: "v13", Scenario: "GETAllEmbed", Load: lab.LoadStats{Model: lab.ModelSearch, Requests: 60, Rate: 30, MaxInFlight: 100}},
 		lab.Trial{Variant: "v13", Scenario: "GETAllEmbed", Error: "crashed: Heap exhausted"})
-	v := stats.Compare(run, 0.05)
-	var md, html, term bytes.Buffer
-	if err := Markdown(&md, run, v); err != nil {
-		t.Fatal(err)
-	}
-	if err := HTML(&html, run, v); err != nil {
-		t.Fatal(err)
-	}
-	Terminal(&term, run, v)
-	for name, out := range map[string]string{"markdown": md.String(), "html": html.String(), "terminal": term.String()} {
+	md, html, term := renderAll(t, run)
+	for name, out := range map[string]string{"markdown": md, "html": html, "terminal": term} {
 		for _, want := range []string{"2100", "2000–2200", "0.014", "1.00", "Heap exhausted"} {
 			if name == "terminal" && want == "Heap exhausted" {
 				want = "1 of 2"
@@ -40,15 +32,30 @@ func TestLimitsInEveryFormat(t *testing.T) {
 			}
 		}
 	}
-	for name, out := range map[string]string{"markdown": md.String(), "html": html.String()} {
+	for name, out := range map[string]string{"markdown": md, "html": html} {
 		if !strings.Contains(out, "lab run limits") {
 			t.Errorf("%s does not say how to reproduce the table", name)
 		}
 	}
-	if n := strings.Count(html.String(), `aria-label="Highest rate within the limit"`); n != 1 {
+	if n := strings.Count(html, `aria-label="Highest rate within the limit"`); n != 1 {
 		t.Errorf("report.html has %d throughput charts, want 1", n)
 	}
-	if i, j := strings.Index(md.String(), "## Limits"), strings.Index(md.String(), "## Verdict"); i < 0 || i > j {
+	if i, j := strings.Index(md, "## Limits"), strings.Index(md, "## Verdict"); i < 0 || i > j {
 		t.Errorf("report.md does not lead with the limits table (Limits at %d, Verdict at %d)", i, j)
 	}
+}
+
+// renderAll renders run's report.md, report.html and terminal summary.
+func renderAll(t *testing.T, run *lab.Run) (md, html, term string) {
+	t.Helper()
+	v := stats.Compare(run, 0.05)
+	var m, h, tm bytes.Buffer
+	if err := Markdown(&m, run, v); err != nil {
+		t.Fatal(err)
+	}
+	if err := HTML(&h, run, v); err != nil {
+		t.Fatal(err)
+	}
+	Terminal(&tm, run, v)
+	return m.String(), h.String(), tm.String()
 }

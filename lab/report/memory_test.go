@@ -1,14 +1,12 @@
 package report
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
-	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
 // A sweep over MemoryMax: the report states the smallest limit without an
@@ -25,16 +23,8 @@ func TestMemoryFloorInEveryFormat(t *testing.T) {
 		{Variant: "MemoryMax=24M", Scenario: "GETAllEmbed", ReadyAfter: 1500 * time.Millisecond, Error: "crash: killed by the OOM killer"},
 		{Variant: "MemoryMax=64M", Scenario: "GETAllEmbed", Server: lab.Usage{PeakRSS: 40 << 20}, Load: lab.LoadStats{Requests: 10, Rate: 2}},
 	}
-	v := stats.Compare(run, 0.05)
-	var md, html, term bytes.Buffer
-	if err := Markdown(&md, run, v); err != nil {
-		t.Fatal(err)
-	}
-	if err := HTML(&html, run, v); err != nil {
-		t.Fatal(err)
-	}
-	Terminal(&term, run, v)
-	for name, out := range map[string]string{"markdown": md.String(), "html": html.String(), "terminal": term.String()} {
+	md, html, term := renderAll(t, run)
+	for name, out := range map[string]string{"markdown": md, "html": html, "terminal": term} {
 		out = strings.Join(strings.Fields(out), " ") // Markdown wraps its paragraphs
 		for _, want := range []string{"without an OOM kill, and every larger one too: 64M", format.Duration(1500 * time.Millisecond)} {
 			if !strings.Contains(out, want) {
