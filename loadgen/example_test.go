@@ -62,7 +62,7 @@ func ExampleSearch() {
 		Duration: 300 * time.Millisecond,
 	}
 	sr, err := loadgen.Search(context.Background(), cfg,
-		loadgen.Limit{P99: 50 * time.Millisecond, MaxErrorRate: 0.001, MaxDroppedRate: 0.01, MaxRate: 400}, nil)
+		loadgen.Limit{P99: 250 * time.Millisecond, MaxErrorRate: 0.001, MaxDroppedRate: 0.01, MaxRate: 400}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -34,16 +34,19 @@ const historyStepRuns, historyStepAt = 12, 7
 // buried a 400 µs step: no change point).
 const historyStepUs = 1200
 
+// Four trials a run: the fewest with which two runs' unpaired test can
+// reach p < 0.05 at all, so that each run has an MDE to compare the step
+// with (with three, no change is detectable and the MDE is unknown).
 const historyStepExperiment = `name = "history-step"
 scenarios = ["GETSingle"]
 [load]
 model = "closed"
 connections = 4
-duration = "2s"
+duration = "1500ms"
 warmup = "0s"
 [trials]
-min = 3
-max = 3
+min = 4
+max = 4
 [[variant]]
 name = "current"
 `

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/host/agent/agenttest"
 	"github.com/pgrst-lab/pgrst-lab/host/stack"
@@ -104,11 +106,13 @@ func TestAgentRefusesASuperuserTarget(t *testing.T) {
 	}
 
 	// lab run on the same stack measures the user's own server, and says
-	// what it runs as.
+	// what it runs as. The target (its own unprivileged user) reaches the
+	// socket as authenticator only, so here authenticator is made a
+	// superuser for the run.
 	if err := os.WriteFile(conf, original, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	setConfigKey(t, conf, "db-uri", superURI)
+	superAuthenticator(t, st.AdminURI)
 	var out, errb bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -117,7 +121,7 @@ func TestAgentRefusesASuperuserTarget(t *testing.T) {
 	if err != nil {
 		t.Fatalf("lab run on a superuser's config: %v\n%s\n%s", err, out.String(), errb.String())
 	}
-	if w := "warning: " + conf + `: db-uri: logs in as "postgres"`; !strings.Contains(errb.String(), w) {
+	if w := "warning: " + conf + `: db-uri: logs in as "authenticator"`; !strings.Contains(errb.String(), w) {
 		t.Errorf("lab run did not warn %q:\n%s", w, errb.String())
 	}
 
@@ -125,7 +129,30 @@ func TestAgentRefusesASuperuserTarget(t *testing.T) {
 	if err := os.WriteFile(conf, original, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	alterRole(t, st.AdminURI, "ALTER ROLE authenticator NOSUPERUSER")
 	if listened, err := agentStarts(t, cfg); !listened {
 		t.Fatalf("the agent refused the stack's own config: %v", err)
+	}
+}
+
+// superAuthenticator makes the stack's authenticator role a superuser
+// until the test ends.
+func superAuthenticator(t *testing.T, adminURI string) {
+	t.Helper()
+	alterRole(t, adminURI, "ALTER ROLE authenticator SUPERUSER")
+	t.Cleanup(func() { alterRole(t, adminURI, "ALTER ROLE authenticator NOSUPERUSER") })
+}
+
+func alterRole(t *testing.T, adminURI, sql string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, adminURI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := conn.Exec(ctx, sql); err != nil {
+		t.Fatalf("%s: %v", sql, err)
 	}
 }

@@ -50,13 +50,17 @@ func (g *Group) Title() string {
 }
 
 // What is "regression", "improvement" or "change", with " (below MDE)"
-// when the runs cannot resolve it.
+// when the runs cannot resolve it and " (MDE unknown)" when their trials
+// are too few for any MDE.
 func (c *Change) What() string {
 	s := map[bool]string{true: "regression", false: "improvement"}[c.Outcome == stats.Worse]
 	if c.Outcome == stats.Changed {
 		s = "change"
 	}
-	if !c.ExceedsMDE {
+	switch {
+	case math.IsInf(c.MDEPct, 0) || math.IsNaN(c.MDEPct):
+		s += " (MDE unknown)"
+	case !c.ExceedsMDE:
 		s += " (below MDE)"
 	}
 	return s
@@ -65,7 +69,7 @@ func (c *Change) What() string {
 // Verdict says what the change is and whether the runs resolve it.
 func (c *Change) Verdict() string {
 	s := c.What()
-	s = strings.TrimSuffix(s, " (below MDE)")
+	s = strings.TrimSuffix(strings.TrimSuffix(s, " (below MDE)"), " (MDE unknown)")
 	switch {
 	case math.IsInf(c.MDEPct, 0) || math.IsNaN(c.MDEPct):
 		return s + "; the runs' MDE is unknown (too few trials)"

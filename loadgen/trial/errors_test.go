@@ -123,14 +123,15 @@ func TestErrorsNeverCountAsThroughput(t *testing.T) {
 	// The server dies after 30 answers: the rest of the trial is refused
 	// connections, which are errors, not throughput.
 	t.Run("server dies", func(t *testing.T) {
-		var s *errorServer
-		s = startErrorServer(t, func(w http.ResponseWriter, n int64) {
+		var self atomic.Pointer[errorServer] // the handler's own server, set once it listens
+		s := startErrorServer(t, func(w http.ResponseWriter, n int64) {
 			if n == 30 {
-				go s.kill()
+				go self.Load().kill()
 			}
 			w.Header().Set("Content-Type", "application/json")
 			w.Write([]byte("15"))
 		})
+		self.Store(s)
 		st := oneSecond(t, s.url)
 		if st.ErrorKinds["connect"] == 0 || st.Succeeded() == 0 || st.Succeeded() > 30 {
 			t.Fatalf("want at most 30 successes, then refused connections: %+v", st)
