@@ -24,7 +24,7 @@ type LimitCells struct {
 	Avg               string // http_req_duration avg, ms
 	P50, P95, P99     string // latency percentiles of that step, ms
 	Received, Sent    string // data_received, data_sent
-	Conns             string // in-flight bound (open model), not k6 VUs
+	Conns             string // the most requests in flight at once (an open model has no VUs)
 	Failed            string // failed requests of that step
 	ServerUs, DBUs    string // CPU µs per request
 	PeakRSS           string
@@ -104,8 +104,8 @@ func ratio(v float64) string {
 func limitsIntro(run *lab.Run) string {
 	return fmt.Sprintf("Per scenario, the highest request rate that met the limit (%s), median over the trials with its interval "+
 		"(or range, under %d trials); the other columns are the measured step of the median trial: k6's http_reqs, "+
-		"http_req_duration avg (from the send), latency percentiles (from the intended start), data, its bound on requests "+
-		"in flight (an open model has no VUs), failures; then CPU per request, the scenario's peak RSS of the target, and "+
+		"http_req_duration avg (from the send), latency percentiles (from the intended start), data, the most requests "+
+		"in flight at once (an open model has no VUs), failures; then CPU per request, the scenario's peak RSS of the target, and "+
 		"the rate over %s's beside the %s.", run.Experiment.Load.Limit.String(), minCITrials, stats.RatioScenario, postgrest.Benchmark2020Machine)
 }
 
@@ -130,7 +130,7 @@ func mdLimits(b *bufio.Writer, run *lab.Run) {
 	fmt.Fprint(b, format.MdPara(limitsIntro(run)))
 	for _, variant := range variantsOf(cells) {
 		fmt.Fprintf(b, "%s:\n\n", format.MdCode(variant))
-		fmt.Fprintf(b, "| scenario | req/s | interval | http_reqs | duration avg ms | p50 ms | p95 ms | p99 ms | data_received | data_sent | in flight ≤ | failed | server µs/req | db µs/req | peak RSS | per 1M req | vs %s | 2020 | trials |\n", stats.RatioScenario)
+		fmt.Fprintf(b, "| scenario | req/s | interval | http_reqs | duration avg ms | p50 ms | p95 ms | p99 ms | data_received | data_sent | peak in flight | failed | server µs/req | db µs/req | peak RSS | per 1M req | vs %s | 2020 | trials |\n", stats.RatioScenario)
 		fmt.Fprintf(b, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
 		for _, c := range cells {
 			if c.Variant != variant {
