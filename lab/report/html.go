@@ -340,8 +340,8 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 {{with .Memory}}<h2>Memory</h2>
 <p class="muted">{{$.MemoryIntro}}</p>
 {{range .}}<p>{{.Floor}}</p>
-<table><tr><th class="l">MemoryMax</th><th>trials</th><th>OOM kills</th><th>peak RSS</th><th>back after</th></tr>
-{{range .Rows}}<tr><td class="l">{{.Limit}}</td><td>{{.Trials}}</td><td>{{.OOMKills}}</td><td>{{.PeakRSS}}</td><td>{{.Recovery}}</td></tr>
+<table><tr><th class="l">MemoryMax</th><th>trials</th><th>OOM kills</th><th>other failures</th><th>peak RSS</th><th>back after</th></tr>
+{{range .Rows}}<tr><td class="l">{{.Limit}}</td><td>{{.Trials}}</td><td>{{.OOMKills}}</td><td>{{.Failed}}</td><td>{{.PeakRSS}}</td><td>{{.Recovery}}</td></tr>
 {{end}}</table>{{end}}{{end}}
 
 {{if .Endpoints}}<h2>Verdict per endpoint</h2>

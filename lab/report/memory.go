@@ -13,7 +13,7 @@ import (
 
 // MemoryCells are a memory row's cells as every format shows them.
 type MemoryCells struct {
-	Limit, Trials, OOMKills, PeakRSS, Recovery string
+	Limit, Trials, OOMKills, Failed, PeakRSS, Recovery string
 }
 
 // MemorySection is one scenario's memory table and its floor.
@@ -28,7 +28,7 @@ func MemorySections(run *lab.Run) []MemorySection {
 	for _, f := range stats.MemoryFloors(run) {
 		s := MemorySection{Scenario: f.Scenario, Floor: floorSentence(run, f)}
 		for _, r := range f.Rows {
-			c := MemoryCells{Limit: r.Limit, Trials: fmt.Sprint(r.Trials), OOMKills: fmt.Sprint(r.OOMKills), PeakRSS: "–", Recovery: "–"}
+			c := MemoryCells{Limit: r.Limit, Trials: fmt.Sprint(r.Trials), OOMKills: fmt.Sprint(r.OOMKills), Failed: fmt.Sprint(r.Failed), PeakRSS: "–", Recovery: "–"}
 			if r.PeakRSS > 0 {
 				c.PeakRSS = format.Bytes(float64(r.PeakRSS))
 			}
@@ -45,12 +45,12 @@ func MemorySections(run *lab.Run) []MemorySection {
 func floorSentence(run *lab.Run, f stats.MemoryFloor) string {
 	load := LoadDesc(run.Experiment.Load)
 	if f.Floor == "" {
-		return fmt.Sprintf("No limit tried let the target through %s without an OOM kill (%s).", f.Scenario, load)
+		return fmt.Sprintf("No limit tried let the target through %s without an OOM kill or a failed trial (%s).", f.Scenario, load)
 	}
 	return fmt.Sprintf("The smallest MemoryMax at which the target ran every trial of %s without an OOM kill, and every larger one too: %s (%s).", f.Scenario, f.Floor, load)
 }
 
-const memoryIntro = "Per memory limit (MemoryMax= on the target's unit): the trials, how many ended in an OOM kill, the target's peak " +
+const memoryIntro = "Per memory limit (MemoryMax= on the target's unit): the trials, how many ended in an OOM kill and how many failed otherwise (e.g. the target never became ready), the target's peak " +
 	"memory in the trials it survived, and how long it took to come back after a kill (the restart to its first ready answer)."
 
 // mdMemory writes the memory tables (runs that vary MemoryMax=).
@@ -63,9 +63,9 @@ func mdMemory(b *bufio.Writer, run *lab.Run) {
 	fmt.Fprint(b, format.MdPara(memoryIntro))
 	for _, s := range secs {
 		fmt.Fprint(b, format.MdPara(format.MdEscape(s.Floor)))
-		fmt.Fprintf(b, "| MemoryMax | trials | OOM kills | peak RSS | back after |\n|---|---:|---:|---:|---:|\n")
+		fmt.Fprintf(b, "| MemoryMax | trials | OOM kills | other failures | peak RSS | back after |\n|---|---:|---:|---:|---:|---:|\n")
 		for _, r := range s.Rows {
-			fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", format.MdEscape(r.Limit), r.Trials, r.OOMKills, r.PeakRSS, r.Recovery)
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", format.MdEscape(r.Limit), r.Trials, r.OOMKills, r.Failed, r.PeakRSS, r.Recovery)
 		}
 		fmt.Fprintln(b)
 	}
@@ -76,7 +76,7 @@ func MemoryText(w io.Writer, run *lab.Run) {
 	for _, s := range MemorySections(run) {
 		textsafe.Fprintf(w, "\n%s\n", s.Floor)
 		for _, r := range s.Rows {
-			textsafe.Fprintf(w, "  MemoryMax %-8s %s trials, %s OOM kills, peak %s, back after %s\n", r.Limit, r.Trials, r.OOMKills, r.PeakRSS, r.Recovery)
+			textsafe.Fprintf(w, "  MemoryMax %-8s %s trials, %s OOM kills, %s other failures, peak %s, back after %s\n", r.Limit, r.Trials, r.OOMKills, r.Failed, r.PeakRSS, r.Recovery)
 		}
 	}
 }

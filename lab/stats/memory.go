@@ -19,6 +19,10 @@ type MemoryRow struct {
 	Bytes    uint64 // the limit in bytes (0: infinity)
 	Trials   int
 	OOMKills int // trials that ended in an OOM kill
+	// Failed counts the trials that failed otherwise (the target did not
+	// become ready under the limit, or crashed): a limit with any is no
+	// floor either.
+	Failed int
 	// PeakRSS is the target's highest resident memory in the trials it
 	// survived (0 when it survived none).
 	PeakRSS uint64
@@ -29,8 +33,8 @@ type MemoryRow struct {
 }
 
 // MemoryFloor is a scenario's memory table and the smallest limit at
-// which the target ran every trial without an OOM kill, every larger
-// limit too ("" when none).
+// which the target ran every trial without an OOM kill or another
+// failure, every larger limit too ("" when none).
 type MemoryFloor struct {
 	Scenario string
 	Rows     []MemoryRow // by limit, smallest first
@@ -63,7 +67,7 @@ func MemoryFloors(run *lab.Run) []MemoryFloor {
 			f.Rows = append(f.Rows, memoryRow(run, name, sc, lim))
 		}
 		slices.SortFunc(f.Rows, func(a, b MemoryRow) int { return cmpFloat(limitOrder(a.Bytes), limitOrder(b.Bytes)) })
-		for i := len(f.Rows) - 1; i >= 0 && f.Rows[i].OOMKills == 0 && f.Rows[i].Trials > 0; i-- {
+		for i := len(f.Rows) - 1; i >= 0 && f.Rows[i].OOMKills == 0 && f.Rows[i].Failed == 0 && f.Rows[i].Trials > 0; i-- {
 			f.Floor = f.Rows[i].Limit
 		}
 		out = append(out, f)
@@ -85,6 +89,10 @@ func memoryRow(run *lab.Run, variant, scenario, limit string) MemoryRow {
 	for i, t := range trials {
 		r.Trials++
 		if !oomKilled(t) {
+			if t.Error != "" {
+				r.Failed++
+				continue
+			}
 			r.PeakRSS = max(r.PeakRSS, t.Server.PeakRSS)
 			continue
 		}

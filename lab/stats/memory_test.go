@@ -43,6 +43,12 @@ func TestMemoryFloor(t *testing.T) {
 	if f.Rows[2].PeakRSS != 41<<20 {
 		t.Errorf("48M peak %d", f.Rows[2].PeakRSS)
 	}
+	// A limit the target cannot even start under is no floor either.
+	run.Variants = append(run.Variants, lab.VariantInfo{Name: "m96M", Changes: []lab.Change{{Where: "dropin", Key: "MemoryMax", To: "96M"}}})
+	run.Trials = append(run.Trials, lab.Trial{Variant: "m96M", Scenario: "GETAllEmbed", Error: "not ready: variant m96M: not ready after 1m"})
+	if f := MemoryFloors(run)[0]; f.Floor != "" || f.Rows[4].Failed != 1 {
+		t.Errorf("floor %q with a larger limit that failed (%+v), want none", f.Floor, f.Rows[4])
+	}
 	if ParseMemory("1.5G") != 3<<29 || ParseMemory("infinity") != 0 || ParseMemory("4096") != 4096 {
 		t.Error("ParseMemory")
 	}
