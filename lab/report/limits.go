@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -149,20 +150,11 @@ func mdLimits(b *bufio.Writer, run *lab.Run) {
 func variantsOf(cells []LimitCells) []string {
 	var out []string
 	for _, c := range cells {
-		if !contains(out, c.Variant) {
+		if !slices.Contains(out, c.Variant) {
 			out = append(out, c.Variant)
 		}
 	}
 	return out
-}
-
-func contains(s []string, x string) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 // LimitsText writes the limits table for the terminal, one block per variant.

@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -48,10 +49,10 @@ func limitsCharts(run *lab.Run) ([]chart.Chart, error) {
 func limitsBars(rows []stats.LimitRow, title, y string, value func(stats.LimitRow) float64, logY bool) (*plot.Plot, bool) {
 	var scenarios, variants []string
 	for _, r := range rows {
-		if !contains(scenarios, r.Scenario) {
+		if !slices.Contains(scenarios, r.Scenario) {
 			scenarios = append(scenarios, r.Scenario)
 		}
-		if !contains(variants, r.Variant) {
+		if !slices.Contains(variants, r.Variant) {
 			variants = append(variants, r.Variant)
 		}
 	}

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -113,7 +114,7 @@ func limitRow(run *lab.Run, variant, scenario string) (LimitRow, bool) {
 	if len(valid) == 0 {
 		return r, true
 	}
-	slices.SortFunc(valid, func(a, b lab.Trial) int { return cmpFloat(a.Load.Rate, b.Load.Rate) })
+	slices.SortFunc(valid, func(a, b lab.Trial) int { return cmp.Compare(a.Load.Rate, b.Load.Rate) })
 	rates := make([]float64, len(valid))
 	for i, t := range valid {
 		rates[i] = t.Load.Rate
@@ -128,14 +129,4 @@ func limitRow(run *lab.Run, variant, scenario string) (LimitRow, bool) {
 		r.DBUs = Median(db)
 	}
 	return r, true
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -66,7 +67,7 @@ func MemoryFloors(run *lab.Run) []MemoryFloor {
 			}
 			f.Rows = append(f.Rows, memoryRow(run, name, sc, lim))
 		}
-		slices.SortFunc(f.Rows, func(a, b MemoryRow) int { return cmpFloat(limitOrder(a.Bytes), limitOrder(b.Bytes)) })
+		slices.SortFunc(f.Rows, func(a, b MemoryRow) int { return cmp.Compare(limitOrder(a.Bytes), limitOrder(b.Bytes)) })
 		for i := len(f.Rows) - 1; i >= 0 && f.Rows[i].OOMKills == 0 && f.Rows[i].Failed == 0 && f.Rows[i].Trials > 0; i-- {
 			f.Floor = f.Rows[i].Limit
 		}
