@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"os"
 	"os/user"
-	"path/filepath"
 	"strconv"
 	"syscall"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/runas"
 )
 
 // pgUser is who runs PostgreSQL: the lab's own user, or the "postgres"
@@ -55,24 +56,14 @@ func (u pgUser) mkdirOwned(dir string) error {
 }
 
 // checkTraversable fails with advice when u cannot reach dir (every parent
-// must be searchable by u), e.g. a state dir under a 0700 home of root.
+// must be searchable by u), e.g. a state dir under a 0700 home of root:
+// runas.Account.CanEnter, which the target's account is checked with too.
 func (u pgUser) checkTraversable(dir string) error {
 	if u.name == "" {
 		return nil
 	}
-	for d := dir; ; d = filepath.Dir(d) {
-		fi, err := os.Stat(d)
-		if err != nil {
-			return fmt.Errorf("state dir %s: %w", dir, err)
-		}
-		st := fi.Sys().(*syscall.Stat_t)
-		m := fi.Mode().Perm()
-		ok := m&0o001 != 0 || int(st.Uid) == u.uid && m&0o100 != 0 || int(st.Gid) == u.gid && m&0o010 != 0
-		if !ok {
-			return fmt.Errorf("state dir %s: PostgreSQL runs as user %s, which cannot enter %s (chmod o+x %s, or choose a --dir it can reach)", dir, u.name, d, d)
-		}
-		if filepath.Dir(d) == d {
-			return nil
-		}
+	if err := (runas.Account{Name: u.name, UID: u.uid, GID: u.gid}).CanEnter(dir); err != nil {
+		return fmt.Errorf("state dir %s: PostgreSQL runs as user %s: %w (chmod o+x that directory, or choose a --dir it can reach)", dir, u.name, err)
 	}
+	return nil
 }
