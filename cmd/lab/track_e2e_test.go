@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/gitbuild"
+	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
+	"github.com/pgrst-lab/pgrst-lab/internal/pgburn"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/store"
@@ -21,16 +23,19 @@ const trackCommits, trackStepAt = 10, 6 // commit 6 (of 1..10) brings the step: 
 
 // trackBuild writes a wrapper of the real PostgREST ($LAB_POSTGREST when
 // built) where cabal would put it; with the file slow in the commit, the
-// wrapper turns prepared statements off (PGRST_ variables override the
-// config file): about twice the database CPU per request here, work per
-// request, a step a busy machine does not hide (its throughput swings by
-// half; see TestHistoryFindsAStepInRealRuns).
+// wrapper names a pre-request function (PGRST_ variables override the
+// config file) that spins about a millisecond of database CPU
+// (spinBeforeEachRequest's function, sized by the test): three to four
+// times the database CPU of a plain GETSingle here, a step a machine whose
+// speed swings by half between commits does not hide. (Prepared
+// statements off, the step before, was about 1.6 times and was lost in
+// such a swing in CI on 2026-12-05.)
 const trackBuild = `#!/bin/sh
 set -e
 out=dist-newstyle/build/x86_64-linux/ghc-9.6/postgrest-0/x/postgrest/build/postgrest
 mkdir -p "$out"
 pre=""
-if [ -f slow ]; then pre="PGRST_DB_PREPARED_STATEMENTS=false "; fi
+if [ -f slow ]; then pre="PGRST_DB_PRE_REQUEST='$TRACK_PRE_REQUEST' "; fi
 printf '#!/bin/sh\n%sexec "%s" "$@"\n' "$pre" "$LAB_POSTGREST" > "$out/postgrest"
 chmod +x "$out/postgrest"
 `
@@ -44,7 +49,7 @@ func trackRepo(t *testing.T, n, k int) (string, []string) {
 	for i := 1; i <= n; i++ {
 		files := map[string]string{"build.sh": trackBuild, ".gitignore": "dist-newstyle/\n", "CHANGES": strings.Repeat("a change\n", i)}
 		if i >= k {
-			files["slow"] = "prepared statements off\n"
+			files["slow"] = "a pre-request function that spins\n"
 		}
 		shas = append(shas, trackCommit(t, dir, fmt.Sprintf("change %d", i), files))
 	}
@@ -80,7 +85,7 @@ func trackGit(t *testing.T, dir string, args ...string) string {
 // TestTrackFindsTheStepCommit: lab track over a real repository of ten
 // commits, each built into a wrapper of the real PostgREST and measured
 // by real runs (3 rounds of 2 s), stored in a real PostgreSQL store;
-// commit 6 turns prepared statements off. Each commit gets one stored run
+// commit 6 adds a pre-request function that spins about 1 ms. Each commit gets one stored run
 // naming its SHA, the change point (p < 0.01: ten runs are too few
 // for the default 0.001 on a busy machine) of database CPU per request is at
 // commit 6, a regression, and a second lab track measures nothing.
@@ -88,6 +93,21 @@ func TestTrackFindsTheStepCommit(t *testing.T) {
 	dir := directStack(t, "--postgrest", labtest.PostgREST(t))
 	storeURI := labtest.NewDB(t).UnixURI("postgres")
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	// The fixture first: loading it replaces the database, and with it
+	// the pre-request function made below.
+	if out, err := runLab(t, "fixture", "chinook", "--dir", dir); err != nil {
+		t.Fatalf("fixture: %v\n%s", err, out)
+	}
+	ctx0, cancel0 := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel0()
+	burn, err := reconcile.NewBurner(ctx0, stackStatus(t, dir).AdminURI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := burn.Set(ctx0, 1000); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TRACK_PRE_REQUEST", pgburn.B)
 	repo, shas := trackRepo(t, trackCommits, trackStepAt)
 	args := []string{"track", "--repo", repo, "--build", "sh build.sh", "--store", storeURI, "--dir", dir, "--results", t.TempDir(),
 		"--metrics", "db_cpu", "--max-p", "0.01", "--min-trials", "3", "--max-trials", "3", "--duration", "2s", "--warmup", "0s"}
