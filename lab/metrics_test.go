@@ -30,3 +30,22 @@ func TestErrorsMetric(t *testing.T) {
 		})
 	}
 }
+
+// A trial whose every answer failed has no CPU per request: the failures'
+// cost is not the cost of the work asked for.
+func TestCPUPerRequestNeedsASuccess(t *testing.T) {
+	cpu := func(requests, errors int64) Trial {
+		return Trial{Load: LoadStats{Requests: requests, Errors: errors},
+			Server:   Usage{CPUSeconds: 1, CPUPerRequestUs: 200},
+			Database: Usage{CPUSeconds: 1, CPUPerRequestUs: 100}}
+	}
+	for _, name := range []string{"server_cpu", "db_cpu", "cpu"} {
+		m, _ := MetricByName(name)
+		if _, known := m.Of(cpu(100, 100)); known {
+			t.Errorf("%s known for a trial whose 100 answers all failed", name)
+		}
+		if _, known := m.Of(cpu(100, 99)); !known {
+			t.Errorf("%s unknown for a trial with one success", name)
+		}
+	}
+}
