@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -19,7 +20,49 @@ func ValidateSetting(key, raw string, allowUnknown bool) error {
 		}
 		return &KeyError{Key: key, Msg: "unknown PostgREST config key", Suggest: postgrest.Closest(key)}
 	}
-	return checkType(k, raw)
+	return checkForms(k, raw)
+}
+
+// ValidateSettingAt is ValidateSetting for a target of PostgREST version
+// v ("14.17"; "" when unknown, then any version's form is accepted): a key
+// v does not have is a *postgrest.VersionError naming the version that has
+// it and its replacement, and the value must be of v's type.
+func ValidateSettingAt(key, raw, v string, allowUnknown bool) error {
+	if v == "" {
+		return ValidateSetting(key, raw, allowUnknown)
+	}
+	if err := postgrest.CheckIn(key, v); err != nil {
+		return err
+	}
+	k, ok := postgrest.Lookup(key)
+	if !ok {
+		return ValidateSetting(key, raw, allowUnknown)
+	}
+	if err := checkType(k.At(v), raw); err != nil {
+		var ke *KeyError
+		if errors.As(err, &ke) && len(k.Eras) > 0 {
+			ke.Msg += " in PostgREST " + v
+		}
+		return err
+	}
+	return nil
+}
+
+// checkForms accepts a value that any version's form of k accepts (the
+// newest's error otherwise): a check that does not know the target's
+// version.
+func checkForms(k postgrest.Key, raw string) error {
+	forms := k.Forms()
+	first := checkType(forms[0], raw)
+	if first == nil {
+		return nil
+	}
+	for _, f := range forms[1:] {
+		if checkType(f, raw) == nil {
+			return nil
+		}
+	}
+	return first
 }
 
 func checkType(k postgrest.Key, raw string) error {
@@ -58,8 +101,14 @@ func ParseValue(key, raw string) (Value, error) {
 	if !ok {
 		return String(raw), nil
 	}
-	if err := checkType(k, raw); err != nil {
+	if err := checkForms(k, raw); err != nil {
 		return Value{}, err
+	}
+	for _, f := range k.Forms() { // the newest form that takes it
+		if checkType(f, raw) == nil {
+			k = f
+			break
+		}
 	}
 	switch k.Type {
 	case postgrest.TypeInt:

@@ -36,7 +36,7 @@ out=dist-newstyle/build/x86_64-linux/ghc-9.6/postgrest-0/x/postgrest/build/postg
 mkdir -p "$out"
 pre=""
 if [ -f slow ]; then pre="PGRST_DB_PRE_REQUEST='$TRACK_PRE_REQUEST' "; fi
-printf '#!/bin/sh\n%sexec "%s" "$@"\n' "$pre" "$LAB_POSTGREST" > "$out/postgrest"
+printf '#!/bin/sh\n%sexec "%s" "$@"\n' "$pre" "${LAB_POSTGREST%%:*}" > "$out/postgrest"
 chmod +x "$out/postgrest"
 `
 

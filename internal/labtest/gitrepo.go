@@ -9,7 +9,7 @@ import (
 )
 
 // GitRepo is a git repository whose commits build a "PostgREST" with
-// `sh build.sh`: a wrapper script that execs $LAB_POSTGREST (as it was
+// `sh build.sh`: a wrapper script that execs the first of $LAB_POSTGREST (as it was
 // when built), written where cabal would put it (dist-newstyle).
 type GitRepo struct {
 	Dir string
@@ -29,7 +29,7 @@ set -e
 echo "building the wrapper"
 out=dist-newstyle/build/x86_64-linux/ghc-9.6/postgrest-0/x/postgrest/build/postgrest
 mkdir -p "$out"
-printf '#!/bin/sh\nexec "%s" "$@"%s\n' "$LAB_POSTGREST" "$RTS" > "$out/postgrest"
+printf '#!/bin/sh\nexec "%s" "$@"%s\n' "${LAB_POSTGREST%%:*}" "$RTS" > "$out/postgrest"
 chmod +x "$out/postgrest"
 if [ -n "$BUILD_COUNT" ]; then echo built >> "$BUILD_COUNT"; fi
 `

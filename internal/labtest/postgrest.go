@@ -4,29 +4,69 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
 // PostgREST returns the path of the real PostgREST binary the tests run
-// against: $LAB_POSTGREST (.ci/run sets it to ../shared/postgrest/postgrest).
-// When it is unset or not runnable the test fails under CI=true and skips
-// elsewhere, saying why.
+// against: the first of $LAB_POSTGREST, a list of binaries separated like
+// PATH (.ci/run sets it to ../shared/postgrest/postgrest-14.17 and then
+// ../shared/postgrest/postgrest, 13.0.8). When it is unset or the binary
+// is not runnable the test fails under CI=true and skips elsewhere,
+// saying why.
 func PostgREST(t testing.TB) string {
 	t.Helper()
-	p := os.Getenv("LAB_POSTGREST")
-	if p == "" {
-		Need(t, "real PostgREST: LAB_POSTGREST is not set (point it at a postgrest binary, e.g. ../shared/postgrest/postgrest)")
+	all := PostgRESTs(t)
+	if len(all) == 0 {
 		return ""
 	}
-	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
-		Need(t, "real PostgREST: LAB_POSTGREST=%s is not an executable file (%v)", p, err)
-		return ""
+	return all[0].Path
+}
+
+// Real is one real PostgREST binary of $LAB_POSTGREST.
+type Real struct {
+	Path    string
+	Version string // from --version: "14.17"
+}
+
+// PostgRESTs returns every binary of $LAB_POSTGREST, checked as
+// PostgREST checks the first (nil after Need when one is missing).
+func PostgRESTs(t testing.TB) []Real {
+	t.Helper()
+	list := os.Getenv("LAB_POSTGREST")
+	if list == "" {
+		Need(t, "real PostgREST: LAB_POSTGREST is not set (point it at a postgrest binary, or several separated by %q, e.g. ../shared/postgrest/postgrest-14.17)", string(os.PathListSeparator))
+		return nil
 	}
-	if out, err := exec.Command(p, "--version").CombinedOutput(); err != nil {
-		Need(t, "real PostgREST: %s --version: %v: %s (missing runtime libraries? see ldd)", p, err, out)
-		return ""
+	var out []Real
+	for _, p := range filepath.SplitList(list) {
+		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+			Need(t, "real PostgREST: %s (in LAB_POSTGREST) is not an executable file (%v)", p, err)
+			return nil
+		}
+		v, err := exec.Command(p, "--version").CombinedOutput()
+		if err != nil {
+			Need(t, "real PostgREST: %s --version: %v: %s (missing runtime libraries? see ldd)", p, err, v)
+			return nil
+		}
+		line, _, _ := strings.Cut(strings.TrimSpace(string(v)), "\n")
+		version := strings.TrimPrefix(line, "PostgREST ")
+		if f := strings.Fields(version); len(f) > 0 {
+			version = f[0]
+		}
+		out = append(out, Real{Path: p, Version: version})
 	}
-	return p
+	return out
+}
+
+// EachPostgREST runs f as a subtest per binary of $LAB_POSTGREST, named
+// by its version ("PostgREST_14.17"): the cases whose answer may differ
+// between PostgREST's versions run on each.
+func EachPostgREST(t *testing.T, f func(t *testing.T, bin Real)) {
+	t.Helper()
+	for _, b := range PostgRESTs(t) {
+		t.Run("PostgREST_"+b.Version, func(t *testing.T) { f(t, b) })
+	}
 }
 
 // CopyExecutable copies the executable src to dst (making dst's directory)

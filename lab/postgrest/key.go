@@ -35,6 +35,65 @@ type Key struct {
 	Class      Class    // who may change it in a variant
 	Why        string   // why, for a class other than Tune
 	Doc        string
+	// Replacement is the key that took a removed key's place, if any.
+	Replacement string
+	// Source is where the row's facts were read: the release tags whose
+	// Config.hs and CHANGELOG say so (and the binaries that confirm it).
+	Source string
+	// Eras are the changes of type, default, values or reloadability in
+	// later versions, oldest first: At applies those of a version.
+	Eras []Era
+}
+
+// Era is how a key is from a version on (Since), where it differs from
+// the versions before: the whole of its type, default, allowed values and
+// reloadability, with where that was read.
+type Era struct {
+	Since      string
+	Type       Type
+	Default    string
+	Values     []string
+	Reloadable bool
+	Doc        string // "" keeps the key's
+	Source     string
+}
+
+// At is the key as PostgREST version v has it: the row with the eras of v
+// and earlier applied. An unknown version ("") is the row as first
+// written; Forms lists every form a version-free check must accept.
+func (k Key) At(v string) Key {
+	if v == "" {
+		return k
+	}
+	for _, e := range k.Eras {
+		if compareVersions(e.Since, v) <= 0 {
+			k = k.with(e)
+		}
+	}
+	return k
+}
+
+func (k Key) with(e Era) Key {
+	k.Type, k.Default, k.Values, k.Reloadable = e.Type, e.Default, e.Values, e.Reloadable
+	if e.Doc != "" {
+		k.Doc = e.Doc
+	}
+	if e.Source != "" {
+		k.Source = e.Source
+	}
+	return k
+}
+
+// Forms lists the key as every version has it, newest first: a check that
+// does not know the version accepts a value any of them accepts.
+func (k Key) Forms() []Key {
+	out := []Key{k}
+	cur := k
+	for _, e := range k.Eras {
+		cur = cur.with(e)
+		out = append([]Key{cur}, out...)
+	}
+	return out
 }
 
 // EnvName is the environment variable PostgREST reads for the key.

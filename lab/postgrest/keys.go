@@ -1,10 +1,16 @@
 package postgrest
 
 // keys is the table: PostgREST's config reference
-// (docs/references/configuration.rst and Config.hs), current as of
-// v12/v13/v14, with the lab's class of every key. The keys and defaults
-// present in a release are checked against `postgrest --dump-config` of the
-// real binary (configs/real_test.go, PostgREST 13.0.8).
+// (docs/references/configuration.rst and Config.hs), true per version for
+// v13, v14 and v16, with the lab's class of every key. Versions: Since and
+// Removed bound a key; Eras hold what changed in between (type, default,
+// values, reloadability), each with its Source (the tag and the
+// CHANGELOG entry or PR). Checked: the keys and defaults of each real
+// binary the tests have, with `postgrest --dump-config` (13.0.8, 14.0,
+// 14.17: configs/real_test.go), and of v13.0.8, v14.17 and v16.2 as
+// PostgREST's own test expects them (test/io/configs/expected/
+// defaults.config at the tag, kept in configs/testdata/defaults: v16
+// cannot be built on these machines, so its rows are read from source).
 //
 // Shown, per key (TestShownOverTheTable holds every decision): Visible for
 // every int, bool, enum and octal key, where PostgREST takes nothing but a
@@ -23,7 +29,7 @@ var keys = []Key{
 	{Name: "admin-server-host", Type: TypeString, DefaultOf: "server-host", Since: "12.2", Class: Fixed, Why: "names the address of the admin server", Shown: Visible, Doc: "host of the admin server (defaults to server-host)"},
 	{Name: "admin-server-port", Type: TypeInt, Since: "10.0", Class: Fixed, Why: "names the port of the admin server", Shown: Visible, Doc: "port of the admin server (/live, /ready; /metrics since 12.2)"},
 	{Name: "app.settings.*", Type: TypeString, Since: "5.0", Reloadable: true, Class: Privileged, Why: "SQL reads it as current_setting('app.settings.x') and may trust it (PostgREST's tutorial keeps the JWT secret in app.settings.jwt_secret)", Shown: Hidden, Doc: "arbitrary settings available to SQL as current_setting('app.settings.x')"},
-	{Name: "client-error-verbosity", Type: TypeEnum, Default: "verbose", Since: "14.0", Reloadable: true, Values: []string{"minimal", "verbose"}, Class: Tune, Shown: Visible, Doc: "detail in error responses"},
+	{Name: "client-error-verbosity", Type: TypeEnum, Default: "verbose", Since: "16.0", Reloadable: true, Values: []string{"minimal", "verbose"}, Class: Tune, Shown: Visible, Doc: "detail in error responses", Source: "v16.0 CHANGELOG (#4088); absent from v14.17's Config.hs"},
 	{Name: "db-aggregates-enabled", Type: TypeBool, Default: "false", Since: "12.0", Reloadable: true, Class: Tune, Shown: Visible, Doc: "allow aggregate functions in select"},
 	{Name: "db-anon-role", Type: TypeString, Since: "0.3", Reloadable: true, Class: Privileged, Why: "chooses the database role of anonymous requests", Shown: Visible, Doc: "role for unauthenticated requests"},
 	{Name: "db-channel", Type: TypeString, Default: "pgrst", Since: "8.0", Reloadable: true, Class: Tune, Shown: Visible, Doc: "LISTEN channel for reload notifications"},
@@ -48,13 +54,16 @@ var keys = []Key{
 	{Name: "db-tx-end", Type: TypeEnum, Default: "commit", Since: "6.0", Reloadable: true, Values: []string{"commit", "commit-allow-override", "rollback", "rollback-allow-override"}, Class: Tune, Shown: Visible, Doc: "how transactions end"},
 	{Name: "db-uri", Type: TypeString, Default: "postgresql://", Since: "0.3", Class: Privileged, Why: "a full connection URI chooses the database role and server (\"tcp\" and \"unix\" keep the target's own)", Shown: PasswordsHidden, Doc: "connection string (URI or key=value; @file reads it from a file)"},
 	{Name: "jwt-aud", Type: TypeString, Since: "5.0", Reloadable: true, Class: Privileged, Why: "changes which tokens are accepted", Shown: Visible, Doc: "expected JWT audience"},
-	{Name: "jwt-cache-max-entries", Type: TypeInt, Default: "1000", Since: "14.0", Reloadable: true, Class: Tune, Shown: Visible, Doc: "JWT validation cache size"},
-	{Name: "jwt-cache-max-lifetime", Type: TypeInt, Default: "0", Since: "12.0", Removed: "14.0", Reloadable: true, Class: Tune, Shown: Visible, Doc: "JWT cache lifetime in seconds (0 disables)"},
-	{Name: "jwt-role-claim-key", Type: TypeString, Default: ".role", Since: "5.0", Reloadable: true, Class: Privileged, Why: "chooses which claim names the database role", Shown: Visible, Doc: "JSPath of the role claim"},
+	{Name: "jwt-cache-max-entries", Type: TypeInt, Default: "1000", Since: "14.0", Reloadable: true, Class: Tune, Shown: Visible, Doc: "JWT validation cache size in entries (the cache is on by default; 0 turns it off)", Source: "v14.0 CHANGELOG (#4084, bounded SIEVE cache); --dump-config of 14.0 and 14.17"},
+	{Name: "jwt-cache-max-lifetime", Type: TypeInt, Default: "0", Since: "12.0", Removed: "14.0", Replacement: "jwt-cache-max-entries", Reloadable: true, Class: Tune, Shown: Visible, Doc: "JWT cache lifetime in seconds (0, the default, disables the cache)", Source: "v14.0 CHANGELOG: replaced by jwt-cache-max-entries (#4084); --dump-config of 13.0.8"},
+	{Name: "jwt-role-claim-key", Type: TypeString, Default: ".role", Since: "5.0", Reloadable: true, Class: Privileged, Why: "chooses which claim names the database role", Shown: Visible, Doc: "JSPath of the role claim", Source: "--dump-config of 13.0.8 and 14.17",
+		Eras: []Era{{Since: "16.0", Type: TypeString, Default: "$.role", Reloadable: true, Doc: "RFC 9535 JSON Path of the role claim (must start with $)", Source: "v16.0 CHANGELOG (#4984); v16.2 test/io/configs/expected/defaults.config"}}},
 	{Name: "jwt-secret", Type: TypeString, Since: "0.3", Reloadable: true, Class: Privileged, Why: "whoever knows it can sign tokens for any role", Shown: Hidden, Doc: "JWT secret, JWK or JWKS (@file reads it from a file)"},
 	{Name: "jwt-secret-is-base64", Type: TypeBool, Default: "false", Since: "0.3", Reloadable: true, Class: Privileged, Why: "changes how the JWT secret is read", Shown: Visible, Doc: "decode jwt-secret from base64"},
-	{Name: "log-level", Type: TypeEnum, Default: "error", Since: "9.0", Values: []string{"crit", "error", "warn", "info", "debug"}, Class: Tune, Shown: Visible, Doc: "logging level; minimal logging increases throughput (reloadable since 16)"},
-	{Name: "log-query", Type: TypeEnum, Default: "disabled", Since: "13.0", Reloadable: true, Values: []string{"disabled", "main-query"}, Class: Tune, Shown: Visible, Doc: "log the SQL of each request at the current log-level"},
+	{Name: "log-level", Type: TypeEnum, Default: "error", Since: "9.0", Values: []string{"crit", "error", "warn", "info", "debug"}, Class: Tune, Shown: Visible, Doc: "logging level; minimal logging increases throughput", Source: "--dump-config of 13.0.8 and 14.17",
+		Eras: []Era{{Since: "16.0", Type: TypeEnum, Default: "error", Values: []string{"crit", "error", "warn", "info", "debug"}, Reloadable: true, Source: "v16.0 CHANGELOG: reloadable (#5113)"}}},
+	{Name: "log-query", Type: TypeEnum, Default: "disabled", Since: "13.0", Reloadable: true, Values: []string{"disabled", "main-query"}, Class: Tune, Shown: Visible, Doc: "log the SQL of each request at the current log-level", Source: "--dump-config of 13.0.8",
+		Eras: []Era{{Since: "14.0", Type: TypeBool, Default: "false", Reloadable: true, Doc: "log the SQL of each request (and the pre-request, transaction settings, OpenAPI and explain queries) at the current log-level", Source: "v14.0 CHANGELOG: a boolean (#3934); --dump-config of 14.0 and 14.17"}}},
 	{Name: "max-rows", Type: TypeInt, Since: "0.3", AliasOf: "db-max-rows", Class: Tune, Shown: Visible, Doc: "old name of db-max-rows"},
 	{Name: "openapi-mode", Type: TypeEnum, Default: "follow-privileges", Since: "8.0", Reloadable: true, Values: []string{"follow-privileges", "ignore-privileges", "disabled"}, Class: Tune, Shown: Visible, Doc: "how GET / describes the API"},
 	{Name: "openapi-security-active", Type: TypeBool, Default: "false", Since: "9.0", Reloadable: true, Class: Tune, Shown: Visible, Doc: "include security in the OpenAPI output"},
@@ -66,12 +75,12 @@ var keys = []Key{
 	{Name: "server-cors-allowed-origins", Type: TypeList, Since: "12.0", Reloadable: true, Class: Tune, Shown: Visible, Doc: "allowed CORS origins (comma-separated)"},
 	{Name: "server-host", Type: TypeString, Default: "!4", Since: "0.3", Class: Fixed, Why: "names the address the target listens on", Shown: Visible, Doc: "address to listen on"},
 	{Name: "server-port", Type: TypeInt, Default: "3000", Since: "0.3", Class: Fixed, Why: "names the port the target listens on", Shown: Visible, Doc: "TCP port to listen on"},
-	{Name: "server-reuseport", Type: TypeBool, Default: "false", Since: "14.0", Class: Tune, Shown: Visible, Doc: "SO_REUSEPORT on the listening socket"},
+	{Name: "server-reuseport", Type: TypeBool, Default: "false", Since: "16.0", Class: Tune, Shown: Visible, Doc: "SO_REUSEPORT on the listening socket", Source: "v16.0 CHANGELOG (#4703, #4694); absent from v14.17's Config.hs"},
 	{Name: "server-trace-header", Type: TypeString, Since: "10.0", Reloadable: true, Class: Tune, Shown: Visible, Doc: "request header echoed in the response"},
 	{Name: "server-timing-enabled", Type: TypeBool, Default: "false", Since: "12.0", Reloadable: true, Class: Tune, Shown: Visible, Doc: "Server-Timing response header"},
 	{Name: "server-unix-socket", Type: TypeString, Since: "7.0", Class: Fixed, Why: "names a socket path on the agent's host", Shown: Visible, Doc: "serve HTTP on this Unix socket"},
 	{Name: "server-unix-socket-mode", Type: TypeOctal, Default: "660", Since: "7.0", Class: Fixed, Why: "sets the mode of a socket path on the agent's host", Shown: Visible, Doc: "file mode of server-unix-socket (600..777)"},
-	{Name: "admin-server-unix-socket", Type: TypeString, Since: "14.0", Class: Fixed, Why: "names a socket path on the agent's host", Shown: Visible, Doc: "serve the admin API on this Unix socket"},
-	{Name: "admin-server-unix-socket-mode", Type: TypeOctal, Default: "660", Since: "14.0", Class: Fixed, Why: "sets the mode of a socket path on the agent's host", Shown: Visible, Doc: "file mode of admin-server-unix-socket (600..777)"},
-	{Name: "url-use-legacy-target-names", Type: TypeBool, Default: "true", Since: "14.0", Reloadable: true, Class: Tune, Shown: Visible, Doc: "accept legacy target names in URLs"},
+	{Name: "admin-server-unix-socket", Type: TypeString, Since: "16.0", Class: Fixed, Why: "names a socket path on the agent's host", Shown: Visible, Doc: "serve the admin API on this Unix socket", Source: "v16.0 CHANGELOG (#5003)"},
+	{Name: "admin-server-unix-socket-mode", Type: TypeOctal, Default: "660", Since: "16.0", Class: Fixed, Why: "sets the mode of a socket path on the agent's host", Shown: Visible, Doc: "file mode of admin-server-unix-socket (600..777)", Source: "v16.0 CHANGELOG (#5003)"},
+	{Name: "url-use-legacy-target-names", Type: TypeBool, Default: "true", Since: "16.0", Reloadable: true, Class: Tune, Shown: Visible, Doc: "accept legacy target names in URLs", Source: "v16.0 CHANGELOG; v16.2 test/io/configs/expected/defaults.config"},
 }
