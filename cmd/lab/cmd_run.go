@@ -13,6 +13,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
 	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/live"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
@@ -201,7 +202,7 @@ func runAndReport(ctx context.Context, o session.Options, stdout io.Writer) (*se
 	e := o.Experiment
 	fmt.Fprintf(stdout, "%s: %s\n  %s x %s, %d..%d rounds of %s load (%s warm-up)\n",
 		e.Name, e.Title, plural(len(e.Variants), "variant"), plural(len(e.Scenarios), "scenario"), e.Trials.Min, e.Trials.Max, e.Load.Duration, e.Load.Warmup)
-	o.Progress, o.LabVersion = newRunProgress(stdout), labVersion()
+	o.Progress, o.LabVersion = live.New(stdout), labVersion()
 	res, err := session.Run(ctx, o)
 	if res == nil {
 		return nil, err

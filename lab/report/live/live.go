@@ -1,4 +1,8 @@
-package main
+// Package live prints a run's progress as it happens: one line per
+// finished trial and, on a terminal, a status line rewritten in place with
+// the rate, latency and an ETA that counts real time. lab run and lab
+// track hand it to the runner as its lab.Progress.
+package live
 
 import (
 	"fmt"
@@ -14,31 +18,31 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
-// runProgress prints a run's progress: one line per finished trial and,
+// Printer prints a run's progress: one line per finished trial and,
 // on a terminal, a live status line rewritten in place.
-type runProgress struct {
+type Printer struct {
 	mu   sync.Mutex
 	w    io.Writer
 	tty  bool
 	live bool // a live line is on screen
 }
 
-func newRunProgress(w io.Writer) *runProgress {
-	p := &runProgress{w: w}
+func New(w io.Writer) *Printer {
+	p := &Printer{w: w}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.tty = true
 	}
 	return p
 }
 
-func (p *runProgress) clear() {
+func (p *Printer) clear() {
 	if p.live {
 		fmt.Fprint(p.w, "\r\033[K")
 		p.live = false
 	}
 }
 
-func (p *runProgress) Applying(pos lab.Position) {
+func (p *Printer) Applying(pos lab.Position) {
 	if !p.tty {
 		return
 	}
@@ -49,9 +53,9 @@ func (p *runProgress) Applying(pos lab.Position) {
 	p.live = true
 }
 
-func (p *runProgress) TrialStarted(lab.Position) {}
+func (p *Printer) TrialStarted(lab.Position) {}
 
-func (p *runProgress) Load(pos lab.Position, lp lab.LoadProgress) {
+func (p *Printer) Load(pos lab.Position, lp lab.LoadProgress) {
 	if !p.tty {
 		return
 	}
@@ -67,7 +71,7 @@ func (p *runProgress) Load(pos lab.Position, lp lab.LoadProgress) {
 	p.live = true
 }
 
-func (p *runProgress) TrialDone(pos lab.Position, t lab.Trial) {
+func (p *Printer) TrialDone(pos lab.Position, t lab.Trial) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()
@@ -80,7 +84,7 @@ func (p *runProgress) TrialDone(pos lab.Position, t lab.Trial) {
 		t.Server.CPUPerRequestUs, t.Database.CPUPerRequestUs, timing(pos))
 }
 
-func (p *runProgress) Note(msg string) {
+func (p *Printer) Note(msg string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()
