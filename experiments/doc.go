@@ -239,7 +239,8 @@
 // socket-vs-tcp, log-level, pool-size (a db-pool sweep), prepared-statements,
 // pg-synchronous-commit, pg-settings (a work_mem sweep), rts (a sweep of
 // GHC runtime options), binaries, jwt-cache (JWT cache off vs on, best and
-// worst case) and aa; each file's comments give the
+// worst case: PostgREST 14+'s key; jwt-cache-v13 for 12.0-13.x) and aa;
+// each file's comments give the
 // question, the original finding with its numbers, and how to read the
 // result. Names lists them; Source returns a file to copy and edit.
 //

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
 	"github.com/pgrst-lab/pgrst-lab/experiments"
+	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
@@ -21,10 +23,18 @@ func init() {
 	register(command{name: "validate", summary: "check experiment files (all bundled ones if none given)", run: cmdValidate})
 }
 
-func cmdValidate(_ context.Context, args []string, stdout, _ io.Writer) error {
-	fs := newFlags("validate", "validate [FILE|NAME...]", stdout)
+func cmdValidate(ctx context.Context, args []string, stdout, _ io.Writer) error {
+	fs := newFlags("validate", "validate [--postgrest BIN | --target-version V] [FILE|NAME...]", stdout)
+	bin := fs.String("postgrest", "", "also check the keys against this PostgREST binary's version (its --version)")
+	version := fs.String("target-version", "", "also check the keys against this PostgREST `version` (e.g. 14.17)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
+	}
+	if *bin != "" {
+		line, err := reconcile.BinaryVersion(ctx, *bin)
+		if *version = postgrest.VersionOf(line); err != nil || *version == "" {
+			return fmt.Errorf("validate --postgrest %s: cannot read its PostgREST version (%v, %q)", *bin, err, line)
+		}
 	}
 	targets := fs.Args()
 	if len(targets) == 0 {
@@ -32,7 +42,7 @@ func cmdValidate(_ context.Context, args []string, stdout, _ io.Writer) error {
 	}
 	bad := 0
 	for _, t := range targets {
-		e, err := experiments.LoadWith(t, postgrestKeys)
+		e, err := experiments.LoadWith(t, postgrestKeysAt(*version))
 		if err == nil {
 			err = trial.CheckRequests(e)
 		}
@@ -42,6 +52,9 @@ func cmdValidate(_ context.Context, args []string, stdout, _ io.Writer) error {
 			continue
 		}
 		textsafe.Fprintf(stdout, "%s: OK (%s)\n", t, estimate(e))
+		if r := e.Suits(); len(r.SupportedIn()) < len(postgrest.Supported) { // only when it leaves a release out
+			textsafe.Fprintf(stdout, "  suits %s: %s; of the releases the lab tests: %s\n", r, strings.Join(r.Why, ", "), cmp.Or(strings.Join(r.SupportedIn(), ", "), "none"))
+		}
 		if n := targetNote(e.Target); n != "" {
 			textsafe.Fprintf(stdout, "  [target]: %s\n", n)
 		}
@@ -96,7 +109,20 @@ var experimentSource = session.Source{
 // postgrestKeys checks variants' PostgREST keys against the configs
 // catalogue, in the form experiments reports at the right line.
 func postgrestKeys(key, value string, allowUnknown bool) error {
-	err := configs.ValidateSetting(key, value, allowUnknown)
+	return postgrestKeysAt("")(key, value, allowUnknown)
+}
+
+// postgrestKeysAt is postgrestKeys for a target of PostgREST version v
+// ("" when unknown): a key v lacks names the version that has it.
+func postgrestKeysAt(v string) experiments.KeyValidator {
+	return func(key, value string, allowUnknown bool) error { return checkKeyAt(key, value, v, allowUnknown) }
+}
+
+func checkKeyAt(key, value, v string, allowUnknown bool) error {
+	err := configs.ValidateSettingAt(key, value, v, allowUnknown)
+	if _, byVersion := errors.AsType[*postgrest.VersionError](err); byVersion {
+		return err
+	}
 	var ke *configs.KeyError
 	if !errors.As(err, &ke) {
 		return err

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"testing"
 	"time"
 
@@ -156,4 +158,26 @@ name = "a"
 	if most < 12*time.Minute+42*time.Second {
 		t.Errorf("the bound %s is below the 12m42s such a run took", most)
 	}
+}
+
+// TestValidateAgainstARealBinary is the acceptance of issue 43: a variant
+// with jwt-cache-max-lifetime fails against 14.x naming the replacement,
+// and passes against 13.x; the version is read from each real binary.
+func TestValidateAgainstARealBinary(t *testing.T) {
+	labtest.EachPostgREST(t, func(t *testing.T, real labtest.Real) {
+		out, err := runLab(t, "validate", "--postgrest", real.Path, "jwt-cache-v13")
+		if strings.HasPrefix(real.Version, "13.") {
+			if err != nil || !strings.Contains(out, "jwt-cache-v13: OK") {
+				t.Errorf("13.x: %v\n%s", err, out)
+			}
+			return
+		}
+		want := "jwt-cache-max-lifetime was removed in 14.0: use jwt-cache-max-entries (the target is PostgREST " + real.Version + ")"
+		if err == nil || !strings.Contains(out, want) {
+			t.Errorf("%s: %v, want %q in\n%s", real.Version, err, want, out)
+		}
+		if out, err := runLab(t, "validate", "--postgrest", real.Path, "jwt-cache"); err != nil {
+			t.Errorf("jwt-cache on %s: %v\n%s", real.Version, err, out)
+		}
+	})
 }

@@ -2,6 +2,7 @@ package postgrest
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -56,27 +57,41 @@ type Range struct {
 // keys and app.settings.* do not narrow it).
 func Suits(keys []string) Range {
 	r := Range{From: "0"}
+	var from, before []Key
 	for _, name := range keys {
 		k, ok := Lookup(name)
 		if !ok {
 			continue
 		}
-		if compareVersions(k.Since, r.From) > 0 {
-			r.From = k.Since
-			r.Why = append(r.Why, fmt.Sprintf("%s (since %s)", name, k.Since))
+		k.Name = name
+		if c := compareVersions(k.Since, r.From); c > 0 {
+			r.From, from = k.Since, []Key{k}
+		} else if c == 0 && r.From != "0" {
+			from = append(from, k)
 		}
-		if k.Removed != "" && (r.Before == "" || compareVersions(k.Removed, r.Before) < 0) {
-			r.Before = k.Removed
-			why := fmt.Sprintf("%s (removed in %s", name, k.Removed)
-			if k.Replacement != "" {
-				why += ", use " + k.Replacement
+		if k.Removed != "" {
+			if r.Before == "" || compareVersions(k.Removed, r.Before) < 0 {
+				r.Before, before = k.Removed, []Key{k}
+			} else if k.Removed == r.Before {
+				before = append(before, k)
 			}
-			r.Why = append(r.Why, why+")")
 		}
 	}
+	why := map[string]string{}
+	for _, k := range from {
+		why[k.Name] = "since " + k.Since
+	}
+	for _, k := range before {
+		w := "removed in " + k.Removed
+		if k.Replacement != "" {
+			w += ": use " + k.Replacement
+		}
+		why[k.Name] = strings.TrimPrefix(why[k.Name]+", "+w, ", ")
+	}
+	for _, name := range slices.Sorted(maps.Keys(why)) {
+		r.Why = append(r.Why, name+" ("+why[name]+")")
+	}
 	r.Empty = r.Before != "" && compareVersions(r.From, r.Before) >= 0
-	slices.Sort(r.Why)
-	r.Why = slices.Compact(r.Why)
 	return r
 }
 
