@@ -39,28 +39,34 @@ var (
 	miniErr  error
 )
 
-// targets are the real PostgREST ($LAB_POSTGREST; CI=true fails without it)
-// and the reference server built from this module.
-var targets = []target{
-	{name: "postgrest", binary: func(t *testing.T) string { return labtest.PostgREST(t) }},
-	{name: stack.ReferenceServer, reference: true, binary: func(t *testing.T) string {
-		miniOnce.Do(func() {
-			dir, err := os.MkdirTemp("", "local-mini-")
-			if err != nil {
-				miniErr = err
-				return
-			}
-			miniBin = filepath.Join(dir, stack.ReferenceServer)
-			out, err := exec.Command("go", "build", "-o", miniBin, "github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini").CombinedOutput()
-			if err != nil {
-				miniErr = fmt.Errorf("build postgrest-mini: %v: %s", err, out)
-			}
-		})
-		if miniErr != nil {
-			t.Fatal(miniErr)
+// targets are each real PostgREST of $LAB_POSTGREST (CI=true fails
+// without it) and the reference server built from this module.
+var targets = append(realTargets(), target{name: stack.ReferenceServer, reference: true, binary: func(t *testing.T) string {
+	miniOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "local-mini-")
+		if err != nil {
+			miniErr = err
+			return
 		}
-		return miniBin
-	}},
+		miniBin = filepath.Join(dir, stack.ReferenceServer)
+		out, err := exec.Command("go", "build", "-o", miniBin, "github.com/pgrst-lab/pgrst-lab/cmd/postgrest-mini").CombinedOutput()
+		if err != nil {
+			miniErr = fmt.Errorf("build postgrest-mini: %v: %s", err, out)
+		}
+	})
+	if miniErr != nil {
+		t.Fatal(miniErr)
+	}
+	return miniBin
+}})
+
+// realTargets are the binaries of $LAB_POSTGREST, each named by its version.
+func realTargets() []target {
+	var out []target
+	for _, r := range labtest.RealList() {
+		out = append(out, target{name: r.Name, binary: func(t *testing.T) string { return r.Binary(t) }})
+	}
+	return out
 }
 
 // TestTargets runs the same cases against real PostgREST and

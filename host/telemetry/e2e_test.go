@@ -18,13 +18,18 @@ import (
 )
 
 // targets are the servers the end-to-end trial runs against: the real
-// PostgREST ($LAB_POSTGREST) and postgrest-mini built from this module.
-var targets = []struct {
+// PostgREST binaries of $LAB_POSTGREST and postgrest-mini built from this module.
+var targets = func() []target {
+	var out []target
+	for _, r := range labtest.RealList() {
+		out = append(out, target{r.Name, func(t *testing.T) string { return r.Binary(t) }})
+	}
+	return append(out, target{"postgrest-mini", buildMini})
+}()
+
+type target struct {
 	name string
 	bin  func(t *testing.T) string
-}{
-	{"postgrest", func(t *testing.T) string { return labtest.PostgREST(t) }},
-	{"postgrest-mini", buildMini},
 }
 
 func buildMini(t *testing.T) string {

@@ -86,3 +86,46 @@ func CopyExecutable(t testing.TB, src, dst string) string {
 	}
 	return dst
 }
+
+// RealList lists $LAB_POSTGREST's binaries for tables of test targets,
+// each named by the version it prints ("postgrest-14.17"), without
+// failing: Binary(t) fails or skips as PostgREST does when the list is
+// unset or a binary cannot run. With the list unset it has one entry.
+func RealList() []RealEntry {
+	paths := filepath.SplitList(os.Getenv("LAB_POSTGREST"))
+	if len(paths) == 0 {
+		return []RealEntry{{Name: "postgrest"}}
+	}
+	var out []RealEntry
+	for _, p := range paths {
+		name := "postgrest"
+		if v, err := exec.Command(p, "--version").Output(); err == nil {
+			if f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(string(v)), "PostgREST ")); len(f) > 0 {
+				name += "-" + f[0]
+			}
+		}
+		out = append(out, RealEntry{Name: name, path: p})
+	}
+	return out
+}
+
+// RealEntry is one binary of RealList.
+type RealEntry struct {
+	Name string
+	path string
+}
+
+// Binary is the entry's path, checked (see PostgREST).
+func (e RealEntry) Binary(t testing.TB) string {
+	t.Helper()
+	for _, r := range PostgRESTs(t) {
+		if r.Path == e.path {
+			return r.Path
+		}
+	}
+	if e.path == "" {
+		return PostgREST(t)
+	}
+	Need(t, "real PostgREST: %s is not in LAB_POSTGREST any more", e.path)
+	return ""
+}
