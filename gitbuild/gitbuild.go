@@ -110,10 +110,21 @@ func Resolve(ctx context.Context, repo, ref string) (string, error) {
 	return sha, nil
 }
 
-// LatestRelease returns the highest tag v* in version order (v13.0.10
-// after v13.0.9), or an error when there is none.
-func LatestRelease(ctx context.Context, repo string) (string, error) {
-	out, err := git(ctx, repo, "tag", "--list", "v*")
+// LatestRelease returns the newest release tag (v1.2.3) merged into base
+// (HEAD when ""): of the v* tags whose commit base contains (`git tag
+// --merged`), the highest in version order (v13.0.10 after v13.0.9). A tag
+// made on a branch base does not contain is not base's release: for a
+// PostgREST branch that has v14.1 merged, v16.0 made on main since is not
+// it. An error when base has no release tag.
+func LatestRelease(ctx context.Context, repo, base string) (string, error) {
+	if base == "" {
+		base = "HEAD"
+	}
+	sha, err := Resolve(ctx, repo, base)
+	if err != nil {
+		return "", err
+	}
+	out, err := git(ctx, repo, "tag", "--list", "--merged", sha, "v*")
 	if err != nil {
 		return "", err
 	}
@@ -124,7 +135,7 @@ func LatestRelease(ctx context.Context, repo string) (string, error) {
 		}
 	}
 	if len(tags) == 0 {
-		return "", fmt.Errorf("%s: no release tag (v1.2.3)", repo)
+		return "", fmt.Errorf("%s: no release tag (v1.2.3) merged into %s", repo, base)
 	}
 	sort.Slice(tags, func(i, j int) bool { return versionLess(tags[i], tags[j]) })
 	return tags[len(tags)-1], nil

@@ -27,10 +27,10 @@ func TestResolveAndLatestRelease(t *testing.T) {
 			t.Errorf("Resolve(%q) = %s, want an error", ref, sha)
 		}
 	}
-	if tag, err := LatestRelease(ctx, r.Dir); err != nil || tag != "v1.10.0" {
+	if tag, err := LatestRelease(ctx, r.Dir, ""); err != nil || tag != "v1.10.0" {
 		t.Errorf("LatestRelease = %q, %v; want v1.10.0 (after v1.9.0 in version order)", tag, err)
 	}
-	if _, err := LatestRelease(ctx, t.TempDir()); err == nil {
+	if _, err := LatestRelease(ctx, t.TempDir(), ""); err == nil {
 		t.Error("LatestRelease outside a repository: no error")
 	}
 }

@@ -13,10 +13,10 @@ type Metric struct {
 }
 
 // Metrics are the metrics compared in verdicts and reports, in report
-// order: the core ones, then the Server-Timing phases (phases.go) and the
-// GHC runtime's statistics (metrics_ghc.go), each known only for trials
-// that measured it.
-var Metrics = slices.Concat(coreMetrics, phaseMetrics(), GHCMetrics)
+// order: the core ones, then the Server-Timing phases (phases.go), the GHC
+// runtime's statistics (metrics_ghc.go) and PostgREST's JWT cache
+// (metrics_jwt.go), each known only for trials that measured it.
+var Metrics = slices.Concat(coreMetrics, phaseMetrics(), GHCMetrics, JWTCacheMetrics)
 
 // coreMetrics are the metrics every trial can have.
 var coreMetrics = []Metric{

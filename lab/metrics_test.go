@@ -49,3 +49,32 @@ func TestCPUPerRequestNeedsASuccess(t *testing.T) {
 		}
 	}
 }
+
+// TestJWTCacheMetrics: the JWT cache's hit rate and evictions per lookup
+// are known only for a trial whose target exposed the counters and looked
+// a token up; a PostgREST 13 trial (no counters) has neither, not zero.
+func TestJWTCacheMetrics(t *testing.T) {
+	hits, ok1 := MetricByName("jwt_cache_hit_rate")
+	ev, ok2 := MetricByName("jwt_cache_evictions")
+	if !ok1 || !ok2 {
+		t.Fatal("no JWT cache metrics")
+	}
+	for _, c := range []struct {
+		name             string
+		cache            *JWTCacheStats
+		wantHits, wantEv float64
+		known            bool
+	}{
+		{"PostgREST 13: no counters", nil, 0, 0, false},
+		{"no token sent", &JWTCacheStats{}, 0, 0, false},
+		{"10 tokens, 400 lookups", &JWTCacheStats{Requests: 400, Hits: 390}, 97.5, 0, true},
+		{"a new token per request, cache of 100", &JWTCacheStats{Requests: 400, Hits: 0, Evictions: 300}, 0, 0.75, true},
+	} {
+		tr := Trial{DB: DBStats{JWTCache: c.cache}}
+		h, kh := hits.Of(tr)
+		e, ke := ev.Of(tr)
+		if kh != c.known || ke != c.known || (c.known && (h != c.wantHits || e != c.wantEv)) {
+			t.Errorf("%s: hit rate %v (known %v), evictions %v (known %v); want %v, %v (known %v)", c.name, h, kh, e, ke, c.wantHits, c.wantEv, c.known)
+		}
+	}
+}

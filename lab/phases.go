@@ -1,5 +1,7 @@
 package lab
 
+import "github.com/pgrst-lab/pgrst-lab/lab/postgrest"
+
 // ServerTiming is a trial's Server-Timing breakdown: per phase (jwt, parse,
 // plan, transaction, response, in PostgREST's order) the mean, median and
 // p99 over the measured answers that carried the header, and the same for
@@ -9,6 +11,33 @@ type ServerTiming struct {
 	Requests int64 // answers with a complete header
 	Phases   []PhaseStat
 	Total    PhaseStat
+}
+
+// VariantVersion is what a variant ran, as rules that depend on
+// PostgREST's version read it: the `--version` of its own binary, else the
+// target's, else its build's version ("" when none is known).
+func VariantVersion(run *Run, variant string) string {
+	for _, v := range run.Variants {
+		if v.Name != variant {
+			continue
+		}
+		switch {
+		case v.Binary != "" && v.Version != "":
+			return v.Version
+		case v.Binary == "" && run.Target.Version != "":
+			return run.Target.Version
+		}
+		return v.Build.Version
+	}
+	return run.Target.Version
+}
+
+// PhasesNotComparable says why the Server-Timing phases (the st_* metrics)
+// of variant a in run ra and variant b in run rb are not compared, or ""
+// when they measure the same clock (postgrest.PhaseClock: CPU time before
+// PostgREST 14.2, wall clock from 14.2).
+func PhasesNotComparable(ra *Run, a string, rb *Run, b string) string {
+	return postgrest.PhaseClockNote(VariantVersion(ra, a), VariantVersion(rb, b))
 }
 
 // PhaseStat is one phase's figures, in milliseconds.

@@ -299,12 +299,24 @@ type DBStats struct {
 	// Pool is PostgREST's connection pool as its admin server's /metrics
 	// showed it during the trial (nil without an admin server).
 	Pool *PoolStats
+	// JWTCache is PostgREST's JWT cache over the trial, from the same
+	// scrapes (pgrst_jwt_cache_*_total, PostgREST 14.0+): nil when the
+	// target does not expose the counters (13.x, postgrest-mini), which is
+	// unknown, not zero.
+	JWTCache *JWTCacheStats
 }
 
 // PoolStats summarises PostgREST's pool metrics (pgrst_db_pool_*) over a
-// trial. PostgREST 13's waiting gauge counts requests waiting for or using
-// a connection; MaxInUse and MaxWaiting split it (postgrest-mini's gauge
-// has the same semantics, so the figures mean the same on both servers).
+// trial. The waiting gauge counts requests waiting for or using a
+// connection in every PostgREST with the metrics (usePool raises it before
+// asking the pool and lowers it after the session: AppState.hs at v13.0.8,
+// v14.0, v14.12, v14.17, AppState/Pool.hs at v16.0); MaxInUse and
+// MaxWaiting split it with the available gauge, the idle connections: up
+// to 14.11 a gauge moved by the pool's connection events, which drifts low
+// (below zero) when connections fail or break; from 14.12 (#4622, commit
+// ed2dc1fe8; a29739107 in 16.0) connected minus in use, exact. The split
+// (telemetry.PoolMetrics.InUse) holds for both, within the drift for the
+// older. postgrest-mini's gauges mean what 14.12's do.
 type PoolStats struct {
 	Size         int   // pgrst_db_pool_max
 	MinAvailable int   // fewest idle connections seen

@@ -163,15 +163,17 @@ func TestABRepoOrderAndTitle(t *testing.T) {
 		return lab.Binary{Ref: ref, Commit: sha}
 	}
 	for _, tc := range []struct {
-		args []string
-		base string
-		rel  string
-		refs string
+		args   []string
+		base   string
+		rel    string
+		refs   string
+		merged string // the ref --release latest's tag must be merged into
 	}{
-		{[]string{"HEAD"}, "main", "latest", "main,HEAD,latest"},
-		{nil, "main", "", "main,HEAD"},
-		{[]string{"pr"}, "", "v1.0", "v1.0,pr"},
-		{[]string{"a", "b", "c"}, "", "", "a,b,c"},
+		{[]string{"HEAD"}, "main", "latest", "main,HEAD,latest", "main"},
+		{nil, "main", "", "main,HEAD", "main"},
+		{[]string{"pr"}, "", "latest", "latest,pr", "pr"},
+		{[]string{"pr"}, "", "v1.0", "v1.0,pr", "pr"},
+		{[]string{"a", "b", "c"}, "", "", "a,b,c", ""},
 	} {
 		var pf prFlags
 		pf.git.repo, pf.git.base, pf.git.release = ".", tc.base, tc.rel
@@ -184,6 +186,9 @@ func TestABRepoOrderAndTitle(t *testing.T) {
 		}
 		if got := strings.Join(refs, ","); got != tc.refs {
 			t.Errorf("%v --base %q --release %q: refs %s, want %s (the baseline first)", tc.args, tc.base, tc.rel, got, tc.refs)
+		}
+		if pf.git.mergedInto != tc.merged {
+			t.Errorf("%v --base %q --release %q: latest release merged into %q, want %q", tc.args, tc.base, tc.rel, pf.git.mergedInto, tc.merged)
 		}
 	}
 	three := []lab.Binary{built("main", "1111111aaa"), built("HEAD", "2222222bbb"), built("v13.0.8", "3333333ccc")}

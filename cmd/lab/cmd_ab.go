@@ -36,8 +36,9 @@ and built with --build CMD (else $LAB_BUILD, else nix-build when the
 repository has a default.nix, else cabal or stack), all before the first
 trial; a commit built before is not built again. The variants are named by
 the refs. With --base REF, one ref (HEAD when none is given) is compared
-with the base (the baseline) and, with --release latest (the highest v* tag)
-or --release TAG, with that release too, in one run, the three interleaved.
+with the base (the baseline) and, with --release latest (the newest v* tag
+merged into the base) or --release TAG, with that release too, in one run,
+the three interleaved.
 HEAD with uncommitted changes is refused unless --allow-dirty.`
 
 func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {

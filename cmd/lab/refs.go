@@ -21,9 +21,9 @@ const buildEnv = "LAB_BUILD"
 // repoFlags are the flags that build binaries from git refs: --repo,
 // --build, --artifact, --allow-dirty, and `lab ab`'s --base and --release.
 type repoFlags struct {
-	repo, command, artifact string
-	base, release           string
-	allowDirty              bool
+	repo, command, artifact   string
+	base, release, mergedInto string // mergedInto: the ref --release latest's tag is merged into
+	allowDirty                bool
 	// title is set by `lab ab --repo`: the run is titled by its refs.
 	title bool
 	// progress is where the builds' progress goes.
@@ -36,7 +36,7 @@ func (r *repoFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&r.artifact, "artifact", "", "the built executable's `PATH` relative to the worktree (default: the first postgrest under result, dist-newstyle, .stack-work)")
 	fs.BoolVar(&r.allowDirty, "allow-dirty", false, "build HEAD even when the repository has uncommitted changes (they are not in the build)")
 	fs.StringVar(&r.base, "base", "", "lab ab --repo: the base `REF` (the baseline) the ref is compared with, e.g. main")
-	fs.StringVar(&r.release, "release", "", "lab ab --repo: also compare with this release `TAG`, or latest (the highest v* tag)")
+	fs.StringVar(&r.release, "release", "", "lab ab --repo: also compare with this release `TAG`, or latest (the newest v* tag merged into the base, else the ref)")
 }
 
 // refName makes a variant name of a ref: HEAD, main, v13.0.8, origin-main.
@@ -78,9 +78,9 @@ func abRefs(pos []string, pf *prFlags) error {
 			subject = refs[0]
 		}
 		// The baseline first; the subject next, so that its verdicts come first.
-		refs = nil
+		refs, r.mergedInto = nil, subject
 		if r.base != "" {
-			refs = append(refs, r.base, subject)
+			refs, r.mergedInto = append(refs, r.base, subject), r.base
 			if r.release != "" {
 				refs = append(refs, r.release) // "latest" is resolved when built
 			}
@@ -135,7 +135,7 @@ func (r *repoFlags) buildRefs(ctx context.Context, e *lab.Experiment, bins []lab
 		b := &bins[i]
 		seen[b.Name] = true
 		if b.Ref == "latest" && b.Ref == r.release {
-			tag, err := gitbuild.LatestRelease(ctx, r.repo)
+			tag, err := gitbuild.LatestRelease(ctx, r.repo, r.mergedInto)
 			if err != nil {
 				return fmt.Errorf("--release latest: %w", err)
 			}

@@ -83,6 +83,10 @@ func dbStatsV1(d lab.DBStats) DBStatsV1 {
 		v := PoolV1(*p)
 		out.Pool = &v
 	}
+	if j := d.JWTCache; j != nil {
+		v := JWTCacheV1(*j)
+		out.JWTCache = &v
+	}
 	return out
 }
 
@@ -92,6 +96,10 @@ func (d DBStatsV1) lab() lab.DBStats {
 	if p := d.Pool; p != nil {
 		v := lab.PoolStats(*p)
 		out.Pool = &v
+	}
+	if j := d.JWTCache; j != nil {
+		v := lab.JWTCacheStats(*j)
+		out.JWTCache = &v
 	}
 	return out
 }

@@ -103,6 +103,17 @@ type DBStatsV1 struct {
 	Rollbacks              int64   `json:"rollbacks"`
 	Backends               int     `json:"backends,omitempty"`
 	Pool                   *PoolV1 `json:"pool,omitempty"`
+	// JWTCache: PostgREST 14.0+'s JWT cache counters over the window
+	// (absent for targets without them, and from older agents).
+	JWTCache *JWTCacheV1 `json:"jwt_cache,omitempty"`
+}
+
+// JWTCacheV1 is PostgREST's JWT cache over a window: the increase of
+// pgrst_jwt_cache_{requests,hits,evictions}_total.
+type JWTCacheV1 struct {
+	Requests  int64 `json:"requests"`
+	Hits      int64 `json:"hits"`
+	Evictions int64 `json:"evictions"`
 }
 
 // PoolV1 summarises PostgREST's pool metrics over a window.

@@ -79,3 +79,21 @@ func (p *poolWatch) stop(ctx context.Context, adminURL string) *lab.PoolStats {
 	s.Timeouts = int64(p.last.Timeouts - p.first.Timeouts)
 	return &s
 }
+
+// jwtCache is how much PostgREST's JWT cache counters rose between the
+// window's first and last scrapes, or nil when either scrape lacks them
+// (PostgREST before 14.0, postgrest-mini) or they fell (a restart reset
+// them): unknown, not zero. Call after stop.
+func (p *poolWatch) jwtCache() *lab.JWTCacheStats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.first == nil {
+		return nil
+	}
+	r0, h0, e0, ok0 := p.first.JWTCache()
+	r1, h1, e1, ok1 := p.last.JWTCache()
+	if !ok0 || !ok1 || r1 < r0 || h1 < h0 || e1 < e0 {
+		return nil
+	}
+	return &lab.JWTCacheStats{Requests: int64(r1 - r0), Hits: int64(h1 - h0), Evictions: int64(e1 - e0)}
+}

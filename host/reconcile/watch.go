@@ -139,8 +139,10 @@ func (w *window) Stop(ctx context.Context, requests int64) (lab.Telemetry, error
 		w.speed = nil
 	}
 	var pool *lab.PoolStats
+	var jwtCache *lab.JWTCacheStats
 	if w.pool != nil {
 		pool = w.pool.stop(ctx, w.l.cfg.AdminURL)
+		jwtCache = w.pool.jwtCache()
 	}
 	var tel lab.Telemetry
 	end := time.Now()
@@ -172,7 +174,7 @@ func (w *window) Stop(ctx context.Context, requests int64) (lab.Telemetry, error
 			}
 		}
 	}
-	tel.DB.Pool = pool
+	tel.DB.Pool, tel.DB.JWTCache = pool, jwtCache
 	tel.Events = w.l.windowEvents(ctx, w.seen)
 	if perfErr != nil {
 		return tel, fmt.Errorf("profile: %w", perfErr)

@@ -78,6 +78,11 @@ func TestPoolInUseAndReallyWaiting(t *testing.T) {
 		{"3 busy, 2 idle, 5 not opened", 2, 3, 10, 3, 0},
 		{"pool of 2 full, 3 queued", 0, 5, 2, 2, 3},
 		{"gauges read between updates", 3, 0, 3, 0, 0},
+		// Up to PostgREST 14.11 the available gauge drifts low when
+		// connections fail or break (#4622): never more in use than the
+		// pool has.
+		{"14.11's gauge drifted below zero, 12 clients, pool of 10", -2, 12, 10, 10, 2},
+		{"14.11's gauge drifted below zero, idle", -3, 0, 10, 0, 0},
 	} {
 		p := PoolMetrics{Available: c.available, Waiting: c.waiting, Max: c.max}
 		if got := p.InUse(); got != c.wantInUse {
@@ -86,5 +91,23 @@ func TestPoolInUseAndReallyWaiting(t *testing.T) {
 		if got := p.ReallyWaiting(); got != c.wantReallyWaiting {
 			t.Errorf("%s: really waiting %v, want %v", c.name, got, c.wantReallyWaiting)
 		}
+	}
+}
+
+// TestPoolJWTCache: PostgREST 14.0+'s JWT cache counters are read from the
+// scrape when all three are there; without them (13.x, postgrest-mini)
+// they are unknown.
+func TestPoolJWTCache(t *testing.T) {
+	p := PoolMetrics{All: map[string]float64{"pgrst_jwt_cache_requests_total": 120, "pgrst_jwt_cache_hits_total": 110,
+		"pgrst_jwt_cache_evictions_total": 3}}
+	if r, h, e, ok := p.JWTCache(); !ok || r != 120 || h != 110 || e != 3 {
+		t.Errorf("JWTCache = %v, %v, %v, %v; want 120, 110, 3, true", r, h, e, ok)
+	}
+	delete(p.All, "pgrst_jwt_cache_evictions_total")
+	if _, _, _, ok := p.JWTCache(); ok {
+		t.Error("JWTCache known without the evictions counter")
+	}
+	if _, _, _, ok := (PoolMetrics{All: map[string]float64{"pgrst_db_pool_max": 10}}).JWTCache(); ok {
+		t.Error("JWTCache known for a PostgREST 13 scrape")
 	}
 }

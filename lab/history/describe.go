@@ -53,6 +53,9 @@ func (g *Group) Title() string {
 // when the runs cannot resolve it and " (MDE unknown)" when their trials
 // are too few for any MDE.
 func (c *Change) What() string {
+	if c.Outcome == stats.NotComparable {
+		return "not comparable"
+	}
 	s := map[bool]string{true: "regression", false: "improvement"}[c.Outcome == stats.Worse]
 	if c.Outcome == stats.Changed {
 		s = "change"
@@ -68,6 +71,9 @@ func (c *Change) What() string {
 
 // Verdict says what the change is and whether the runs resolve it.
 func (c *Change) Verdict() string {
+	if c.Outcome == stats.NotComparable {
+		return "no verdict: " + c.Note
+	}
 	s := c.What()
 	s = strings.TrimSuffix(strings.TrimSuffix(s, " (below MDE)"), " (MDE unknown)")
 	switch {

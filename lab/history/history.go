@@ -113,7 +113,11 @@ type Change struct {
 	// runs can resolve one against another.
 	MDEPct     float64
 	ExceedsMDE bool
-	Outcome    stats.Outcome // Better, Worse or Changed (a metric with no direction)
+	// Outcome is Better, Worse or Changed (a metric with no direction), or
+	// NotComparable for a Server-Timing series whose runs either side time
+	// the phases differently (Note says how: lab.PhasesNotComparable).
+	Outcome stats.Outcome
+	Note    string
 }
 
 // mdeWindow bounds the runs either side of a change point whose MDE
@@ -290,6 +294,12 @@ func seriesOf(runs []Entry, metrics []lab.Metric, o Options) []Series {
 				continue
 			}
 			s.Changes = changesOf(s.Points, m, o.Detect)
+			for i := range s.Changes {
+				c := &s.Changes[i]
+				if note := phasesNote(m, k.v, c.Before, c.After); note != "" {
+					c.Outcome, c.Note = stats.NotComparable, note
+				}
+			}
 			out = append(out, s)
 		}
 	}
@@ -368,6 +378,16 @@ func changesOf(ps []Point, m lab.Metric, o cpOptions) []Change {
 		out = append(out, c)
 	}
 	return out
+}
+
+// phasesNote says why a Server-Timing metric (st_*) of variant does not
+// compare between the runs of points a and b (CPU time before PostgREST
+// 14.2, wall clock from 14.2), or "" when it does or m is another metric.
+func phasesNote(m lab.Metric, variant string, a, b Point) string {
+	if !strings.HasPrefix(m.Name, lab.PhasePrefix) {
+		return ""
+	}
+	return lab.PhasesNotComparable(a.Run.Run, variant, b.Run.Run, variant)
 }
 
 // direction is what a change of pct means for metric m.

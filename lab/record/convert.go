@@ -238,6 +238,10 @@ func FromDBStats(d lab.DBStats) DBStatsV1 {
 		v := PoolStatsV1(*p)
 		out.Pool = &v
 	}
+	if j := d.JWTCache; j != nil {
+		v := JWTCacheStatsV1(*j)
+		out.JWTCache = &v
+	}
 	return out
 }
 
@@ -248,6 +252,10 @@ func (d DBStatsV1) DBStats() lab.DBStats {
 	if p := d.Pool; p != nil {
 		v := lab.PoolStats(*p)
 		out.Pool = &v
+	}
+	if j := d.JWTCache; j != nil {
+		v := lab.JWTCacheStats(*j)
+		out.JWTCache = &v
 	}
 	return out
 }

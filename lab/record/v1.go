@@ -327,6 +327,17 @@ type DBStatsV1 struct {
 	Rollbacks              int64        `json:"rollbacks"`
 	Backends               int          `json:"backends,omitempty"`
 	Pool                   *PoolStatsV1 `json:"pool,omitempty"`
+	// JWTCache was added with PostgREST 14's counters: absent from older
+	// records and for targets without them.
+	JWTCache *JWTCacheStatsV1 `json:"jwt_cache,omitempty"`
+}
+
+// JWTCacheStatsV1 is PostgREST's JWT cache over a trial: the increase of
+// pgrst_jwt_cache_{requests,hits,evictions}_total.
+type JWTCacheStatsV1 struct {
+	Requests  int64 `json:"requests"`
+	Hits      int64 `json:"hits"`
+	Evictions int64 `json:"evictions"`
 }
 
 // PoolStatsV1 summarises PostgREST's pool metrics over a trial.

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/chart"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
@@ -25,7 +26,8 @@ type PhaseTable struct {
 	Phases []string
 	Rows   []PhaseRow
 	// Clock says what the durations are: wall time, or for PostgREST
-	// before v16.0 CPU time of the whole process.
+	// before 14.2 CPU time of the whole process; for variants that differ,
+	// that their phases are not compared.
 	Clock string
 }
 
@@ -40,12 +42,35 @@ type PhaseRow struct {
 	Moved    string
 }
 
-// phaseClockCPU explains PostgREST 13's Server-Timing durations.
-const phaseClockCPU = "PostgREST before v16.0 times the phases with timeit-2.0, which reads the process's CPU time " +
-	"(PostgREST#4522): waiting for PostgreSQL does not count, and under concurrency a phase includes other requests' CPU. " +
+// phaseClockCPU explains PostgREST's Server-Timing durations before 14.2.
+const phaseClockCPU = "PostgREST before 14.2 times the phases with timeit-2.0, which reads the process's CPU time " +
+	"(PostgREST#4522, fixed in 14.2): waiting for PostgreSQL does not count, and under concurrency a phase includes other requests' CPU. " +
 	"Compare variants with it; do not read it as latency."
 
-const phaseClockWall = "postgrest-mini times the phases on the wall clock (as PostgREST since v16.0)."
+const phaseClockWall = "The phases are timed on the wall clock (PostgREST since 14.2, PostgREST#4522; postgrest-mini)."
+
+const phaseClockUnknown = "The PostgREST version, and so what the phases measure, is not known: CPU time before 14.2, wall clock from 14.2 (PostgREST#4522)."
+
+// phaseClockMixed says why variants' phases are not compared.
+const phaseClockMixed = "The variants' PostgREST versions time the phases differently (CPU time before 14.2, wall clock from 14.2: PostgREST#4522): " +
+	"their figures are shown side by side, without verdicts, where they differ."
+
+// phaseClockText is the table's note for the clocks of the variants shown.
+func phaseClockText(run *lab.Run, names []string) string {
+	clocks := map[string]bool{}
+	for _, n := range names {
+		clocks[postgrest.PhaseClock(lab.VariantVersion(run, n))] = true
+	}
+	switch {
+	case len(clocks) > 1:
+		return phaseClockMixed
+	case clocks[postgrest.ClockWall]:
+		return phaseClockWall
+	case clocks[postgrest.ClockCPU]:
+		return phaseClockCPU
+	}
+	return phaseClockUnknown
+}
 
 // Phases returns the scenario's breakdown, or nil when no trial carried
 // Server-Timing.
@@ -54,10 +79,7 @@ func Phases(run *lab.Run, v *stats.Verdicts, sc string) *PhaseTable {
 	if v.Baseline == "" {
 		names = stats.VariantNames(run)
 	}
-	pt := &PhaseTable{Phases: lab.PhaseNames, Clock: phaseClockCPU}
-	if run.Target.Reference {
-		pt.Clock = phaseClockWall
-	}
+	pt := &PhaseTable{Phases: lab.PhaseNames, Clock: phaseClockText(run, names)}
 	for _, name := range names {
 		row := PhaseRow{Variant: name, Baseline: name == v.Baseline}
 		known := false
@@ -79,6 +101,9 @@ func Phases(run *lab.Run, v *stats.Verdicts, sc string) *PhaseTable {
 		}
 		if !row.Baseline {
 			row.Moved = movedPhases(v, sc, name)
+			if note := lab.PhasesNotComparable(run, v.Baseline, run, name); note != "" && v.Baseline != "" {
+				row.Moved = "no verdict: " + note
+			}
 		}
 		pt.Rows = append(pt.Rows, row)
 	}

@@ -66,8 +66,8 @@ func TestPhasesShowWhereTheTimeGoes(t *testing.T) {
 			t.Errorf("Markdown lacks %q", want)
 		}
 	}
-	run.Target.Reference = false // real PostgREST 13: its phases are CPU time
-	if pt := report.Phases(run, v, "GETSingle"); !strings.Contains(pt.Clock, "PostgREST#4522") {
+	run.Target.Reference, run.Target.Version = false, "PostgREST 13.0.8" // real PostgREST 13: its phases are CPU time
+	if pt := report.Phases(run, v, "GETSingle"); !strings.Contains(pt.Clock, "PostgREST#4522") || !strings.Contains(pt.Clock, "before 14.2") {
 		t.Errorf("clock note for PostgREST: %q", pt.Clock)
 	}
 	for _, want := range []string{"GETSingle: Server-Timing phases per variant", "GETSingleEmbed: Server-Timing phases per variant",
@@ -105,3 +105,79 @@ func TestPhaseChartRendersInChromium(t *testing.T) {
 }
 
 func near(a uint32, b uint32) bool { return a+6 >= b && a <= b+6 }
+
+// TestPhasesOfDifferentClocksHaveNoVerdict: a variant running PostgREST
+// 14.17 (wall clock) against a baseline on 13.0.8 (CPU time) has its
+// Server-Timing rows shown with both sides' figures, no better/worse and
+// the reason; a variant on the baseline's version keeps its verdicts. The
+// unix variant's transaction phase is 27 % lower, which the old code
+// called "better".
+func TestPhasesOfDifferentClocksHaveNoVerdict(t *testing.T) {
+	run := phaseRun()
+	run.Target.Reference, run.Target.Version = false, "PostgREST 13.0.8"
+	for i := range run.Variants {
+		if run.Variants[i].Name == "unix" {
+			run.Variants[i].Binary, run.Variants[i].Version = "/opt/postgrest-14.17", "PostgREST 14.17"
+		}
+	}
+	v := stats.Compare(run, 0.05)
+	const note = "13.0.8 reports CPU time, 14.17 wall clock (PostgREST #4522, 14.2): not comparable"
+	var seen, judged int
+	for _, r := range v.Rows {
+		if !strings.HasPrefix(r.Metric.Name, lab.PhasePrefix) || r.Scenario != "GETSingle" {
+			continue
+		}
+		switch r.VariantName {
+		case "unix":
+			seen++
+			if r.Outcome != stats.NotComparable || r.Significant || r.Outcome == stats.Better || r.Outcome == stats.Worse {
+				t.Errorf("unix %s: outcome %q significant %v, want no verdict", r.Metric.Name, r.Outcome, r.Significant)
+			}
+			if r.Baseline.N == 0 || r.Variant.N == 0 || r.Delta() != "n/c" || len(r.Warnings) == 0 || !strings.Contains(r.Warnings[0], note) {
+				t.Errorf("unix %s: n %d+%d, delta %q, warnings %q", r.Metric.Name, r.Baseline.N, r.Variant.N, r.Delta(), r.Warnings)
+			}
+		case "unix-nolog":
+			if r.Metric.Name == lab.PhasePrefix+"transaction" && r.Outcome == stats.Better {
+				judged++
+			}
+		}
+	}
+	if seen != len(lab.PhaseNames)+1 || judged != 1 {
+		t.Errorf("%d unix st_* rows (want %d), unix-nolog's transaction judged better %d times (want 1)", seen, len(lab.PhaseNames)+1, judged)
+	}
+
+	pt := report.Phases(run, v, "GETSingle")
+	if pt == nil || len(pt.Rows) != 3 {
+		t.Fatalf("phase table %+v", pt)
+	}
+	if r := pt.Rows[1]; r.Variant != "unix" || !strings.Contains(r.Moved, note) || strings.Contains(r.Moved, "better") {
+		t.Errorf("unix row %q: moved %q", r.Variant, r.Moved)
+	}
+	if !strings.Contains(pt.Clock, "time the phases differently") {
+		t.Errorf("clock note %q", pt.Clock)
+	}
+	var md, term bytes.Buffer
+	if err := report.Markdown(&md, run, v); err != nil {
+		t.Fatal(err)
+	}
+	report.Terminal(&term, run, v)
+	for name, out := range map[string]string{"Markdown": md.String(), "terminal": term.String()} {
+		if !strings.Contains(out, note) {
+			t.Errorf("%s lacks the note %q", name, note)
+		}
+		// Two scenarios, six st_* rows each for unix, none judged.
+		if n := strings.Count(out, "n/c"); n != 2*(len(lab.PhaseNames)+1) {
+			t.Errorf("%s: %d rows marked n/c, want %d", name, n, 2*(len(lab.PhaseNames)+1))
+		}
+		for _, block := range strings.Split(out, "\n\n") {
+			if !strings.Contains(block, ": unix vs tcp") {
+				continue
+			}
+			for _, line := range strings.Split(block, "\n") {
+				if strings.Contains(line, "Server-Timing") && (strings.Contains(line, "better") || strings.Contains(line, "worse")) {
+					t.Errorf("%s: a verdict on unix's phases: %s", name, line)
+				}
+			}
+		}
+	}
+}

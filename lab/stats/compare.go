@@ -227,5 +227,5 @@ func TrialsOf(run *lab.Run, variant, scenario string) []lab.Trial {
 }
 
 func groupOf(run *lab.Run, variant, scenario string) group {
-	return group{name: variant, trials: TrialsOf(run, variant, scenario), events: run.Events}
+	return group{name: variant, trials: TrialsOf(run, variant, scenario), events: run.Events, version: lab.VariantVersion(run, variant)}
 }

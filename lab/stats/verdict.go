@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"golang.org/x/perf/benchmath"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 )
 
 // DefaultAlpha is the significance level used when neither the caller nor
@@ -23,6 +25,10 @@ const (
 	Better  Outcome = "better"  // significant, in the metric's good direction
 	Worse   Outcome = "worse"   // significant, in the metric's bad direction
 	Changed Outcome = "changed" // significant, for a metric with no direction
+	// NotComparable is a row whose two sides measure different things
+	// (Server-Timing phases of PostgREST before and from 14.2): both
+	// sides' figures, no test, and a warning saying why.
+	NotComparable Outcome = "not comparable"
 )
 
 // Verdicts are all comparisons of a run (or of two runs).
@@ -165,6 +171,8 @@ func (r Row) Delta() string {
 	switch {
 	case r.Baseline.N == 0 || r.Variant.N == 0:
 		return "?"
+	case r.Outcome == NotComparable:
+		return "n/c"
 	case !r.Significant:
 		return "~"
 	case math.IsNaN(r.DeltaPct):
@@ -178,6 +186,9 @@ func (r Row) Delta() string {
 // PString formats the p-value and sample sizes like benchstat
 // ("p=0.002 n=10", "p=0.310 n=5+6").
 func (r Row) PString() string {
+	if r.Outcome == NotComparable {
+		return "no test"
+	}
 	s := fmt.Sprintf("p=%.3f ", r.P)
 	if r.Baseline.N == r.Variant.N {
 		return s + fmt.Sprintf("n=%d", r.Baseline.N)
@@ -208,7 +219,7 @@ func (r Row) DiffCI() (lo, hi float64, ok bool) {
 // "±3.1%", or "?" when the noise is unknown (fewer than two trials).
 func (r Row) MDEString() string {
 	switch {
-	case r.zeroMedian():
+	case r.zeroMedian(), r.Outcome == NotComparable:
 		return "—"
 	}
 	return mdeText(r.MDEPct)
@@ -296,6 +307,9 @@ type group struct {
 	name   string
 	trials []lab.Trial
 	events []lab.Event
+	// version is what the group's variant ran (lab.VariantVersion): it
+	// decides whether its Server-Timing phases compare with another's.
+	version string
 }
 
 // look is how one comparison is tested: the design, the look (rounds so
@@ -326,6 +340,7 @@ func compareGroups(scenario string, base, vari group, lk look) []Row {
 	if primary == "" {
 		primary = lab.Metrics[0].Name
 	}
+	phaseNote := postgrest.PhaseClockNote(base.version, vari.version)
 	for _, m := range lab.Metrics {
 		if lk.primaryOnly && m.Name != primary {
 			continue
@@ -334,6 +349,10 @@ func compareGroups(scenario string, base, vari group, lk look) []Row {
 		if len(bv) == 0 && len(vv) == 0 && m.Name != primary {
 			// Not measured in this run (e.g. no telemetry). The primary
 			// metric always has a row, to carry the warnings.
+			continue
+		}
+		if phaseNote != "" && strings.HasPrefix(m.Name, lab.PhasePrefix) && m.Name != primary {
+			rows = append(rows, notComparable(scenario, m, base.name, bv, vari.name, vv, lk, phaseNote))
 			continue
 		}
 		var lr []float64
@@ -435,6 +454,18 @@ func compareMetric(scenario string, m lab.Metric, isPrimary bool, bname string, 
 		}
 	}
 	r.Warnings = dedupe(append(ws, common...))
+	return r
+}
+
+// notComparable is the row of a metric whose two sides measure different
+// things: both sides' summaries, no test (P 1, no MDE, not significant),
+// and why as its first warning.
+func notComparable(scenario string, m lab.Metric, bname string, bv []float64, vname string, vv []float64, lk look, why string) Row {
+	r := Row{Scenario: scenario, Metric: m, BaselineName: bname, VariantName: vname, Alpha: lk.design.Alpha, P: 1, PUnpaired: 1,
+		Outcome: NotComparable, DeltaPct: math.NaN(), Test: TestMannWhitney, Threshold: lk.design.NominalAlpha(lk.rounds), MDEPct: math.Inf(1)}
+	r.Baseline, _ = Summarize(bv)
+	r.Variant, _ = Summarize(vv)
+	r.Warnings = []string{"Server-Timing phases: " + why}
 	return r
 }
 
