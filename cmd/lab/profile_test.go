@@ -19,6 +19,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	profilereport "github.com/pgrst-lab/pgrst-lab/lab/report/profile"
 )
@@ -104,7 +105,7 @@ func profileBinaries(t *testing.T, tg labTarget) {
 	checkFlamesAndPprof(t, res, pr, tg.reference)
 	checkGHC(t, res, pr, tg.reference)
 	checkSQL(t, pr)
-	checkPhases(t, rec.Trials, tg.reference)
+	checkPhases(t, rec.Trials, postgrest.PhaseClock(rec.Target.Version))
 	md, _ := os.ReadFile(filepath.Join(res, "report.md"))
 	for _, want := range []string{"## CPU profile", "### Functions whose share changed most: branch vs release", "## GHC runtime", "## SQL per variant",
 		"Where the server's time goes (Server-Timing"} {
@@ -284,12 +285,13 @@ func checkSQL(t *testing.T, pr profilereport.Report) {
 }
 
 // checkPhases: every trial carries the Server-Timing phases, and their sum
-// is plausible against what else the trial measured. postgrest-mini times
-// the phases on the wall clock: their sum is part of the request, at most
-// its latency. PostgREST 13.0.8 times them with the process's CPU clock
-// (PostgREST#4522): a sum of CPU time over a request's phases is at most
-// the machine's CPUs times the request's latency, and above zero.
-func checkPhases(t *testing.T, trials []lab.Trial, reference bool) {
+// is plausible against what else the trial measured. postgrest-mini and
+// PostgREST from 14.2 time the phases on the wall clock: their sum is part
+// of the request, at most its latency. PostgREST before 14.2 (13.0.8)
+// times them with the process's CPU clock (PostgREST#4522): a sum of CPU
+// time over a request's phases is at most the machine's CPUs times the
+// request's latency, and above zero.
+func checkPhases(t *testing.T, trials []lab.Trial, clock string) {
 	t.Helper()
 	for _, tr := range trials {
 		st := tr.Load.ServerTiming
@@ -304,7 +306,7 @@ func checkPhases(t *testing.T, trials []lab.Trial, reference bool) {
 		lat := tr.Load.LatencyMs.Mean
 		// Each phase is written rounded to 0.1 ms: five can add 0.25 ms.
 		limit := 1.1*lat + 0.25
-		if !reference {
+		if clock != postgrest.ClockWall {
 			limit = float64(runtime.NumCPU())*lat*1.1 + 0.25
 		}
 		t.Logf("trial %d: phases sum to %.3f ms (header total %.3f ms) of a %.3f ms mean latency", tr.Seq, sum, st.Total.MeanMs, lat)
