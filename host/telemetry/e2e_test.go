@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
+	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 )
 
 // targets are the servers the end-to-end trial runs against: the real
@@ -141,6 +142,7 @@ func trialWindow(t *testing.T, bin string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkMetricsCatalogue(t, bin, pool.All)
 	rec := s.Stop()
 	// PostgREST's pooled backends publish their counters within 1 s while
 	// busy and 10 s once idle: poll until every request's transaction shows.
@@ -187,5 +189,29 @@ func trialWindow(t *testing.T, bin string) {
 	}
 	if m := rec.MachineSummary(rec.Start, rec.End); m.Samples < 3 || m.CPUCores <= 0 {
 		t.Errorf("machine %+v", m)
+	}
+}
+
+// checkMetricsCatalogue: the pgrst_* metrics a real PostgREST publishes
+// are the catalogue's for its version (postgrest.Metrics), no more, no
+// fewer. postgrest-mini is not checked (it publishes the pool's only).
+func checkMetricsCatalogue(t *testing.T, bin string, all map[string]float64) {
+	t.Helper()
+	out, err := exec.Command(bin, "--version").Output()
+	version := postgrest.VersionOf(string(out))
+	if err != nil || version == "" {
+		return
+	}
+	want := map[string]bool{}
+	for _, m := range postgrest.Metrics(version) {
+		want[m.Name] = true
+		if _, ok := all[m.Name]; !ok {
+			t.Errorf("PostgREST %s: no %s on /metrics; the catalogue has it since %s", version, m.Name, m.Since)
+		}
+	}
+	for name := range all {
+		if strings.HasPrefix(name, "pgrst_") && !want[name] {
+			t.Errorf("PostgREST %s publishes %s; the catalogue does not have it for this version", version, name)
+		}
 	}
 }
