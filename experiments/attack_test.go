@@ -101,6 +101,9 @@ func TestAttackExperimentFile(t *testing.T) {
 		if err := os.Symlink(secretFile, filepath.Join(dir, "body.json")); err != nil {
 			t.Fatal(err)
 		}
+		if err := os.Symlink(secretFile, filepath.Join(dir, "key.pem")); err != nil {
+			t.Fatal(err)
+		}
 		for _, c := range []struct{ name, top, custom string }{
 			{"dotdot", `targets = "../secret.txt"`, ""},
 			{"absolute", fmt.Sprintf("targets = %q", secretFile), ""},
@@ -108,6 +111,9 @@ func TestAttackExperimentFile(t *testing.T) {
 			{"body-dotdot", "", "[[scenario]]\nname = \"custom\"\nmethod = \"POST\"\npath = \"/artist\"\nbody_file = \"../secret.txt\"\n"},
 			{"body-absolute", "", fmt.Sprintf("[[scenario]]\nname = \"custom\"\nmethod = \"POST\"\npath = \"/artist\"\nbody_file = %q\n", secretFile)},
 			{"body-symlink", "", "[[scenario]]\nname = \"custom\"\nmethod = \"POST\"\npath = \"/artist\"\nbody_file = \"body.json\"\n"},
+			{"key-dotdot", `jwt_private_key = "../secret.txt"`, ""},
+			{"key-absolute", fmt.Sprintf("jwt_private_key = %q", secretFile), ""},
+			{"key-symlink", `jwt_private_key = "key.pem"`, ""},
 		} {
 			t.Run(c.name, func(t *testing.T) {
 				p := writeExperiment(t, dir, c.top, c.custom)

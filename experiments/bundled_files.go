@@ -22,11 +22,15 @@ const bundledFilesDir = "pgrst-lab/experiments"
 // only) to the cache directory, each file unless it is there already with
 // the same content, and returns the targets file's path there, resolved
 // (the run reads it without following links).
-func bundledTargets(name string) (string, error) {
+func bundledTargets(name string) (string, error) { return bundledFile(name, "targets", ".http") }
+
+// bundledFile is bundledTargets for any file a bundled experiment names
+// (key, for messages), whose name ends in ext.
+func bundledFile(name, key, ext string) (string, error) {
 	dir, file := path.Split(name)
 	dir = strings.TrimSuffix(dir, "/")
-	if dir == "" || strings.Contains(dir, "/") || !strings.HasSuffix(file, ".http") || !path.IsAbs("/"+name) || path.Clean(name) != name {
-		return "", fmt.Errorf("%q: a bundled experiment's targets must be DIR/NAME.http, in a directory next to it", name)
+	if dir == "" || strings.Contains(dir, "/") || !strings.HasSuffix(file, ext) || !path.IsAbs("/"+name) || path.Clean(name) != name {
+		return "", fmt.Errorf("%q: a bundled experiment's %s must be DIR/NAME%s, in a directory next to it", name, key, ext)
 	}
 	if _, err := bundled.ReadFile(name); err != nil {
 		return "", fmt.Errorf("%q is not bundled with the lab", name)

@@ -1,7 +1,10 @@
 package experiments
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -26,5 +29,26 @@ func TestBundledExperimentsValidate(t *testing.T) {
 		if e.Source != "" {
 			t.Errorf("%s: Source = %q, want \"\" for a bundled experiment", n, e.Source)
 		}
+	}
+}
+
+// The bundled jwt experiment's jwt_private_key is written out with it and
+// resolved to a PEM file the run can read; its variants' JWKS holds the
+// public half (the RS256 scenarios' expect = 200 on real PostgREST is
+// cmd/lab's TestJWTExperimentRuns).
+func TestBundledJWTPrivateKey(t *testing.T) {
+	e, err := Load("jwt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !filepath.IsAbs(e.JWTPrivateKey) || filepath.Base(e.JWTPrivateKey) != "rs256.pem" {
+		t.Fatalf("jwt_private_key resolved to %q", e.JWTPrivateKey)
+	}
+	b, err := os.ReadFile(e.JWTPrivateKey)
+	if err != nil || !strings.HasPrefix(string(b), "-----BEGIN PRIVATE KEY-----") {
+		t.Fatalf("%s: %v %.30q", e.JWTPrivateKey, err, b)
+	}
+	if _, err := bundledFile("jwt/rs256.http", "jwt_private_key", ".pem"); err == nil {
+		t.Error("a bundled key file not ending in .pem was accepted")
 	}
 }

@@ -31,6 +31,7 @@
 //	                                #   inside its directory: its requests, round-robin, are the
 //	                                #   scenario "targets"
 //	jwt_secret = "a secret of at least 32 characters"  # signs {jwt ...} templates (HS256); never reported
+//	jwt_private_key = "keys/rs256.pem"  # PEM RSA private key of {jwt alg=RS256} templates, inside this file's directory
 //	profile = false                 # per trial, over the measured window: a CPU profile (perf record
 //	                                #   -e cpu-clock -g) of the target and PostgreSQL, GHC runtime
 //	                                #   statistics (+RTS -S; Haskell targets) and the SQL statements
@@ -171,8 +172,10 @@
 // iat and nbf take "+1h" (from the trial's start) or a Unix time, other
 // claims are strings; "pool=N" sends N tokens in turn (differing in jti:
 // a JWT cache's best case), "unique" a new token per request (its worst
-// case). Variants give PostgREST the same secret with jwt-secret (shown
-// as <redacted> in reports and run.json).
+// case); "alg=RS256" signs with the PEM key jwt_private_key names and
+// "kid=ID" puts a key id in the header. Variants give PostgREST the same
+// secret, or the public key as a JWK or JWKS, with jwt-secret (shown as
+// <redacted> in reports and run.json).
 //
 // targets names a file in vegeta's HTTP targets format, the one
 // PostgREST's test/load/targets.http uses: "METHOD URL" lines, "Name:

@@ -22,6 +22,7 @@ type fileExperiment struct {
 	Custom           []fileScenario `toml:"scenario"`
 	Targets          string         `toml:"targets"`
 	JWTSecret        string         `toml:"jwt_secret"`
+	JWTPrivateKey    string         `toml:"jwt_private_key"`
 	Load             lab.Load       `toml:"load"`
 	Trials           lab.Trials     `toml:"trials"`
 	Variants         []fileVariant  `toml:"variant"`
@@ -170,9 +171,10 @@ func (f *fileExperiment) experiment() *lab.Experiment {
 	e := &lab.Experiment{
 		Name: f.Name, Title: f.Title, Description: f.Description, Target: f.Target.Target(f.Target.Stack),
 		Scenarios: f.Scenarios, Targets: f.Targets, JWTSecret: f.JWTSecret,
-		Load:      f.Load,
-		Trials:    f.Trials,
-		Partition: lab.Partition(f.Partition), Cost: f.Cost, AllowUnknownKeys: f.AllowUnknownKeys, Profile: f.Profile,
+		JWTPrivateKey: f.JWTPrivateKey,
+		Load:          f.Load,
+		Trials:        f.Trials,
+		Partition:     lab.Partition(f.Partition), Cost: f.Cost, AllowUnknownKeys: f.AllowUnknownKeys, Profile: f.Profile,
 	}
 	for _, s := range f.Custom {
 		e.Custom = append(e.Custom, lab.Scenario{Name: s.Name, Method: s.Method, Path: s.Path, Header: s.Header,

@@ -17,10 +17,11 @@ const (
 	MaxFileSize        = 1 << 20  // the experiment file itself
 	MaxTargetsFileSize = 1 << 20  // targets
 	MaxBodyFileSize    = 16 << 20 // a [[scenario]]'s body_file
+	MaxKeyFileSize     = 64 << 10 // jwt_private_key (a PEM RSA key of 16384 bits is 13 KB)
 )
 
 // files resolves the files the experiment names (targets, each
-// [[scenario]]'s body_file) against the experiment file's directory and
+// [[scenario]]'s body_file, jwt_private_key) against the experiment file's directory and
 // refuses any other place: an absolute path, a path with "..", and, with
 // onDisk, a symbolic link leading out, a file that is not regular (a FIFO,
 // /dev/zero) or one over its bound. A hostile experiment file can then make
@@ -43,6 +44,21 @@ func (p *parse) files(e *lab.Experiment, onDisk bool) {
 			continue
 		}
 		s.BodyFile = path
+	}
+	if e.JWTPrivateKey != "" {
+		resolve := p.resolve
+		if p.bundled {
+			resolve = func(_, name string, _ int64, _ bool) (string, error) {
+				return bundledFile(name, "jwt_private_key", ".pem")
+			}
+		}
+		path, err := resolve(dir, e.JWTPrivateKey, MaxKeyFileSize, onDisk)
+		if err != nil {
+			p.add([]string{"jwt_private_key"}, []string{"jwt_private_key"}, err)
+			e.JWTPrivateKey = ""
+		} else {
+			e.JWTPrivateKey = path
+		}
 	}
 	if e.Targets == "" {
 		return

@@ -68,7 +68,7 @@ func (s *session) duetTrial(ctx context.Context, round int, vs [2]Variant, sc st
 	}
 	var specs [2]LoadSpec
 	for i := range 2 {
-		specs[i] = LoadSpec{Scenario: sc, Custom: s.custom(sc), JWTSecret: s.exp.JWTSecret, Load: s.exp.Load, Seed: trialSeed(s.exp, sc, round), CPUs: generatorCPUs(s.exp)}
+		specs[i] = LoadSpec{Scenario: sc, Custom: s.custom(sc), JWTSecret: s.exp.JWTSecret, JWTPrivateKey: s.exp.JWTPrivateKey, Load: s.exp.Load, Seed: trialSeed(s.exp, sc, round), CPUs: generatorCPUs(s.exp)}
 		if rate, ok := s.rates[sc]; ok {
 			specs[i].Load.Model, specs[i].Load.Rate = ModelOpen, rate
 		}

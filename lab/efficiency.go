@@ -109,6 +109,6 @@ func (l Load) capacityStep() Load {
 // variant applied (ld.capacityStep), with progress as of each call.
 func (s *session) capacityLoad(ctx context.Context, sc, variant string, ld Load) (LoadOutcome, error) {
 	ld = ld.capacityStep()
-	return s.Loader.Load(ctx, LoadSpec{Scenario: sc, Custom: s.custom(sc), JWTSecret: s.exp.JWTSecret, Load: ld, Seed: trialSeed(s.exp, sc, 0), CPUs: generatorCPUs(s.exp),
+	return s.Loader.Load(ctx, LoadSpec{Scenario: sc, Custom: s.custom(sc), JWTSecret: s.exp.JWTSecret, JWTPrivateKey: s.exp.JWTPrivateKey, Load: ld, Seed: trialSeed(s.exp, sc, 0), CPUs: generatorCPUs(s.exp),
 		Progress: func(lp LoadProgress) { s.Progress.Load(s.position(0, variant, sc, 0), lp) }})
 }

@@ -32,9 +32,13 @@ type Experiment struct {
 	// JWTSecret signs the {jwt ...} templates of the requests (HS256); it
 	// is never written to run.json or reports.
 	JWTSecret string
-	Load      Load
-	Trials    Trials
-	Variants  []Variant
+	// JWTPrivateKey is the PEM file of the RSA private key that signs
+	// {jwt alg=RS256 ...} templates (jwt_private_key, resolved against the
+	// experiment file's directory).
+	JWTPrivateKey string
+	Load          Load
+	Trials        Trials
+	Variants      []Variant
 	// Sweep optionally generates the variants: one key (or a grid of two)
 	// at a list or range of values; see Sweep.
 	Sweep *Sweep

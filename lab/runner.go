@@ -217,7 +217,7 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 		s.done(t, pos)
 		return t, nil
 	}
-	spec := LoadSpec{Scenario: scenario, Custom: s.custom(scenario), JWTSecret: s.exp.JWTSecret, Load: s.exp.Load, Seed: trialSeed(s.exp, scenario, rep), CPUs: generatorCPUs(s.exp),
+	spec := LoadSpec{Scenario: scenario, Custom: s.custom(scenario), JWTSecret: s.exp.JWTSecret, JWTPrivateKey: s.exp.JWTPrivateKey, Load: s.exp.Load, Seed: trialSeed(s.exp, scenario, rep), CPUs: generatorCPUs(s.exp),
 		Progress: func(lp LoadProgress) { s.Progress.Load(pos(), lp) }}
 	if rate, ok := s.rates[scenario]; ok {
 		spec.Load.Model, spec.Load.Rate = ModelOpen, rate

@@ -79,8 +79,10 @@ type LoadSpec struct {
 	Custom   *Scenario // set for user-defined scenarios
 	// JWTSecret signs {jwt ...} templates (the experiment's jwt_secret).
 	JWTSecret string
-	Load      Load
-	Seed      int64
+	// JWTPrivateKey is the PEM file that signs {jwt alg=RS256} templates.
+	JWTPrivateKey string
+	Load          Load
+	Seed          int64
 	// CPUs pins the generator's threads ([partition] generator); nil = any.
 	CPUs []int
 	// Progress, when set, is called about once a second while measuring.

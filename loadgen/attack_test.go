@@ -62,7 +62,7 @@ func TestAttackExperimentFileLoadgen(t *testing.T) {
 			"/a?id={seq -9223372036854775808}",
 		} {
 			r := Request{Path: path}
-			if err := CheckRequest(r, ""); err == nil {
+			if err := CheckRequest(r, "", nil); err == nil {
 				t.Errorf("%s: accepted", path)
 			}
 			// Given to Run directly (no lab validation before): an error,
@@ -82,7 +82,7 @@ func TestAttackExperimentFileLoadgen(t *testing.T) {
 		tm.render(nil, nil, rand.New(rand.NewPCG(1, 2)))
 		// {jwt pool=N} bounds the tokens of all the fields together.
 		h := strings.Repeat("{jwt role=a pool=100000} ", 3)
-		if err := CheckRequest(Request{Path: "/a", Header: map[string]string{"Authorization": h}}, strings.Repeat("s", 32)); err == nil ||
+		if err := CheckRequest(Request{Path: "/a", Header: map[string]string{"Authorization": h}}, strings.Repeat("s", 32), nil); err == nil ||
 			!strings.Contains(err.Error(), "tokens") {
 			t.Errorf("3 x pool=100000: %v", err)
 		}

@@ -84,6 +84,8 @@ type Config struct {
 	Threads     int           // GOMAXPROCS and number of metric shards (0: leave GOMAXPROCS)
 	CPUs        []int         // pin the process's threads to these CPUs during the run (nil: no pinning)
 	JWTSecret   string        // HS256 secret of {jwt} template fields
+	// JWTPrivateKey is the PEM RSA private key of {jwt alg=RS256} fields.
+	JWTPrivateKey []byte
 	// ServerTiming parses each answer's Server-Timing header (PostgREST's
 	// server-timing-enabled) into per-phase histograms (Summary.Phases).
 	ServerTiming bool
@@ -180,7 +182,7 @@ func (c Config) Validate() []error {
 	if len(c.Mix) == 0 {
 		add("Mix: at least one scenario is required")
 	}
-	jwts := newBudget()
+	jwts, keys := newBudget(), newSigner(c.JWTSecret, c.JWTPrivateKey)
 	for i, w := range c.Mix {
 		where := fmt.Sprintf("Mix[%d] (%s)", i, w.Scenario.Name)
 		if !(w.Weight > 0) || math.IsInf(w.Weight, 0) {
@@ -190,7 +192,7 @@ func (c Config) Validate() []error {
 			add("%s.Requests: empty", where)
 		}
 		for j, r := range w.Scenario.Requests {
-			if _, err := compileBudget(r, "", "", []byte(c.JWTSecret), jwts); err != nil {
+			if _, err := compileBudget(r, "", "", keys, jwts); err != nil {
 				add("%s.Requests[%d]: %v", where, j, err)
 			}
 		}

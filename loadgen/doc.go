@@ -98,7 +98,8 @@
 // blank lines between targets) into Requests, refusing non-loopback hosts,
 // oversized files and bodies outside the file's directory, with file:line
 // errors. A header value may hold `{jwt role=NAME exp=+1h [unique|pool=N]}`:
-// an HS256 token signed with Config.JWTSecret, pre-signed (one, or N in
+// an HS256 token signed with Config.JWTSecret (with alg=RS256, an RS256
+// one signed with Config.JWTPrivateKey; kid=ID names the key), pre-signed (one, or N in
 // turn) or signed per request without allocating (a sync.Pool of HMACs;
 // BenchmarkJWTUnique). With Config.ServerTiming each measured answer's
 // Server-Timing header (PostgREST's server-timing-enabled: jwt, parse,

@@ -19,11 +19,18 @@ import (
 // its URL once it serves the database.
 func servePostgREST(t *testing.T, db labtest.DB) string {
 	t.Helper()
+	return servePostgRESTWith(t, db, "")
+}
+
+// servePostgRESTWith is servePostgREST with more config lines.
+func servePostgRESTWith(t *testing.T, db labtest.DB, extra string) string {
+	t.Helper()
 	bin := labtest.PostgREST(t)
 	port, admin := labtest.FreePort(t), labtest.FreePort(t)
 	conf := filepath.Join(t.TempDir(), "postgrest.conf")
 	text := fmt.Sprintf("db-uri = %q\ndb-schemas = \"public\"\ndb-anon-role = \"web_anon\"\nserver-host = \"127.0.0.1\"\nserver-port = %d\nadmin-server-port = %d\n",
 		db.UnixURI("authenticator"), port, admin)
+	text += extra
 	if err := os.WriteFile(conf, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}

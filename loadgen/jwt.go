@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"crypto/hmac"
+	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -19,8 +20,10 @@ import (
 // MaxJWTPool bounds pool=N of a {jwt} field.
 const MaxJWTPool = 100_000
 
-// jwtField is a `{jwt CLAIM=VALUE... [unique|pool=N]}` template field: an
-// HS256 token signed with the run's JWTSecret.
+// jwtField is a `{jwt CLAIM=VALUE... [unique|pool=N] [alg=RS256] [kid=ID]}`
+// template field: an HS256 token signed with the run's JWTSecret, or with
+// alg=RS256 an RS256 token signed with the run's JWTPrivateKey (kid=ID puts
+// a key id in the header, for a JWKS that names its keys).
 //
 //   - default (pool=1): one token, signed when the run starts;
 //   - pool=N: N tokens differing in their jti claim, signed when the run
@@ -38,8 +41,10 @@ type jwtField struct {
 	// surround the counter in the claims JSON.
 	head, prefix, suffix []byte
 	seq                  atomic.Int64
+	alg, kid             string // header: "HS256" or "RS256"; "" or the key id
 	secret               []byte
-	macs                 sync.Pool // *jwtScratch
+	rsa                  *rsa.PrivateKey // RS256's key, set by bind
+	macs                 sync.Pool       // *jwtScratch
 }
 
 type jwtScratch struct {
@@ -48,7 +53,15 @@ type jwtScratch struct {
 	sig     []byte
 }
 
-var jwtHead = base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`)) + "."
+// jwtHeader is the field's header, base64url-encoded, with its dot.
+func jwtHeader(alg, kid string) string {
+	h := map[string]any{"alg": alg, "typ": "JWT"}
+	if kid != "" {
+		h["kid"] = kid
+	}
+	b, _ := marshalSorted(h) // strings only: cannot fail
+	return base64.RawURLEncoding.EncodeToString(b) + "."
+}
 
 // parseJWT reads the words after "jwt" (secret is set later, by bindJWT),
 // drawing its pool's tokens from b.
@@ -56,11 +69,12 @@ func parseJWT(words []string, b *budget) (*jwtField, error) {
 	f := &jwtField{src: "{" + strings.Join(append([]string{"jwt"}, words...), " ") + "}"}
 	// bad's safe text is the reason alone (what quotes the field is left out).
 	bad := func(safe, format string, args ...any) error {
-		const want = " (want {jwt role=NAME exp=+1h [unique|pool=N]})"
+		const want = " (want {jwt role=NAME exp=+1h [unique|pool=N] [alg=HS256|RS256] [kid=ID]})"
 		return &safeError{safe: "{jwt}: " + safe + want, full: fmt.Sprintf("field %s: %s", f.src, fmt.Sprintf(format, args...)) + want}
 	}
 	claims := map[string]any{}
 	pool, unique := 1, false
+	f.alg = "HS256"
 	now := time.Now()
 	for _, w := range words {
 		if w == "unique" {
@@ -78,6 +92,16 @@ func parseJWT(words []string, b *budget) (*jwtField, error) {
 				return nil, bad(fmt.Sprintf("pool=N: want 1..%d", MaxJWTPool), "pool=%s: want 1..%d", v, MaxJWTPool)
 			}
 			pool = n
+		case "alg":
+			if v != "HS256" && v != "RS256" {
+				return nil, bad("alg: want HS256 or RS256", "alg=%s: want HS256 or RS256", v)
+			}
+			f.alg = v
+		case "kid":
+			if v == "" || len(v) > 200 {
+				return nil, bad("kid: want 1..200 characters", "kid=%s: want 1..200 characters", v)
+			}
+			f.kid = v
 		case "exp", "iat", "nbf":
 			if d, ok := strings.CutPrefix(v, "+"); ok {
 				dur, err := time.ParseDuration(d)
@@ -124,7 +148,7 @@ func parseJWT(words []string, b *budget) (*jwtField, error) {
 		}
 		f.tokens = append(f.tokens, b) // claims JSON until bindJWT signs it
 	}
-	f.head = []byte(jwtHead)
+	f.head = []byte(jwtHeader(f.alg, f.kid))
 	return f, nil
 }
 
@@ -148,32 +172,71 @@ func marshalSorted(m map[string]any) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// bind signs the pool's tokens with secret (and keeps it for unique ones).
-func (f *jwtField) bind(secret []byte) error {
-	if len(secret) == 0 {
-		const msg = "no JWT secret to sign with (set jwt_secret in the experiment)"
+// bind signs the pool's tokens with s's secret (HS256) or private key
+// (RS256) and keeps it for unique ones. A syntax-only s signs nothing.
+func (f *jwtField) bind(s *signer) error {
+	if s.syntaxOnly {
+		return nil
+	}
+	fail := func(msg string) error {
 		return &safeError{safe: "{jwt}: " + msg, full: fmt.Sprintf("field %s: %s", f.src, msg)}
 	}
-	f.secret = secret
-	f.macs.New = func() any { return &jwtScratch{mac: hmac.New(sha256.New, secret)} }
+	if f.alg == "RS256" {
+		switch {
+		case s.rsaErr != nil:
+			return fail(s.rsaErr.Error())
+		case s.rsa == nil:
+			return fail("no private key to sign RS256 with (set jwt_private_key in the experiment)")
+		}
+		f.rsa = s.rsa
+	} else {
+		if len(s.secret) == 0 {
+			return fail("no JWT secret to sign with (set jwt_secret in the experiment)")
+		}
+		f.secret = s.secret
+		f.macs.New = func() any { return &jwtScratch{mac: hmac.New(sha256.New, s.secret)} }
+	}
+	if f.rsa != nil {
+		f.macs.New = func() any { return &jwtScratch{} }
+	}
 	for i, claims := range f.tokens {
-		s := f.macs.Get().(*jwtScratch)
-		f.tokens[i] = f.sign(nil, claims, s)
-		f.macs.Put(s)
+		sc := f.macs.Get().(*jwtScratch)
+		tok, err := f.sign(nil, claims, sc)
+		f.macs.Put(sc)
+		if err != nil {
+			return fail(err.Error())
+		}
+		f.tokens[i] = tok
+	}
+	if f.tokens == nil { // unique: sign one now, so that a key that cannot sign fails here
+		sc := f.macs.Get().(*jwtScratch)
+		_, err := f.sign(nil, append(append(slices.Clip(f.prefix), '0'), f.suffix...), sc)
+		f.macs.Put(sc)
+		if err != nil {
+			return fail(err.Error())
+		}
 	}
 	return nil
 }
 
 // sign appends header.payload.signature for the claims JSON to dst.
-func (f *jwtField) sign(dst, claims []byte, s *jwtScratch) []byte {
+func (f *jwtField) sign(dst, claims []byte, s *jwtScratch) ([]byte, error) {
 	start := len(dst)
 	dst = append(dst, f.head...)
 	dst = base64.RawURLEncoding.AppendEncode(dst, claims)
-	s.mac.Reset()
-	s.mac.Write(dst[start:])
-	s.sig = s.mac.Sum(s.sig[:0])
+	if f.rsa != nil {
+		sig, err := signRS256(f.rsa, dst[start:])
+		if err != nil {
+			return dst[:start], fmt.Errorf("RS256 signing: %w", err)
+		}
+		s.sig = sig
+	} else {
+		s.mac.Reset()
+		s.mac.Write(dst[start:])
+		s.sig = s.mac.Sum(s.sig[:0])
+	}
 	dst = append(dst, '.')
-	return base64.RawURLEncoding.AppendEncode(dst, s.sig)
+	return base64.RawURLEncoding.AppendEncode(dst, s.sig), nil
 }
 
 // render appends the next token to d.
@@ -186,7 +249,7 @@ func (f *jwtField) render(d []byte) []byte {
 	p = strconv.AppendInt(p, f.seq.Add(1), 10)
 	p = append(p, f.suffix...)
 	s.payload = p
-	d = f.sign(d, p, s)
+	d, _ = f.sign(d, p, s) // bind signed with this key already: RS256 cannot fail now
 	f.macs.Put(s)
 	return d
 }

@@ -138,11 +138,11 @@ func newRun(cfg Config) (*runner, error) {
 	r := &runner{cfg: cfg, workers: cfg.workers(), timeout: cfg.timeout()}
 	var total float64
 	var names []string
-	jwts := newBudget()
+	jwts, keys := newBudget(), newSigner(cfg.JWTSecret, cfg.JWTPrivateKey)
 	for _, w := range cfg.Mix {
 		var ts []*tmpl
 		for i, q := range w.Scenario.Requests {
-			t, err := compileBudget(q, host, base, []byte(cfg.JWTSecret), jwts)
+			t, err := compileBudget(q, host, base, keys, jwts)
 			if err != nil {
 				return nil, fmt.Errorf("loadgen: scenario %s request %d: %w", w.Scenario.Name, i, err)
 			}

@@ -99,7 +99,7 @@ func ParseTargets(name string, src []byte, body func(rel string) ([]byte, error)
 	}
 	jwts := newBudget()
 	for i, r := range p.out { // templates: syntax only, the secret comes with the run
-		if _, err := compileBudget(r, "", "", []byte("syntax check"), jwts); err != nil {
+		if _, err := compileBudget(r, "", "", syntaxSigner(), jwts); err != nil {
 			p.line = p.starts[i]
 			return nil, p.errorf("%s", safeMessage(err))
 		}

@@ -57,7 +57,7 @@ func compile(r Request, host, base string) (*tmpl, error) { return compileWith(r
 
 // compileWith is compile with the secret {jwt} fields sign with.
 func compileWith(r Request, host, base string, secret []byte) (*tmpl, error) {
-	return compileBudget(r, host, base, secret, newBudget())
+	return compileBudget(r, host, base, newSigner(string(secret), nil), newBudget())
 }
 
 // budget bounds what compiling allocates for {jwt pool=N} fields across
@@ -71,7 +71,7 @@ const MaxJWTTokens = 2 * MaxJWTPool
 func newBudget() *budget { return &budget{tokens: MaxJWTTokens} }
 
 // compileBudget is compileWith drawing the {jwt} tokens from b.
-func compileBudget(r Request, host, base string, secret []byte, b *budget) (*tmpl, error) {
+func compileBudget(r Request, host, base string, keys *signer, b *budget) (*tmpl, error) {
 	method, host, err := checkRequest(r, host)
 	if err != nil {
 		return nil, err
@@ -119,7 +119,7 @@ func compileBudget(r Request, host, base string, secret []byte, b *budget) (*tmp
 	for _, segs := range [][]seg{t.head, t.body} {
 		for _, sg := range segs {
 			if sg.kind == 'j' {
-				if err := sg.jwt.bind(secret); err != nil {
+				if err := sg.jwt.bind(keys); err != nil {
 					return nil, err
 				}
 			}
@@ -129,9 +129,10 @@ func compileBudget(r Request, host, base string, secret []byte, b *budget) (*tmp
 }
 
 // CheckRequest reports whether r can be sent: method, path, headers,
-// templates (a {jwt} field needs jwtSecret).
-func CheckRequest(r Request, jwtSecret string) error {
-	_, err := compileWith(r, "", "", []byte(jwtSecret))
+// templates (a {jwt} field needs jwtSecret, an alg=RS256 one the PEM
+// private key jwtPrivateKey).
+func CheckRequest(r Request, jwtSecret string, jwtPrivateKey []byte) error {
+	_, err := compileBudget(r, "", "", newSigner(jwtSecret, jwtPrivateKey), newBudget())
 	return err
 }
 

@@ -32,6 +32,9 @@ type SweepScenario struct {
 	// Points are the values, cheapest first.
 	Points         []SweepPointResult
 	Recommendation Recommendation
+	// Pool is the pool sizing of a db-pool sweep over a targets file (nil
+	// otherwise): see PoolSizingOf.
+	Pool *PoolSizing
 }
 
 // SweepPointResult is one value (one variant) of a sweep in one scenario.
@@ -103,6 +106,7 @@ func Sweep(run *lab.Run, alpha float64) *SweepResult {
 			return Row{} // not reached: the primary metric always has a row
 		}
 		ss.Recommendation = Recommend(ss.Points, primary, axes, res.Baseline, compare)
+		ss.Pool = PoolSizingOf(run, sc, ss.Points)
 		res.Scenarios = append(res.Scenarios, ss)
 	}
 	return res

@@ -78,10 +78,14 @@ func (l *Loader) config(spec lab.LoadSpec) (loadgen.Config, error) {
 	if err != nil {
 		return loadgen.Config{}, err
 	}
+	key, err := loadgen.ReadJWTPrivateKey(spec.JWTPrivateKey)
+	if err != nil {
+		return loadgen.Config{}, err
+	}
 	ld := spec.Load
 	cfg := loadgen.Config{Target: l.Target, Mix: []loadgen.Weighted{{Scenario: sc, Weight: 1}}, Duration: ld.Duration,
 		Warmup: ld.Warmup, Timeout: ld.Timeout, Seed: spec.Seed, Threads: ld.Threads, CPUs: l.CPUs, MaxRequests: l.MaxRequests,
-		JWTSecret: spec.JWTSecret, ServerTiming: true, ByRequest: byRequest(spec)}
+		JWTSecret: spec.JWTSecret, JWTPrivateKey: key, ServerTiming: true, ByRequest: byRequest(spec)}
 	if l.Threads > 0 {
 		cfg.Threads = l.Threads
 	}

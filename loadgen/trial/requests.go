@@ -11,10 +11,14 @@ import (
 
 // CheckRequests reads the experiment's targets files (errors at
 // file:line) and checks that every custom request can be sent, {jwt}
-// templates included (they need jwt_secret), and that writes asking for
+// templates included (they need jwt_secret, or jwt_private_key for alg=RS256), and that writes asking for
 // tx=rollback are honoured, before any trial starts.
 func CheckRequests(e *lab.Experiment) error {
 	var errs []error
+	key, err := loadgen.ReadJWTPrivateKey(e.JWTPrivateKey)
+	if err != nil {
+		return err
+	}
 	for _, c := range e.Custom {
 		if c.Targets != "" {
 			reqs, err := loadgen.ReadTargets(c.Targets)
@@ -23,7 +27,7 @@ func CheckRequests(e *lab.Experiment) error {
 				continue
 			}
 			for i, r := range reqs { // the file's content is not quoted: target N, then what is wrong
-				if err := loadgen.CheckRequest(r, e.JWTSecret); err != nil {
+				if err := loadgen.CheckRequest(r, e.JWTSecret, key); err != nil {
 					errs = append(errs, fmt.Errorf("%s: target %d: %s", c.Targets, i+1, loadgen.SafeMessage(err)))
 					break
 				}
@@ -38,7 +42,7 @@ func CheckRequests(e *lab.Experiment) error {
 			errs = append(errs, err)
 			continue
 		}
-		if err := loadgen.CheckRequest(r, e.JWTSecret); err != nil {
+		if err := loadgen.CheckRequest(r, e.JWTSecret, key); err != nil {
 			if c.BodyFile != "" { // the body is a file's content: quote nothing of it
 				err = fmt.Errorf("body_file %s: %s", c.BodyFile, loadgen.SafeMessage(err))
 			}

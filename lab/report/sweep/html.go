@@ -25,6 +25,14 @@ type scenario struct {
 	CannotTell     bool
 	Rows           []row
 	Charts         []chart.Chart
+	// Pool is a db-pool sweep's pool sizing: its note, header and rows.
+	Pool *poolSection
+}
+
+type poolSection struct {
+	Note   string
+	Header []string
+	Rows   [][]string
 }
 
 // HTML is the sweep's section of report.html ("" without a sweep), in the
@@ -42,8 +50,13 @@ func HTML(run *lab.Run, v *stats.Verdicts) (template.HTML, error) {
 		if err != nil {
 			return "", err
 		}
-		s.Scenarios = append(s.Scenarios, scenario{Name: sc.Scenario, Recommendation: sc.Recommendation.Sentence,
-			CannotTell: sc.Recommendation.CannotTell, Rows: rows, Charts: cs})
+		x := scenario{Name: sc.Scenario, Recommendation: sc.Recommendation.Sentence,
+			CannotTell: sc.Recommendation.CannotTell, Rows: rows, Charts: cs}
+		if ps := sc.Pool; ps != nil {
+			h, r := poolTable(ps)
+			x.Pool = &poolSection{Note: poolNote(ps), Header: h, Rows: r}
+		}
+		s.Scenarios = append(s.Scenarios, x)
 	}
 	var b bytes.Buffer
 	if err := page.Execute(&b, s); err != nil {
@@ -59,5 +72,9 @@ var page = template.Must(template.New("sweep").Parse(`<h2>{{.Title}}</h2>
 <table><tr>{{range $.Header}}<th>{{.}}</th>{{end}}<th></th></tr>
 {{range .Rows}}<tr>{{range .Cells}}<td>{{.}}</td>{{end}}<td class="l">{{if .Recommended}}▶ recommended{{end}}{{if .Best}} ★ best{{end}}</td></tr>
 {{end}}</table>
-<div class="charts">{{range .Charts}}<figure>{{.SVG}}{{with .Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>{{end}}</div>
+{{with .Pool}}<p class="note"><b>{{.Note}}.</b></p>
+<table><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}<div class="charts">{{range .Charts}}<figure>{{.SVG}}{{with .Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>{{end}}</div>
 {{end}}`))

@@ -26,6 +26,15 @@ func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 			fmt.Fprintf(w, "| %s | %s |\n", strings.Join(mdCells(r.Cells), " | "), marks(r))
 		}
 		fmt.Fprintln(w)
+		if ps := sc.Pool; ps != nil {
+			fmt.Fprintf(w, "%s\n\n", format.Wrap("**"+format.MdEscape(poolNote(ps))+".**", 110))
+			header, rows := poolTable(ps)
+			fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(mdCells(header), " | "), strings.Repeat("---|", len(header)))
+			for _, r := range rows {
+				fmt.Fprintf(w, "| %s |\n", strings.Join(mdCells(r), " | "))
+			}
+			fmt.Fprintln(w)
+		}
 	}
 }
 

@@ -27,5 +27,10 @@ func Text(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 		}
 		format.Columns(w, "  ", lines)
 		textsafe.Fprintf(w, "  Recommendation: %s.\n", sc.Recommendation.Sentence)
+		if ps := sc.Pool; ps != nil {
+			textsafe.Fprintf(w, "  %s.\n", poolNote(ps))
+			header, rows := poolTable(ps)
+			format.Columns(w, "  ", append([][]string{header}, rows...))
+		}
 	}
 }
