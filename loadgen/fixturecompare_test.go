@@ -25,7 +25,12 @@ func servePostgREST(t *testing.T, db labtest.DB) string {
 // servePostgRESTWith is servePostgREST with more config lines.
 func servePostgRESTWith(t *testing.T, db labtest.DB, extra string) string {
 	t.Helper()
-	bin := labtest.PostgREST(t)
+	return servePostgRESTOf(t, labtest.PostgREST(t), db, extra)
+}
+
+// servePostgRESTOf is servePostgRESTWith for the real binary bin.
+func servePostgRESTOf(t *testing.T, bin string, db labtest.DB, extra string) string {
+	t.Helper()
 	port, admin := labtest.FreePort(t), labtest.FreePort(t)
 	conf := filepath.Join(t.TempDir(), "postgrest.conf")
 	text := fmt.Sprintf("db-uri = %q\ndb-schemas = \"public\"\ndb-anon-role = \"web_anon\"\nserver-host = \"127.0.0.1\"\nserver-port = %d\nadmin-server-port = %d\n",
