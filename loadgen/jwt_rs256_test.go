@@ -127,8 +127,8 @@ func TestJWTRS256OnRealPostgREST(t *testing.T) {
 		{"JWK", string(jwkJSON), []string{"{jwt role=jwt_reader exp=+1h alg=RS256}", "{jwt role=jwt_reader exp=+1h alg=RS256 unique}"}},
 		{"JWKS", string(jwksJSON), []string{"{jwt role=jwt_reader exp=+1h alg=RS256 kid=rs}", "{jwt role=jwt_reader exp=+1h alg=RS256 kid=rs unique}", "{jwt role=jwt_reader exp=+1h kid=hs}"}},
 	} {
-		labtest.EachPostgREST(t, func(t *testing.T, real labtest.Real) {
-			t.Run(c.name, func(t *testing.T) {
+		t.Run(c.name, func(t *testing.T) {
+			labtest.EachPostgREST(t, func(t *testing.T, real labtest.Real) {
 				rs256On(t, servePostgRESTOf(t, real.Path, db, fmt.Sprintf("jwt-secret = %q\n", c.secret)), keys, c.fields)
 			})
 		})
