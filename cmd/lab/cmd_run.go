@@ -201,7 +201,7 @@ func runAndReport(ctx context.Context, o session.Options, stdout io.Writer) (*se
 	e := o.Experiment
 	fmt.Fprintf(stdout, "%s: %s\n  %s x %s, %d..%d rounds of %s load (%s warm-up)\n",
 		e.Name, e.Title, plural(len(e.Variants), "variant"), plural(len(e.Scenarios), "scenario"), e.Trials.Min, e.Trials.Max, e.Load.Duration, e.Load.Warmup)
-	o.Progress, o.LabVersion = newRunProgress(stdout), labVersion()
+	o.Progress, o.LabVersion = session.NewTermProgress(stdout), labVersion()
 	res, err := session.Run(ctx, o)
 	if res == nil {
 		return nil, err

@@ -136,7 +136,7 @@ func cmdTrack(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	o := session.Options{Experiment: t.Experiment, Server: srv, Loader: loader(url), Results: *results,
-		Progress: newRunProgress(stdout), LabVersion: labVersion()}
+		Progress: session.NewTermProgress(stdout), LabVersion: labVersion()}
 	t.Build = func(ctx context.Context, c track.Commit, progress func(string)) (track.Build, error) {
 		res, err := gitbuild.Build(ctx, gitbuild.Options{Repo: git.repo, Ref: c.SHA, SHA: c.SHA, Command: git.command,
 			Artifact: git.artifact, Progress: progress})
