@@ -177,7 +177,9 @@ func TestBisectErrors(t *testing.T) {
 	}
 	f.broken = nil
 	b := f.bisector(&out)
-	b.Measure = func(context.Context, Built, Built, Built) (Measurement, error) { return Measurement{}, errors.New("the stack is down") }
+	b.Measure = func(context.Context, Built, Built, Built) (Measurement, error) {
+		return Measurement{}, errors.New("the stack is down")
+	}
 	if _, err := b.Bisect(context.Background(), rng); err == nil || !strings.Contains(err.Error(), "step 1, bbbbbbb (change b): the run failed: the stack is down") {
 		t.Errorf("a failed run: %v", err)
 	}
