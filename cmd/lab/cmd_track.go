@@ -137,14 +137,7 @@ func cmdTrack(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	o := session.Options{Experiment: t.Experiment, Server: srv, Loader: loader(url), Results: *results,
 		Progress: session.NewTermProgress(stdout), LabVersion: labVersion()}
-	t.Build = func(ctx context.Context, c track.Commit, progress func(string)) (track.Build, error) {
-		res, err := gitbuild.Build(ctx, gitbuild.Options{Repo: git.repo, Ref: c.SHA, SHA: c.SHA, Command: git.command,
-			Artifact: git.artifact, Progress: progress})
-		if err != nil {
-			return track.Build{}, err
-		}
-		return track.Build{Path: res.Path, Command: res.Command, Cached: res.Cached}, nil
-	}
+	t.Build = git.commitBuilder()
 	t.Measure = func(ctx context.Context, c track.Commit) error {
 		o.Note = func(run *lab.Run) {
 			lab.NoteBinaries(run, t.Experiment.Variants, binaryVersions(ctx, t.Experiment), "", nil)

@@ -129,7 +129,7 @@ func TestBisectSkipsABrokenBuild(t *testing.T) {
 	for _, want := range []string{"bisect aaaaaaa..ppppppp: 15 commits after GOOD, 4 steps if each decides\n",
 		"step 1/4 hhhhhhh (change h): building…", "step 1 hhhhhhh (change h): the build failed; trying a commit next to it",
 		"step 1/4 ggggggg (change g): measuring…", "step 2/5 kkkkkkk", "elapsed, ~", "left\n",
-		"step 1 ggggggg (change g): midpoint vs GOOD +0.0% (p=0.5), vs BAD -66.7% (p=0.031), BAD vs GOOD +200.0% (p=0.031), 6 rounds: old level: differs from BAD (p=0.031); at GOOD's level, 0% of the change\n", "step 4/4 lllllll (change l): measuring…"} {
+		"step 1 ggggggg (change g): midpoint vs GOOD +0.0% (p=0.5), vs BAD -66.7% (p=0.031), BAD vs GOOD +200.0% (p=0.031), 6 rounds: old level: differs from BAD (p=0.031), not from GOOD (p=0.5); at GOOD's level, 0% of the change\n", "step 4/4 lllllll (change l): measuring…"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("progress lacks %q:\n%s", want, out.String())
 		}

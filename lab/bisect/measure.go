@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/didyoumean"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
@@ -83,4 +84,21 @@ func Compare(run *lab.Run, metric lab.Metric) Comparisons {
 		return stats.Row{BaselineName: base, VariantName: variant}
 	}
 	return Comparisons{VsGood: row(VariantGood, VariantMid), VsBad: row(VariantBad, VariantMid), Ends: row(VariantGood, VariantBad)}
+}
+
+// MetricNamed is the metric a search decides on (--metric), or an error
+// that names the closest one and the usual ones.
+func MetricNamed(name string) (lab.Metric, error) {
+	if m, ok := lab.MetricByName(name); ok {
+		return m, nil
+	}
+	names := make([]string, len(lab.Metrics))
+	for i, m := range lab.Metrics {
+		names[i] = m.Name
+	}
+	hint := ""
+	if d := didyoumean.Suggest(name, names); d != "" {
+		hint = fmt.Sprintf(" (did you mean %q?)", d)
+	}
+	return lab.Metric{}, fmt.Errorf("--metric %q: no such metric%s; e.g. cpu (server + database CPU per request, the default), server_cpu, db_cpu, rate, p50, p99", name, hint)
 }

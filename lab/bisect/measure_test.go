@@ -81,3 +81,14 @@ func TestRunMeasurer(t *testing.T) {
 		}
 	}
 }
+
+// --metric takes the lab's metric names; a misspelt one is refused with
+// the closest.
+func TestMetricNamed(t *testing.T) {
+	if m, err := MetricNamed("db_cpu"); err != nil || m.Unit != "µs/req" {
+		t.Errorf("db_cpu: %+v %v", m, err)
+	}
+	if _, err := MetricNamed("cpus"); err == nil || !strings.Contains(err.Error(), `--metric "cpus": no such metric (did you mean "cpu"?)`) {
+		t.Errorf("cpus: %v", err)
+	}
+}

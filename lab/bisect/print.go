@@ -36,7 +36,11 @@ func Print(w io.Writer, r *Result, m lab.Metric) {
 	if c, ok := r.First(); ok {
 		fmt.Fprintf(w, "first commit of the change: %s\n  %s\n", c.SHA, textsafe.CleanText(c.Subject))
 	} else {
-		textsafe.Fprintf(w, "cannot tell the first commit: %s\n", r.Stopped)
+		why := r.Stopped
+		if why == "" {
+			why = "the search did not finish"
+		}
+		textsafe.Fprintf(w, "cannot tell the first commit: %s\n", why)
 		fmt.Fprintf(w, "  the change is in %s..%s: one of %d commits after %s\n",
 			lab.ShortCommit(r.Range[r.Lo].SHA), lab.ShortCommit(r.Range[r.Hi].SHA), r.Hi-r.Lo, r.Range[r.Lo].Label())
 	}
