@@ -26,7 +26,7 @@ level, BAD a later one at the new (a regression or an improvement alike).
 The commits from GOOD to BAD (BAD's first-parent history) are halved: each
 midpoint is built (gitbuild, cached by commit and command, as lab track and
 lab ab --repo build) and measured against GOOD and BAD in one run, the three
-builds interleaved round by round (the experiment, default track: GETSingle),
+builds in rounds, shuffled (the experiment, default track: GETSingle),
 tested on --metric with the paired sequential test until the step is decided
 (--min-trials, --max-trials; the track experiment's 5 rounds become 6..12).
 A step says "old level", "new level" or that it cannot tell and why (which

@@ -3,7 +3,7 @@
 // later one at the new level, found by halving the commits between them.
 //
 // Each step builds the midpoint and measures it against both ends in the
-// same run: the three builds interleaved round by round, so that each
+// same run: the three builds in rounds (each in a random order), so that each
 // comparison is the lab's paired, sequential test (package stats) and the
 // machine's drift falls on all three alike. The ends are built once and
 // measured again in every step, in that step's rounds: a midpoint compared

@@ -13,7 +13,8 @@ import (
 // A step's experiment has GOOD's, the midpoint's and BAD's builds as its
 // variants, each with the file's baseline settings, GOOD the baseline; the
 // rounds of track (5 fixed, which no paired test at 0.05 can decide on)
-// become 6..12, rounds that can decide are kept; two scenarios are refused.
+// become 6..12, rounds that can decide are kept; the order of the three is
+// random in each round; two scenarios are refused.
 func TestThreeVariants(t *testing.T) {
 	e := &lab.Experiment{Name: "track", Scenarios: []string{"GETSingle"}, Trials: lab.Trials{Min: 5, Max: 5},
 		Variants: []lab.Variant{{Name: "build", Baseline: true, PostgREST: map[string]string{"db-pool": "1"}}}}
@@ -27,8 +28,8 @@ func TestThreeVariants(t *testing.T) {
 			t.Errorf("variant %+v", v)
 		}
 	}
-	if strings.Join(names, ",") != "good,mid,bad" || e.Trials.Min != DefaultMinRounds || e.Trials.Max != DefaultMaxRounds {
-		t.Errorf("variants %v, rounds %d..%d", names, e.Trials.Min, e.Trials.Max)
+	if strings.Join(names, ",") != "good,mid,bad" || e.Trials.Min != DefaultMinRounds || e.Trials.Max != DefaultMaxRounds || e.Trials.Order != lab.OrderRandom {
+		t.Errorf("variants %v, rounds %d..%d, order %q", names, e.Trials.Min, e.Trials.Max, e.Trials.Order)
 	}
 	e.Trials.Min, e.Trials.Max = 8, 20
 	if err := ThreeVariants(e); err != nil || e.Trials.Min != 8 || e.Trials.Max != 20 {
