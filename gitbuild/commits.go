@@ -70,3 +70,41 @@ func Tags(ctx context.Context, repo, branch string) ([]Commit, error) {
 	}
 	return cs, nil
 }
+
+// Range lists the commits from good to bad, oldest first: good itself,
+// then bad's first-parent history after it (`git log --first-parent
+// --reverse good..bad`), ending with bad; what `lab bisect` halves. good
+// must be an ancestor of bad and not bad itself. A change merged from a
+// side branch is found at its merge commit.
+func Range(ctx context.Context, repo, good, bad string) ([]Commit, error) {
+	from, err := Resolve(ctx, repo, good)
+	if err != nil {
+		return nil, err
+	}
+	to, err := Resolve(ctx, repo, bad)
+	if err != nil {
+		return nil, err
+	}
+	if from == to {
+		return nil, fmt.Errorf("%s and %s are the same commit %s: no range to search", good, bad, short(from))
+	}
+	if _, err := git(ctx, repo, "merge-base", "--is-ancestor", from, to); err != nil {
+		return nil, fmt.Errorf("%s (%s) is not an ancestor of %s (%s): give the older commit first", good, short(from), bad, short(to))
+	}
+	first, err := git(ctx, repo, "log", "-1", "--format=%H%x00%s", from)
+	if err != nil {
+		return nil, err
+	}
+	out, err := git(ctx, repo, "log", "--first-parent", "--reverse", "--format=%H%x00%s", from+".."+to)
+	if err != nil {
+		return nil, err
+	}
+	var cs []Commit
+	for _, line := range strings.Split(first+"\n"+out, "\n") {
+		h, subject, ok := strings.Cut(line, "\x00")
+		if ok && h != "" {
+			cs = append(cs, Commit{SHA: h, Subject: textsafe.CleanText(subject)})
+		}
+	}
+	return cs, nil
+}

@@ -14,7 +14,6 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
-	"github.com/pgrst-lab/pgrst-lab/lab/report/live"
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
 	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
@@ -202,7 +201,7 @@ func runAndReport(ctx context.Context, o session.Options, stdout io.Writer) (*se
 	e := o.Experiment
 	fmt.Fprintf(stdout, "%s: %s\n  %s x %s, %d..%d rounds of %s load (%s warm-up)\n",
 		e.Name, e.Title, plural(len(e.Variants), "variant"), plural(len(e.Scenarios), "scenario"), e.Trials.Min, e.Trials.Max, e.Load.Duration, e.Load.Warmup)
-	o.Progress, o.LabVersion = live.New(stdout), labVersion()
+	o.Progress, o.LabVersion = session.NewTermProgress(stdout), labVersion()
 	res, err := session.Run(ctx, o)
 	if res == nil {
 		return nil, err

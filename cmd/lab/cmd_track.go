@@ -14,7 +14,6 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/history"
-	"github.com/pgrst-lab/pgrst-lab/lab/report/live"
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
 	"github.com/pgrst-lab/pgrst-lab/lab/track"
 	"github.com/pgrst-lab/pgrst-lab/store"
@@ -137,15 +136,8 @@ func cmdTrack(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	o := session.Options{Experiment: t.Experiment, Server: srv, Loader: loader(url), Results: *results,
-		Progress: live.New(stdout), LabVersion: labVersion()}
-	t.Build = func(ctx context.Context, c track.Commit, progress func(string)) (track.Build, error) {
-		res, err := gitbuild.Build(ctx, gitbuild.Options{Repo: git.repo, Ref: c.SHA, SHA: c.SHA, Command: git.command,
-			Artifact: git.artifact, Progress: progress})
-		if err != nil {
-			return track.Build{}, err
-		}
-		return track.Build{Path: res.Path, Command: res.Command, Cached: res.Cached}, nil
-	}
+		Progress: session.NewTermProgress(stdout), LabVersion: labVersion()}
+	t.Build = git.commitBuilder()
 	t.Measure = func(ctx context.Context, c track.Commit) error {
 		o.Note = func(run *lab.Run) {
 			lab.NoteBinaries(run, t.Experiment.Variants, binaryVersions(ctx, t.Experiment), "", nil)

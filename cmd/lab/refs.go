@@ -13,6 +13,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/gitbuild"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/track"
 )
 
 // buildEnv is the build command when --build is not given.
@@ -174,4 +175,16 @@ func (r *repoFlags) buildRefs(ctx context.Context, e *lab.Experiment, bins []lab
 		e.Title = lab.BinariesTitle(bins, r.base != "" || r.release != "")
 	}
 	return nil
+}
+
+// commitBuilder builds a commit of --repo with --build (gitbuild, cached
+// by commit and command): lab track's and lab bisect's builds.
+func (r *repoFlags) commitBuilder() track.Builder {
+	return func(ctx context.Context, c track.Commit, progress func(string)) (track.Build, error) {
+		res, err := gitbuild.Build(ctx, gitbuild.Options{Repo: r.repo, Ref: c.SHA, SHA: c.SHA, Command: r.command, Artifact: r.artifact, Progress: progress})
+		if err != nil {
+			return track.Build{}, err
+		}
+		return track.Build{Path: res.Path, Command: res.Command, Cached: res.Cached}, nil
+	}
 }

@@ -40,6 +40,30 @@ printf '#!/bin/sh\n%sexec "%s" "$@"\n' "$pre" "${LAB_POSTGREST%%:*}" > "$out/pos
 chmod +x "$out/postgrest"
 `
 
+// spinningStack is a direct stack of the real PostgREST with the fixture
+// loaded and, made after it (loading the fixture replaces the database),
+// the pre-request function that spins about 1 ms of database CPU, named
+// by $TRACK_PRE_REQUEST for trackBuild's slow wrappers; builds are cached
+// in a temporary directory.
+func spinningStack(t *testing.T) string {
+	dir := directStack(t, "--postgrest", labtest.PostgREST(t))
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	if out, err := runLab(t, "fixture", "chinook", "--dir", dir); err != nil {
+		t.Fatalf("fixture: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	burn, err := reconcile.NewBurner(ctx, stackStatus(t, dir).AdminURI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := burn.Set(ctx, 1000); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TRACK_PRE_REQUEST", pgburn.B)
+	return dir
+}
+
 // trackRepo makes a repository of n commits on main, the kth of which
 // adds the file slow; it returns the commits oldest first.
 func trackRepo(t *testing.T, n, k int) (string, []string) {
@@ -90,24 +114,8 @@ func trackGit(t *testing.T, dir string, args ...string) string {
 // for the default 0.001 on a busy machine) of database CPU per request is at
 // commit 6, a regression, and a second lab track measures nothing.
 func TestTrackFindsTheStepCommit(t *testing.T) {
-	dir := directStack(t, "--postgrest", labtest.PostgREST(t))
+	dir := spinningStack(t)
 	storeURI := labtest.NewDB(t).UnixURI("postgres")
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	// The fixture first: loading it replaces the database, and with it
-	// the pre-request function made below.
-	if out, err := runLab(t, "fixture", "chinook", "--dir", dir); err != nil {
-		t.Fatalf("fixture: %v\n%s", err, out)
-	}
-	ctx0, cancel0 := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel0()
-	burn, err := reconcile.NewBurner(ctx0, stackStatus(t, dir).AdminURI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := burn.Set(ctx0, 1000); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("TRACK_PRE_REQUEST", pgburn.B)
 	repo, shas := trackRepo(t, trackCommits, trackStepAt)
 	args := []string{"track", "--repo", repo, "--build", "sh build.sh", "--store", storeURI, "--dir", dir, "--results", t.TempDir(),
 		"--metrics", "db_cpu", "--max-p", "0.01", "--min-trials", "3", "--max-trials", "3", "--duration", "2s", "--warmup", "0s"}

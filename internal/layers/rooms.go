@@ -35,9 +35,9 @@ var Rooms = []Room{
 	{Name: "domain", Packages: []string{"lab"},
 		MayImport: []string{"leaves", "format", "facts"}},
 	// Pure computation over the domain: statistics, records, calibration,
-	// history, profiles, tracking plans.
+	// history, profiles, tracking plans, bisection.
 	{Name: "analysis", Packages: []string{"lab/stats/...", "lab/record/...", "lab/calibrate", "lab/gate",
-		"lab/history/...", "lab/profiles", "lab/track"},
+		"lab/history/...", "lab/profiles", "lab/track", "lab/bisect"},
 		MayImport: []string{"leaves", "format", "facts", "domain"}},
 	// Every renderer.
 	{Name: "report", Packages: []string{"lab/report/..."},

@@ -11,6 +11,8 @@
 //     verdicts once, and writes the whole result directory
 //     (RESULTS/<experiment>/<stamp>/: run.json and every report) atomically:
 //     it appears complete or not at all.
+//   - TermProgress prints a run's progress as it goes: a line per trial
+//     and, on a terminal, a live line (lab run, ab, track, bisect).
 //   - Matrix runs one experiment on several hosts (at the same time when
 //     their generators get CPUs of their own) and writes the matrix report.
 //   - Calibrate measures a design's false positives and power on this

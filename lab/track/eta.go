@@ -44,7 +44,13 @@ func (e *ETA) Left(builds, runs int) (left time.Duration, ok bool) {
 // Line is one progress line: "commit 3/8 abc1234 (subject): running…,
 // 2m10s elapsed, ~5m left".
 func (e *ETA) Line(i, n int, c Commit, phase string, elapsed time.Duration, buildsLeft, runsLeft int) string {
-	s := fmt.Sprintf("commit %d/%d %s: %s…, %s elapsed", i, n, c.Label(), phase, round(elapsed))
+	return e.LineOf("commit", i, n, c, phase, elapsed, buildsLeft, runsLeft)
+}
+
+// LineOf is Line for another loop's unit: "step 2/4 abc1234 (subject):
+// measuring…, 40s elapsed, ~1m20s left" (lab bisect).
+func (e *ETA) LineOf(unit string, i, n int, c Commit, phase string, elapsed time.Duration, buildsLeft, runsLeft int) string {
+	s := fmt.Sprintf("%s %d/%d %s: %s…, %s elapsed", unit, i, n, c.Label(), phase, round(elapsed))
 	if left, ok := e.Left(buildsLeft, runsLeft); ok {
 		s += fmt.Sprintf(", ~%s left", round(left))
 	}

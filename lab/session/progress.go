@@ -1,8 +1,4 @@
-// Package live prints a run's progress as it happens: one line per
-// finished trial and, on a terminal, a status line rewritten in place with
-// the rate, latency and an ETA that counts real time. lab run and lab
-// track hand it to the runner as its lab.Progress.
-package live
+package session
 
 import (
 	"fmt"
@@ -18,31 +14,34 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
-// Printer prints a run's progress: one line per finished trial and,
-// on a terminal, a live status line rewritten in place.
-type Printer struct {
+// TermProgress prints a run's progress (a lab.Progress): one line per
+// finished trial and, on a terminal, a live status line rewritten in
+// place. What the trials' errors and notes say goes through textsafe.
+type TermProgress struct {
 	mu   sync.Mutex
 	w    io.Writer
 	tty  bool
 	live bool // a live line is on screen
 }
 
-func New(w io.Writer) *Printer {
-	p := &Printer{w: w}
+// NewTermProgress prints to w, with the live line when w is a terminal.
+func NewTermProgress(w io.Writer) *TermProgress {
+	p := &TermProgress{w: w}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.tty = true
 	}
 	return p
 }
 
-func (p *Printer) clear() {
+func (p *TermProgress) clear() {
 	if p.live {
 		fmt.Fprint(p.w, "\r\033[K")
 		p.live = false
 	}
 }
 
-func (p *Printer) Applying(pos lab.Position) {
+// Applying shows, on a terminal, the variant being applied.
+func (p *TermProgress) Applying(pos lab.Position) {
 	if !p.tty {
 		return
 	}
@@ -53,9 +52,11 @@ func (p *Printer) Applying(pos lab.Position) {
 	p.live = true
 }
 
-func (p *Printer) TrialStarted(lab.Position) {}
+// TrialStarted prints nothing: the live line follows.
+func (p *TermProgress) TrialStarted(lab.Position) {}
 
-func (p *Printer) Load(pos lab.Position, lp lab.LoadProgress) {
+// Load rewrites the live line, on a terminal, with the load so far.
+func (p *TermProgress) Load(pos lab.Position, lp lab.LoadProgress) {
 	if !p.tty {
 		return
 	}
@@ -71,7 +72,9 @@ func (p *Printer) Load(pos lab.Position, lp lab.LoadProgress) {
 	p.live = true
 }
 
-func (p *Printer) TrialDone(pos lab.Position, t lab.Trial) {
+// TrialDone prints the trial's line: its rate, latency and CPU per
+// request, or why it failed.
+func (p *TermProgress) TrialDone(pos lab.Position, t lab.Trial) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()
@@ -84,7 +87,8 @@ func (p *Printer) TrialDone(pos lab.Position, t lab.Trial) {
 		t.Server.CPUPerRequestUs, t.Database.CPUPerRequestUs, timing(pos))
 }
 
-func (p *Printer) Note(msg string) {
+// Note prints msg on a line of its own, indented.
+func (p *TermProgress) Note(msg string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()
