@@ -150,7 +150,7 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 		duet = d
 	}
 	if name == "ab" || e.Profile {
-		serverTimingOn(ctx, e, srv.Binary(), stdout)
+		reconcile.ServerTimingOn(ctx, e, srv.Binary(), stdout)
 	}
 	if st != nil {
 		if err := store.RefuseMeasured(ctx, storeFrom(*storeURI), srv.AdminURI()); err != nil {

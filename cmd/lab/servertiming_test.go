@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
@@ -46,9 +47,9 @@ func TestServerTimingOn(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			serverTimingOn(ctx, tc.e, tc.bin, &out)
+			reconcile.ServerTimingOn(ctx, tc.e, tc.bin, &out)
 			for _, v := range tc.e.Variants {
-				got := v.PostgREST[serverTimingKey] == "true"
+				got := v.PostgREST["server-timing-enabled"] == "true"
 				if got != tc.on {
 					t.Errorf("variant %s: server-timing-enabled set %v, want %v (%v)", v.Name, got, tc.on, v.PostgREST)
 				}
@@ -63,9 +64,9 @@ func TestServerTimingOn(t *testing.T) {
 	}
 	t.Run("a variant sets it", func(t *testing.T) {
 		e := exp(real, real)
-		e.Variants[1].PostgREST = map[string]string{serverTimingKey: "false"}
-		serverTimingOn(ctx, e, "", &bytes.Buffer{})
-		if e.Variants[0].PostgREST != nil || e.Variants[1].PostgREST[serverTimingKey] != "false" {
+		e.Variants[1].PostgREST = map[string]string{"server-timing-enabled": "false"}
+		reconcile.ServerTimingOn(ctx, e, "", &bytes.Buffer{})
+		if e.Variants[0].PostgREST != nil || e.Variants[1].PostgREST["server-timing-enabled"] != "false" {
 			t.Errorf("a variant's own server-timing-enabled was overridden: %+v", e.Variants)
 		}
 	})

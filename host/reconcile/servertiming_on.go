@@ -1,4 +1,4 @@
-package main
+package reconcile
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"io"
 	"maps"
 
-	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/postgrest"
 )
@@ -16,7 +15,7 @@ import (
 // requests down by.
 const serverTimingKey = "server-timing-enabled"
 
-// serverTimingOn turns the Server-Timing header on in every variant of a
+// ServerTimingOn turns the Server-Timing header on in every variant of a
 // profiling run or of `lab ab`, so that the report breaks the time down by
 // phase without an experiment file saying so: only when every variant's
 // executable (its own, else the stack's, bin) lists the key in its
@@ -24,7 +23,7 @@ const serverTimingKey = "server-timing-enabled"
 // description says so, and so does a line on w; nothing changes (and w
 // says why) when one executable does not know the key, so that the variants
 // still differ only in what the user asked.
-func serverTimingOn(ctx context.Context, e *lab.Experiment, bin string, w io.Writer) {
+func ServerTimingOn(ctx context.Context, e *lab.Experiment, bin string, w io.Writer) {
 	for _, v := range e.Variants {
 		if _, set := v.PostgREST[serverTimingKey]; set {
 			return
@@ -45,7 +44,7 @@ func serverTimingOn(ctx context.Context, e *lab.Experiment, bin string, w io.Wri
 		if asked[b] {
 			continue
 		}
-		keys, err := reconcile.BinaryConfigKeys(ctx, b)
+		keys, err := BinaryConfigKeys(ctx, b)
 		if err != nil || !keys[serverTimingKey] {
 			fmt.Fprintf(w, "%s: no Server-Timing phases: variant %s's executable does not list %s in its --dump-config\n", e.Name, v.Name, serverTimingKey)
 			return
