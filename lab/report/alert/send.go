@@ -75,7 +75,7 @@ func Send(ctx context.Context, h *history.History, o Options) error {
 			sent++
 			fmt.Fprintf(o.Out, "alert: change point %s (%s) sent to the webhook %s\n", f.Change.ID, clean(f.Series.Name()), capability.RedactURL(o.Webhook))
 		}
-		fmt.Fprintf(o.Out, "alerts: %d of %d change point(s) beyond the MDE sent to the webhook (the others were sent before or are acknowledged)\n", sent, len(all))
+		fmt.Fprintf(o.Out, "alerts: %d of %d change point(s) beyond the MDE sent to the webhook (the others were sent before)\n", sent, len(all))
 	}
 	if o.IssueFile != "" {
 		if err := writeIssue(ctx, h, all, o); err != nil {
