@@ -31,7 +31,8 @@ func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		"or by time; change points by E-Divisive means with a significance test, each with the commit range\n"+
 		"where it happened, its size and whether it exceeds the runs' MDE. One series per machine and per\n"+
 		"edition of the experiment file. --gate exits with code 3 when the newest run begins a significant\n"+
-		"regression of at least PCT % (default 2 %); see docs/history.md.", stdout)
+		"regression of at least PCT % (default 2 %); see docs/history.md. Each change point has an id:\n"+
+		"`lab history ack ID --note TEXT` acknowledges it (no alert from lab track, marked here).", stdout)
 	results := fs.String("results", "results", "results `directory`: runs are DIR/EXPERIMENT/*/run.json")
 	storeURI := storeFlag(fs)
 	host := fs.String("host", "", "only the runs of the machine with this HostID or hostname")
