@@ -88,7 +88,8 @@ func trackGit(t *testing.T, dir string, args ...string) string {
 
 // TestTrackFindsTheStepCommit: lab track over a real repository of ten
 // commits, each built into a wrapper of the real PostgREST and measured
-// by real runs (3 rounds of 2 s), stored in a real PostgreSQL store;
+// by real runs (4 rounds of 1.5 s: the fewest with an MDE, which an alert
+// needs the change to exceed), stored in a real PostgreSQL store;
 // commit 6 adds a pre-request function that spins about 1 ms. Each commit gets one stored run
 // naming its SHA, the change point (p < 0.01: ten runs are too few
 // for the default 0.001 on a busy machine) of database CPU per request is at
@@ -119,7 +120,7 @@ func TestTrackFindsTheStepCommit(t *testing.T) {
 	hook := newHookReceiver(t)
 	issue := filepath.Join(t.TempDir(), "issue.md")
 	args := []string{"track", "--repo", repo, "--build", "sh build.sh", "--store", storeURI, "--dir", dir, "--results", t.TempDir(),
-		"--metrics", "db_cpu", "--max-p", "0.01", "--min-trials", "3", "--max-trials", "3", "--duration", "2s", "--warmup", "0s",
+		"--metrics", "db_cpu", "--max-p", "0.01", "--min-trials", "4", "--max-trials", "4", "--duration", "1500ms", "--warmup", "0s",
 		"--alert-webhook", hook.url, "--alert-issue", issue}
 	out, err := runLab(t, args...)
 	t.Logf("lab track:\n%s", out)
@@ -171,7 +172,7 @@ func TestTrackFindsTheStepCommit(t *testing.T) {
 		!strings.Contains(sent[0], `"before":"`+shas[trackStepAt-2]+`"`) || !strings.Contains(sent[0], `"after":"`+shas[trackStepAt-1]+`"`) {
 		t.Errorf("webhook got %d message(s), want the regression at commit %d:\n%s", len(sent), trackStepAt, strings.Join(sent, "\n"))
 	}
-	if b, err := os.ReadFile(issue); err != nil || !strings.Contains(string(b), "GETSingle / build / database CPU per request") ||
+	if b, err := os.ReadFile(issue); err != nil || !strings.Contains(string(b), "| GETSingle / build / database CPU |") ||
 		!strings.Contains(string(b), "`"+gitbuild.Short(shas[trackStepAt-1])+"`") {
 		t.Errorf("issue body: %v\n%s", err, b)
 	}
