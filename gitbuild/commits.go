@@ -108,3 +108,14 @@ func Range(ctx context.Context, repo, good, bad string) ([]Commit, error) {
 	}
 	return cs, nil
 }
+
+// TopoOrder is the repository's commits reachable from HEAD in git's
+// topological order, oldest first (`git rev-list --topo-order --reverse
+// HEAD`): the order `lab history --repo` places runs in.
+func TopoOrder(ctx context.Context, repo string) ([]string, error) {
+	out, err := git(ctx, repo, "rev-list", "--topo-order", "--reverse", "HEAD")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", repo, err)
+	}
+	return strings.Fields(out), nil
+}

@@ -131,4 +131,21 @@
 //	decision          text         ~, better, worse or changed (stats.Outcome)
 //	baseline_n, variant_n integer  valid trials on each side
 //	warnings          text[]
+//
+// pgrst_lab.change_alerts: the alerts `lab track` sent about a change point
+// (one row per change point and channel: sent once), migration 0002.
+//
+//	change_id, channel text        the key: history.Key.ID (series + commit pair); webhook or issue
+//	sent_at           timestamptz
+//	experiment, host_id, edition, scenario, variant, metric text  the change point's series
+//	before_ref, after_ref text     the commits (or run:ID) either side of it
+//	change_pct, p     double precision  its size and p-value when sent
+//
+// pgrst_lab.change_acks: acknowledged change points (`lab history ack`):
+// never alerted, marked in `lab history`.
+//
+//	change_id         text         the key
+//	note              text         why it is known
+//	acked_at          timestamptz
+//	experiment .. after_ref text   the change point, as in change_alerts
 package store

@@ -5,15 +5,14 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 
+	"github.com/pgrst-lab/pgrst-lab/gitbuild"
 	"github.com/pgrst-lab/pgrst-lab/internal/atomicfile"
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab/history"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/alert"
 	historyreport "github.com/pgrst-lab/pgrst-lab/lab/report/history"
 	"github.com/pgrst-lab/pgrst-lab/store"
 )
@@ -22,47 +21,18 @@ func init() {
 	register(command{name: "history", summary: "an experiment's runs as series, with change points, to spot regressions", run: cmdHistory})
 }
 
-// gateFlag is --gate[=PCT%]: a boolean flag with an optional threshold.
-type gateFlag struct {
-	on  bool
-	pct float64
-}
-
-func (g *gateFlag) IsBoolFlag() bool { return true }
-func (g *gateFlag) String() string {
-	if g == nil || !g.on {
-		return ""
-	}
-	return fmt.Sprintf("%g%%", g.pct)
-}
-
-func (g *gateFlag) Set(s string) error {
-	switch strings.ToLower(s) {
-	case "true":
-		g.on, g.pct = true, history.DefaultRegressionPct
-		return nil
-	case "false":
-		g.on = false
-		return nil
-	}
-	pct, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "%")), 64)
-	if err != nil || pct <= 0 || pct > 1000 {
-		return fmt.Errorf("want a threshold in percent, e.g. --gate=3%%")
-	}
-	g.on, g.pct = true, pct
-	return nil
-}
-
-var pctArg = regexp.MustCompile(`^[+-]?[0-9.]+%$`)
-
 func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "ack" {
+		return cmdHistoryAck(ctx, args[1:], stdout)
+	}
 	fs := newFlags("history", "history [--results DIR | --store URI] [--host H] [--by commit|version|time] [--repo DIR] [--html FILE] [--gate[=PCT%]] EXPERIMENT\n\n"+
 		"Per scenario × variant × metric (throughput, p99, server + database CPU per request by default), the\n"+
 		"per-run medians with their 95% CIs and MDEs, ordered by commit (git's order with --repo), by version\n"+
 		"or by time; change points by E-Divisive means with a significance test, each with the commit range\n"+
 		"where it happened, its size and whether it exceeds the runs' MDE. One series per machine and per\n"+
 		"edition of the experiment file. --gate exits with code 3 when the newest run begins a significant\n"+
-		"regression of at least PCT % (default 2 %); see docs/history.md.", stdout)
+		"regression of at least PCT % (default 2 %); see docs/history.md. Each change point has an id:\n"+
+		"`lab history ack ID --note TEXT` acknowledges it (no alert from lab track, marked here).", stdout)
 	results := fs.String("results", "results", "results `directory`: runs are DIR/EXPERIMENT/*/run.json")
 	storeURI := storeFlag(fs)
 	host := fs.String("host", "", "only the runs of the machine with this HostID or hostname")
@@ -72,7 +42,7 @@ func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	alpha := fs.Float64("alpha", 0, "significance level of the MDE (0: the runs' own, else 0.05)")
 	htmlFile := fs.String("html", "", "also write the trend page to `FILE` (self-contained HTML)")
 	full := fs.Bool("full", false, "list every run of a series (by default long series show their ends and the runs around change points)")
-	var g gateFlag
+	var g history.Threshold
 	fs.Var(&g, "gate", "exit with code 3 when the newest run begins a significant regression of at least `PCT`% (--gate alone: 2%; write --gate=5%)")
 	help, pos, err := parseInterspersed(fs, args)
 	if help || err != nil {
@@ -80,7 +50,7 @@ func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if len(pos) != 1 {
 		for _, p := range pos {
-			if pctArg.MatchString(p) {
+			if history.PctArg.MatchString(p) {
 				return usageErrorf("history: %q: give --gate's threshold as --gate=%s", p, p)
 			}
 		}
@@ -103,16 +73,17 @@ func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if order != history.ByCommit && order != history.ByAuto {
 			return usageErrorf("history: --repo orders commits: it needs --by commit (or auto), not --by %s", order)
 		}
-		commits, err := gitOrder(ctx, *repo)
+		commits, err := gitbuild.TopoOrder(ctx, *repo)
 		if err != nil {
-			return err
+			return fmt.Errorf("history: --repo: %w", err)
 		}
 		opts.Commits, opts.Repo = commits, *repo
 	}
 	experiment := pos[0]
 	var runs []history.Run
+	var acks map[string]history.Ack
 	if uri := storeFrom(*storeURI); uri != "" {
-		runs, err = loadStore(ctx, uri, experiment)
+		runs, acks, err = loadStore(ctx, uri, experiment)
 		if err != nil {
 			return err
 		}
@@ -130,6 +101,7 @@ func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	h.Acknowledge(acks)
 	historyreport.Text(stdout, h, historyreport.TextOptions{Full: *full})
 	if *htmlFile != "" {
 		var b bytes.Buffer
@@ -141,46 +113,70 @@ func cmdHistory(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		fmt.Fprintf(stdout, "\nwrote %s\n", *htmlFile)
 	}
-	if !g.on {
+	if !g.On {
 		return nil
 	}
-	regressed := history.Regressions(h, g.pct)
+	regressed := history.Regressions(h, g.Pct)
 	if len(regressed) == 0 {
-		fmt.Fprintf(stdout, "\ngate %g%%: passed: the newest run begins no significant regression of at least %g%%\n", g.pct, g.pct)
+		fmt.Fprintf(stdout, "\ngate %g%%: passed: the newest run begins no significant regression of at least %g%%\n", g.Pct, g.Pct)
 		return nil
 	}
-	fmt.Fprintf(stdout, "\ngate %g%%: FAILED: the newest run begins a significant regression:\n", g.pct)
+	fmt.Fprintf(stdout, "\ngate %g%%: FAILED: the newest run begins a significant regression:\n", g.Pct)
 	for _, r := range regressed {
 		textsafe.Fprintf(stdout, "  %s\n", r)
 	}
-	return fmt.Errorf("%w: history: %d series regressed at the newest run (beyond %g%%)", errGate, len(regressed), g.pct)
-}
-
-// gitOrder is the repository's commits in git's topological order, oldest
-// first.
-func gitOrder(ctx context.Context, dir string) ([]string, error) {
-	cmd := exec.CommandContext(ctx, "git", "-C", dir, "rev-list", "--topo-order", "--reverse", "HEAD")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("history: --repo %s: git rev-list: %v: %s", dir, err, strings.TrimSpace(stderr.String()))
-	}
-	return strings.Fields(string(out)), nil
+	return fmt.Errorf("%w: history: %d series regressed at the newest run (beyond %g%%)", errGate, len(regressed), g.Pct)
 }
 
 // loadStore reads an experiment's runs from the store at uri, oldest
-// first. --host is applied by history.Analyse, which matches a HostID or
-// a hostname (the store's Query.HostID matches only the former).
-func loadStore(ctx context.Context, uri, experiment string) ([]history.Run, error) {
+// first, and the acknowledged change points. --host is applied by
+// history.Analyse, which matches a HostID or a hostname (the store's
+// Query.HostID matches only the former).
+func loadStore(ctx context.Context, uri, experiment string) ([]history.Run, map[string]history.Ack, error) {
 	st, err := store.Open(ctx, uri)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer st.Close()
-	runs, err := storedRuns(ctx, st, experiment, "")
+	runs, err := st.HistoryRuns(ctx, experiment, "")
 	if err == nil && len(runs) == 0 {
 		err = fmt.Errorf("history: no runs of %q in the store", experiment)
 	}
-	return runs, err
+	if err != nil {
+		return nil, nil, err
+	}
+	acks, err := st.Acks(ctx)
+	return runs, acks, err
+}
+
+// cmdHistoryAck is `lab history ack ID --note TEXT`.
+func cmdHistoryAck(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := newFlags("history ack", "history ack ID --note TEXT [--store URI] [--max-p P]\n\n"+
+		"Acknowledges the change point ID (as lab history and lab track print it): lab track sends no alert about\n"+
+		"it, and lab history marks it with the note.", stdout)
+	note := fs.String("note", "", "why the change is known (`TEXT`), shown beside it")
+	var o history.Options
+	fs.Float64Var(&o.Detect.MaxP, "max-p", 0, "the significance `P` lab track found the change point with (--max-p), when it sent no alert")
+	storeURI := storeFlag(fs)
+	help, pos, err := parseInterspersed(fs, args)
+	if help || err != nil {
+		return err
+	}
+	uri := storeFrom(*storeURI)
+	if len(pos) != 1 || uri == "" {
+		return usageErrorf("history ack: want one change point id and a store (--store URI or $%s), got %q", store.EnvURI, pos)
+	}
+	st, err := store.Open(ctx, uri)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	runs := func(ctx context.Context) ([]history.Run, error) { return st.HistoryRuns(ctx, "", "") }
+	k, at, err := alert.Acknowledge(ctx, st, pos[0], *note, runs, o)
+	if err != nil {
+		return err
+	}
+	textsafe.Fprintf(stdout, "acknowledged %s at %s: %s / %s / %s / %s, %s..%s\n", k.ID(), at.UTC().Format("2006-01-02 15:04"),
+		k.Experiment, k.Scenario, k.Variant, k.Metric, history.ShortCommit(k.Before), history.ShortCommit(k.After))
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -147,5 +148,37 @@ func TestHistoryFromStore(t *testing.T) {
 	}
 	if _, _, err := reportLab(t, "history", "nope"); err == nil || !strings.Contains(err.Error(), "no runs") {
 		t.Errorf("unknown experiment: %v", err)
+	}
+}
+
+// TestHistoryAck: lab history over a store prints each change point's id;
+// lab history ack records it with a note, and lab history marks it then;
+// an id that names no change point is refused.
+func TestHistoryAck(t *testing.T) {
+	uri, _ := storeDB(t)
+	repo, commits := historyRepo(t, 12)
+	res := t.TempDir()
+	rates := []float64{2600, 2600, 2600, 2600, 2600, 2600, 2300, 2300, 2300, 2300, 2300, 2300}
+	historyResults(t, res, commits, rates, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11})
+	if out, errOut, err := reportLab(t, "push", "--store", uri, res); err != nil {
+		t.Fatalf("push: %v\n%s%s", err, out, errOut)
+	}
+	t.Setenv("LAB_STORE", uri)
+	out, _, err := reportLab(t, "history", "--repo", repo, "--metrics", "rate", "socket-vs-tcp")
+	id := regexp.MustCompile(`regression, beyond the runs' MDE [^;]*; id ([0-9a-f]{12})\n`).FindStringSubmatch(out)
+	if err != nil || id == nil || strings.Contains(out, "acknowledged") {
+		t.Fatalf("want a regression with its id and no acknowledgement: %v\n%s", err, out)
+	}
+	if _, _, err := reportLab(t, "history", "ack", "0123456789ab", "--note", "x"); err == nil || !strings.Contains(err.Error(), "no change point has this id") {
+		t.Errorf("ack of an unknown id: %v", err)
+	}
+	if out, _, err := reportLab(t, "history", "ack", id[1], "--note", "the pool change, expected"); err != nil ||
+		!strings.Contains(out, "acknowledged "+id[1]) || !strings.Contains(out, "socket-vs-tcp / GETSingle / unix / rate, "+commits[5][:7]+".."+commits[6][:7]) {
+		t.Fatalf("ack: %v\n%s", err, out)
+	}
+	out, _, err = reportLab(t, "history", "--repo", repo, "--metrics", "rate", "socket-vs-tcp")
+	if err != nil || !strings.Contains(out, "regression (acknowledged) ───") || !strings.Contains(out, "id "+id[1]+"; acknowledged ") ||
+		!strings.Contains(out, ": the pool change, expected") {
+		t.Errorf("lab history after the ack: want the mark and the note: %v\n%s", err, out)
 	}
 }

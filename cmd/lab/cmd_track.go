@@ -13,7 +13,9 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
 	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 	"github.com/pgrst-lab/pgrst-lab/lab/history"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/alert"
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
 	"github.com/pgrst-lab/pgrst-lab/lab/track"
 	"github.com/pgrst-lab/pgrst-lab/store"
@@ -24,6 +26,7 @@ func init() {
 }
 
 const trackUsage = `track --repo DIR [--branch main] [--every N | --tags] [--since REF] [--limit K] [--experiment NAME|FILE] [--store URI]
+      [--alert-webhook URL] [--alert-issue FILE]
 
 Measures a branch commit by commit: lists its first-parent commits (or,
 with --tags, its release tags v1.2.3 in version order), skips those the
@@ -34,7 +37,9 @@ runs the experiment (default: track, GETSingle) with ONE variant, that
 build, stores the run and prints the change points of the series so far
 (as lab history does). A commit whose build fails is reported and skipped;
 the exit status is non-zero when any failed. Ctrl-C stops after restoring
-the configuration; the interrupted commit is not stored.
+the configuration; the interrupted commit is not stored. A new change point
+beyond the runs' MDE is sent once (the store remembers; lab history ack
+silences one) to --alert-webhook and/or --alert-issue; see docs/tracking.md.
 
 Examples:
 
@@ -65,6 +70,9 @@ func cmdTrack(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	metrics := fs.String("metrics", strings.Join(history.HeadlineMetrics, ","), "comma-separated metric `names` whose change points are printed")
 	fs.Float64Var(&t.MaxP, "max-p", 0, "significance `P` a change point needs (default 0.001, Otava's, set for 30+ runs; a short series of few commits may need 0.01)")
 	storeURI := storeFlag(fs)
+	var al alert.Options
+	fs.StringVar(&al.Webhook, "alert-webhook", "", "POST each new change point beyond the MDE once to this webhook `URL` (JSON with a Slack-compatible text)")
+	fs.StringVar(&al.IssueFile, "alert-issue", "", "write the new change points beyond the MDE as an issue's Markdown body to `FILE` (gh issue create --body-file)")
 	help, pos, err := parseInterspersed(fs, args)
 	if help || err != nil {
 		return err
@@ -80,6 +88,8 @@ func cmdTrack(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageErrorf("track: --max-p %g: want a significance level in (0, 1), e.g. 0.01", t.MaxP)
 	case *tags && sel.Every > 1:
 		return usageErrorf("track: --every and --tags: give one of them")
+	case al.Webhook != "" && capability.RedactURL(al.Webhook) == capability.RedactedValue:
+		return usageErrorf("track: --alert-webhook: want an http:// or https:// URL")
 	}
 	if git.repo, err = filepath.Abs(git.repo); err != nil {
 		return err
@@ -111,7 +121,11 @@ func cmdTrack(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// Runs of this machine count: another's are another series.
 	hostID := reconcile.DescribeHost(ctx).HostID
 	t.Runs = func(ctx context.Context) ([]history.Run, error) {
-		return storedRuns(ctx, st, t.Experiment.Name, hostID)
+		return st.HistoryRuns(ctx, t.Experiment.Name, hostID)
+	}
+	if al.Enabled() {
+		al.Ledger, al.Out = st, stdout
+		t.Alert = func(ctx context.Context, h *history.History) error { return alert.Send(ctx, h, al) }
 	}
 	plan, err := t.Plan(ctx, commits.listed, sel)
 	if se := (*track.SelectionError)(nil); errors.As(err, &se) {
@@ -181,18 +195,4 @@ func listCommits(ctx context.Context, repo, branch string, tags bool, since stri
 		}
 	}
 	return tc, nil
-}
-
-// storedRuns are the store's runs of an experiment, oldest first, of one
-// machine (hostID; "" for every machine).
-func storedRuns(ctx context.Context, st *store.Store, experiment, hostID string) ([]history.Run, error) {
-	stored, err := st.Runs(ctx, store.Query{Experiment: experiment, HostID: hostID})
-	if err != nil {
-		return nil, err
-	}
-	runs := make([]history.Run, len(stored))
-	for i, s := range stored {
-		runs[i] = history.Run{ID: s.ID, Ref: s.Ref, Run: s.Run}
-	}
-	return runs, nil
 }

@@ -25,6 +25,7 @@ func TestTrackUsageErrors(t *testing.T) {
 		{[]string{"--repo", r.Dir, "--store", store, "--branch", "nosuch"}, `--branch nosuch`},
 		{[]string{"--repo", r.Dir, "--store", store, "--since", "nosuch"}, "--since"},
 		{[]string{"--repo", r.Dir, "--store", store, "extra"}, "unexpected arguments"},
+		{[]string{"--repo", r.Dir, "--store", store, "--alert-webhook", "hooks.example/T0/secret"}, "--alert-webhook: want an http:// or https:// URL"},
 	} {
 		_, err := runLab(t, append([]string{"track"}, tc.args...)...)
 		if err == nil || !errors.Is(err, errUsage) || !strings.Contains(err.Error(), tc.want) {

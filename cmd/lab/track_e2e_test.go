@@ -3,11 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -108,17 +112,24 @@ func trackGit(t *testing.T, dir string, args ...string) string {
 
 // TestTrackFindsTheStepCommit: lab track over a real repository of ten
 // commits, each built into a wrapper of the real PostgREST and measured
-// by real runs (3 rounds of 2 s), stored in a real PostgreSQL store;
+// by real runs (4 rounds of 1.5 s: the fewest with an MDE, which an alert
+// needs the change to exceed), stored in a real PostgreSQL store;
 // commit 6 adds a pre-request function that spins about 1 ms. Each commit gets one stored run
 // naming its SHA, the change point (p < 0.01: ten runs are too few
 // for the default 0.001 on a busy machine) of database CPU per request is at
-// commit 6, a regression, and a second lab track measures nothing.
+// commit 6, a regression, and a second lab track measures nothing. The
+// change point is sent once to a webhook on loopback and written as an
+// issue body (--alert-webhook, --alert-issue), not again by the second
+// lab track, and lab history ack acknowledges it by the id sent.
 func TestTrackFindsTheStepCommit(t *testing.T) {
 	dir := spinningStack(t)
 	storeURI := labtest.NewDB(t).UnixURI("postgres")
 	repo, shas := trackRepo(t, trackCommits, trackStepAt)
+	hook := newHookReceiver(t)
+	issue := filepath.Join(t.TempDir(), "issue.md")
 	args := []string{"track", "--repo", repo, "--build", "sh build.sh", "--store", storeURI, "--dir", dir, "--results", t.TempDir(),
-		"--metrics", "db_cpu", "--max-p", "0.01", "--min-trials", "3", "--max-trials", "3", "--duration", "2s", "--warmup", "0s"}
+		"--metrics", "db_cpu", "--max-p", "0.01", "--min-trials", "4", "--max-trials", "4", "--duration", "1500ms", "--warmup", "0s",
+		"--alert-webhook", hook.url, "--alert-issue", issue}
 	out, err := runLab(t, args...)
 	t.Logf("lab track:\n%s", out)
 	if err != nil {
@@ -163,9 +174,36 @@ func TestTrackFindsTheStepCommit(t *testing.T) {
 		t.Errorf("change point in %s..%s, want %s..%s (commit %d)", cp[2], cp[3], before, after, trackStepAt)
 	}
 
+	// The change point was sent once, to the webhook and as an issue body.
+	sent := hook.bodies()
+	if len(sent) != 1 || !strings.Contains(sent[0], `"kind":"regression"`) || !strings.Contains(sent[0], `"metric":"db_cpu"`) ||
+		!strings.Contains(sent[0], `"before":"`+shas[trackStepAt-2]+`"`) || !strings.Contains(sent[0], `"after":"`+shas[trackStepAt-1]+`"`) {
+		t.Errorf("webhook got %d message(s), want the regression at commit %d:\n%s", len(sent), trackStepAt, strings.Join(sent, "\n"))
+	}
+	if b, err := os.ReadFile(issue); err != nil || !strings.Contains(string(b), "| GETSingle / build / database CPU |") ||
+		!strings.Contains(string(b), "`"+gitbuild.Short(shas[trackStepAt-1])+"`") {
+		t.Errorf("issue body: %v\n%s", err, b)
+	}
+	if strings.Contains(out, "secret-token") {
+		t.Errorf("lab track printed the webhook's secret path")
+	}
+	id := regexp.MustCompile(`"id":"([0-9a-f]+)"`).FindStringSubmatch(strings.Join(sent, ""))
+
 	out, err = runLab(t, args...)
 	if err != nil || !strings.Contains(out, fmt.Sprintf("0 commits to measure, %d measured already", trackCommits)) || strings.Contains(out, "building") {
 		t.Errorf("second lab track: %v\n%s", err, out)
+	}
+	if n := len(hook.bodies()); n != 1 || !strings.Contains(out, "0 of 1 change point(s) beyond the MDE sent") {
+		t.Errorf("the second lab track sent again: %d message(s)\n%s", n, out)
+	}
+	if _, err := os.Stat(issue); !os.IsNotExist(err) {
+		t.Errorf("the second lab track left the issue body to be filed again: %v", err)
+	}
+	if id != nil {
+		if out, err := runLab(t, "history", "ack", id[1], "--note", "the spinning pre-request function", "--store", storeURI); err != nil ||
+			!strings.Contains(out, "acknowledged "+id[1]) {
+			t.Errorf("lab history ack: %v\n%s", err, out)
+		}
 	}
 
 	// A commit whose build fails is reported, with the command and the
@@ -177,4 +215,31 @@ func TestTrackFindsTheStepCommit(t *testing.T) {
 		!strings.Contains(out, "the build failed") {
 		t.Errorf("lab track of a broken commit: %v\n%s", err, out)
 	}
+}
+
+// hookReceiver is a webhook on loopback (its path a secret, as Slack's)
+// that keeps the bodies posted to it.
+type hookReceiver struct {
+	url string
+	mu  sync.Mutex
+	got []string
+}
+
+func newHookReceiver(t *testing.T) *hookReceiver {
+	h := &hookReceiver{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.got = append(h.got, string(b))
+	}))
+	t.Cleanup(srv.Close)
+	h.url = srv.URL + "/services/T0/B0/secret-token"
+	return h
+}
+
+func (h *hookReceiver) bodies() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.got...)
 }

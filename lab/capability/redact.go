@@ -1,6 +1,7 @@
 package capability
 
 import (
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -105,4 +106,21 @@ func RedactPostgreSQL(name, val string) string {
 		return val
 	}
 	return RedactedValue
+}
+
+// RedactURL is an HTTP URL fit to show: its scheme and host, with its
+// user information, path, query and fragment (where a webhook's secret
+// token is) hidden; a string that is no such URL is hidden whole.
+// "https://hooks.slack.com/services/T0/B0/xyz" is shown as
+// "https://hooks.slack.com/<redacted>".
+func RedactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return RedactedValue
+	}
+	out := u.Scheme + "://" + u.Host
+	if u.User != nil || u.Opaque != "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		out += "/" + RedactedValue
+	}
+	return out
 }

@@ -90,3 +90,22 @@ func TestRedactPostgreSQL(t *testing.T) {
 		t.Errorf("RedactSetting(dropin, CPUAffinity) = %q", got)
 	}
 }
+
+// TestRedactURL: a webhook's URL is shown by scheme and host only: the
+// token in its path, its query or user information never.
+func TestRedactURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://hooks.slack.com/services/T0/B0/xyzSECRET": "https://hooks.slack.com/<redacted>",
+		"http://127.0.0.1:8080":                            "http://127.0.0.1:8080",
+		"http://127.0.0.1:8080/":                           "http://127.0.0.1:8080",
+		"https://user:SECRET@example.com":                  "https://example.com/<redacted>",
+		"https://example.com?token=SECRET":                 "https://example.com/<redacted>",
+		"ftp://example.com/SECRET":                         "<redacted>",
+		"example.com/SECRET":                               "<redacted>",
+		"https://exa mple.com/SECRET":                      "<redacted>",
+	} {
+		if got := RedactURL(in); got != want {
+			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -118,6 +118,12 @@ type Change struct {
 	// the phases differently (Note says how: lab.PhasesNotComparable).
 	Outcome stats.Outcome
 	Note    string
+	// Key names the change point across runs (its series and commit
+	// pair), ID is Key.ID(); Ack is its acknowledgement, nil when none
+	// (History.Acknowledge sets it).
+	Key Key
+	ID  string
+	Ack *Ack
 }
 
 // mdeWindow bounds the runs either side of a change point whose MDE
@@ -235,6 +241,14 @@ func Analyse(experiment string, runs []Run, o Options) (*History, error) {
 				g.Runs[i].Pos = i
 			}
 			g.Series = seriesOf(g.Runs, h.Metrics, o)
+			for si := range g.Series {
+				s := &g.Series[si]
+				for ci := range s.Changes {
+					c := &s.Changes[ci]
+					c.Key = keyOf(experiment, &g, s, c)
+					c.ID = c.Key.ID()
+				}
+			}
 			h.Groups = append(h.Groups, g)
 		}
 	}

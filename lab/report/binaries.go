@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
 
 // binariesDesc lists the executables the variants ran with their
@@ -21,6 +22,25 @@ func binariesDesc(run *lab.Run, code, text func(string) string) string {
 			v = "version unknown"
 		}
 		parts = append(parts, code(vi.Name)+": "+text(v)+" ("+code(vi.Binary)+")")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// buildsDesc is "`base`: commit `abc1234` (ref main); `pr`: ..." for the
+// variants whose build names a commit (lab ab --repo, lab track), "" when
+// none does.
+func buildsDesc(run *lab.Run) string {
+	var parts []string
+	for _, vi := range run.Variants {
+		b := vi.Build
+		if b.Commit == "" {
+			continue
+		}
+		s := format.MdCode(vi.Name) + ": commit " + format.MdCode(b.Commit)
+		if b.Ref != "" && !strings.EqualFold(b.Ref, b.Commit) {
+			s += " (ref " + format.MdCode(b.Ref) + ")"
+		}
+		parts = append(parts, s)
 	}
 	return strings.Join(parts, "; ")
 }

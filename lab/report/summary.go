@@ -15,6 +15,11 @@ import (
 // summary) may hold; Summary stays below it.
 const CommentLimit = 65536
 
+// CommentMarker opens every summary: an HTML comment (not shown) by which
+// a workflow finds the one pull-request comment to edit in place
+// (docs/github-actions.md, the workflow_run half of the fork-safe pair).
+const CommentMarker = "<!-- pgrst-lab -->"
+
 // Gate is what `lab run --gate` decided, for the summary.
 type Gate struct {
 	Rules string   // as given, e.g. "throughput<-3%,p99>+10%"
@@ -39,8 +44,9 @@ type SummaryOptions struct {
 }
 
 // Summary writes a Markdown summary sized for a GitHub comment (lab run
-// --markdown): the gate's decision and the verdict table first, the binaries'
-// versions, then the per-scenario tables and the setup folded in <details>.
+// --markdown): CommentMarker, the gate's decision and the verdict table
+// first, the binaries' versions and the commits they were built from, then
+// the per-scenario tables and the setup folded in <details>.
 // It stays under CommentLimit bytes: scenarios that do not fit are left out,
 // saying so.
 func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) error {
@@ -50,7 +56,7 @@ func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) err
 	if title == "" {
 		title = run.Experiment.Name
 	}
-	fmt.Fprintf(b, "### pgrst-lab: %s\n\n", format.MdEscape(title))
+	fmt.Fprintf(b, "%s\n### pgrst-lab: %s\n\n", CommentMarker, format.MdEscape(title))
 	if run.Target.Reference {
 		fmt.Fprintf(b, "> Measured on the reference server (postgrest-mini), not PostgREST.\n\n")
 	}
@@ -86,6 +92,9 @@ func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) err
 	}
 	if bins := binariesDesc(run, format.MdCode, format.MdEscape); bins != "" {
 		fmt.Fprint(b, format.MdPara("Binaries: "+bins+"."))
+	}
+	if builds := buildsDesc(run); builds != "" {
+		fmt.Fprint(b, format.MdPara("Built from: "+builds+"."))
 	}
 	fmt.Fprint(b, format.MdPara(format.MdEscape(fmt.Sprintf("Load: %s; %s trials per variant and scenario. Test: %s.", LoadDesc(run.Experiment.Load), trialCounts(run), v.Method()))))
 	b.Flush()

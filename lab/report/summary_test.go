@@ -24,6 +24,7 @@ func TestSummaryVerdictFirst(t *testing.T) {
 	run := fixtureRun("closed")
 	run.Variants[0].Binary, run.Variants[0].Version = "/opt/base/postgrest", "PostgREST 13.0.8"
 	run.Variants[1].Binary, run.Variants[1].Version = "/opt/pr/postgrest", "PostgREST 13.0.9 (abc123)"
+	run.Variants[1].Build = lab.Build{Commit: "abc1234def5678abc1234def5678abc1234def56", Ref: "pr-branch", Repo: "/src/postgrest"}
 	p99, _ := lab.MetricByName("p99")
 	md := summaryOf(t, run, report.SummaryOptions{Dir: "results/socket-vs-tcp/20261130-090000",
 		Gate: &report.Gate{Rules: "p99>+5%", Fired: []string{"GETSingle: unix vs tcp: latency p99 +8.00% (p=0.008 n=8) beyond p99>+5%"}, Metrics: []lab.Metric{p99}}})
@@ -37,6 +38,14 @@ func TestSummaryVerdictFirst(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("summary lacks %q:\n%s", want, md)
 		}
+	}
+	// The marker by which the comment workflow finds the one comment to
+	// edit opens the body; the commits the builds came from are named.
+	if !strings.HasPrefix(md, report.CommentMarker+"\n### pgrst-lab: ") {
+		t.Errorf("the summary does not open with the marker %q:\n%s", report.CommentMarker, md[:200])
+	}
+	if !strings.Contains(md, "Built from: `unix`: commit `abc1234def5678abc1234def5678abc1234def56` (ref `pr-branch`).") {
+		t.Errorf("summary lacks the PR build's commit")
 	}
 	if o, c := strings.Count(md, "<details>"), strings.Count(md, "</details>"); o != c || o < 2 {
 		t.Errorf("<details> %d, </details> %d", o, c)

@@ -2,6 +2,7 @@ package track
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -53,7 +54,11 @@ type Tracker struct {
 	Build   Builder
 	Measure Measurer
 	Runs    Series
-	Out     io.Writer // progress, failures and change points
+	// Alert, when set, is given the history of the whole series once the
+	// loop is done (or when nothing was to measure): it sends the alerts
+	// of its new change points (package report/alert).
+	Alert func(ctx context.Context, h *history.History) error
+	Out   io.Writer // progress, failures and change points
 }
 
 // OneVariant makes an experiment's variants the one the builds fill in
@@ -97,6 +102,7 @@ func (t *Tracker) Note(run *lab.Run, c Commit) {
 func (t *Tracker) Track(ctx context.Context, cs []Commit) error {
 	var eta ETA
 	var failed []string
+	var last *history.History
 	start := time.Now()
 	for i, c := range cs {
 		line := func(phase string, builds int) {
@@ -128,23 +134,40 @@ func (t *Tracker) Track(ctx context.Context, cs []Commit) error {
 			continue
 		}
 		eta.Ran(time.Since(r0))
-		if err := t.Changes(ctx); err != nil {
+		h, err := t.changes(ctx)
+		if err != nil {
 			return err
 		}
+		last = h
 	}
 	fmt.Fprintf(t.Out, "track: %d of %d measured in %s\n", len(cs)-len(failed), len(cs), time.Since(start).Round(time.Second))
-	if len(failed) > 0 {
-		return fmt.Errorf("track: %d of %d commits failed:\n%s", len(failed), len(cs), strings.Join(failed, "\n"))
+	var alertErr error
+	if last != nil && t.Alert != nil {
+		alertErr = t.Alert(ctx, last)
 	}
-	return nil
+	if len(failed) > 0 {
+		return errors.Join(fmt.Errorf("track: %d of %d commits failed:\n%s", len(failed), len(cs), strings.Join(failed, "\n")), alertErr)
+	}
+	return alertErr
 }
 
 // Changes prints the change points of the experiment's series, the
-// commits in the branch's order.
+// commits in the branch's order, and gives them to Alert: what lab track
+// does when there is nothing to measure.
 func (t *Tracker) Changes(ctx context.Context) error {
+	h, err := t.changes(ctx)
+	if err != nil || h == nil || t.Alert == nil {
+		return err
+	}
+	return t.Alert(ctx, h)
+}
+
+// changes prints the change points of the series so far and returns its
+// history (nil when no run is stored).
+func (t *Tracker) changes(ctx context.Context) (*history.History, error) {
 	runs, err := t.Runs(ctx)
 	if err != nil || len(runs) == 0 {
-		return err
+		return nil, err
 	}
 	order := make([]string, len(t.Order))
 	for i, c := range t.Order {
@@ -153,7 +176,7 @@ func (t *Tracker) Changes(ctx context.Context) error {
 	h, err := history.Analyse(t.Experiment.Name, runs, history.Options{By: history.ByCommit, Commits: order, Repo: t.Repo, Metrics: t.Metrics,
 		Detect: changepoint.Options{MaxP: t.MaxP}})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	lines := history.ChangeLines(h)
 	runsWord := "runs"
@@ -164,5 +187,5 @@ func (t *Tracker) Changes(ctx context.Context) error {
 	for _, l := range lines {
 		fmt.Fprintf(t.Out, "  %s\n", l)
 	}
-	return nil
+	return h, nil
 }

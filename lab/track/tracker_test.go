@@ -9,6 +9,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/history"
+	"github.com/pgrst-lab/pgrst-lab/lab/history/historytest"
 )
 
 // The loop builds and measures each commit oldest first, gives the
@@ -71,5 +72,46 @@ func TestTrackerLoop(t *testing.T) {
 	var se *SelectionError
 	if _, err := tr.Plan(context.Background(), cs, Selection{Since: "nosuch"}); !errors.As(err, &se) {
 		t.Errorf("a since not listed: %v, want a *SelectionError", err)
+	}
+}
+
+// Alert is given the whole series' history once, after the last commit
+// (not after each), and its error joins the commits' failures; with
+// nothing to measure, Changes gives it the history too.
+func TestTrackerAlertsOnceAtTheEnd(t *testing.T) {
+	runs := historytest.StepRuns(12, 7, -0.10)
+	var order []Commit
+	for _, r := range runs {
+		order = append(order, Commit{SHA: r.Run.Variants[0].Build.Commit})
+	}
+	cs := commits(3)
+	var alerts []*history.History
+	e := &lab.Experiment{Name: "socket-vs-tcp"}
+	if err := OneVariant(e); err != nil {
+		t.Fatal(err)
+	}
+	tr := &Tracker{Experiment: e, Order: order, Metrics: []string{"rate"}, Out: &bytes.Buffer{},
+		Build: func(_ context.Context, c Commit, _ func(string)) (Build, error) {
+			if c.SHA == cs[2].SHA {
+				return Build{}, errors.New("no ghc")
+			}
+			return Build{Path: "/b"}, nil
+		},
+		Measure: func(context.Context, Commit) error { return nil },
+		Runs:    func(context.Context) ([]history.Run, error) { return runs, nil },
+		Alert: func(_ context.Context, h *history.History) error {
+			alerts = append(alerts, h)
+			return errors.New("webhook down")
+		},
+	}
+	err := tr.Track(context.Background(), cs)
+	if len(alerts) != 1 || alerts[0].Runs != 12 || len(alerts[0].Alertable()) != 1 {
+		t.Fatalf("%d alert calls, want one with the step", len(alerts))
+	}
+	if err == nil || !strings.Contains(err.Error(), "1 of 3 commits failed") || !strings.Contains(err.Error(), "webhook down") {
+		t.Errorf("error %v: want the failed commit and the alert's error", err)
+	}
+	if err := tr.Changes(context.Background()); len(alerts) != 2 || err == nil {
+		t.Errorf("Changes: %d alert calls, %v", len(alerts), err)
 	}
 }

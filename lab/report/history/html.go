@@ -242,6 +242,9 @@ func chartOf(h *history.History, g *history.Group, ss []*history.Series, o HTMLO
 			}
 			x := (xOf(ch.Before.Pos) + xOf(ch.After.Pos)) / 2
 			label := fmt.Sprintf("%+.1f %% (%s..%s)", ch.Pct, textsafe.CleanText(ch.Before.Label(h.By)), textsafe.CleanText(ch.After.Label(h.By)))
+			if ch.Ack != nil {
+				label += " ✓ acknowledged"
+			}
 			anchor := "middle"
 			switch {
 			case x < padL+plotW*0.2:
@@ -255,8 +258,8 @@ func chartOf(h *history.History, g *history.Group, ss []*history.Series, o HTMLO
 				mk.Dash = "5,4"
 			}
 			c.Marks = append(c.Marks, mk)
-			c.Changes = append(c.Changes, fmt.Sprintf("%s: %s at #%d, between %s and %s, p %s: %s", textsafe.CleanText(s.Variant),
-				pctCI(ch.Pct, ch.LoPct, ch.HiPct), ch.Index+1, ch.Before.Describe(h.By), ch.After.Describe(h.By), pStr(ch.P), ch.Verdict()))
+			c.Changes = append(c.Changes, fmt.Sprintf("%s: %s at #%d, between %s and %s, p %s: %s; id %s%s", textsafe.CleanText(s.Variant),
+				pctCI(ch.Pct, ch.LoPct, ch.HiPct), ch.Index+1, ch.Before.Describe(h.By), ch.After.Describe(h.By), pStr(ch.P), ch.Verdict(), ch.ID, ch.AckNote()))
 		}
 	}
 	return c

@@ -93,7 +93,11 @@ func writeSeries(w io.Writer, h *history.History, s *history.Series, o TextOptio
 		}
 		flushGap(i)
 		if c := changeAt[i]; c != nil {
-			marks = append(marks, marker{len(rows), fmt.Sprintf("─── %s %s ───", pctCI(c.Pct, c.LoPct, c.HiPct), c.What())})
+			ack := ""
+			if c.Ack != nil {
+				ack = " (acknowledged)"
+			}
+			marks = append(marks, marker{len(rows), fmt.Sprintf("─── %s %s%s ───", pctCI(c.Pct, c.LoPct, c.HiPct), c.What(), ack)})
 		}
 		row := []string{fmt.Sprint(i + 1), textsafe.CleanText(format.Clip(p.ID, 24))}
 		if hasCommit {
@@ -142,8 +146,8 @@ func writeSeries(w io.Writer, h *history.History, s *history.Series, o TextOptio
 	}
 	fmt.Fprintln(w, "  change points:")
 	for _, c := range s.Changes {
-		fmt.Fprintf(w, "    at #%d: %s, p %s, %s → %s, between %s and %s: %s\n", c.Index+1, pctCI(c.Pct, c.LoPct, c.HiPct), pStr(c.P),
-			history.Num(c.From), history.Num(c.To), c.Before.Describe(h.By), c.After.Describe(h.By), c.Verdict())
+		fmt.Fprintf(w, "    at #%d: %s, p %s, %s → %s, between %s and %s: %s; id %s%s\n", c.Index+1, pctCI(c.Pct, c.LoPct, c.HiPct), pStr(c.P),
+			history.Num(c.From), history.Num(c.To), c.Before.Describe(h.By), c.After.Describe(h.By), c.Verdict(), c.ID, c.AckNote())
 	}
 }
 
