@@ -42,7 +42,7 @@ func directStack(t *testing.T, targetArgs ...string) string {
 
 func runLab(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a guard: lab track and bisect take minutes on a busy machine
 	defer cancel()
 	var out, errb bytes.Buffer
 	err := run(ctx, args, &out, &errb)
