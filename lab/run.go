@@ -139,6 +139,10 @@ type Trial struct {
 	Rep      int // repetition of this (variant, scenario), from 1
 	Start    time.Time
 	End      time.Time
+	// Measured is when the measured part began (after the warm-up): the
+	// zero of Series, of the telemetry samples and of the actions' times.
+	// Zero in records from before it was kept.
+	Measured time.Time
 	// ReadyAfter is the time from the restart to the first ready answer.
 	ReadyAfter time.Duration
 	// Half is the target that served the trial in a duet run ("a", the
@@ -338,6 +342,9 @@ type Event struct {
 	Variant string
 	Trial   int
 	Rate    float64 // request rate at that moment
+	// Duration is how long it lasted, when it had a length (an action, a
+	// schema cache load); 0 otherwise.
+	Duration time.Duration
 }
 
 // Fatal reports whether the event ended a server's process during a trial

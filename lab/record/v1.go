@@ -54,8 +54,13 @@ type ExperimentV1 struct {
 	Cost             *CostV1      `json:"cost,omitempty"`
 	AllowUnknownKeys bool         `json:"allow_unknown_keys,omitempty"`
 	Profile          bool         `json:"profile,omitempty"`
+	Actions          []ActionV1   `json:"actions,omitempty"`
+	Timeline         bool         `json:"timeline,omitempty"`
 	Source           string       `json:"source,omitempty"`
 }
+
+// ActionV1 is one [[action]] (one declaration, lab.Action).
+type ActionV1 = lab.Action
 
 // TargetV1 is the experiment's [target].
 type TargetV1 struct {
@@ -199,6 +204,7 @@ type TrialV1 struct {
 	Rep          int             `json:"rep"`
 	Start        time.Time       `json:"start"`
 	End          time.Time       `json:"end"`
+	Measured     time.Time       `json:"measured,omitzero"`
 	ReadyAfter   time.Duration   `json:"ready_after,omitempty"`
 	Half         string          `json:"half,omitempty"`
 	Load         LoadStatsV1     `json:"load"`
@@ -357,6 +363,8 @@ type ServerEventV1 struct {
 	Source string    `json:"source"`
 	Detail string    `json:"detail"`
 	PID    int       `json:"pid,omitempty"`
+	// Duration is how long it lasted (an action, a schema cache load).
+	Duration time.Duration `json:"duration,omitempty"`
 }
 
 // InterferenceV1 is how a trial's window used the machine's CPU, in cores.

@@ -63,6 +63,8 @@ type htmlData struct {
 	MemoryIntro        string
 	LimitsWhat         string
 	Timeline           []chart.Chart
+	Trials             []chart.Chart // trials on one time axis (timeline_chart.go)
+	TrialsIntro        string
 	Events             []string
 	Sweep              template.HTML // sweep: the recommendation, tables and curves
 	Profile            template.HTML // profile = true: CPU profile, GHC runtime, SQL
@@ -103,6 +105,10 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	if d.LimitsCharts, err = limitsCharts(run); err != nil {
 		return err
 	}
+	if d.Trials, err = timelineCharts(run); err != nil {
+		return err
+	}
+	d.TrialsIntro = timelineIntro
 	d.PrimaryLabel = primaryLabel(v)
 	if d.Endpoints = EndpointRows(v); len(d.Endpoints) > 0 {
 		d.EndpointsNote = endpointsNote(v)
@@ -343,6 +349,10 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 <table><tr><th class="l">MemoryMax</th><th>trials</th><th>OOM kills</th><th>other failures</th><th>peak RSS</th><th>back after</th></tr>
 {{range .Rows}}<tr><td class="l">{{.Limit}}</td><td>{{.Trials}}</td><td>{{.OOMKills}}</td><td>{{.Failed}}</td><td>{{.PeakRSS}}</td><td>{{.Recovery}}</td></tr>
 {{end}}</table>{{end}}{{end}}
+
+{{with .Trials}}<h2>Timeline</h2>
+<p class="muted">{{$.TrialsIntro}}</p>
+{{range .}}<figure>{{.SVG}}{{with .Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>{{end}}{{end}}
 
 {{if .Endpoints}}<h2>Verdict per endpoint</h2>
 <table class="endpoints"><tr><th class="l">endpoint</th><th>line</th><th class="l">scenario</th><th class="l">variant</th><th>share</th><th>min</th><th>P50</th><th>P90</th><th>P95</th><th>P99</th><th>P50 change</th><th>p (Holm)</th><th>mde</th></tr>

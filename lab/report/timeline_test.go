@@ -1,0 +1,41 @@
+package report
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// A run with an action: the Markdown and HTML reports draw its first trial
+// on one time axis, with the action at its time and the stall it caused.
+func TestTimelineInMarkdownAndHTML(t *testing.T) {
+	m := time.Date(2026, 12, 5, 14, 0, 0, 0, time.UTC)
+	run := &lab.Run{Experiment: lab.Experiment{Name: "reload", Load: lab.Load{Model: lab.ModelClosed, Connections: 4},
+		Scenarios: []string{"GETSingle"}, Actions: []lab.Action{{At: 4 * time.Second, Do: lab.ActionNotify}}}}
+	run.Variants = []lab.VariantInfo{{Name: "base", Baseline: true}}
+	tr := lab.Trial{Seq: 1, Rep: 1, Variant: "base", Scenario: "GETSingle", Measured: m, Load: lab.LoadStats{Requests: 4000, Rate: 400}}
+	for i := range 10 {
+		s := lab.Second{T: float64(i), Requests: 500, P50Ms: 2, P99Ms: 9}
+		if i == 4 || i == 5 {
+			s = lab.Second{T: float64(i)}
+		}
+		tr.Series = append(tr.Series, s)
+		tr.Server.Samples = append(tr.Server.Samples, lab.UsageSample{T: float64(i) + 0.5, RSS: 30 << 20})
+	}
+	tr.Events = []lab.Event{{T: m.Add(4 * time.Second), Kind: lab.EventAction, Detail: "NOTIFY pgrst, 'reload schema'", Duration: 2 * time.Millisecond}}
+	run.Trials = []lab.Trial{tr}
+	md, html, _ := renderAll(t, run)
+	for _, want := range []string{"## Timeline", "### Trial 1: base, GETSingle", "event at 4.00 s: action NOTIFY", "stall from 4.00 s for 2.00 s",
+		"| 4 | 0 | 0 | – | – | 31.5 MB |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	for _, want := range []string{"<h2>Timeline</h2>", `aria-label="Trial 1: base, GETSingle"`, "Stalls: from 4.00 s for 2.00 s"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("html lacks %q", want)
+		}
+	}
+}
