@@ -260,11 +260,17 @@ type Percentiles struct {
 
 // Second is one point of a trial's per-second series.
 type Second struct {
-	T        float64 // seconds since the measured part began
+	T        float64 // seconds since the measured part began, at the second's end (1 for the first)
 	Requests int64
 	Errors   int64
 	P50Ms    float64
 	P99Ms    float64
+	// MaxMs is the second's slowest successful answer (a request held by
+	// a stall for its whole length shows here when too few for p99), and
+	// Dropped the requests an open model had to drop in it. 0 in records
+	// from before they were kept.
+	MaxMs   float64
+	Dropped int64
 }
 
 // CurvePoint is one step of a search.

@@ -297,6 +297,8 @@ type SecondV1 struct {
 	Errors   int64   `json:"errors"`
 	P50Ms    float64 `json:"p50_ms"`
 	P99Ms    float64 `json:"p99_ms"`
+	MaxMs    float64 `json:"max_ms,omitempty"`
+	Dropped  int64   `json:"dropped,omitempty"`
 }
 
 // CurvePointV1 is one step of a search.

@@ -26,7 +26,7 @@ const timelineIntro = "One trial on one time axis, per second of its measured pa
 	"the requests it held complete."
 
 // timelineHeader is the per-second table's columns.
-var timelineHeader = []string{"s", "ok/s", "errors/s", "p50 ms", "p99 ms", "RSS"}
+var timelineHeader = []string{"s", "ok/s", "errors/s", "p50 ms", "p99 ms", "max ms", "RSS"}
 
 // maxTimelineRows bounds the per-second table: longer trials are shown in
 // bins of several seconds (sums of answers, the highest latency and RSS).
@@ -59,8 +59,14 @@ func eventLine(e stats.TimelineEvent) string {
 
 func stallLine(st stats.Stall) string {
 	s := fmt.Sprintf("from %s s for %s s, worst p99 %s ms", format.Num(st.Start, 3), format.Num(st.Seconds, 3), format.Num(st.WorstP99Ms, 3))
+	if st.WorstMs > 0 {
+		s += fmt.Sprintf(", slowest answer %s ms", format.Num(st.WorstMs, 3))
+	}
 	if st.Errors > 0 {
 		s += fmt.Sprintf(", %d failed answers", st.Errors)
+	}
+	if st.Dropped > 0 {
+		s += fmt.Sprintf(", %d dropped", st.Dropped)
 	}
 	return s
 }
@@ -73,19 +79,22 @@ func timelineRows(tl stats.Timeline) [][]string {
 	for i := 0; i < len(tl.Points); i += bin {
 		ps := tl.Points[i:min(i+bin, len(tl.Points))]
 		var ok, errs int64
-		var p50, p99 float64
+		var p50, p99, mx float64
 		var rss uint64
 		for _, p := range ps {
 			ok, errs = ok+p.OK, errs+p.Errors
-			p50, p99, rss = max(p50, p.P50Ms), max(p99, p.P99Ms), max(rss, p.RSS)
+			p50, p99, mx, rss = max(p50, p.P50Ms), max(p99, p.P99Ms), max(mx, p.MaxMs), max(rss, p.RSS)
 		}
 		secs := float64(len(ps))
-		row := []string{fmt.Sprintf("%g", ps[0].T), format.Num(float64(ok)/secs, 3), format.Num(float64(errs)/secs, 3), "–", "–", "–"}
+		row := []string{fmt.Sprintf("%g", ps[0].T), format.Num(float64(ok)/secs, 3), format.Num(float64(errs)/secs, 3), "–", "–", "–", "–"}
 		if p99 > 0 {
 			row[3], row[4] = format.Num(p50, 3), format.Num(p99, 3)
 		}
+		if mx > 0 {
+			row[5] = format.Num(mx, 3)
+		}
 		if rss > 0 {
-			row[5] = format.Bytes(float64(rss))
+			row[6] = format.Bytes(float64(rss))
 		}
 		rows = append(rows, row)
 	}

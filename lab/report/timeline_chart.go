@@ -23,11 +23,13 @@ func timelineCharts(run *lab.Run) ([]chart.Chart, error) {
 		panels := []*plot.Plot{timelinePanel(tl, title, "answers/s", []timelineLine{
 			{"ok", func(p stats.TimelinePoint) (float64, bool) { return float64(p.OK), true }},
 			{"failed", func(p stats.TimelinePoint) (float64, bool) { return float64(p.Errors), true }},
+			{"dropped", func(p stats.TimelinePoint) (float64, bool) { return float64(p.Dropped), p.Dropped > 0 }},
 		})}
 		if tl.HasLatency {
 			panels = append(panels, timelinePanel(tl, "", "latency ms", []timelineLine{
 				{"p50", func(p stats.TimelinePoint) (float64, bool) { return p.P50Ms, p.P99Ms > 0 }},
 				{"p99", func(p stats.TimelinePoint) (float64, bool) { return p.P99Ms, p.P99Ms > 0 }},
+				{"max", func(p stats.TimelinePoint) (float64, bool) { return p.MaxMs, p.MaxMs > 0 }},
 			}))
 		}
 		if tl.HasRSS {

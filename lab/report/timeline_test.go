@@ -17,9 +17,9 @@ func TestTimelineInMarkdownAndHTML(t *testing.T) {
 	run.Variants = []lab.VariantInfo{{Name: "base", Baseline: true}}
 	tr := lab.Trial{Seq: 1, Rep: 1, Variant: "base", Scenario: "GETSingle", Measured: m, Load: lab.LoadStats{Requests: 4000, Rate: 400}}
 	for i := range 10 {
-		s := lab.Second{T: float64(i), Requests: 500, P50Ms: 2, P99Ms: 9}
+		s := lab.Second{T: float64(i + 1), Requests: 500, P50Ms: 2, P99Ms: 9, MaxMs: 14}
 		if i == 4 || i == 5 {
-			s = lab.Second{T: float64(i)}
+			s = lab.Second{T: float64(i + 1)}
 		}
 		tr.Series = append(tr.Series, s)
 		tr.Server.Samples = append(tr.Server.Samples, lab.UsageSample{T: float64(i) + 0.5, RSS: 30 << 20})
@@ -28,7 +28,7 @@ func TestTimelineInMarkdownAndHTML(t *testing.T) {
 	run.Trials = []lab.Trial{tr}
 	md, html, _ := renderAll(t, run)
 	for _, want := range []string{"## Timeline", "### Trial 1: base, GETSingle", "event at 4.00 s: action NOTIFY", "stall from 4.00 s for 2.00 s",
-		"| 4 | 0 | 0 | – | – | 31.5 MB |"} {
+		"| 4 | 0 | 0 | – | – | – | 31.5 MB |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}

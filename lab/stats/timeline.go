@@ -27,11 +27,13 @@ type Timeline struct {
 // TimelinePoint is one second of a trial's measured part.
 type TimelinePoint struct {
 	T      float64 // its start, in seconds since the measured part began
-	OK     int64   // successful answers completed in it
-	Errors int64   // failed answers
-	P50Ms  float64 // latency of the successful ones (0: none)
-	P99Ms  float64
-	RSS    uint64 // the target's highest resident memory sampled in it (0: none)
+	OK      int64   // successful answers completed in it
+	Errors  int64   // failed answers
+	Dropped int64   // requests an open model dropped
+	P50Ms   float64 // latency of the successful ones (0: none)
+	P99Ms   float64
+	MaxMs   float64 // the slowest successful one (0: none, or not recorded)
+	RSS     uint64  // the target's highest resident memory sampled in it (0: none)
 }
 
 // TimelineEvent is an event at its time in the trial.
@@ -46,11 +48,12 @@ type TimelineEvent struct {
 type Stall struct {
 	Start   float64 // the first such second's start
 	Seconds float64 // how many seconds in a row
-	// WorstP99Ms is the highest p99 latency in the stall and the second
-	// after it, where the requests it held complete: about the stall's
-	// length when requests waited through it.
-	WorstP99Ms float64
-	Errors     int64 // failed answers in the stall
+	// WorstP99Ms and WorstMs are the highest p99 and the slowest answer in
+	// the stall and the second after it, where the requests it held
+	// complete: about the stall's length when requests waited through it.
+	WorstP99Ms, WorstMs float64
+	Errors              int64 // failed answers in the stall
+	Dropped             int64 // requests an open model dropped in it
 }
 
 // StallShare is the share of the median second's successful answers below
@@ -63,7 +66,9 @@ func TimelineOf(t lab.Trial) Timeline {
 	tl := Timeline{Trial: t.Seq, Variant: t.Variant, Scenario: t.Scenario, Rep: t.Rep}
 	var oks []float64
 	for _, s := range t.Series {
-		p := TimelinePoint{T: s.T, OK: s.Requests - s.Errors, Errors: s.Errors, P50Ms: s.P50Ms, P99Ms: s.P99Ms}
+		// The generator stamps a second at its end.
+		p := TimelinePoint{T: max(0, math.Round((s.T-1)*1e3)/1e3), OK: s.Requests - s.Errors, Errors: s.Errors, Dropped: s.Dropped,
+			P50Ms: s.P50Ms, P99Ms: s.P99Ms, MaxMs: s.MaxMs}
 		tl.HasLatency = tl.HasLatency || p.P99Ms > 0
 		tl.Points = append(tl.Points, p)
 		oks = append(oks, float64(p.OK))
@@ -108,7 +113,7 @@ func stalls(ps []TimelinePoint, base float64) []Stall {
 	}
 	var out []Stall
 	var cur *Stall
-	for i, p := range ps {
+	for _, p := range ps {
 		low := float64(p.OK) < StallShare*base
 		if low && cur == nil {
 			out = append(out, Stall{Start: p.T})
@@ -116,17 +121,14 @@ func stalls(ps []TimelinePoint, base float64) []Stall {
 		}
 		if !low {
 			if cur != nil {
-				cur.WorstP99Ms = max(cur.WorstP99Ms, p.P99Ms)
+				cur.WorstP99Ms, cur.WorstMs = max(cur.WorstP99Ms, p.P99Ms), max(cur.WorstMs, p.MaxMs)
 			}
 			cur = nil
 			continue
 		}
 		cur.Seconds = p.T + 1 - cur.Start
-		if i+1 < len(ps) {
-			cur.Seconds = ps[i+1].T - cur.Start
-		}
-		cur.Errors += p.Errors
-		cur.WorstP99Ms = max(cur.WorstP99Ms, p.P99Ms)
+		cur.Errors, cur.Dropped = cur.Errors+p.Errors, cur.Dropped+p.Dropped
+		cur.WorstP99Ms, cur.WorstMs = max(cur.WorstP99Ms, p.P99Ms), max(cur.WorstMs, p.MaxMs)
 	}
 	return out
 }

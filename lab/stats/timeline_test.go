@@ -16,12 +16,12 @@ func TestTimelineFindsStallsAndPlacesEvents(t *testing.T) {
 	m := time.Date(2026, 12, 5, 14, 0, 0, 0, time.UTC)
 	tr := lab.Trial{Seq: 3, Variant: "v", Scenario: "s", Measured: m}
 	for i := range 12 {
-		s := lab.Second{T: float64(i), Requests: 500, P50Ms: 2, P99Ms: 8}
+		s := lab.Second{T: float64(i + 1), Requests: 500, P50Ms: 2, P99Ms: 8, MaxMs: 12} // stamped at its end
 		switch i {
 		case 4, 5, 6:
-			s.Requests, s.P50Ms, s.P99Ms = 0, 0, 0
+			s.Requests, s.P50Ms, s.P99Ms, s.MaxMs = 0, 0, 0, 0
 		case 7:
-			s.P99Ms = 3010
+			s.MaxMs = 3010
 		case 9:
 			s.Errors = 480
 		}
@@ -32,7 +32,7 @@ func TestTimelineFindsStallsAndPlacesEvents(t *testing.T) {
 	}
 	tr.Events = []lab.Event{{T: m.Add(4020 * time.Millisecond), Kind: lab.EventAction, Detail: "lock", Duration: 3 * time.Second}}
 	tl := stats.TimelineOf(tr)
-	want := []stats.Stall{{Start: 4, Seconds: 3, WorstP99Ms: 3010}, {Start: 9, Seconds: 1, WorstP99Ms: 8, Errors: 480}}
+	want := []stats.Stall{{Start: 4, Seconds: 3, WorstP99Ms: 8, WorstMs: 3010}, {Start: 9, Seconds: 1, WorstP99Ms: 8, WorstMs: 12, Errors: 480}}
 	if len(tl.Stalls) != len(want) {
 		t.Fatalf("stalls %+v, want %+v", tl.Stalls, want)
 	}
@@ -58,7 +58,7 @@ func TestTimelinesChoosesTrials(t *testing.T) {
 	steady := func(seq, rep int) lab.Trial {
 		tr := lab.Trial{Seq: seq, Rep: rep, Variant: "v", Scenario: "s"}
 		for i := range 5 {
-			tr.Series = append(tr.Series, lab.Second{T: float64(i), Requests: 100})
+			tr.Series = append(tr.Series, lab.Second{T: float64(i + 1), Requests: 100})
 		}
 		return tr
 	}
