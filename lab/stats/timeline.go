@@ -26,7 +26,7 @@ type Timeline struct {
 
 // TimelinePoint is one second of a trial's measured part.
 type TimelinePoint struct {
-	T      float64 // its start, in seconds since the measured part began
+	T       float64 // its start, in seconds since the measured part began
 	OK      int64   // successful answers completed in it
 	Errors  int64   // failed answers
 	Dropped int64   // requests an open model dropped
