@@ -48,9 +48,10 @@ const EventSchemaCache EventKind = "schema-cache"
 // Only the local server side is one; the runner refuses a run with
 // actions on a Server that is not.
 type Actor interface {
-	// Act does a and returns when it is done (a restart: ready again; SQL:
-	// committed after its hold).
-	Act(ctx context.Context, a Action) error
+	// Act prepares a (e.g. connects), does it at the time at and returns
+	// when it began, once it is done (a restart: ready again; SQL:
+	// committed after its hold). began is zero when it never began.
+	Act(ctx context.Context, a Action, at time.Time) (began time.Time, err error)
 }
 
 // Label is how reports name the action.
@@ -110,14 +111,15 @@ func (s *session) actions(ctx context.Context) (wait func() []Event) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			select {
-			case <-pending.Done():
-				return
-			case <-time.After(time.Until(start.Add(a.At))):
+			began, err := actor.Act(pending, a, start.Add(a.At))
+			if began.IsZero() {
+				if err != nil && pending.Err() == nil {
+					began = time.Now() // failed before it began: say so at the time
+				} else {
+					return // the load ended first
+				}
 			}
-			t0 := time.Now()
-			err := actor.Act(ctx, a)
-			ev := Event{T: t0, Kind: EventAction, Source: "lab", Detail: a.Label(), Duration: time.Since(t0)}
+			ev := Event{T: began, Kind: EventAction, Source: "lab", Detail: a.Label(), Duration: time.Since(began)}
 			if err != nil {
 				ev.Detail += ": " + err.Error()
 			}
@@ -127,8 +129,9 @@ func (s *session) actions(ctx context.Context) (wait func() []Event) {
 		}()
 	}
 	return func() []Event {
-		// The load is over: an action not yet begun is cancelled, one under
-		// way finishes (a restart must not be left half done).
+		// The load is over: an action not yet begun is cancelled; one under
+		// way sees the cancel only in its hold (a restart is not left half
+		// done).
 		cancel()
 		wg.Wait()
 		slices.SortFunc(events, func(a, b Event) int { return a.T.Compare(b.T) })

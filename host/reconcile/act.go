@@ -10,46 +10,63 @@ import (
 
 // Act implements lab.Actor: an experiment's action during a trial, on the
 // database of the superuser connection (the one PostgREST serves on the
-// local stack and with target.pg_uri).
-func (l *Server) Act(ctx context.Context, a lab.Action) error {
+// local stack and with target.pg_uri). The connection is made before at,
+// so the action begins on time.
+func (l *Server) Act(ctx context.Context, a lab.Action, at time.Time) (time.Time, error) {
+	wait := func() bool {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(time.Until(at)):
+			return true
+		}
+	}
 	switch a.Do {
 	case lab.ActionRestart:
-		// restartTarget tells the watcher, so the restart is no crash.
-		_, err := l.restartTarget(ctx)
-		if err != nil {
-			return fmt.Errorf("action restart of %s: %w", l.cfg.TargetUnit, err)
+		if !wait() {
+			return time.Time{}, nil
 		}
-		return nil
+		began := time.Now()
+		// restartTarget tells the watcher, so the restart is no crash; it
+		// is not cancelled with ctx, so the target is not left half done.
+		if _, err := l.restartTarget(context.WithoutCancel(ctx)); err != nil {
+			return began, fmt.Errorf("action restart of %s: %w", l.cfg.TargetUnit, err)
+		}
+		return began, nil
 	case lab.ActionNotify, lab.ActionSQL:
 	default:
-		return fmt.Errorf("action %q: unknown (allowed: %s, %s, %s)", a.Do, lab.ActionNotify, lab.ActionRestart, lab.ActionSQL)
+		return time.Time{}, fmt.Errorf("action %q: unknown (allowed: %s, %s, %s)", a.Do, lab.ActionNotify, lab.ActionRestart, lab.ActionSQL)
 	}
 	conn, err := l.connect(ctx)
 	if err != nil {
-		return fmt.Errorf("action %s: %w", a.Do, err)
+		return time.Time{}, fmt.Errorf("action %s: %w", a.Do, err)
 	}
-	defer conn.Close(context.WithoutCancel(ctx))
+	bg := context.WithoutCancel(ctx)
+	defer conn.Close(bg)
+	if !wait() {
+		return time.Time{}, nil
+	}
+	began := time.Now()
 	if a.Do == lab.ActionNotify {
-		if _, err := conn.Exec(ctx, "NOTIFY pgrst, 'reload schema'"); err != nil {
-			return fmt.Errorf("action notify: %w", err)
+		if _, err := conn.Exec(bg, "NOTIFY pgrst, 'reload schema'"); err != nil {
+			return began, fmt.Errorf("action notify: %w", err)
 		}
-		return nil
+		return began, nil
 	}
-	tx, err := conn.Begin(ctx)
+	tx, err := conn.Begin(bg)
 	if err != nil {
-		return fmt.Errorf("action sql: begin: %w", err)
+		return began, fmt.Errorf("action sql: begin: %w", err)
 	}
-	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // a no-op after Commit
-	if _, err := tx.Exec(ctx, a.SQL); err != nil {
-		return fmt.Errorf("action sql %q: %w", a.Label(), err)
+	defer tx.Rollback(bg) //nolint:errcheck // a no-op after Commit
+	if _, err := tx.Exec(bg, a.SQL); err != nil {
+		return began, fmt.Errorf("action %s: %w", a.Label(), err)
 	}
 	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(a.Hold):
+	case <-ctx.Done(): // the load ended: let go at once
+	case <-time.After(time.Until(began.Add(a.Hold))):
 	}
-	if err := tx.Commit(ctx); err != nil {
-		return fmt.Errorf("action sql: commit after %s: %w", a.Hold, err)
+	if err := tx.Commit(bg); err != nil {
+		return began, fmt.Errorf("action sql: commit after %s: %w", time.Since(began), err)
 	}
-	return nil
+	return began, nil
 }
