@@ -49,9 +49,16 @@ const EventSchemaCache EventKind = "schema-cache"
 // actions on a Server that is not.
 type Actor interface {
 	// Act prepares a (e.g. connects), does it at the time at and returns
-	// when it began, once it is done (a restart: ready again; SQL:
-	// committed after its hold). began is zero when it never began.
-	Act(ctx context.Context, a Action, at time.Time) (began time.Time, err error)
+	// once it is done (a restart: ready again; SQL: committed after its
+	// hold; a NOTIFY: the schema cache reloaded, or ctx ended).
+	Act(ctx context.Context, a Action, at time.Time) (Acted, error)
+}
+
+// Acted is what an Actor did: when the action began (zero when it never
+// did) and what the server was seen doing because of it (EventSchemaCache).
+type Acted struct {
+	Began    time.Time
+	Followed []Event
 }
 
 // Label is how reports name the action.
@@ -111,7 +118,8 @@ func (s *session) actions(ctx context.Context) (wait func() []Event) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			began, err := actor.Act(pending, a, start.Add(a.At))
+			acted, err := actor.Act(pending, a, start.Add(a.At))
+			began := acted.Began
 			if began.IsZero() {
 				if err != nil && pending.Err() == nil {
 					began = time.Now() // failed before it began: say so at the time
@@ -124,7 +132,7 @@ func (s *session) actions(ctx context.Context) (wait func() []Event) {
 				ev.Detail += ": " + err.Error()
 			}
 			mu.Lock()
-			events = append(events, ev)
+			events = append(append(events, ev), acted.Followed...)
 			mu.Unlock()
 		}()
 	}
