@@ -33,7 +33,7 @@ func (l *Server) Act(ctx context.Context, a lab.Action, at time.Time) (lab.Acted
 			return lab.Acted{Began: began}, fmt.Errorf("action restart of %s: %w", l.cfg.TargetUnit, err)
 		}
 		// Ready: the new process loaded its schema cache at its start.
-		return lab.Acted{Began: began, Followed: l.schemaCacheLoads(ctx, -1)}, nil
+		return lab.Acted{Began: began, Followed: after(began, l.schemaCacheLoads(ctx, -1))}, nil
 	case lab.ActionNotify, lab.ActionSQL:
 	default:
 		return lab.Acted{}, fmt.Errorf("action %q: unknown (allowed: %s, %s, %s)", a.Do, lab.ActionNotify, lab.ActionRestart, lab.ActionSQL)
@@ -53,7 +53,7 @@ func (l *Server) Act(ctx context.Context, a lab.Action, at time.Time) (lab.Acted
 		if _, err := conn.Exec(bg, "NOTIFY pgrst, 'reload schema'"); err != nil {
 			return lab.Acted{Began: began}, fmt.Errorf("action notify: %w", err)
 		}
-		return lab.Acted{Began: began, Followed: l.schemaCacheLoads(ctx, loads)}, nil
+		return lab.Acted{Began: began, Followed: after(began, l.schemaCacheLoads(ctx, loads))}, nil
 	}
 	tx, err := conn.Begin(bg)
 	if err != nil {
@@ -71,4 +71,16 @@ func (l *Server) Act(ctx context.Context, a lab.Action, at time.Time) (lab.Acted
 		return lab.Acted{Began: began}, fmt.Errorf("action sql: commit after %s: %w", time.Since(began), err)
 	}
 	return lab.Acted{Began: began}, nil
+}
+
+// after places events no earlier than t: a load the action caused began
+// after it (its start is estimated from when it was seen less the time
+// PostgREST says it took, which counts more than the query).
+func after(t time.Time, evs []lab.Event) []lab.Event {
+	for i := range evs {
+		if evs[i].T.Before(t) {
+			evs[i].T = t
+		}
+	}
+	return evs
 }

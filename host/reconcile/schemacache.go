@@ -34,15 +34,22 @@ func (l *Server) schemaCacheLoadCount(ctx context.Context) float64 {
 	return -1
 }
 
-// schemaCacheLoads waits, until ctx ends, for the target's schema cache
-// loads to go past after (-1: the current load is the one awaited, as
-// after a restart) and returns it as an event: placed at the time it was
-// seen less the query time PostgREST reports, lasting that long. Nil when
-// the target's /metrics does not say.
+// schemaCacheGrace is how long a reload is awaited after the trial's load
+// ended (ctx): one begun near the end is still seen.
+const schemaCacheGrace = 5 * time.Second
+
+// schemaCacheLoads waits for the target's schema cache loads to go past
+// after (-1: the current load is the one awaited, as after a restart),
+// until schemaCacheGrace after ctx ends, and returns it as an event:
+// placed at the time it was seen less the query time PostgREST reports,
+// lasting that long. Nil when the target's /metrics does not say.
 func (l *Server) schemaCacheLoads(ctx context.Context, after float64) []lab.Event {
 	if l.cfg.AdminURL == "" {
 		return nil
 	}
+	ended := ctx.Done()
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
 	for {
 		all, ok := l.metrics(ctx)
 		n, has := all[metricSchemaCacheLoads]
@@ -56,6 +63,9 @@ func (l *Server) schemaCacheLoads(ctx context.Context, after float64) []lab.Even
 				Detail: fmt.Sprintf("loaded: %s %.1f ms (load %.0f)", metricSchemaCacheTime, 1e3*secs, n)}}
 		}
 		select {
+		case <-ended:
+			ended = nil
+			time.AfterFunc(schemaCacheGrace, cancel)
 		case <-ctx.Done():
 			return nil
 		case <-time.After(schemaCachePoll):
