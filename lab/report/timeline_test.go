@@ -39,3 +39,27 @@ func TestTimelineInMarkdownAndHTML(t *testing.T) {
 		}
 	}
 }
+
+// With timeline = true the report states each trial's memory growth per
+// hour with its interval.
+func TestGrowthInMarkdownAndHTML(t *testing.T) {
+	run := &lab.Run{Experiment: lab.Experiment{Name: "soak", Timeline: true, Load: lab.Load{Model: lab.ModelOpen, Rate: 50},
+		Scenarios: []string{"GETSingle"}}}
+	run.Variants = []lab.VariantInfo{{Name: "base", Baseline: true}}
+	tr := lab.Trial{Seq: 1, Rep: 1, Variant: "base", Scenario: "GETSingle", Load: lab.LoadStats{Requests: 3000, Rate: 50}}
+	for i := range 600 { // +1 MB a minute
+		tr.Server.Samples = append(tr.Server.Samples, lab.UsageSample{T: float64(i) / 10, RSS: uint64(40e6 + 1e6*float64(i)/600)})
+	}
+	for i := range 60 {
+		tr.Series = append(tr.Series, lab.Second{T: float64(i + 1), Requests: 50, P50Ms: 2, P99Ms: 4})
+	}
+	run.Trials = []lab.Trial{tr}
+	md, html, _ := renderAll(t, run)
+	for name, out := range map[string]string{"markdown": md, "html": html} {
+		for _, want := range []string{"Memory growth", "60.0 MB/h", "40.0 MB"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s lacks %q", name, want)
+			}
+		}
+	}
+}
