@@ -147,6 +147,22 @@ func (s *session) actions(ctx context.Context) (wait func() []Event) {
 	}
 }
 
+// ScaleActions scales the actions' times and holds by the ratio of a new
+// load.duration to the experiment's (`lab run --duration`), so a shortened
+// trial keeps them at their places in it: a NOTIFY at 10 s of 30 s is at
+// 2 s of 6 s. Times are kept to the millisecond.
+func (e *Experiment) ScaleActions(duration time.Duration) {
+	if e.Load.Duration <= 0 || duration == e.Load.Duration {
+		return
+	}
+	f := float64(duration) / float64(e.Load.Duration)
+	for i := range e.Actions {
+		a := &e.Actions[i]
+		a.At = time.Duration(float64(a.At) * f).Round(time.Millisecond)
+		a.Hold = time.Duration(float64(a.Hold) * f).Round(time.Millisecond)
+	}
+}
+
 // checkActions refuses a run with actions on a Server that cannot do them.
 func checkActions(e *Experiment, srv Server) error {
 	if len(e.Actions) == 0 {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
@@ -57,11 +56,8 @@ func TestTimelineShowsAKnownStall(t *testing.T) {
 	if err != nil {
 		t.Fatalf("lab run: %v\n%s", err, out)
 	}
-	runJSON, report := resultFiles(t, results)
-	run, err := record.Read(runJSON)
-	if err != nil {
-		t.Fatal(err)
-	}
+	runDir, run := onlyRun(t, filepath.Join(results, "stall"))
+	report := readReport(t, runDir)
 	if len(run.Trials) != 2 {
 		t.Fatalf("%d trials, want 2", len(run.Trials))
 	}
@@ -97,23 +93,12 @@ func TestTimelineShowsAKnownStall(t *testing.T) {
 	}
 }
 
-// resultFiles finds run.json and reads report.md under a results dir.
-func resultFiles(t *testing.T, results string) (runJSON, report string) {
+// readReport is a run directory's report.md.
+func readReport(t *testing.T, runDir string) string {
 	t.Helper()
-	_ = filepath.Walk(results, func(p string, fi os.FileInfo, err error) error {
-		if err == nil && !fi.IsDir() {
-			switch fi.Name() {
-			case "run.json":
-				runJSON = p
-			case "report.md":
-				b, _ := os.ReadFile(p)
-				report = string(b)
-			}
-		}
-		return nil
-	})
-	if runJSON == "" {
-		t.Fatalf("no run.json under %s", results)
+	b, err := os.ReadFile(filepath.Join(runDir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return runJSON, report
+	return string(b)
 }
