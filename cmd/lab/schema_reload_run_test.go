@@ -116,3 +116,64 @@ func runSmallSchemas(t *testing.T, name string, args ...string) (string, *lab.Ru
 	}
 	return onlyRun(t, filepath.Join(results, name))
 }
+
+// The bundled large-responses experiment, shortened (2 s trials, limits
+// 48M and 1G) on a table of 200,000 rows (its 1M-row answer is then 20 MB,
+// four at once): on the real PostgREST under the direct supervisor's
+// cgroup, every size is answered without an error under 1G (the largest
+// may not finish one answer in 2 s), 48M is hit
+// (an OOM kill) by the 10 MB or 20 MB answers, and the report has the
+// memory table. (A limit whose every trial failed ends the run with an
+// error after writing it, as in the memory experiment.)
+func TestLargeResponsesExperimentRuns(t *testing.T) {
+	if os.Geteuid() != 0 {
+		labtest.Need(t, "root, for the direct supervisor's cgroups")
+	}
+	dir := directStack(t, "--postgrest", labtest.PostgREST(t))
+	if out, err := runLab(t, "fixture", "chinook", "--dir", dir, "--rows", "200000"); err != nil {
+		t.Fatalf("fixture chinook --rows: %v\n%s", err, out)
+	}
+	src, err := experiments.Source("large-responses")
+	if err != nil {
+		t.Fatal(err)
+	}
+	smaller := strings.Replace(string(src), `values = ["128M", "256M", "512M", "1G"]`, `values = ["48M", "1G"]`, 1)
+	if smaller == string(src) {
+		t.Fatal("the bundled large-responses.toml no longer has its limits")
+	}
+	exp := filepath.Join(t.TempDir(), "large-responses.toml")
+	if err := os.WriteFile(exp, []byte(smaller), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results := t.TempDir()
+	out, err := runLab(t, "run", exp, "--dir", dir, "--results", results, "--min-trials", "2", "--max-trials", "2", "--duration", "2s", "--warmup", "0s")
+	t.Logf("lab run: %v", err)
+	if err != nil && !strings.Contains(err.Error(), "MemoryMax=48M") {
+		t.Fatalf("lab run large-responses: %v\n%s", err, out)
+	}
+	runDir, run := onlyRun(t, filepath.Join(results, "large-responses"))
+	hit := 0
+	for _, f := range stats.MemoryFloors(run) {
+		for _, r := range f.Rows {
+			if r.Limit == "48M" && f.Scenario != "rows-10k" {
+				hit += r.OOMKills
+			}
+			t.Logf("%s under %s: %d trials, %d OOM kills, %d failed, peak %d MB", f.Scenario, r.Limit, r.Trials, r.OOMKills, r.Failed, r.PeakRSS>>20)
+			if r.Limit == "1G" && (r.OOMKills+r.Failed > 0 || r.PeakRSS == 0) {
+				t.Errorf("%s under 1G: %d OOM kills, %d failed; want every trial served", f.Scenario, r.OOMKills, r.Failed)
+			}
+		}
+	}
+	if hit == 0 {
+		t.Error("48M: no OOM kill with the 10 MB or 20 MB answers, four at once")
+	}
+	for _, tr := range run.Trials {
+		// A 20 MB answer, four at once, may take longer than the 2 s trial.
+		if tr.Variant == "MemoryMax=1G" && (tr.Error != "" || (tr.Load.Requests == 0 && tr.Scenario != "rows-1m") || tr.Load.Errors > 0) {
+			t.Errorf("trial %d (%s, 1G): error %q, %d answers, %d failed; want answers without failures", tr.Seq, tr.Scenario, tr.Error, tr.Load.Requests, tr.Load.Errors)
+		}
+	}
+	if rep := readReport(t, runDir); !strings.Contains(rep, "## Memory") || !strings.Contains(rep, "rows-1m") {
+		t.Errorf("report.md lacks the memory table:\n%s", rep)
+	}
+}

@@ -37,6 +37,9 @@ func bundledExperimentsServe(t *testing.T, l *Server, st stack.Status) {
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
+			if name == "large-responses" {
+				t.Skip("its table is generated (lab fixture chinook --rows) and its limits are there to be hit: cmd/lab's run of it covers it")
+			}
 			e, err := experiments.Load(name)
 			if err != nil {
 				t.Fatal(err)
