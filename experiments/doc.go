@@ -37,6 +37,16 @@
 //	                                #   statistics (+RTS -S; Haskell targets) and the SQL statements
 //	                                #   sent (pg_stat_statements); same as `lab run --profile`.
 //	                                #   Needs perf on PATH and the local server side (not --agent)
+//	timeline = false                # the report draws the first trial of each variant and scenario
+//	                                #   on one time axis (per second: answers, errors, latency, RSS;
+//	                                #   events); on by itself with [[action]]s
+//
+//	[[action]]                      # done at a set time of every trial's measured part, under load
+//	at = "5s"                       #   from the start of the measured part (< load.duration)
+//	do = "sql"                      #   notify (NOTIFY pgrst, 'reload schema') | restart (the
+//	                                #   target, to ready) | sql (as superuser, in a transaction)
+//	sql = "LOCK TABLE artist"       #   do = "sql" only; committed after hold
+//	hold = "2s"                     #   local server side only (not --agent); open or closed model
 //
 //	[target]                        # leave out for the local stack (lab stack up)
 //	stack = ""                      # state dir of a local stack

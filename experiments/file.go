@@ -31,6 +31,8 @@ type fileExperiment struct {
 	Cost             lab.Cost       `toml:"cost"`
 	AllowUnknownKeys bool           `toml:"allow_unknown_keys"`
 	Profile          bool           `toml:"profile"`
+	Actions          []lab.Action   `toml:"action"`
+	Timeline         bool           `toml:"timeline"`
 }
 
 // fileTarget is [target] (lab.Target): a local stack's directory, or an
@@ -175,6 +177,7 @@ func (f *fileExperiment) experiment() *lab.Experiment {
 		Load:          f.Load,
 		Trials:        f.Trials,
 		Partition:     lab.Partition(f.Partition), Cost: f.Cost, AllowUnknownKeys: f.AllowUnknownKeys, Profile: f.Profile,
+		Actions: f.Actions, Timeline: f.Timeline,
 	}
 	for _, s := range f.Custom {
 		e.Custom = append(e.Custom, lab.Scenario{Name: s.Name, Method: s.Method, Path: s.Path, Header: s.Header,

@@ -59,6 +59,13 @@ type Experiment struct {
 	// window. Local server side only.
 	Profile bool
 
+	// Actions are done to the server at set times of every trial's
+	// measured part (action.go); Timeline asks the report for every
+	// trial's timeline (RSS, latency, errors and events on one time axis),
+	// which trials with actions or server events get anyway.
+	Actions  []Action
+	Timeline bool
+
 	// Source is the file the experiment was read from ("" for built-ins).
 	Source string
 }

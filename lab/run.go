@@ -139,6 +139,10 @@ type Trial struct {
 	Rep      int // repetition of this (variant, scenario), from 1
 	Start    time.Time
 	End      time.Time
+	// Measured is when the measured part began (after the warm-up): the
+	// zero of Series, of the telemetry samples and of the actions' times.
+	// Zero in records from before it was kept.
+	Measured time.Time
 	// ReadyAfter is the time from the restart to the first ready answer.
 	ReadyAfter time.Duration
 	// Half is the target that served the trial in a duet run ("a", the
@@ -256,11 +260,17 @@ type Percentiles struct {
 
 // Second is one point of a trial's per-second series.
 type Second struct {
-	T        float64 // seconds since the measured part began
+	T        float64 // seconds since the measured part began, at the second's end (1 for the first)
 	Requests int64
 	Errors   int64
 	P50Ms    float64
 	P99Ms    float64
+	// MaxMs is the second's slowest successful answer (a request held by
+	// a stall for its whole length shows here when too few for p99), and
+	// Dropped the requests an open model had to drop in it. 0 in records
+	// from before they were kept.
+	MaxMs   float64
+	Dropped int64
 }
 
 // CurvePoint is one step of a search.
@@ -350,6 +360,9 @@ type Event struct {
 	Variant string
 	Trial   int
 	Rate    float64 // request rate at that moment
+	// Duration is how long it lasted, when it had a length (an action, a
+	// schema cache load); 0 otherwise.
+	Duration time.Duration
 }
 
 // Fatal reports whether the event ended a server's process during a trial

@@ -132,6 +132,9 @@ func (r *Runner) checkVariants(ctx context.Context, e *Experiment) error {
 	for i, v := range e.Variants {
 		vs[i] = partitioned(e, v)
 	}
+	if err := checkActions(e, r.Server); err != nil {
+		return err
+	}
 	for _, s := range r.servers(e) {
 		if c, ok := s.(VariantChecker); ok {
 			if err := c.CheckVariants(ctx, vs); err != nil {
@@ -233,12 +236,15 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 	}
 	if err == nil {
 		spec.Load.Warmup = 0
+		t.Measured = s.Now()
+		acts := s.actions(ctx)
 		out, err = s.Loader.Load(ctx, spec)
+		actEvents := acts()
 		tel, werr := win.Stop(context.WithoutCancel(ctx), out.sent())
 		if werr != nil && err == nil {
 			err = fmt.Errorf("telemetry: %w", werr)
 		}
-		t.Server, t.Database, t.DB, t.Events = tel.Server, tel.Database, tel.DB, tel.Events
+		t.Server, t.Database, t.DB, t.Events = tel.Server, tel.Database, tel.DB, append(actEvents, tel.Events...)
 		t.Profile, t.GHC, t.SQL, t.SpeedRefNs = tel.Profile, tel.GHC, tel.SQL, tel.SpeedRefNs
 		t.Interference = interference(tel, out, s.run.Host.CPUs, s.exp.Trials.InterferenceLimit())
 	}

@@ -172,6 +172,7 @@ func (e *Experiment) Validate() []error {
 	v.load(&e.Load)
 	v.trials(&e.Trials)
 	v.partition(e)
+	v.actions(e)
 	if msg := e.Cost.Check(); msg != "" {
 		v.add(msg, "cost")
 	}

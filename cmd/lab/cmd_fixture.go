@@ -36,7 +36,9 @@ func cmdFixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlags("fixture", fixtureUsage, stdout)
 	dir := fs.String("dir", stack.DefaultDir, "state directory of the stack")
 	db := fs.String("db", stack.Database, "database to fill (replaced)")
-	seed := fs.Uint64("seed", fixture.DefaultSeed, "chinook: seed of the generator")
+	seed, tables := fs.Uint64("seed", fixture.DefaultSeed, "chinook: seed of the generator"), fixture.TableCounts{}
+	fs.Var(&tables, "tables", "chinook: also generated schemas gen<N> of N tables each, e.g. 1000,10000 (schema-reload, memory-growth)")
+	rows := fs.Int("rows", 0, "chinook: also public."+fixture.RowsTable+" of this many rows, e.g. 1000000 (large-responses)")
 	wait := fs.Duration("wait", stack.DefaultServesTimeout, "how long to wait until the target serves the new database")
 	probe := fs.String("probe", "", "load: a table of the loaded SQL to probe on the target (default: only /ready)")
 	realDir, md := fs.String("real-dir", "", "compare: the directory of the real chinook.sql and bench.sql"), fs.String("markdown", "", "compare: also write the comparison to this Markdown file")
@@ -58,7 +60,7 @@ func cmdFixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if fs.NArg() > 0 {
 			return usageErrorf("fixture chinook takes no files (use fixture load)")
 		}
-		res, err := fixture.Chinook(ctx, admin, *db, *seed)
+		res, err := fixture.ChinookWith(ctx, admin, *db, *seed, fixture.Extra{Tables: tables, Rows: *rows})
 		if err != nil {
 			return fmt.Errorf("fixture chinook: %w", err)
 		}

@@ -47,9 +47,9 @@ func (r RunV1) Run() *lab.Run {
 func FromExperiment(e lab.Experiment) ExperimentV1 {
 	out := ExperimentV1{
 		Name: e.Name, Title: e.Title, Description: e.Description, Target: TargetV1(e.Target),
-		Scenarios: e.Scenarios, Custom: each(e.Custom, scenarioV1), Targets: e.Targets,
+		Scenarios: e.Scenarios, Custom: each(e.Custom, scenarioV1), Targets: e.Targets, JWTPrivateKey: e.JWTPrivateKey,
 		Load: e.Load, Trials: e.Trials, Variants: each(e.Variants, FromVariant),
-		Partition: PartitionV1(e.Partition), Cost: costV1(e.Cost), AllowUnknownKeys: e.AllowUnknownKeys, Profile: e.Profile, Source: e.Source,
+		Partition: PartitionV1(e.Partition), Cost: costV1(e.Cost), AllowUnknownKeys: e.AllowUnknownKeys, Profile: e.Profile, Actions: e.Actions, Timeline: e.Timeline, Source: e.Source,
 	}
 	if s := e.Sweep; s != nil {
 		out.Sweep = &SweepV1{SweepAxisV1: sweepAxisV1(s.SweepAxis), Cheapest: string(s.Cheapest)}
@@ -69,9 +69,9 @@ func FromExperiment(e lab.Experiment) ExperimentV1 {
 func (e ExperimentV1) Experiment() lab.Experiment {
 	out := lab.Experiment{
 		Name: e.Name, Title: e.Title, Description: e.Description, Target: lab.Target(e.Target),
-		Scenarios: e.Scenarios, Custom: each(e.Custom, ScenarioV1.lab), Targets: e.Targets,
+		Scenarios: e.Scenarios, Custom: each(e.Custom, ScenarioV1.lab), Targets: e.Targets, JWTPrivateKey: e.JWTPrivateKey,
 		Load: e.Load, Trials: e.Trials, Variants: each(e.Variants, VariantV1.Variant),
-		Partition: lab.Partition(e.Partition), Cost: costOf(e.Cost), AllowUnknownKeys: e.AllowUnknownKeys, Profile: e.Profile, Source: e.Source,
+		Partition: lab.Partition(e.Partition), Cost: costOf(e.Cost), AllowUnknownKeys: e.AllowUnknownKeys, Profile: e.Profile, Actions: e.Actions, Timeline: e.Timeline, Source: e.Source,
 	}
 	if s := e.Sweep; s != nil {
 		out.Sweep = &lab.Sweep{SweepAxis: s.SweepAxisV1.lab(), Cheapest: lab.Cheapest(s.Cheapest)}
@@ -139,7 +139,7 @@ func (v VariantInfoV1) lab() lab.VariantInfo {
 
 func trialV1(t lab.Trial) TrialV1 {
 	out := TrialV1{
-		Seq: t.Seq, Variant: t.Variant, Scenario: t.Scenario, Rep: t.Rep, Start: t.Start, End: t.End, ReadyAfter: t.ReadyAfter, Half: t.Half,
+		Seq: t.Seq, Variant: t.Variant, Scenario: t.Scenario, Rep: t.Rep, Start: t.Start, End: t.End, Measured: t.Measured, ReadyAfter: t.ReadyAfter, Half: t.Half,
 		Load:   loadStatsV1(t.Load),
 		Series: each(t.Series, func(s lab.Second) SecondV1 { return SecondV1(s) }),
 		Curve:  each(t.Curve, curvePointV1), Sent: t.Sent,
@@ -165,7 +165,7 @@ func trialV1(t lab.Trial) TrialV1 {
 
 func (t TrialV1) lab() lab.Trial {
 	out := lab.Trial{
-		Seq: t.Seq, Variant: t.Variant, Scenario: t.Scenario, Rep: t.Rep, Start: t.Start, End: t.End, ReadyAfter: t.ReadyAfter, Half: t.Half,
+		Seq: t.Seq, Variant: t.Variant, Scenario: t.Scenario, Rep: t.Rep, Start: t.Start, End: t.End, Measured: t.Measured, ReadyAfter: t.ReadyAfter, Half: t.Half,
 		Load:   t.Load.lab(),
 		Series: each(t.Series, func(s SecondV1) lab.Second { return lab.Second(s) }),
 		Curve:  each(t.Curve, CurvePointV1.lab), Sent: t.Sent,
@@ -272,12 +272,12 @@ func (e EventV1) lab() lab.Event {
 
 // FromServerEvent is what the server host saw of an event (no trial).
 func FromServerEvent(e lab.Event) ServerEventV1 {
-	return ServerEventV1{T: e.T, Kind: string(e.Kind), Source: e.Source, Detail: e.Detail, PID: e.PID}
+	return ServerEventV1{T: e.T, Kind: string(e.Kind), Source: e.Source, Detail: e.Detail, PID: e.PID, Duration: e.Duration}
 }
 
 // Event is the event in the lab's model, outside any trial.
 func (e ServerEventV1) Event() lab.Event {
-	return lab.Event{T: e.T, Kind: lab.EventKind(e.Kind), Source: e.Source, Detail: e.Detail, PID: e.PID}
+	return lab.Event{T: e.T, Kind: lab.EventKind(e.Kind), Source: e.Source, Detail: e.Detail, PID: e.PID, Duration: e.Duration}
 }
 
 func capacityV1(c lab.Capacity) CapacityV1 {

@@ -46,6 +46,7 @@ type ExperimentV1 struct {
 	Scenarios        []string     `json:"scenarios"`
 	Custom           []ScenarioV1 `json:"custom,omitempty"`
 	Targets          string       `json:"targets,omitempty"`
+	JWTPrivateKey    string       `json:"jwt_private_key,omitempty"` // its path; the key itself is never recorded
 	Load             LoadV1       `json:"load"`
 	Trials           TrialsV1     `json:"trials"`
 	Variants         []VariantV1  `json:"variants"`
@@ -54,8 +55,13 @@ type ExperimentV1 struct {
 	Cost             *CostV1      `json:"cost,omitempty"`
 	AllowUnknownKeys bool         `json:"allow_unknown_keys,omitempty"`
 	Profile          bool         `json:"profile,omitempty"`
+	Actions          []ActionV1   `json:"actions,omitempty"`
+	Timeline         bool         `json:"timeline,omitempty"`
 	Source           string       `json:"source,omitempty"`
 }
+
+// ActionV1 is one [[action]] (one declaration, lab.Action).
+type ActionV1 = lab.Action
 
 // TargetV1 is the experiment's [target].
 type TargetV1 struct {
@@ -199,6 +205,7 @@ type TrialV1 struct {
 	Rep          int             `json:"rep"`
 	Start        time.Time       `json:"start"`
 	End          time.Time       `json:"end"`
+	Measured     time.Time       `json:"measured,omitzero"`
 	ReadyAfter   time.Duration   `json:"ready_after,omitempty"`
 	Half         string          `json:"half,omitempty"`
 	Load         LoadStatsV1     `json:"load"`
@@ -291,6 +298,8 @@ type SecondV1 struct {
 	Errors   int64   `json:"errors"`
 	P50Ms    float64 `json:"p50_ms"`
 	P99Ms    float64 `json:"p99_ms"`
+	MaxMs    float64 `json:"max_ms,omitempty"`
+	Dropped  int64   `json:"dropped,omitempty"`
 }
 
 // CurvePointV1 is one step of a search.
@@ -368,6 +377,8 @@ type ServerEventV1 struct {
 	Source string    `json:"source"`
 	Detail string    `json:"detail"`
 	PID    int       `json:"pid,omitempty"`
+	// Duration is how long it lasted (an action, a schema cache load).
+	Duration time.Duration `json:"duration,omitempty"`
 }
 
 // InterferenceV1 is how a trial's window used the machine's CPU, in cores.

@@ -63,6 +63,10 @@ type htmlData struct {
 	MemoryIntro        string
 	LimitsWhat         string
 	Timeline           []chart.Chart
+	Trials             []chart.Chart // trials on one time axis (timeline_chart.go)
+	TrialsIntro        string
+	Growth             []GrowthRow
+	GrowthIntro        string
 	Events             []string
 	Sweep              template.HTML // sweep: the recommendation, tables and curves
 	Profile            template.HTML // profile = true: CPU profile, GHC runtime, SQL
@@ -103,6 +107,11 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	if d.LimitsCharts, err = limitsCharts(run); err != nil {
 		return err
 	}
+	if d.Trials, err = timelineCharts(run); err != nil {
+		return err
+	}
+	d.TrialsIntro = timelineIntro
+	d.Growth, d.GrowthIntro = GrowthRows(run), growthIntro
 	d.PrimaryLabel = primaryLabel(v)
 	if d.Endpoints = EndpointRows(v); len(d.Endpoints) > 0 {
 		d.EndpointsNote = endpointsNote(v)
@@ -343,6 +352,16 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 <table><tr><th class="l">MemoryMax</th><th>trials</th><th>OOM kills</th><th>other failures</th><th>peak RSS</th><th>back after</th></tr>
 {{range .Rows}}<tr><td class="l">{{.Limit}}</td><td>{{.Trials}}</td><td>{{.OOMKills}}</td><td>{{.Failed}}</td><td>{{.PeakRSS}}</td><td>{{.Recovery}}</td></tr>
 {{end}}</table>{{end}}{{end}}
+
+{{with .Growth}}<h2>Memory growth</h2>
+<p class="muted">{{$.GrowthIntro}}</p>
+<table><tr><th class="l">variant</th><th class="l">scenario</th><th>trial</th><th>span</th><th>RSS first</th><th>RSS last</th><th>growth</th><th class="l">95 % interval</th></tr>
+{{range .}}<tr><td class="l"><code>{{.Variant}}</code></td><td class="l">{{.Scenario}}</td><td>{{.Trial}}</td><td>{{.Span}}</td><td>{{.First}}</td><td>{{.Last}}</td><td>{{.PerHour}}</td><td class="l">{{.Interval}}</td></tr>
+{{end}}</table>{{end}}
+
+{{with .Trials}}<h2>Timeline</h2>
+<p class="muted">{{$.TrialsIntro}}</p>
+{{range .}}<figure>{{.SVG}}{{with .Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>{{end}}{{end}}
 
 {{if .Endpoints}}<h2>Verdict per endpoint</h2>
 <table class="endpoints"><tr><th class="l">endpoint</th><th>line</th><th class="l">scenario</th><th class="l">variant</th><th>share</th><th>min</th><th>P50</th><th>P90</th><th>P95</th><th>P99</th><th>P50 change</th><th>p (Holm)</th><th>mde</th></tr>

@@ -25,9 +25,10 @@ func renderHTML(t *testing.T, model lab.Model) []byte {
 func TestHTMLIsSelfContainedWithCharts(t *testing.T) {
 	html := string(renderHTML(t, "search"))
 	// 2 scenarios × (throughput, latency, curve) + 3 timelines + the
-	// limits' 2 (rate and peak memory per scenario).
-	if n := strings.Count(html, `<svg class="chart"`); n != 11 {
-		t.Errorf("%d charts, want 11", n)
+	// limits' 2 (rate and peak memory per scenario) + the OOM-killed
+	// trial on one time axis.
+	if n := strings.Count(html, `<svg class="chart"`); n != 12 {
+		t.Errorf("%d charts, want 12", n)
 	}
 	for _, want := range []string{"GETSingle: throughput per variant", "GETSingleEmbed: latency distribution",
 		"rate vs p99 latency (search)", "PostgREST CPU over the run", "PostgREST RSS over the run",

@@ -38,6 +38,8 @@ func Markdown(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 
 	mdLimits(b, run)
 	mdMemory(b, run)
+	mdGrowth(b, run)
+	mdTimelines(b, run)
 	mdEndpoints(b, v, "##")
 	fmt.Fprintf(b, "## Verdict\n\n")
 	mdVerdictTable(b, v, nil)

@@ -41,7 +41,7 @@ type Edits struct {
 	Lookup func(string) (string, bool)
 
 	MinTrials, MaxTrials int            // trials.min, trials.max (0 keeps the file's)
-	Duration             time.Duration  // load.duration (0 keeps the file's)
+	Duration             time.Duration  // load.duration (0 keeps the file's; scales the [[action]]s' at and hold with it)
 	Warmup               *time.Duration // load.warmup (nil keeps the file's)
 	// Targets replays this targets file as the only scenario (--targets).
 	Targets string
@@ -99,6 +99,7 @@ func (ed Edits) apply(e *lab.Experiment) error {
 		e.Trials.Max = ed.MaxTrials
 	}
 	if ed.Duration > 0 {
+		e.ScaleActions(ed.Duration)
 		e.Load.Duration = ed.Duration
 	}
 	if ed.Warmup != nil && *ed.Warmup >= 0 {

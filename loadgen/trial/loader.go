@@ -215,7 +215,8 @@ func stats(s loadgen.Summary) lab.LoadStats {
 func series(in []loadgen.Second) []lab.Second {
 	out := make([]lab.Second, len(in))
 	for i, s := range in {
-		out[i] = lab.Second{T: s.At.Seconds(), Requests: s.Requests, Errors: s.Errors, P50Ms: ms(s.P50), P99Ms: ms(s.P99)}
+		out[i] = lab.Second{T: s.At.Seconds(), Requests: s.Requests, Errors: s.Errors, P50Ms: ms(s.P50), P99Ms: ms(s.P99),
+			MaxMs: ms(s.Max), Dropped: s.Dropped}
 	}
 	return out
 }

@@ -137,9 +137,10 @@ func scaleCPU(u *lab.Usage, f float64) {
 
 // addDetail adds per-second series, telemetry samples and a search curve.
 func addDetail(t *lab.Trial, rng *rand.Rand, model lab.Model) {
+	// The generator stamps a second at its end: the first is T = 1.
 	per := float64(t.Load.Requests) / t.Load.Seconds
 	for i := range int(t.Load.Seconds) {
-		t.Series = append(t.Series, lab.Second{T: float64(i), Requests: int64(per * (1 + 0.02*rng.NormFloat64())),
+		t.Series = append(t.Series, lab.Second{T: float64(i + 1), Requests: int64(per * (1 + 0.02*rng.NormFloat64())),
 			P50Ms: t.Load.LatencyMs.P50, P99Ms: t.Load.LatencyMs.P99})
 	}
 	for i := 0; i <= 24; i++ {

@@ -1,0 +1,65 @@
+package report
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
+
+// A run with an action: the Markdown and HTML reports draw its first trial
+// on one time axis, with the action at its time and the stall it caused.
+func TestTimelineInMarkdownAndHTML(t *testing.T) {
+	m := time.Date(2026, 12, 5, 14, 0, 0, 0, time.UTC)
+	run := &lab.Run{Experiment: lab.Experiment{Name: "reload", Load: lab.Load{Model: lab.ModelClosed, Connections: 4},
+		Scenarios: []string{"GETSingle"}, Actions: []lab.Action{{At: 4 * time.Second, Do: lab.ActionNotify}}}}
+	run.Variants = []lab.VariantInfo{{Name: "base", Baseline: true}}
+	tr := lab.Trial{Seq: 1, Rep: 1, Variant: "base", Scenario: "GETSingle", Measured: m, Load: lab.LoadStats{Requests: 4000, Rate: 400}}
+	for i := range 10 {
+		s := lab.Second{T: float64(i + 1), Requests: 500, P50Ms: 2, P99Ms: 9, MaxMs: 14}
+		if i == 4 || i == 5 {
+			s = lab.Second{T: float64(i + 1)}
+		}
+		tr.Series = append(tr.Series, s)
+		tr.Server.Samples = append(tr.Server.Samples, lab.UsageSample{T: float64(i) + 0.5, RSS: 30 << 20})
+	}
+	tr.Events = []lab.Event{{T: m.Add(4 * time.Second), Kind: lab.EventAction, Detail: "NOTIFY pgrst, 'reload schema'", Duration: 2 * time.Millisecond}}
+	run.Trials = []lab.Trial{tr}
+	md, html, _ := renderAll(t, run)
+	for _, want := range []string{"## Timeline", "### Trial 1: base, GETSingle", "event at 4.00 s: action NOTIFY", "stall from 4.00 s for 2.00 s",
+		"| 4 | 0 | 0 | – | – | – | 31.5 MB |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	for _, want := range []string{"<h2>Timeline</h2>", `aria-label="Trial 1: base, GETSingle"`, "Stalls: from 4.00 s for 2.00 s"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("html lacks %q", want)
+		}
+	}
+}
+
+// With timeline = true the report states each trial's memory growth per
+// hour with its interval.
+func TestGrowthInMarkdownAndHTML(t *testing.T) {
+	run := &lab.Run{Experiment: lab.Experiment{Name: "soak", Timeline: true, Load: lab.Load{Model: lab.ModelOpen, Rate: 50},
+		Scenarios: []string{"GETSingle"}}}
+	run.Variants = []lab.VariantInfo{{Name: "base", Baseline: true}}
+	tr := lab.Trial{Seq: 1, Rep: 1, Variant: "base", Scenario: "GETSingle", Load: lab.LoadStats{Requests: 3000, Rate: 50}}
+	for i := range 600 { // +1 MB a minute
+		tr.Server.Samples = append(tr.Server.Samples, lab.UsageSample{T: float64(i) / 10, RSS: uint64(40e6 + 1e6*float64(i)/600)})
+	}
+	for i := range 60 {
+		tr.Series = append(tr.Series, lab.Second{T: float64(i + 1), Requests: 50, P50Ms: 2, P99Ms: 4})
+	}
+	run.Trials = []lab.Trial{tr}
+	md, html, _ := renderAll(t, run)
+	for name, out := range map[string]string{"markdown": md, "html": html} {
+		for _, want := range []string{"Memory growth", "60.0 MB/h", "40.0 MB"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s lacks %q", name, want)
+			}
+		}
+	}
+}
