@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
@@ -57,6 +58,9 @@ func cmdValidate(ctx context.Context, args []string, stdout, _ io.Writer) error 
 		}
 		if n := targetNote(e.Target); n != "" {
 			textsafe.Fprintf(stdout, "  [target]: %s\n", n)
+		}
+		if slices.ContainsFunc(e.Actions, func(a lab.Action) bool { return a.Do == "sql" }) { // as powerful as [target]
+			fmt.Fprintln(stdout, "  [[action]]: runs the file's SQL as the PostgreSQL superuser during trials")
 		}
 		if w := stats.Reach(e); w != "" { // a warning: the run still runs, and measures
 			fmt.Fprintf(stdout, "  warning: [trials]: %s\n", w)

@@ -181,3 +181,25 @@ func TestValidateAgainstARealBinary(t *testing.T) {
 		}
 	})
 }
+
+// TestValidateSaysSQLActionsRunAsSuperuser: an experiment whose actions
+// run SQL is as powerful as its [target]: lab validate says so.
+func TestValidateSaysSQLActionsRunAsSuperuser(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "sql.toml")
+	os.WriteFile(file, []byte(`name = "sql"
+title = "sql"
+scenarios = ["GETSingle"]
+timeline = true
+[[action]]
+at = "1s"
+do = "sql"
+sql = "SELECT 1"
+hold = "1s"
+[[variant]]
+name = "a"
+`), 0o644)
+	out, err := runLab(t, "validate", file)
+	if err != nil || !strings.Contains(out, "[[action]]: runs the file's SQL as the PostgreSQL superuser during trials") {
+		t.Errorf("%v\n%s", err, out)
+	}
+}
