@@ -31,18 +31,23 @@ func TestSymTableRealPostgREST(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const escape = "postgrestzm13zi0zi8zminplace_PostgRESTziQueryziSqlFragment_zdwescapeIdent_info"
+	// escapeIdent's worker: in PostgREST.Query.SqlFragment up to 13.x,
+	// PostgREST.SchemaCache.Identifiers in 14.x; the package's version is
+	// part of the symbol (postgrestzm13zi0zi8zminplace_...).
 	var esc elf.Symbol
+	want := ""
 	for _, s := range syms {
-		if s.Name == escape {
-			esc = s
+		for _, mod := range []string{"PostgRESTziQueryziSqlFragment", "PostgRESTziSchemaCacheziIdentifiers"} {
+			if strings.HasPrefix(s.Name, "postgrestzm") && strings.HasSuffix(s.Name, "zminplace_"+mod+"_zdwescapeIdent_info") {
+				esc, want = s, strings.ReplaceAll(mod, "zi", ".")+".$wescapeIdent"
+			}
 		}
 	}
 	if esc.Value == 0 || esc.Size < 8 {
-		t.Fatalf("%s: no %s with a size (%+v)", bin, escape, esc)
+		t.Fatalf("%s: no escapeIdent worker with a size (%+v)", bin, esc)
 	}
 	for _, a := range []uint64{esc.Value, esc.Value + 4, esc.Value + esc.Size - 1} {
-		if got, ok := tab.lookup(a); !ok || got != "PostgREST.Query.SqlFragment.$wescapeIdent" {
+		if got, ok := tab.lookup(a); !ok || got != want {
 			t.Errorf("lookup(%#x) = %q, %v", a, got, ok)
 		}
 	}
