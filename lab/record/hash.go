@@ -12,10 +12,17 @@ import (
 // record (ExperimentV1 as JSON) without the path it was read from. Two
 // runs share it when they ran the same variants, scenarios, load and
 // trials, wherever the file was; editing anything that changes what runs
-// (not a comment) changes it.
+// (not a comment) changes it. A variant's binary is not part of it: the
+// binary is what a run measures (each run records its build), not the
+// experiment, so that runs of one file on several builds (lab track, a
+// $(LAB_BUILD) per release) form one series; an experiment without
+// binaries hashes as it always did.
 func ExperimentHash(e lab.Experiment) string {
 	r := FromExperiment(e)
 	r.Source = ""
+	for i := range r.Variants {
+		r.Variants[i].Binary = ""
+	}
 	b, err := json.Marshal(r)
 	if err != nil {
 		return "" // an experiment record always marshals
