@@ -105,7 +105,7 @@ func TestABTwoCopies(t *testing.T) {
 					}
 				}
 			}
-			if s, _ := os.ReadFile(stepSummary); !strings.HasPrefix(string(s), "an earlier step's summary\n### pgrst-lab:") {
+			if s, _ := os.ReadFile(stepSummary); !strings.HasPrefix(string(s), "an earlier step's summary\n<!-- pgrst-lab -->\n### pgrst-lab:") {
 				t.Errorf("$GITHUB_STEP_SUMMARY was not appended to:\n%.300s", s)
 			}
 		})

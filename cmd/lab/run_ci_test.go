@@ -67,7 +67,7 @@ func TestStepSummaryFollowsNoLink(t *testing.T) {
 	if err := (&prFlags{}).finish(res, nil, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := os.ReadFile(plain); !strings.HasPrefix(string(b), "an earlier step's summary\n### pgrst-lab:") {
+	if b, _ := os.ReadFile(plain); !strings.HasPrefix(string(b), "an earlier step's summary\n<!-- pgrst-lab -->\n### pgrst-lab:") {
 		t.Errorf("the plain file was not appended to:\n%.300s", b)
 	}
 }

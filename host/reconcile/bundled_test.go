@@ -21,12 +21,13 @@ import (
 // bundledExperimentsServe applies every variant of every bundled experiment
 // to the target, checks that the target runs what the variant asked for and
 // serves each of the experiment's scenarios under a short load, and puts
-// the original back. binaries gets two copies of the target's binary.
+// the original back. binaries gets two copies of the target's binary, versions
+// a third.
 func bundledExperimentsServe(t *testing.T, l *Server, st stack.Status) {
 	ctx := context.Background()
 	bin := t.TempDir()
 	env := map[string]string{}
-	for _, v := range []string{"PGRST_RELEASE", "PGRST_BRANCH"} {
+	for _, v := range []string{"PGRST_RELEASE", "PGRST_BRANCH", "LAB_BUILD"} { // binaries' and versions' $(VAR)s
 		env[v] = filepath.Join(bin, strings.ToLower(v))
 		labtest.CopyExecutable(t, st.Binary, env[v])
 	}
