@@ -32,6 +32,31 @@ func shortExperiment(t *testing.T, name string, replacements ...string) string {
 // fixtureStack is a direct stack of the real PostgREST with the Chinook
 // fixture loaded before the run (a run's own loading races PostgREST's
 // schema cache: a first trial saw 404s).
+// writeExperiment writes a bundled experiment's (shortened) source src to
+// a temporary directory as NAME.toml, with the files it names beside it
+// (paths under experiments/, copied as they are), and returns its path.
+func writeExperiment(t *testing.T, name, src string, files ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join("..", "..", "experiments", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exp := filepath.Join(dir, name+".toml")
+	if err := os.WriteFile(exp, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return exp
+}
+
 func fixtureStack(t *testing.T) string {
 	t.Helper()
 	dir := directStack(t, "--postgrest", labtest.PostgREST(t))
@@ -48,21 +73,7 @@ func fixtureStack(t *testing.T) string {
 func TestJWTExperimentRuns(t *testing.T) {
 	src := shortExperiment(t, "jwt", `warmup = "2s"`, `warmup = "0s"`, `duration = "6s"`, `duration = "1s"`,
 		"min = 5\nmax = 8", "min = 2\nmax = 2", "rate = 300", "rate = 100")
-	dir := t.TempDir()
-	key, err := os.ReadFile(filepath.Join("..", "..", "experiments", "jwt", "rs256.pem"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(filepath.Join(dir, "jwt"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "jwt", "rs256.pem"), key, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	exp := filepath.Join(dir, "jwt.toml")
-	if err := os.WriteFile(exp, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	exp := writeExperiment(t, "jwt", src, "jwt/rs256.pem")
 	stack := fixtureStack(t)
 	results := t.TempDir()
 	out, err := runLab(t, "run", exp, "--dir", stack, "--results", results)

@@ -16,21 +16,7 @@ import (
 func TestPoolExhaustionExperimentRuns(t *testing.T) {
 	src := shortExperiment(t, "pool-exhaustion", `duration = "5s"`, `duration = "2s"`, "min = 6\nmax = 6", "min = 2\nmax = 2",
 		"values = [2, 4, 8, 10, 16, 32]", "values = [2, 10, 32]")
-	dir := t.TempDir()
-	targets, err := os.ReadFile(filepath.Join("..", "..", "experiments", "pool", "targets.http"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(filepath.Join(dir, "pool"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "pool", "targets.http"), targets, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	exp := filepath.Join(dir, "pool-exhaustion.toml")
-	if err := os.WriteFile(exp, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	exp := writeExperiment(t, "pool-exhaustion", src, "pool/targets.http")
 	results := t.TempDir()
 	out, err := runLab(t, "run", exp, "--dir", fixtureStack(t), "--results", results)
 	if err != nil {

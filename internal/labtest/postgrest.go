@@ -1,6 +1,7 @@
 package labtest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,15 +45,10 @@ func PostgRESTs(t testing.TB) []Real {
 			Need(t, "real PostgREST: %s (in LAB_POSTGREST) is not an executable file (%v)", p, err)
 			return nil
 		}
-		v, err := exec.Command(p, "--version").CombinedOutput()
+		version, err := versionOf(p)
 		if err != nil {
-			Need(t, "real PostgREST: %s --version: %v: %s (missing runtime libraries? see ldd)", p, err, v)
+			Need(t, "real PostgREST: %v (missing runtime libraries? see ldd)", err)
 			return nil
-		}
-		line, _, _ := strings.Cut(strings.TrimSpace(string(v)), "\n")
-		version := strings.TrimPrefix(line, "PostgREST ")
-		if f := strings.Fields(version); len(f) > 0 {
-			version = f[0]
 		}
 		out = append(out, Real{Path: p, Version: version})
 	}
@@ -99,10 +95,8 @@ func RealList() []RealEntry {
 	var out []RealEntry
 	for _, p := range paths {
 		name := "postgrest"
-		if v, err := exec.Command(p, "--version").Output(); err == nil {
-			if f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(string(v)), "PostgREST ")); len(f) > 0 {
-				name += "-" + f[0]
-			}
+		if v, err := versionOf(p); err == nil && v != "" {
+			name += "-" + v
 		}
 		out = append(out, RealEntry{Name: name, path: p})
 	}
@@ -128,4 +122,18 @@ func (e RealEntry) Binary(t testing.TB) string {
 	}
 	Need(t, "real PostgREST: %s is not in LAB_POSTGREST any more", e.path)
 	return ""
+}
+
+// versionOf runs `bin --version` and returns the version it prints
+// ("14.17" from "PostgREST 14.17").
+func versionOf(bin string) (string, error) {
+	v, err := exec.Command(bin, "--version").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("%s --version: %v: %s", bin, err, v)
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(string(v)), "\n")
+	if f := strings.Fields(strings.TrimPrefix(line, "PostgREST ")); len(f) > 0 {
+		return f[0], nil
+	}
+	return "", nil
 }

@@ -1,7 +1,5 @@
 package postgrest
 
-import "slices"
-
 // MetricInfo is one metric PostgREST's admin server publishes on
 // /metrics: since which version, and what it means there (Meaning holds
 // the changes by version).
@@ -43,5 +41,5 @@ func Metrics(v string) []MetricInfo {
 			out = append(out, m)
 		}
 	}
-	return slices.Clone(out)
+	return out
 }

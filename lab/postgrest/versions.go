@@ -100,20 +100,6 @@ func (r Range) Has(v string) bool {
 	return !r.Empty && compareVersions(r.From, v) <= 0 && (r.Before == "" || compareVersions(v, r.Before) < 0)
 }
 
-// Intersect is the versions both ranges hold.
-func (r Range) Intersect(o Range) Range {
-	out := r
-	if compareVersions(o.From, out.From) > 0 {
-		out.From = o.From
-	}
-	if o.Before != "" && (out.Before == "" || compareVersions(o.Before, out.Before) < 0) {
-		out.Before = o.Before
-	}
-	out.Why = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(r.Why), o.Why...))))
-	out.Empty = r.Empty || o.Empty || (out.Before != "" && compareVersions(out.From, out.Before) >= 0)
-	return out
-}
-
 // String says the range in words: "every version", "14.0 and later",
 // "before 14.0", "12.0 up to 14.0 (not 14.0)", "no version".
 func (r Range) String() string {
