@@ -98,8 +98,14 @@ func WaitReady(ctx context.Context, p Probe) (time.Duration, error) {
 	var last error
 	lastUnitCheck := start
 	for n := 1; ; n++ {
-		if last = attempt(ctx); last == nil {
+		err := attempt(ctx)
+		if err == nil {
 			return time.Since(start), nil
+		}
+		// An attempt cut off by the overall deadline says less than the
+		// answer before it (a 503 and its body): keep that one.
+		if last == nil || ctx.Err() == nil {
+			last = err
 		}
 		if p.Controller != nil && p.Unit != "" && time.Since(lastUnitCheck) >= 50*time.Millisecond {
 			lastUnitCheck = time.Now()

