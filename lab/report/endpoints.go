@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
@@ -15,12 +16,36 @@ import (
 type EndpointRow struct {
 	Scenario, Variant, Name string
 	Line                    int
-	// Share is the line's share of requests, Min..P99 "baseline → variant"
-	// (ms), Delta the P50's change, P the Holm-adjusted p-value.
-	Share, Min, P50, P90, P95, P99 string
-	Delta, P, MDE                  string
-	Class                          string // better, worse, changed, "" (~ or untested)
-	Tested                         bool
+	// Share is the line's share of requests, "baseline → variant".
+	Share string
+	// Quantiles are P0, P50, P90, P95 and P99 (stats.EndpointQuantiles).
+	Quantiles []QuantileCell
+	// Delta, P, MDE and Class are the P50's (the headline): its change,
+	// Holm-adjusted p-value, MDE and class (better, worse, changed, ""
+	// for ~ or untested).
+	Delta, P, MDE string
+	Class         string
+	// Changed is true when any quantile changed significantly.
+	Changed bool
+	Tested  bool
+}
+
+// QuantileCell is one quantile of a line: Values "baseline → variant"
+// (ms), its change, Holm-adjusted p-value, MDE and class.
+type QuantileCell struct {
+	Name, Values, Delta, P, MDE, Class string
+}
+
+// Verdict is the cell's second line: "+12.3% worse (p 0.004)" for a
+// significant change, "~ (mde ±3.1%)" else, "–" untested.
+func (c QuantileCell) Verdict() string {
+	switch {
+	case c.Class != "":
+		return fmt.Sprintf("%s %s (p %s)", c.Delta, c.Class, c.P)
+	case c.MDE == "–":
+		return c.Delta
+	}
+	return fmt.Sprintf("~ (mde %s)", c.MDE)
 }
 
 // EndpointRows are the per-line verdicts for a reader: changed lines on
@@ -30,12 +55,21 @@ func EndpointRows(v *stats.Verdicts) []EndpointRow {
 	var out []EndpointRow
 	for _, e := range stats.ChangedFirst(v.Endpoints) {
 		r := EndpointRow{Scenario: e.Scenario, Variant: e.VariantName, Name: e.Name, Line: e.Line, Tested: e.Tested,
-			Share: arrow(sharePct(e.BaseShare), sharePct(e.VarShare)),
-			Min:   arrow(msOf(e.Base.MinMs, e.BaseShare), msOf(e.Var.MinMs, e.VarShare)),
-			P50:   arrow(msOf(e.Base.P50Ms, e.BaseShare), msOf(e.Var.P50Ms, e.VarShare)),
-			P90:   arrow(msOf(e.Base.P90Ms, e.BaseShare), msOf(e.Var.P90Ms, e.VarShare)),
-			P95:   arrow(msOf(e.Base.P95Ms, e.BaseShare), msOf(e.Var.P95Ms, e.VarShare)),
-			P99:   arrow(msOf(e.Base.P99Ms, e.BaseShare), msOf(e.Var.P99Ms, e.VarShare))}
+			Share: arrow(sharePct(e.BaseShare), sharePct(e.VarShare)), Changed: e.ChangedAny()}
+		base := [...]float64{e.Base.MinMs, e.Base.P50Ms, e.Base.P90Ms, e.Base.P95Ms, e.Base.P99Ms}
+		vari := [...]float64{e.Var.MinMs, e.Var.P50Ms, e.Var.P90Ms, e.Var.P95Ms, e.Var.P99Ms}
+		for i, q := range e.Quantiles {
+			c := QuantileCell{Name: q.Name, Values: arrow(msOf(base[i], e.BaseShare), msOf(vari[i], e.VarShare))}
+			if !e.Tested {
+				c.Delta, c.P, c.MDE = "not tested", "–", "–"
+			} else {
+				c.Delta, c.MDE, c.P = q.Row.Delta(), q.Row.MDEString(), fmt.Sprintf("%.2g", q.HolmP)
+				if q.Row.Significant {
+					c.Class = string(q.Row.Outcome)
+				}
+			}
+			r.Quantiles = append(r.Quantiles, c)
+		}
 		if !e.Tested {
 			r.Delta, r.P, r.MDE = "not tested (one variant only)", "–", "–"
 		} else {
@@ -70,8 +104,9 @@ func sharePct(v float64) string {
 // endpointsNote explains the table.
 func endpointsNote(v *stats.Verdicts) string {
 	return fmt.Sprintf("One row per targets-file line and answer status (\"STATUS METHOD PATH\", as postgrest-loadtest-report "+
-		"names them), changed lines first. Figures in ms, baseline → variant (%s): medians over trials of each trial's "+
-		"quantile; share is the line's share of a trial's requests. Test: %s; p is the Holm-adjusted p-value.",
+		"names them), changed lines first. Each cell: the quantile in ms, baseline → variant (%s), medians over trials of "+
+		"each trial's quantile (P0 is the fastest answer), then its change and Holm-adjusted p, or ~ and the smallest change "+
+		"the run could have seen (mde); share is the line's share of a trial's requests. Test: %s.",
 		v.Baseline, stats.EndpointsMethod)
 }
 
@@ -83,21 +118,28 @@ func mdEndpoints(b *bufio.Writer, v *stats.Verdicts, heading string) {
 		return
 	}
 	fmt.Fprintf(b, "%s Verdict per endpoint, against %s\n\n", heading, format.MdEscape(v.Baseline))
-	fmt.Fprintf(b, "| endpoint | line | scenario | variant | share | min | P50 | P90 | P95 | P99 | P50 vs %s | p (Holm) | mde |\n", format.MdEscape(v.Baseline))
-	fmt.Fprintf(b, "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(b, "| endpoint | line | scenario | variant | share |")
+	for _, q := range stats.EndpointQuantiles {
+		fmt.Fprintf(b, " %s |", q)
+	}
+	fmt.Fprintf(b, "\n|---|---:|---|---|---:|%s\n", strings.Repeat("---:|", len(stats.EndpointQuantiles)))
 	for _, r := range rows {
-		d := r.Delta
-		if r.Class != "" {
-			d = fmt.Sprintf("**%s** %s", d, r.Class)
+		fmt.Fprintf(b, "| %s | %d | %s | %s | %s |", format.MdCode(r.Name), r.Line, format.MdEscape(r.Scenario), format.MdEscape(r.Variant), r.Share)
+		for _, c := range r.Quantiles {
+			verdict := c.Verdict()
+			if c.Class != "" {
+				verdict = fmt.Sprintf("**%s %s** (p %s)", c.Delta, c.Class, c.P)
+			}
+			fmt.Fprintf(b, " %s<br>%s |", c.Values, verdict)
 		}
-		fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", format.MdCode(r.Name), r.Line,
-			format.MdEscape(r.Scenario), format.MdEscape(r.Variant), r.Share, r.Min, r.P50, r.P90, r.P95, r.P99, d, r.P, r.MDE)
+		fmt.Fprintln(b)
 	}
 	fmt.Fprintln(b)
 	fmt.Fprint(b, format.MdPara(format.MdEscape(endpointsNote(v))))
 }
 
-// terminalEndpoints lists the flagged lines (nothing without endpoints).
+// terminalEndpoints lists the lines with a changed quantile (nothing
+// without endpoints).
 func terminalEndpoints(w io.Writer, v *stats.Verdicts) {
 	rows := EndpointRows(v)
 	if len(rows) == 0 {
@@ -105,14 +147,27 @@ func terminalEndpoints(w io.Writer, v *stats.Verdicts) {
 	}
 	flagged := 0
 	for _, r := range rows {
-		if r.Class != "" {
+		if r.Changed {
 			flagged++
 		}
 	}
-	fmt.Fprintf(w, "\nEndpoints: %d of %d lines changed (P50, Holm across lines)\n", flagged, len(rows))
+	fmt.Fprintf(w, "\nEndpoints: %d of %d lines changed (P0, P50, P90, P95, P99; Holm across lines)\n", flagged, len(rows))
 	for _, r := range rows {
-		if r.Class != "" {
-			textsafe.Fprintf(w, "  %-8s %s  %s: P50 %s ms, %s (p %s)  [line %d]\n", r.Class, r.Name, r.Variant, r.P50, r.Delta, r.P, r.Line)
+		if !r.Changed {
+			continue
 		}
+		class := r.Class
+		var changed []string
+		for _, c := range r.Quantiles {
+			if c.Class != "" {
+				changed = append(changed, fmt.Sprintf("%s %s (p %s)", c.Name, c.Delta, c.P))
+				if class == "" {
+					class = c.Class
+				} else if class != c.Class {
+					class = "changed"
+				}
+			}
+		}
+		textsafe.Fprintf(w, "  %-8s %s  %s: P50 %s ms; %s  [line %d]\n", class, r.Name, r.Variant, r.Quantiles[1].Values, strings.Join(changed, ", "), r.Line)
 	}
 }

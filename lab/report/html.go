@@ -364,8 +364,8 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 {{range .}}<figure>{{.SVG}}{{with .Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>{{end}}{{end}}
 
 {{if .Endpoints}}<h2>Verdict per endpoint</h2>
-<table class="endpoints"><tr><th class="l">endpoint</th><th>line</th><th class="l">scenario</th><th class="l">variant</th><th>share</th><th>min</th><th>P50</th><th>P90</th><th>P95</th><th>P99</th><th>P50 change</th><th>p (Holm)</th><th>mde</th></tr>
-{{range .Endpoints}}<tr><td class="l"><code>{{.Name}}</code></td><td>{{.Line}}</td><td class="l">{{.Scenario}}</td><td class="l">{{.Variant}}</td><td>{{.Share}}</td><td>{{.Min}}</td><td>{{.P50}}</td><td>{{.P90}}</td><td>{{.P95}}</td><td>{{.P99}}</td><td class="{{.Class}}">{{.Delta}}{{with .Class}} {{.}}{{end}}</td><td>{{.P}}</td><td>{{.MDE}}</td></tr>
+<table class="endpoints"><tr><th class="l">endpoint</th><th>line</th><th class="l">scenario</th><th class="l">variant</th><th>share</th>{{range (index .Endpoints 0).Quantiles}}<th>{{.Name}}</th>{{end}}</tr>
+{{range .Endpoints}}<tr><td class="l"><code>{{.Name}}</code></td><td>{{.Line}}</td><td class="l">{{.Scenario}}</td><td class="l">{{.Variant}}</td><td>{{.Share}}</td>{{range .Quantiles}}<td class="{{.Class}}">{{.Values}}<br><span class="p">{{.Verdict}}</span></td>{{end}}</tr>
 {{end}}</table>
 <p class="muted">{{.EndpointsNote}}</p>{{end}}
 

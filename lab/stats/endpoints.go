@@ -5,25 +5,31 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
 // Endpoint is one line of a targets file (one request with one answer
 // status, lab.EndpointStats) of one variant against the baseline, in one
-// scenario: its P50 tested per line, paired across rounds like the run's
-// other verdicts, with Holm-Bonferroni across the lines of the comparison.
+// scenario: its P0, P50, P90, P95 and P99 (postgrest-loadtest-report's
+// columns) each tested per line, paired across rounds like the run's
+// other verdicts, with Holm-Bonferroni across the lines of the comparison
+// for each quantile.
 type Endpoint struct {
 	Scenario    string
 	Name        string // "STATUS METHOD PATH"
 	Line        int
 	VariantName string
-	// Row is the P50's verdict; its P is the test's, HolmP the
-	// Holm-adjusted one that Significant and Outcome follow, and its
-	// MDEPct is at the Holm's first step (Threshold / lines tested), the
-	// bound every line is sure to meet.
+	// Row is the P50's verdict (the headline, Quantiles[1]'s); its P is
+	// the test's, HolmP the Holm-adjusted one that Significant and
+	// Outcome follow, and its MDEPct is at the Holm's first step
+	// (Threshold / lines tested), the bound every line is sure to meet.
 	Row   Row
 	HolmP float64
+	// Quantiles are the verdicts of EndpointQuantiles, in that order,
+	// each like Row (Holm across the lines, per quantile).
+	Quantiles []QuantileVerdict
 	// Base and Var are the medians over each variant's trials (Requests:
 	// per trial); Share* the line's median share of a trial's requests,
 	// in percent.
@@ -34,12 +40,40 @@ type Endpoint struct {
 	Tested bool
 }
 
+// QuantileVerdict is one latency quantile of a line: its verdict and
+// Holm-adjusted p-value.
+type QuantileVerdict struct {
+	Name  string // "P0", "P50", ...
+	Row   Row
+	HolmP float64
+}
+
 // Changed reports whether the line's P50 changed significantly.
 func (e Endpoint) Changed() bool { return e.Tested && e.Row.Significant }
 
+// ChangedAny reports whether any of the line's quantiles changed
+// significantly.
+func (e Endpoint) ChangedAny() bool {
+	for _, q := range e.Quantiles {
+		if e.Tested && q.Row.Significant {
+			return true
+		}
+	}
+	return e.Changed()
+}
+
+// EndpointQuantiles are the quantiles tested per line, the columns of
+// postgrest-loadtest-report (P0 is the fastest answer); P50 is the
+// headline.
+var EndpointQuantiles = []string{"P0", "P50", "P90", "P95", "P99"}
+
+// endpointHeadline is the index of P50 in EndpointQuantiles.
+const endpointHeadline = 1
+
 // EndpointsMethod is the sentence a table of Endpoint rows carries.
-const EndpointsMethod = "each line's P50 tested per line, paired across rounds; Holm-Bonferroni across the lines of a comparison " +
-	"(family-wise error at alpha); MDE at the Holm's strictest step; a line only one variant answered is shown, not tested"
+const EndpointsMethod = "each line's P0, P50, P90, P95 and P99 tested per line, paired across rounds; Holm-Bonferroni across the lines " +
+	"of a comparison, per quantile (family-wise error at alpha for each column); MDE at the Holm's strictest step; " +
+	"a line only one variant answered is shown, not tested"
 
 // endpoints compares every line of a scenario's targets file, in the
 // order the baseline (then the variant) measured them.
@@ -50,43 +84,55 @@ func endpoints(scenario string, base, vari group, lk look) []Endpoint {
 	}
 	var out []Endpoint
 	for _, name := range names {
-		m := endpointMetric(name)
-		bv, vv := valuesOf(base.trials, m), valuesOf(vari.trials, m)
-		e := Endpoint{Scenario: scenario, Name: name, Line: lines[name], VariantName: vari.name, HolmP: 1,
-			Tested: len(bv) > 0 && len(vv) > 0}
+		e := Endpoint{Scenario: scenario, Name: name, Line: lines[name], VariantName: vari.name}
 		e.Base, e.BaseShare = endpointMedians(base.trials, name)
 		e.Var, e.VarShare = endpointMedians(vari.trials, name)
-		var lr []float64
-		rounds := 0
-		if lk.pairable {
-			lr, rounds, _ = verdictPairs(base.trials, vari.trials, m, false, lk.design.Alpha)
+		for qi, q := range EndpointQuantiles {
+			m := endpointMetric(name, qi)
+			bv, vv := valuesOf(base.trials, m), valuesOf(vari.trials, m)
+			if qi == endpointHeadline {
+				e.Tested = len(bv) > 0 && len(vv) > 0
+			}
+			var lr []float64
+			rounds := 0
+			if lk.pairable {
+				lr, rounds, _ = verdictPairs(base.trials, vari.trials, m, false, lk.design.Alpha)
+			}
+			row := compareMetric(scenario, m, false, base.name, bv, vari.name, vv, lr, rounds, lk, nil)
+			e.Quantiles = append(e.Quantiles, QuantileVerdict{Name: q, Row: row, HolmP: 1})
 		}
-		e.Row = compareMetric(scenario, m, false, base.name, bv, vari.name, vv, lr, rounds, lk, nil)
 		out = append(out, e)
 	}
-	holm(out)
+	for qi := range EndpointQuantiles {
+		holm(out, qi)
+	}
+	for i := range out {
+		out[i].Row, out[i].HolmP = out[i].Quantiles[endpointHeadline].Row, out[i].Quantiles[endpointHeadline].HolmP
+	}
 	return out
 }
 
-// holm applies Holm-Bonferroni's step-down to the tested lines: the k-th
-// smallest of m p-values is multiplied by m-k+1 (monotone, at most 1), and
-// a line is significant when its adjusted p is at most its threshold.
-func holm(es []Endpoint) {
+// holm applies Holm-Bonferroni's step-down to quantile qi of the tested
+// lines: the k-th smallest of m p-values is multiplied by m-k+1 (monotone,
+// at most 1), and a line is significant when its adjusted p is at most
+// its threshold.
+func holm(es []Endpoint, qi int) {
 	var idx []int
 	for i, e := range es {
-		if e.Tested && !math.IsNaN(e.Row.DeltaPct) {
+		if e.Tested && !math.IsNaN(e.Quantiles[qi].Row.DeltaPct) {
 			idx = append(idx, i)
 		} else {
-			es[i].Row.Significant, es[i].Row.Outcome = false, Same
+			es[i].Quantiles[qi].Row.Significant, es[i].Quantiles[qi].Row.Outcome = false, Same
 		}
 	}
 	m := len(idx)
-	sort.SliceStable(idx, func(a, b int) bool { return es[idx[a]].Row.P < es[idx[b]].Row.P })
+	sort.SliceStable(idx, func(a, b int) bool { return es[idx[a]].Quantiles[qi].Row.P < es[idx[b]].Quantiles[qi].Row.P })
 	running := 0.0
 	for k, i := range idx {
-		r := &es[i].Row
+		q := &es[i].Quantiles[qi]
+		r := &q.Row
 		running = max(running, min(1, float64(m-k)*r.P))
-		es[i].HolmP = running
+		q.HolmP = running
 		r.Significant = running <= r.Threshold
 		r.Outcome = outcome(*r, r.Metric)
 		strict := r.Threshold / float64(m)
@@ -103,12 +149,12 @@ func holm(es []Endpoint) {
 func HolmAdjust(ps []float64) []float64 {
 	es := make([]Endpoint, len(ps))
 	for i, p := range ps {
-		es[i] = Endpoint{Tested: true, Row: Row{P: p, Threshold: 1, Metric: lab.Metric{Better: -1}}}
+		es[i] = Endpoint{Tested: true, Quantiles: []QuantileVerdict{{Row: Row{P: p, Threshold: 1, Metric: lab.Metric{Better: -1}}}}}
 	}
-	holm(es)
+	holm(es, 0)
 	out := make([]float64, len(ps))
 	for i, e := range es {
-		out[i] = e.HolmP
+		out[i] = e.Quantiles[0].HolmP
 	}
 	return out
 }
@@ -156,16 +202,19 @@ func endpointOf(t lab.Trial, name string) (lab.EndpointStats, bool) {
 	return lab.EndpointStats{}, false
 }
 
-// endpointMetric is a line's P50 as a metric (lower is better), known for
-// the trials in which the line had answers with a latency.
-func endpointMetric(name string) lab.Metric {
-	return lab.Metric{Name: "endpoint_p50", Label: fmt.Sprintf("%s p50", name), Unit: "ms", Better: -1,
+// endpointMetric is quantile qi (EndpointQuantiles) of a line as a metric
+// (lower is better), known for the trials in which the line had answers
+// with a latency. P50's name is endpoint_p50, the others' endpoint_p0, ...
+func endpointMetric(name string, qi int) lab.Metric {
+	q := EndpointQuantiles[qi]
+	return lab.Metric{Name: "endpoint_" + strings.ToLower(q), Label: fmt.Sprintf("%s %s", name, strings.ToLower(q)), Unit: "ms", Better: -1,
 		Of: func(t lab.Trial) (float64, bool) {
 			if t.Error != "" {
 				return 0, false
 			}
 			e, ok := endpointOf(t, name)
-			return e.P50Ms, ok && e.Requests > 0 && e.P50Ms > 0
+			v := [...]float64{e.MinMs, e.P50Ms, e.P90Ms, e.P95Ms, e.P99Ms}[qi]
+			return v, ok && e.Requests > 0 && v > 0
 		}}
 }
 
@@ -193,27 +242,47 @@ func endpointMedians(trials []lab.Trial, name string) (lab.EndpointStats, float6
 	return out, Median(shares)
 }
 
-// ChangedFirst orders lines for a reader: significant changes first, by
-// the size of the change, then the others in file order.
+// ChangedFirst orders lines for a reader: lines with a significant change
+// first (the P50's, then any quantile's), by the size of the largest
+// change, then the others in file order.
 func ChangedFirst(es []Endpoint) []Endpoint {
 	out := slices.Clone(es)
-	slices.SortStableFunc(out, func(a, b Endpoint) int {
-		ca, cb := a.Changed(), b.Changed()
+	rank := func(e Endpoint) int {
 		switch {
-		case ca && !cb:
-			return -1
-		case cb && !ca:
+		case e.Changed():
+			return 0
+		case e.ChangedAny():
 			return 1
-		case ca && cb:
-			da, db := math.Abs(a.Row.DeltaPct), math.Abs(b.Row.DeltaPct)
-			if da > db {
-				return -1
-			}
-			if da < db {
-				return 1
-			}
+		}
+		return 2
+	}
+	slices.SortStableFunc(out, func(a, b Endpoint) int {
+		if ra, rb := rank(a), rank(b); ra != rb || ra == 2 {
+			return ra - rb
+		}
+		da, db := a.largestChange(), b.largestChange()
+		if da > db {
+			return -1
+		}
+		if da < db {
+			return 1
 		}
 		return 0
 	})
 	return out
+}
+
+// largestChange is the largest significant change of a line's quantiles,
+// in percent (absolute).
+func (e Endpoint) largestChange() float64 {
+	big := 0.0
+	if e.Changed() {
+		big = math.Abs(e.Row.DeltaPct)
+	}
+	for _, q := range e.Quantiles {
+		if q.Row.Significant {
+			big = max(big, math.Abs(q.Row.DeltaPct))
+		}
+	}
+	return big
 }
