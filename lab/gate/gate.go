@@ -33,6 +33,49 @@ func Names() []string {
 			out = append(out, m.Name)
 		}
 	}
+	for _, m := range endpointMetrics() {
+		out = append(out, m.Name)
+	}
+	return out
+}
+
+// endpointMetrics are the per-line quantiles of a targets file
+// (stats.EndpointQuantiles) as rule metrics: endpoint_p50>+5% fires on
+// every line whose P50 rose significantly by more than 5 %, PostgREST's
+// own CI rule with a test behind it.
+func endpointMetrics() []lab.Metric {
+	var out []lab.Metric
+	for _, q := range stats.EndpointQuantiles {
+		out = append(out, lab.Metric{Name: "endpoint_" + strings.ToLower(q), Label: "each endpoint's " + q, Unit: "ms", Better: -1})
+	}
+	return out
+}
+
+// metricByName is a metric a rule may name.
+func metricByName(name string) (lab.Metric, bool) {
+	if m, ok := lab.MetricByName(name); ok && gateable(m) {
+		return m, true
+	}
+	for _, m := range endpointMetrics() {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return lab.Metric{}, false
+}
+
+// rows are the verdict rows rules look at: the run's and every tested
+// line's quantiles.
+func rows(v *stats.Verdicts) []stats.Row {
+	out := v.Rows
+	for _, e := range v.Endpoints {
+		if !e.Tested {
+			continue
+		}
+		for _, q := range e.Quantiles {
+			out = append(out[:len(out):len(out)], q.Row)
+		}
+	}
 	return out
 }
 
@@ -72,8 +115,8 @@ func parseRule(s string) (Rule, error) {
 	if name == "" {
 		return Rule{}, fmt.Errorf("no metric before %q (allowed: %s)", op, strings.Join(Names(), ", "))
 	}
-	m, ok := lab.MetricByName(canonical(name))
-	if !ok || !gateable(m) {
+	m, ok := metricByName(canonical(name))
+	if !ok {
 		hint := ""
 		if d := didyoumean.Suggest(name, Names()); d != "" {
 			hint = fmt.Sprintf(" (did you mean %q?)", d)
@@ -133,7 +176,7 @@ func (f Firing) String() string {
 // from a baseline of 0 (±Inf, e.g. errors appearing) fires in its direction.
 func Evaluate(rules []Rule, v *stats.Verdicts) []Firing {
 	var out []Firing
-	for _, r := range v.Rows {
+	for _, r := range rows(v) {
 		if !r.Significant || r.Baseline.N == 0 || r.Variant.N == 0 || math.IsNaN(r.DeltaPct) {
 			continue
 		}
@@ -155,7 +198,7 @@ func Evaluate(rules []Rule, v *stats.Verdicts) []Firing {
 // such rows says little; reports say so next to the decision.
 func Blind(rules []Rule, v *stats.Verdicts) []Firing {
 	var out []Firing
-	for _, r := range v.Rows {
+	for _, r := range rows(v) {
 		for _, rule := range rules {
 			if rule.Metric.Name == r.Metric.Name && !(r.MDEPct <= math.Abs(rule.Pct)) {
 				out = append(out, Firing{Rule: rule, Row: r})

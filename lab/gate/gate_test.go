@@ -1,6 +1,7 @@
 package gate_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -21,6 +22,8 @@ func TestParse(t *testing.T) {
 		{in: "rate<-2.5%", want: "rate<-2.5%"},
 		{in: "cpu>+5%,peak_rss>+20%,errors>+1%", want: "cpu>+5%,peak_rss>+20%,errors>+1%"},
 		{in: "THROUGHPUT<-3%", want: "THROUGHPUT<-3%"},
+		{in: "endpoint_p50>+5%,endpoint_p0>+5%", want: "endpoint_p50>+5%,endpoint_p0>+5%"},
+		{in: "endpoint_p51>+5%", err: []string{`did you mean "endpoint_p50"`}},
 		{in: "", err: []string{"empty"}},
 		{in: "throughpt<-3%", err: []string{`rule 1 "throughpt<-3%"`, `unknown metric "throughpt"`, `did you mean "throughput"`, "allowed: throughput, p50, p99"}},
 		{in: "latency>+10%", err: []string{`unknown metric "latency"`, "allowed:"}},
@@ -137,5 +140,28 @@ func TestBlind(t *testing.T) {
 	}
 	if s := noisy[0].BlindString(); !strings.Contains(s, "GETSingle: pr vs base: throughput: mde ±") || !strings.Contains(s, "> 3% (throughput<-3%)") {
 		t.Errorf("BlindString %q", s)
+	}
+}
+
+// Per-endpoint rules (PostgREST's CI's "P50 of a line moved by 5 %", with
+// a test behind it) fire on the lines whose quantile changed significantly
+// beyond them, and on no other.
+func TestEvaluateEndpoints(t *testing.T) {
+	run := statstest.Run(statstest.Spec{Experiment: "loadtest", Scenarios: []string{"targets"}, Trials: 10, Noise: 0.02, Seed: 3,
+		Variants: []statstest.Variant{{Name: "A", Baseline: true, Rate: 1000, P50Ms: 2}, {Name: "B", Rate: 1000, P50Ms: 2}}})
+	statstest.AddEndpoints(run, map[string]float64{"B": 0.5}, 0.03, "B", 9) // line 1 twice as slow in B
+	v := stats.Compare(run, 0.05)
+	rules, err := gate.Parse("endpoint_p50>+5%,endpoint_p99>+150%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fired := gate.Evaluate(rules, v)
+	if len(fired) != 1 || fired[0].Rule.Text != "endpoint_p50>+5%" || !strings.Contains(fired[0].String(), "200 GET /track?select=* p50") {
+		t.Fatalf("fired %v, want endpoint_p50 on line 1 only", fired)
+	}
+	for _, b := range gate.Blind(rules, v) {
+		if !(b.Row.MDEPct > math.Abs(b.Rule.Pct)) || !strings.HasPrefix(b.Row.Metric.Name, "endpoint_") {
+			t.Errorf("blind on %s although its MDE is ±%.1f%%", b.BlindString(), b.Row.MDEPct)
+		}
 	}
 }
