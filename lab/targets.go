@@ -26,6 +26,17 @@ func (e *Experiment) UseTargets(path string, only bool) {
 	}
 }
 
+// UseScenarios runs these scenarios instead of the file's (--scenarios,
+// lab ab's arguments); a targets file not among them is dropped with its
+// scenario, so that the built-in scenarios replace it.
+func (e *Experiment) UseScenarios(names []string) {
+	e.Scenarios = slices.Clone(names)
+	if e.Targets != "" && !slices.Contains(names, TargetsScenario) {
+		e.Targets = ""
+		e.Custom = slices.DeleteFunc(e.Custom, func(s Scenario) bool { return s.Name == TargetsScenario && s.Targets != "" })
+	}
+}
+
 // Redacted is a copy of e fit for run.json, reports and the store: every
 // setting's value as package capability shows it (RedactSetting: a
 // PostgREST key's value only when PostgREST's table marks it Visible, a

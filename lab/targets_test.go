@@ -60,3 +60,19 @@ func TestSweepRefusesHiddenValues(t *testing.T) {
 		}
 	}
 }
+
+// Scenarios given instead of the file's drop its targets file (lab ab A B
+// GETSingle), and keep it when they name it.
+func TestUseScenarios(t *testing.T) {
+	e := &Experiment{Custom: []Scenario{{Name: "mine", Path: "/x"}}}
+	e.UseTargets("/t/targets.http", false)
+	e.UseScenarios([]string{"GETSingle", "mine"})
+	if e.Targets != "" || len(e.Custom) != 1 || e.Custom[0].Name != "mine" || strings.Join(e.Scenarios, ",") != "GETSingle,mine" {
+		t.Errorf("built-in scenarios: targets %q, custom %+v, scenarios %v", e.Targets, e.Custom, e.Scenarios)
+	}
+	e.UseTargets("/t/targets.http", true)
+	e.UseScenarios([]string{TargetsScenario})
+	if e.Targets != "/t/targets.http" || len(e.Custom) != 1 {
+		t.Errorf("the targets scenario named: targets %q, custom %+v", e.Targets, e.Custom)
+	}
+}

@@ -19,15 +19,20 @@ const abUsage = `ab PATH_A PATH_B [SCENARIO...] [flags]
    ab --repo DIR REF_A REF_B [REF...] [SCENARIO...] [flags]
    ab --repo DIR [REF] --base REF [--release latest|TAG] [SCENARIO...] [flags]
 
-Compares two PostgREST executables on the local stack: the bundled
-'binaries' experiment (closed model, interleaved rounds until decided) with
-A as the baseline, on the given scenarios or on all eight built-in ones
-(` + "GETSingle GETSingleEmbed GETAllEmbed POSTSingle POSTBulk RPCSimple RPCGETSingle RPCGETSingleEmbed" + `).
+Compares two PostgREST executables on the local stack with the bundled
+'binaries' experiment, A the baseline: both served at once (a duet on the
+stack's target and its twin), at 65% of A's capacity, on PostgREST's load
+test (experiments/loadtest/targets.http, or --targets FILE), until the
+sequential test decides. The headline is CPU per request; every line of
+the targets file gets P0, P50, P90, P95 and P99 tested (Holm across lines)
+with its MDE. Given scenarios (e.g. GETSingle POSTSingle; built-in:
+` + "GETSingle GETSingleEmbed GETAllEmbed POSTSingle POSTBulk RPCSimple RPCGETSingle RPCGETSingleEmbed" + `),
+it runs those instead.
 Each executable is asked its --version first; the versions are in every
 report. The variants are named a and b, or NAME=PATH names them, e.g.
 'lab ab base=/usr/bin/postgrest pr=./dist/postgrest'. Same as
-'lab run binaries --binary a=PATH_A --binary b=PATH_B --scenarios ...', with
-its flags (--markdown, --gate, --min-trials, ...).
+'lab run binaries --binary a=PATH_A --binary b=PATH_B', with its flags
+(--markdown, --gate, --min-trials, --order, ...).
 
 With --repo, the arguments are git refs of that repository (branches, tags,
 SHAs; the built-in scenarios' names are scenarios): each is resolved to its
@@ -37,8 +42,8 @@ repository has a default.nix, else cabal or stack), all before the first
 trial; a commit built before is not built again. The variants are named by
 the refs. With --base REF, one ref (HEAD when none is given) is compared
 with the base (the baseline) and, with --release latest (the newest v* tag
-merged into the base) or --release TAG, with that release too, in one run,
-the three interleaved.
+merged into the base) or --release TAG, with that release too, in one run:
+three builds cannot share a duet, so they run interleaved.
 HEAD with uncommitted changes is refused unless --allow-dirty.`
 
 func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -57,9 +62,6 @@ func abExperiment(pos []string, pf *prFlags) (string, error) {
 		}
 		if err := abRefs(pos, pf); err != nil {
 			return "", err
-		}
-		if pf.scenarios == nil {
-			pf.scenarios = append([]string(nil), lab.BuiltinScenarios...)
 		}
 		return "binaries", nil
 	}
@@ -84,8 +86,6 @@ func abExperiment(pos []string, pf *prFlags) (string, error) {
 			return "", usageErrorf("ab: give scenarios as arguments or with --scenarios, not both")
 		}
 		pf.scenarios = sc
-	} else if pf.scenarios == nil {
-		pf.scenarios = append([]string(nil), lab.BuiltinScenarios...)
 	}
 	return "binaries", nil
 }

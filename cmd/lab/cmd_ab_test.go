@@ -79,8 +79,8 @@ func TestABArguments(t *testing.T) {
 	if len(pf.binaries) != 2 || pf.binaries[0].Name != "a" || pf.binaries[1].Name != "pr" || pf.binaries[1].Path != a {
 		t.Errorf("binaries %+v, want a=%s and pr=%s", pf.binaries, a, a)
 	}
-	if len(pf.scenarios) != 8 {
-		t.Errorf("scenarios %v, want the eight built-ins", pf.scenarios)
+	if pf.scenarios != nil {
+		t.Errorf("scenarios %v, want none (the experiment's targets file)", pf.scenarios)
 	}
 	pf = prFlags{}
 	if _, err := abExperiment([]string{eq, a, "GETSingle"}, &pf); err != nil {

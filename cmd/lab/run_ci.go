@@ -91,7 +91,7 @@ func (p *prFlags) edit(ctx context.Context) func(*lab.Experiment) error {
 			}
 		}
 		if p.scenarios != nil {
-			e.Scenarios = p.scenarios
+			e.UseScenarios(p.scenarios)
 		}
 		return nil
 	}
