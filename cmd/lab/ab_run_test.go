@@ -38,7 +38,9 @@ func buildMini(t *testing.T) string {
 }
 
 // `lab ab` with two copies of the target's executable, on the real
-// PostgREST and on postgrest-mini: each copy is the one that served its
+// PostgREST and on postgrest-mini, as it runs by default: both served at
+// once (a duet), in efficiency mode, on the load test's five lines, whose
+// P0..P99 head the summary. Each copy is the one that served its
 // variant's trials, and its --version is in run.json, the terminal, both
 // reports, the --markdown summary and $GITHUB_STEP_SUMMARY (appended).
 func TestABTwoCopies(t *testing.T) {
@@ -61,7 +63,8 @@ func TestABTwoCopies(t *testing.T) {
 			stepSummary := filepath.Join(tmp, "step-summary.md")
 			os.WriteFile(stepSummary, []byte("an earlier step's summary\n"), 0o644)
 			t.Setenv(stepSummaryEnv, stepSummary)
-			out, err := runLab(t, "ab", "base="+a, "pr="+b, "GETSingle", "--dir", dir, "--results", results,
+			t.Setenv("XDG_CACHE_HOME", t.TempDir())
+			out, err := runLab(t, "ab", "base="+a, "pr="+b, "--dir", dir, "--results", results, "--min-rate", tinyRate, "--max-rate", tinyRate,
 				"--min-trials", "2", "--max-trials", "2", "--duration", "1s", "--warmup", "0s", "--markdown", md)
 			if err != nil {
 				t.Fatalf("lab ab: %v\n%s", err, out)
@@ -71,8 +74,11 @@ func TestABTwoCopies(t *testing.T) {
 				t.Errorf("terminal output lacks %q:\n%s", binaries, out)
 			}
 			runDir, run := onlyRun(t, filepath.Join(results, "binaries"))
-			if got := strings.Join(run.Experiment.Scenarios, ","); got != "GETSingle" {
-				t.Errorf("scenarios %s, want GETSingle", got)
+			if got, e := strings.Join(run.Experiment.Scenarios, ","), run.Experiment; got != "targets" || e.Trials.Order != lab.OrderDuet || e.Load.Model != lab.ModelEfficiency {
+				t.Errorf("scenarios %s, order %s, model %s; want the targets file, a duet, efficiency", got, e.Trials.Order, e.Load.Model)
+			}
+			if s, _ := os.ReadFile(md); !strings.Contains(string(s), "| share | P0 | P50 | P90 | P95 | P99 |") || strings.Count(string(s), "| targets | pr |") != 6 {
+				t.Errorf("summary: want the five lines' P0..P99 (and the verdict row):\n%s", s)
 			}
 			paths := map[string]string{"base": a, "pr": b}
 			for _, vi := range run.Variants {
