@@ -241,6 +241,12 @@ type EndpointStats struct {
 	MinMs, P50Ms, P90Ms, P95Ms, P99Ms, MaxMs float64
 }
 
+// Quantiles are the line's P0 (MinMs), P50, P90, P95 and P99, in ms: the
+// columns of postgrest-loadtest-report, in that order.
+func (e EndpointStats) Quantiles() [5]float64 {
+	return [5]float64{e.MinMs, e.P50Ms, e.P90Ms, e.P95Ms, e.P99Ms}
+}
+
 // EndpointName is the name of a row: "STATUS METHOD PATH".
 func EndpointName(status int, method, path string) string {
 	return strconv.Itoa(status) + " " + method + " " + path

@@ -18,6 +18,7 @@ import (
 // design tallied apart and compared per minute. Structure, not
 // sensitivity: two runs of two rounds say nothing of which design wins.
 func TestCalibrateComparesDesigns(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	dir := directStack(t, "--postgrest", labtest.PostgREST(t))
 	results := t.TempDir()
 	out, err := runLab(t, "calibrate", "socket-vs-tcp", "--dir", dir, "--results", results, "--designs", "interleaved,duet",

@@ -107,6 +107,7 @@ func writeFile(t *testing.T, dir, name, content string, mode os.FileMode) string
 // agent's lease expires and it restores the original config within the
 // grace period, and the target serves again.
 func TestAgentKilledDriverRestores(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	lab := buildLab(t)
 	dir := stackUp(t, nil, lab)
 	conf := filepath.Join(dir, "postgrest.conf")

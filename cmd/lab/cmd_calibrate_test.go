@@ -24,6 +24,7 @@ import (
 // per request rose where the work was injected, and the pre-request
 // functions are gone afterwards.
 func TestCalibrateTiny(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	for _, tc := range []struct {
 		name, inject string
 		target       func(t *testing.T) []string

@@ -54,6 +54,7 @@ func runLab(t *testing.T, args ...string) (string, error) {
 // moment fixture returns (it returns only when the target serves the new
 // schema), a broken fixture file, down --purge.
 func TestStackAndFixtureCommands(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	for _, tg := range labTargets("") {
 		t.Run(tg.name, func(t *testing.T) { stackAndFixture(t, tg.flags(t), tg.reference) })
 	}

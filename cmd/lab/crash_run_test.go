@@ -43,6 +43,7 @@ args = ["+RTS", "-M4m", "-RTS"]
 // one-line reason. Before, it exited 0 with "no significant difference"
 // and the crashed trials' refused connections counted as throughput.
 func TestRunWithACrashingVariantFails(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	lab := buildLab(t)
 	dir := directStack(t, "--postgrest", labtest.PostgREST(t))
 	if out, err := exec.Command(lab, "fixture", "chinook", "--dir", dir).CombinedOutput(); err != nil {

@@ -43,6 +43,7 @@ postgrest = { db-uri = "unix" }
 // originals afterwards. Real PostgREST under the systemd user manager
 // (over D-Bus) and postgrest-mini under the direct supervisor.
 func TestDuetRunOnTheStack(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	if _, err := os.Stat("/usr/lib/postgresql"); err != nil && os.Getenv("LAB_PG_BINDIR") == "" {
 		labtest.Need(t, "PostgreSQL: %v", err)
 	}

@@ -37,6 +37,7 @@ postgrest = { db-uri = "unix" }
 // machine's speed reference in every trial, and CPU per request as the
 // headline, adjusted for that speed.
 func TestEfficiencyRunTiny(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	for _, tg := range labTargets("") {
 		t.Run(tg.name, func(t *testing.T) { efficiencyRunTiny(t, directStack(t, tg.flags(t)...)) })
 	}

@@ -24,6 +24,17 @@ import (
 // slow machine.
 const tinyRate = "500"
 
+// parallelTests documents a choice: the long end-to-end tests that assert
+// structure (a run's shape and files, restores after a kill, crashes, OOM
+// kills, secrets, agents across namespaces) call t.Parallel, each on its
+// own stack, so that two run at once (go test's -parallel, GOMAXPROCS by
+// default); the ones whose assertion is the size of a measured effect (a
+// gate firing, a change point, lab bisect and lab track finding a commit,
+// per-endpoint verdicts, a timeline's stall) run alone in this package, so
+// that a neighbour's load cannot decide them. A parallel test must not
+// call t.Setenv.
+const parallelTests = "t.Parallel for structure, alone for effects"
+
 // lockedBuffer is a bytes.Buffer a child process writes while the test reads.
 type lockedBuffer struct {
 	mu sync.Mutex

@@ -71,6 +71,7 @@ func fixtureStack(t *testing.T) string {
 // with the bundled key) is answered 200 through the JWKS in both variants,
 // and the report has the jwt Server-Timing phase per scenario.
 func TestJWTExperimentRuns(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	src := shortExperiment(t, "jwt", `warmup = "2s"`, `warmup = "0s"`, `duration = "6s"`, `duration = "1s"`,
 		"min = 5\nmax = 8", "min = 2\nmax = 2", "rate = 300", "rate = 100")
 	exp := writeExperiment(t, "jwt", src, "jwt/rs256.pem")

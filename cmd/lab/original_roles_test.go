@@ -62,6 +62,7 @@ func agentStarts(t *testing.T, cfg string) (bool, error) {
 // and saying what to use instead; the stack's own config (authenticator,
 // NOINHERIT) is served. A local `lab run` on the superuser config warns.
 func TestAgentRefusesASuperuserTarget(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	dir := directStack(t)
 	s, err := stack.Open(dir)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 // in /metrics; at 32 neither happens; the output has the pool sizing with
 // a recommended size other than 2.
 func TestPoolExhaustionExperimentRuns(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	src := shortExperiment(t, "pool-exhaustion", `duration = "5s"`, `duration = "2s"`, "min = 6\nmax = 6", "min = 2\nmax = 2",
 		"values = [2, 4, 8, 10, 16, 32]", "values = [2, 10, 32]")
 	exp := writeExperiment(t, "pool-exhaustion", src, "pool/targets.http")

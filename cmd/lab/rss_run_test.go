@@ -15,6 +15,7 @@ import (
 // process, GETSingle's peak RSS was GETAllEmbed's; on a target the variant
 // was applied to (restarted) for it, it is its own.
 func TestEachScenarioPeakRSSIsItsOwnOnRealPostgREST(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	dir := directStack(t, "--postgrest", labtest.PostgREST(t))
 	exp := filepath.Join(t.TempDir(), "rss.toml")
 	src := `name = "rss"

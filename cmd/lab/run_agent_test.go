@@ -125,6 +125,7 @@ func serveAllAddresses(t *testing.T, dir string) (string, []byte) {
 // through a 2 s outage of the link (shorter than the lease) without the
 // agent restoring in between.
 func TestRunAcrossNetworkNamespaces(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	srvNS, drvNS, ip, link := netnsPair(t)
 	labBin := buildLab(t)
 	inSrv, inDrv := []string{"ip", "netns", "exec", srvNS}, []string{"ip", "netns", "exec", drvNS}
@@ -238,6 +239,7 @@ key = %q
 // directory per host, a statistical comparison of the hosts and one matrix
 // report.
 func TestRunOnTwoAgents(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	labBin := buildLab(t)
 	tmp := t.TempDir()
 	tok := agenttest.TokenFile(t, agentTestToken)

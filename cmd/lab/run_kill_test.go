@@ -54,6 +54,7 @@ db-pool = 3
 // start of the lab (here `lab restore`) after SIGKILL. PostgreSQL, pinned
 // to CPU 0 by the run's [partition], runs on all its CPUs again.
 func TestRunInterruptedOrKilledLeavesOriginalConfig(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	if _, err := os.Stat("/usr/lib/postgresql"); err != nil && os.Getenv("LAB_PG_BINDIR") == "" {
 		labtest.Need(t, "PostgreSQL: %v", err)
 	}

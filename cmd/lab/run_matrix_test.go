@@ -46,6 +46,7 @@ postgrest = { db-uri = "unix" }
 // claim distinct machines (host_id, as for cloned VMs) and, with a CPU of
 // the [partition] generator each, run at the same time.
 func TestMatrixNetns(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	labBin := buildLab(t)
 	for _, tg := range labTargets(labBin) {
 		t.Run(tg.name, func(t *testing.T) { matrixAcrossNamespaces(t, labBin, tg) })

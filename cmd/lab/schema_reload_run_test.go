@@ -19,6 +19,7 @@ import (
 // restart followed by PostgREST's own schema cache load, and requests
 // fail or wait at the restart.
 func TestSchemaReloadExperimentRuns(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	runDir, run := runSmallSchemas(t, "schema-reload", "--min-trials", "2", "--max-trials", "2", "--duration", "4s", "--warmup", "1s")
 	loads := map[string][]float64{} // variant -> schema cache load seconds
 	for _, tr := range run.Trials {
@@ -70,6 +71,7 @@ func TestSchemaReloadExperimentRuns(t *testing.T) {
 // schemas, on the real PostgREST: every trial has a memory growth with an
 // interval, and the report shows the growth table and the timelines.
 func TestMemoryGrowthExperimentRuns(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	runDir, run := runSmallSchemas(t, "memory-growth", "--duration", "3s", "--warmup", "0s")
 	for _, tr := range run.Trials {
 		g, ok := stats.RSSGrowth(tr, 0.05)
@@ -126,6 +128,7 @@ func runSmallSchemas(t *testing.T, name string, args ...string) (string, *lab.Ru
 // memory table. (A limit whose every trial failed ends the run with an
 // error after writing it, as in the memory experiment.)
 func TestLargeResponsesExperimentRuns(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	if os.Geteuid() != 0 {
 		labtest.Need(t, "root, for the direct supervisor's cgroups")
 	}

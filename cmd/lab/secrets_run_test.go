@@ -61,6 +61,7 @@ db-uri = %q
 // report.html, verdicts.json and every other file of the result
 // directory, the --markdown summary, and every row of the store.
 func TestRunHidesPlantedSecrets(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	dir := directStack(t)
 	storeURI := labtest.NewDB(t).UnixURI("postgres")
 	st := stackStatus(t, dir)

@@ -38,6 +38,7 @@ name = "tight"
 // setting this host cannot apply (MemoryHigh= on cgroup v1) stops the run
 // before its first trial, with a non-zero exit naming it.
 func TestRunOOMKillUnderDirectMemoryMax(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	if os.Geteuid() != 0 {
 		labtest.Need(t, "root, to make cgroups for the direct supervisor")
 	}

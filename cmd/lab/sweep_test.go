@@ -28,6 +28,7 @@ baseline = 2
 // reference server: the terminal says the recommendation, report.html has
 // a curve per metric, verdicts.json the sweep's values with medians.
 func TestSweepRunTiny(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	for _, tg := range labTargets("") {
 		t.Run(tg.name, func(t *testing.T) {
 			out, resultDir := runExperiment(t, directStack(t, tg.flags(t)...), "sweep-tiny", sweepExperiment)

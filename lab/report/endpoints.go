@@ -56,8 +56,7 @@ func EndpointRows(v *stats.Verdicts) []EndpointRow {
 	for _, e := range stats.ChangedFirst(v.Endpoints) {
 		r := EndpointRow{Scenario: e.Scenario, Variant: e.VariantName, Name: e.Name, Line: e.Line, Tested: e.Tested,
 			Share: arrow(sharePct(e.BaseShare), sharePct(e.VarShare)), Changed: e.ChangedAny()}
-		base := [...]float64{e.Base.MinMs, e.Base.P50Ms, e.Base.P90Ms, e.Base.P95Ms, e.Base.P99Ms}
-		vari := [...]float64{e.Var.MinMs, e.Var.P50Ms, e.Var.P90Ms, e.Var.P95Ms, e.Var.P99Ms}
+		base, vari := e.Base.Quantiles(), e.Var.Quantiles()
 		for i, q := range e.Quantiles {
 			c := QuantileCell{Name: q.Name, Values: arrow(msOf(base[i], e.BaseShare), msOf(vari[i], e.VarShare))}
 			if !e.Tested {

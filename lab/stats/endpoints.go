@@ -63,8 +63,8 @@ func (e Endpoint) ChangedAny() bool {
 }
 
 // EndpointQuantiles are the quantiles tested per line, the columns of
-// postgrest-loadtest-report (P0 is the fastest answer); P50 is the
-// headline.
+// postgrest-loadtest-report (P0 is the fastest answer), in the order of
+// lab.EndpointStats.Quantiles; P50 is the headline.
 var EndpointQuantiles = []string{"P0", "P50", "P90", "P95", "P99"}
 
 // endpointHeadline is the index of P50 in EndpointQuantiles.
@@ -213,7 +213,7 @@ func endpointMetric(name string, qi int) lab.Metric {
 				return 0, false
 			}
 			e, ok := endpointOf(t, name)
-			v := [...]float64{e.MinMs, e.P50Ms, e.P90Ms, e.P95Ms, e.P99Ms}[qi]
+			v := e.Quantiles()[qi]
 			return v, ok && e.Requests > 0 && v > 0
 		}}
 }
