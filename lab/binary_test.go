@@ -63,13 +63,14 @@ func TestNoteBinaries(t *testing.T) {
 	}
 }
 
-// A duet serves two: three binaries run interleaved.
+// A duet serves two: three binaries run one after the other, in a new
+// order every round.
 func TestUseBinariesThreeLeaveTheDuet(t *testing.T) {
 	e := &Experiment{Trials: Trials{Order: OrderDuet}, Variants: []Variant{{Name: "a", Baseline: true}, {Name: "b"}}}
 	if err := e.UseBinaries([]Binary{{Name: "x", Path: "/x"}, {Name: "y", Path: "/y"}}); err != nil || e.Trials.Order != OrderDuet {
 		t.Fatalf("two binaries: %v, order %s", err, e.Trials.Order)
 	}
-	if err := e.UseBinaries([]Binary{{Name: "x", Path: "/x"}, {Name: "y", Path: "/y"}, {Name: "z", Path: "/z"}}); err != nil || e.Trials.Order != OrderInterleaved {
+	if err := e.UseBinaries([]Binary{{Name: "x", Path: "/x"}, {Name: "y", Path: "/y"}, {Name: "z", Path: "/z"}}); err != nil || e.Trials.Order != OrderRandom {
 		t.Fatalf("three binaries: %v, order %s", err, e.Trials.Order)
 	}
 }

@@ -14,7 +14,7 @@ import (
 
 // `lab ab --repo DIR --base main --release latest`: three refs of a real
 // git repository built (one with +RTS -N1) into wrappers of the real
-// PostgREST, one run with the three interleaved, each variant's Build
+// PostgREST, one run with the three in a random order each round, each variant's Build
 // naming its repository, ref and commit, the summary titled by the refs;
 // a second run builds nothing.
 func TestABRepoThreeWay(t *testing.T) {

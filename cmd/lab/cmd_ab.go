@@ -43,7 +43,8 @@ trial; a commit built before is not built again. The variants are named by
 the refs. With --base REF, one ref (HEAD when none is given) is compared
 with the base (the baseline) and, with --release latest (the newest v* tag
 merged into the base) or --release TAG, with that release too, in one run:
-three builds cannot share a duet, so they run interleaved.
+three builds cannot share a duet, so they run one after the other, in a
+new random order every round.
 HEAD with uncommitted changes is refused unless --allow-dirty.`
 
 func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
