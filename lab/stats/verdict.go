@@ -366,6 +366,8 @@ func compareGroups(scenario string, base, vari group, lk look) []Row {
 			}
 		}
 		r := compareMetric(scenario, m, m.Name == primary, base.name, bv, vari.name, vv, lr, rounds, lk, ws)
+		unmeasured(&r, base, bv, vv)
+		unmeasured(&r, vari, vv, bv)
 		if r.Paired != nil {
 			r.Paired.Speed = sp.adj
 		}
@@ -383,6 +385,21 @@ func compareGroups(scenario string, base, vari group, lk look) []Row {
 		}
 	}
 	return rows
+}
+
+// unmeasured rewords a side's "no valid trials" when that side has valid
+// trials and the other side measured the metric: the side did not report
+// that metric (e.g. the JWT cache's hit rate, which PostgREST before 14.0
+// does not expose), its trials are fine.
+func unmeasured(r *Row, g group, values, other []float64) {
+	if len(values) > 0 || len(other) == 0 || !slices.ContainsFunc(g.trials, func(t lab.Trial) bool { return t.Error == "" }) {
+		return
+	}
+	for i, w := range r.Warnings {
+		if w == g.name+": no valid trials" {
+			r.Warnings[i] = fmt.Sprintf("%s: no trial measured %s", g.name, r.Metric.Label)
+		}
+	}
 }
 
 // compareMetric compares one metric's values of baseline and variant; lr

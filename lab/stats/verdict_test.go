@@ -279,3 +279,24 @@ func TestPairedDeltaIsThePerRoundChange(t *testing.T) {
 		t.Errorf("delta %.2f%% (paired %.2f%%), want the median per-round change -2%%; medians %.0f -> %.0f", r.DeltaPct, r.Paired.ChangePct, r.Baseline.Median, r.Variant.Median)
 	}
 }
+
+// A metric only the variant's version reports (the JWT cache's, from
+// PostgREST 14.0) says the baseline did not measure it, not that the
+// baseline had no valid trials.
+func TestMetricOneSideDidNotMeasure(t *testing.T) {
+	run := statstest.Run(statstest.Spec{Experiment: "versions", Scenarios: []string{"GETSingle"}, Trials: 6, Noise: 0.01, Seed: 2,
+		Variants: []statstest.Variant{{Name: "v13", Baseline: true, Rate: 1000, P50Ms: 2}, {Name: "v14", Rate: 1000, P50Ms: 2}}})
+	for i := range run.Trials {
+		if tr := &run.Trials[i]; tr.Variant == "v14" {
+			tr.DB.JWTCache = &lab.JWTCacheStats{Requests: 100, Hits: 99}
+		}
+	}
+	var warnings []string
+	for _, r := range stats.Compare(run, 0).Rows {
+		warnings = append(warnings, r.Warnings...)
+	}
+	all := strings.Join(warnings, "\n")
+	if !strings.Contains(all, "v13: no trial measured JWT cache hits") || strings.Contains(all, "no valid trials") {
+		t.Errorf("warnings:\n%s", all)
+	}
+}
