@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,7 +47,7 @@ func Names() []string {
 func endpointMetrics() []lab.Metric {
 	var out []lab.Metric
 	for _, q := range stats.EndpointQuantiles {
-		out = append(out, lab.Metric{Name: "endpoint_" + strings.ToLower(q), Label: "each endpoint's " + q, Unit: "ms", Better: -1})
+		out = append(out, lab.Metric{Name: stats.EndpointMetricName(q), Label: "each endpoint's " + q, Unit: "ms", Better: -1})
 	}
 	return out
 }
@@ -67,13 +68,13 @@ func metricByName(name string) (lab.Metric, bool) {
 // rows are the verdict rows rules look at: the run's and every tested
 // line's quantiles.
 func rows(v *stats.Verdicts) []stats.Row {
-	out := v.Rows
+	out := slices.Clone(v.Rows)
 	for _, e := range v.Endpoints {
 		if !e.Tested {
 			continue
 		}
 		for _, q := range e.Quantiles {
-			out = append(out[:len(out):len(out)], q.Row)
+			out = append(out, q.Row)
 		}
 	}
 	return out

@@ -20,11 +20,6 @@ type EndpointRow struct {
 	Share string
 	// Quantiles are P0, P50, P90, P95 and P99 (stats.EndpointQuantiles).
 	Quantiles []QuantileCell
-	// Delta, P, MDE and Class are the P50's (the headline): its change,
-	// Holm-adjusted p-value, MDE and class (better, worse, changed, ""
-	// for ~ or untested).
-	Delta, P, MDE string
-	Class         string
 	// Changed is true when any quantile changed significantly.
 	Changed bool
 	Tested  bool
@@ -37,7 +32,8 @@ type QuantileCell struct {
 }
 
 // Verdict is the cell's second line: "+12.3% worse (p 0.004)" for a
-// significant change, "~ (mde ±3.1%)" else, "–" untested.
+// significant change, "~ (mde ±3.1%)" else, "not tested" for a line only
+// one variant answered.
 func (c QuantileCell) Verdict() string {
 	switch {
 	case c.Class != "":
@@ -68,15 +64,6 @@ func EndpointRows(v *stats.Verdicts) []EndpointRow {
 				}
 			}
 			r.Quantiles = append(r.Quantiles, c)
-		}
-		if !e.Tested {
-			r.Delta, r.P, r.MDE = "not tested (one variant only)", "–", "–"
-		} else {
-			r.Delta, r.MDE = e.Row.Delta(), e.Row.MDEString()
-			r.P = fmt.Sprintf("%.2g", e.HolmP)
-			if e.Changed() {
-				r.Class = string(e.Row.Outcome)
-			}
 		}
 		out = append(out, r)
 	}
@@ -155,7 +142,7 @@ func terminalEndpoints(w io.Writer, v *stats.Verdicts) {
 		if !r.Changed {
 			continue
 		}
-		class := r.Class
+		class := ""
 		var changed []string
 		for _, c := range r.Quantiles {
 			if c.Class != "" {

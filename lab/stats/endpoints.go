@@ -67,6 +67,10 @@ func (e Endpoint) ChangedAny() bool {
 // lab.EndpointStats.Quantiles; P50 is the headline.
 var EndpointQuantiles = []string{"P0", "P50", "P90", "P95", "P99"}
 
+// EndpointMetricName is the metric name of a line's quantile q (one of
+// EndpointQuantiles): endpoint_p0, endpoint_p50, ..., as gate rules name it.
+func EndpointMetricName(q string) string { return "endpoint_" + strings.ToLower(q) }
+
 // endpointHeadline is the index of P50 in EndpointQuantiles.
 const endpointHeadline = 1
 
@@ -207,7 +211,7 @@ func endpointOf(t lab.Trial, name string) (lab.EndpointStats, bool) {
 // with a latency. P50's name is endpoint_p50, the others' endpoint_p0, ...
 func endpointMetric(name string, qi int) lab.Metric {
 	q := EndpointQuantiles[qi]
-	return lab.Metric{Name: "endpoint_" + strings.ToLower(q), Label: fmt.Sprintf("%s %s", name, strings.ToLower(q)), Unit: "ms", Better: -1,
+	return lab.Metric{Name: EndpointMetricName(q), Label: fmt.Sprintf("%s %s", name, strings.ToLower(q)), Unit: "ms", Better: -1,
 		Of: func(t lab.Trial) (float64, bool) {
 			if t.Error != "" {
 				return 0, false
