@@ -21,6 +21,7 @@ type fileExperiment struct {
 	Scenarios        []string       `toml:"scenarios"`
 	Custom           []fileScenario `toml:"scenario"`
 	Targets          string         `toml:"targets"`
+	PerLine          bool           `toml:"per_line"`
 	JWTSecret        string         `toml:"jwt_secret"`
 	JWTPrivateKey    string         `toml:"jwt_private_key"`
 	Load             lab.Load       `toml:"load"`
@@ -172,7 +173,7 @@ func defaultFile() fileExperiment {
 func (f *fileExperiment) experiment() *lab.Experiment {
 	e := &lab.Experiment{
 		Name: f.Name, Title: f.Title, Description: f.Description, Target: f.Target.Target(f.Target.Stack),
-		Scenarios: f.Scenarios, Targets: f.Targets, JWTSecret: f.JWTSecret,
+		Scenarios: f.Scenarios, Targets: f.Targets, PerLine: f.PerLine, JWTSecret: f.JWTSecret,
 		JWTPrivateKey: f.JWTPrivateKey,
 		Load:          f.Load,
 		Trials:        f.Trials,

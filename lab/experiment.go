@@ -29,6 +29,9 @@ type Experiment struct {
 	// test/load/targets.http), relative to the experiment file: its
 	// requests, round-robin, become the scenario "targets" (see UseTargets).
 	Targets string
+	// PerLine makes each request of Targets its own scenario
+	// (SplitTargets), measured and decided apart.
+	PerLine bool
 	// JWTSecret signs the {jwt ...} templates of the requests (HS256); it
 	// is never written to run.json or reports.
 	JWTSecret string
@@ -108,6 +111,9 @@ type Scenario struct {
 	// Targets is the targets file this scenario replays (set by
 	// UseTargets; then Method, Path, Header and Body are unused).
 	Targets string
+	// Line, when set, replays only the Line-th request of Targets
+	// (counting from 1; SplitTargets), else all of them round-robin.
+	Line int
 }
 
 // CapacityLimit is the limit of the efficiency model's capacity search:

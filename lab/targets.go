@@ -32,7 +32,7 @@ func (e *Experiment) UseTargets(path string, only bool) {
 func (e *Experiment) UseScenarios(names []string) {
 	e.Scenarios = slices.Clone(names)
 	if e.Targets != "" && !slices.Contains(names, TargetsScenario) {
-		e.Targets = ""
+		e.Targets, e.PerLine = "", false
 		e.Custom = slices.DeleteFunc(e.Custom, func(s Scenario) bool { return s.Name == TargetsScenario && s.Targets != "" })
 	}
 }

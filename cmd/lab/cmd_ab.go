@@ -25,7 +25,9 @@ stack's target and its twin), at 65% of A's capacity, on PostgREST's load
 test (experiments/loadtest/targets.http, or --targets FILE), until the
 sequential test decides. The headline is CPU per request; every line of
 the targets file gets P0, P50, P90, P95 and P99 tested (Holm across lines)
-with its MDE. Given scenarios (e.g. GETSingle POSTSingle; built-in:
+with its MDE. --per-line makes each line a scenario of its own, with its
+own capacity and CPU per request verdict (longer; docs/calibration.md).
+Given scenarios (e.g. GETSingle POSTSingle; built-in:
 ` + "GETSingle GETSingleEmbed GETAllEmbed POSTSingle POSTBulk RPCSimple RPCGETSingle RPCGETSingleEmbed" + `),
 it runs those instead.
 Each executable is asked its --version first; the versions are in every

@@ -108,6 +108,7 @@ func plural(n int, what string) string {
 var experimentSource = session.Source{
 	Read:   func(name string) (*lab.Experiment, error) { return experiments.LoadWith(name, postgrestKeys) },
 	Expand: experiments.Expand,
+	Lines:  trial.TargetLines,
 }
 
 // postgrestKeys checks variants' PostgREST keys against the configs

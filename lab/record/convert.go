@@ -47,7 +47,7 @@ func (r RunV1) Run() *lab.Run {
 func FromExperiment(e lab.Experiment) ExperimentV1 {
 	out := ExperimentV1{
 		Name: e.Name, Title: e.Title, Description: e.Description, Target: TargetV1(e.Target),
-		Scenarios: e.Scenarios, Custom: each(e.Custom, scenarioV1), Targets: e.Targets, JWTPrivateKey: e.JWTPrivateKey,
+		Scenarios: e.Scenarios, Custom: each(e.Custom, scenarioV1), Targets: e.Targets, PerLine: e.PerLine, JWTPrivateKey: e.JWTPrivateKey,
 		Load: e.Load, Trials: e.Trials, Variants: each(e.Variants, FromVariant),
 		Partition: PartitionV1(e.Partition), Cost: costV1(e.Cost), AllowUnknownKeys: e.AllowUnknownKeys, Profile: e.Profile, Actions: e.Actions, Timeline: e.Timeline, Source: e.Source,
 	}
@@ -69,7 +69,7 @@ func FromExperiment(e lab.Experiment) ExperimentV1 {
 func (e ExperimentV1) Experiment() lab.Experiment {
 	out := lab.Experiment{
 		Name: e.Name, Title: e.Title, Description: e.Description, Target: lab.Target(e.Target),
-		Scenarios: e.Scenarios, Custom: each(e.Custom, ScenarioV1.lab), Targets: e.Targets, JWTPrivateKey: e.JWTPrivateKey,
+		Scenarios: e.Scenarios, Custom: each(e.Custom, ScenarioV1.lab), Targets: e.Targets, PerLine: e.PerLine, JWTPrivateKey: e.JWTPrivateKey,
 		Load: e.Load, Trials: e.Trials, Variants: each(e.Variants, VariantV1.Variant),
 		Partition: lab.Partition(e.Partition), Cost: costOf(e.Cost), AllowUnknownKeys: e.AllowUnknownKeys, Profile: e.Profile, Actions: e.Actions, Timeline: e.Timeline, Source: e.Source,
 	}

@@ -46,6 +46,7 @@ type ExperimentV1 struct {
 	Scenarios        []string     `json:"scenarios"`
 	Custom           []ScenarioV1 `json:"custom,omitempty"`
 	Targets          string       `json:"targets,omitempty"`
+	PerLine          bool         `json:"per_line,omitempty"`
 	JWTPrivateKey    string       `json:"jwt_private_key,omitempty"` // its path; the key itself is never recorded
 	Load             LoadV1       `json:"load"`
 	Trials           TrialsV1     `json:"trials"`
@@ -95,6 +96,7 @@ type ScenarioV1 struct {
 	Expect   int               `json:"expect,omitempty"`
 	Weight   float64           `json:"weight,omitempty"`
 	Targets  string            `json:"targets,omitempty"`
+	Line     int               `json:"line,omitempty"`
 }
 
 // LoadV1 is the experiment's [load]; durations in nanoseconds. It is the

@@ -29,6 +29,9 @@ type RequestChecker func(e *lab.Experiment) error
 type Source struct {
 	Read   func(name string) (*lab.Experiment, error)
 	Expand func(e *lab.Experiment, lookup func(string) (string, bool)) error
+	// Lines reads a targets file's requests, for per_line
+	// (loadgen/trial.TargetLines).
+	Lines func(targetsFile string) ([]lab.TargetLine, error)
 }
 
 // Edits are what the command line changes in an experiment it loads.
@@ -45,6 +48,9 @@ type Edits struct {
 	Warmup               *time.Duration // load.warmup (nil keeps the file's)
 	// Targets replays this targets file as the only scenario (--targets).
 	Targets string
+	// PerLine makes each of its requests a scenario of its own
+	// (--per-line; per_line in the file).
+	PerLine bool
 	// Profile turns profiling on (--profile); the file may have it on too.
 	Profile bool
 	// Order overrides trials.order (--order; "" keeps the file's), e.g.
@@ -81,10 +87,35 @@ func Load(src Source, name string, ed Edits, rc RequestChecker) (*lab.Experiment
 	if err := ed.apply(e); err != nil {
 		return nil, err
 	}
+	if err := splitLines(src, e); err != nil {
+		return nil, err
+	}
 	if err := Validate(e, rc); err != nil {
 		return nil, err
 	}
 	return e, nil
+}
+
+// splitLines makes each request of a per_line experiment's targets file
+// a scenario of its own (lab.Experiment.SplitTargets).
+func splitLines(src Source, e *lab.Experiment) error {
+	if !e.PerLine {
+		return nil
+	}
+	if e.Targets == "" {
+		return fmt.Errorf("%w %s: per_line splits a targets file, and it replays none (set targets, or give --targets FILE)", ErrInvalid, e.Name)
+	}
+	if src.Lines == nil {
+		return fmt.Errorf("%s: per_line: this source reads no targets files", e.Name)
+	}
+	lines, err := src.Lines(e.Targets)
+	if err != nil {
+		return fmt.Errorf("%w %s: per_line: %w", ErrInvalid, e.Name, err)
+	}
+	if err := e.SplitTargets(lines); err != nil {
+		return fmt.Errorf("%w %s: %w", ErrInvalid, e.Name, err)
+	}
+	return nil
 }
 
 // apply sets the overrides.
@@ -129,6 +160,7 @@ func (ed Edits) apply(e *lab.Experiment) error {
 			e.Load.Limit.MaxRate = ed.MaxRate
 		}
 	}
+	e.PerLine = e.PerLine || ed.PerLine
 	e.Profile = e.Profile || ed.Profile
 	if ed.Order != "" {
 		e.Trials.Order = ed.Order

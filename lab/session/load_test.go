@@ -82,3 +82,35 @@ func TestOptionsRunnerHasTheStopRule(t *testing.T) {
 		t.Error("Options.Decided not used")
 	}
 }
+
+// per_line (--per-line) splits the targets file the run replays into one
+// scenario per request, after --targets has replaced the file's; without
+// a targets file it is refused, saying so; lab ab's scenarios drop the
+// targets file and per_line with it.
+func TestLoadPerLine(t *testing.T) {
+	src := source
+	var read []string
+	src.Lines = func(path string) ([]lab.TargetLine, error) {
+		read = append(read, path)
+		return []lab.TargetLine{{Method: "GET", Path: "/artist?x=1"}, {Method: "POST", Path: "/employee"}}, nil
+	}
+	e, err := Load(src, "binaries", Edits{PerLine: true, Lookup: func(string) (string, bool) { return "/bin/true", true }}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(read) != 1 || !strings.HasSuffix(read[0], "targets.http") {
+		t.Errorf("lines read from %v", read)
+	}
+	if strings.Join(e.Scenarios, ",") != "GET-artist,POST-employee" || len(e.Custom) != 2 || e.Custom[1].Line != 2 {
+		t.Errorf("scenarios %v, custom %+v", e.Scenarios, e.Custom)
+	}
+	_, err = Load(src, "socket-vs-tcp", Edits{PerLine: true}, nil)
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "replays none") {
+		t.Errorf("per_line without a targets file: %v", err)
+	}
+	e, err = Load(src, "binaries", Edits{PerLine: true, Lookup: func(string) (string, bool) { return "/bin/true", true },
+		Edit: []func(*lab.Experiment) error{func(e *lab.Experiment) error { e.UseScenarios([]string{"GETSingle"}); return nil }}}, nil)
+	if err == nil || !errors.Is(err, ErrInvalid) {
+		t.Errorf("--per-line with lab ab's scenarios: %v (scenarios %v), want refused", err, e)
+	}
+}

@@ -159,6 +159,12 @@ func scenario(spec lab.LoadSpec) (loadgen.Scenario, error) {
 		if err != nil {
 			return loadgen.Scenario{}, fmt.Errorf("scenario %s: %w", c.Name, err)
 		}
+		if c.Line > 0 {
+			if c.Line > len(reqs) {
+				return loadgen.Scenario{}, fmt.Errorf("scenario %s: line %d of %s: the file has %d requests", c.Name, c.Line, c.Targets, len(reqs))
+			}
+			reqs = reqs[c.Line-1 : c.Line]
+		}
 		return loadgen.Scenario{Name: c.Name, Requests: reqs}, nil
 	}
 	r, err := customRequest(c)

@@ -19,8 +19,13 @@ func CheckRequests(e *lab.Experiment) error {
 	if err != nil {
 		return err
 	}
+	read := map[string]bool{} // per_line: several scenarios replay one file
 	for _, c := range e.Custom {
 		if c.Targets != "" {
+			if read[c.Targets] {
+				continue
+			}
+			read[c.Targets] = true
 			reqs, err := loadgen.ReadTargets(c.Targets)
 			if err != nil {
 				errs = append(errs, err)
@@ -50,6 +55,20 @@ func CheckRequests(e *lab.Experiment) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// TargetLines reads a targets file's requests, for per_line
+// (lab.Experiment.SplitTargets names a scenario after each).
+func TargetLines(path string) ([]lab.TargetLine, error) {
+	reqs, err := loadgen.ReadTargets(path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]lab.TargetLine, len(reqs))
+	for i, r := range reqs {
+		out[i] = lab.TargetLine{Method: r.Method, Path: r.Path}
+	}
+	return out, nil
 }
 
 // rollbackHonoured refuses a targets file whose writes ask for
