@@ -43,6 +43,15 @@ func ParseBuild(version string) Build {
 	return Build{Version: m[1], Commit: strings.ToLower(m[2])}
 }
 
+// TrackedVariant names the variant of a tracked run (lab track) that is
+// the commit's build; ReferenceVariant, the fixed build it is measured
+// beside when it has one (lab track --reference). A run with both names
+// the build it measured after the tracked one, not after its baseline.
+const (
+	TrackedVariant   = "build"
+	ReferenceVariant = "reference"
+)
+
 // MeasuredBuild is the build a run measured: its baseline variant's
 // (named baseline). A record written before builds were recorded has only
 // the --version output (the variant's, else the target's): it is parsed

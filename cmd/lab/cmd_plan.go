@@ -66,7 +66,7 @@ func cmdPlan(_ context.Context, args []string, stdout, _ io.Writer) error {
 		if run, err = record.ReadDir(*from); err != nil {
 			return err
 		}
-	} else if !cvSet(fs) {
+	} else if !flagGiven(fs, "cv") {
 		dir, latest, err := record.Latest(*results, e.Name)
 		switch {
 		case errors.Is(err, record.ErrNoRun):
@@ -115,11 +115,11 @@ func writePlan(w io.Writer, name, source string, p stats.Plan, max int) {
 	fmt.Fprintf(w, "  as written trials.max = %d detects about ±%.1f%%: %s\n", max, p.MDEAtMax, advice)
 }
 
-// cvSet reports whether --cv was given: then the noise is the user's, not
-// an earlier run's.
-func cvSet(fs *flag.FlagSet) bool {
+// flagGiven reports whether the flag name was given on the command line
+// (--cv: then the noise is the user's, not an earlier run's).
+func flagGiven(fs *flag.FlagSet, name string) bool {
 	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "cv" })
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
 }
 

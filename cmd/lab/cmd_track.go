@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/gitbuild"
@@ -40,12 +41,18 @@ the exit status is non-zero when any failed. Ctrl-C stops after restoring
 the configuration; the interrupted commit is not stored. A new change point
 beyond the runs' MDE is sent once (the store remembers; lab history ack
 silences one) to --alert-webhook and/or --alert-issue; see docs/tracking.md.
+With --reference REF (or an executable's path), each commit is measured
+beside that fixed build, both served at once (default experiment:
+binaries, the calibrated duet of lab ab), and the series whose change
+points count is the per-round ratio build ÷ reference, which the
+machine's drift between runs does not move.
 
 Examples:
 
     lab track --repo ~/src/postgrest --store postgres://lab@store/lab
     lab track --repo ~/src/postgrest --every 10 --limit 5 --build 'nix-build -A postgrestPackage'
     lab track --repo ~/src/postgrest --tags --since v12.0.0
+    lab track --repo ~/src/postgrest --reference v14.0.0 --limit 5
 
 See docs/tracking.md (and systemd/units/lab-track.timer for nightly runs).`
 
@@ -66,7 +73,8 @@ func cmdTrack(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	tags := fs.Bool("tags", false, "measure the release tags (v1.2.3) merged into the branch instead of its commits")
 	since := fs.String("since", "", "start at this `REF` (a commit or tag of the branch)")
 	fs.IntVar(&sel.Limit, "limit", 0, "measure at most `K` commits this time (the oldest not measured)")
-	expName := fs.String("experiment", "track", "the experiment `NAME|FILE` run per commit (its variants are replaced by the commit's build)")
+	expName := fs.String("experiment", "track", "the experiment `NAME|FILE` run per commit (its variants are replaced by the commit's build); binaries with --reference")
+	reference := fs.String("reference", "", "measure each commit beside this fixed build, both served at once: a `REF` of --repo or an executable's path; the series is the ratio build ÷ reference")
 	metrics := fs.String("metrics", strings.Join(history.HeadlineMetrics, ","), "comma-separated metric `names` whose change points are printed")
 	fs.Float64Var(&t.MaxP, "max-p", 0, "significance `P` a change point needs (default 0.001, Otava's, set for 30+ runs; a short series of few commits may need 0.01)")
 	storeURI := storeFlag(fs)
@@ -97,7 +105,7 @@ func cmdTrack(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if git.command == "" {
 		git.command = os.Getenv(buildEnv)
 	}
-	t.Repo, t.Command = git.repo, git.command
+	t.Repo, t.Command, git.progress = git.repo, git.command, stdout
 	for _, m := range strings.Split(*metrics, ",") {
 		if m = strings.TrimSpace(m); m != "" {
 			t.Metrics = append(t.Metrics, m)
@@ -110,6 +118,17 @@ func cmdTrack(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	t.Order = commits.order
 	oneVariant := *ed
 	oneVariant.Edit = append(oneVariant.Edit, track.OneVariant)
+	if *reference != "" {
+		if !flagGiven(fs, "experiment") {
+			*expName = "binaries" // the calibrated duet
+		}
+		path, label, sha, err := git.referenceBuild(ctx, *reference)
+		if err != nil {
+			return err
+		}
+		t.ReferenceSHA = sha
+		oneVariant.Edit = append(slices.Clip(ed.Edit), track.WithReference(path, label))
+	}
 	if t.Experiment, err = loadExperiment(*expName, oneVariant); err != nil {
 		return err
 	}
@@ -149,7 +168,16 @@ func cmdTrack(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := store.RefuseMeasured(ctx, storeFrom(*storeURI), srv.AdminURI()); err != nil {
 		return err
 	}
-	o := session.Options{Experiment: t.Experiment, Server: srv, Loader: loader(url), Results: *results,
+	var duet *lab.Duet
+	if t.Experiment.Trials.Order == lab.OrderDuet { // --reference's binaries: both builds at once
+		d, closeDuet, err := stackDuet(ctx, *dir, srv, url, t.Experiment, stderr)
+		if err != nil {
+			return err
+		}
+		defer closeDuet()
+		duet = d
+	}
+	o := session.Options{Experiment: t.Experiment, Server: srv, Loader: loader(url), Duet: duet, Results: *results,
 		Progress: session.NewTermProgress(stdout), LabVersion: labVersion()}
 	t.Build = git.commitBuilder()
 	t.Measure = func(ctx context.Context, c track.Commit) error {
@@ -195,4 +223,23 @@ func listCommits(ctx context.Context, repo, branch string, tags bool, since stri
 		}
 	}
 	return tc, nil
+}
+
+// referenceBuild is lab track --reference's build: an executable's path
+// as it is, else a ref of the repository, built once (cached).
+func (r *repoFlags) referenceBuild(ctx context.Context, ref string) (path, label, sha string, err error) {
+	if st, err := os.Stat(ref); err == nil && st.Mode().IsRegular() {
+		abs, err := filepath.Abs(ref)
+		return abs, abs, "", err
+	}
+	sha, err = gitbuild.Resolve(ctx, r.repo, ref)
+	if err != nil {
+		return "", "", "", usageErrorf("track --reference: %v (give a ref of --repo or an executable's path)", err)
+	}
+	res, err := gitbuild.Build(ctx, gitbuild.Options{Repo: r.repo, Ref: ref, SHA: sha, Command: r.command, Artifact: r.artifact,
+		Progress: func(s string) { fmt.Fprintf(r.progress, "  build %s\n", s) }})
+	if err != nil {
+		return "", "", "", fmt.Errorf("track --reference %s: %w", ref, err)
+	}
+	return res.Path, fmt.Sprintf("%s (%s)", ref, history.ShortCommit(sha)), sha, nil
 }

@@ -263,7 +263,11 @@ func entryOf(r Run) Entry {
 	if e.Host == "" {
 		e.Host = run.Host.Hostname
 	}
-	b := lab.MeasuredBuild(run, stats.BaselineName(run))
+	name := stats.BaselineName(run)
+	if hasVariant(run, lab.TrackedVariant) { // lab track's, also beside a reference
+		name = lab.TrackedVariant
+	}
+	b := lab.MeasuredBuild(run, name)
 	e.Commit, e.Version = strings.TrimSpace(b.Commit), strings.TrimSpace(b.Version)
 	return e
 }
@@ -283,6 +287,10 @@ func seriesOf(runs []Entry, metrics []lab.Metric, o Options) []Series {
 					seen[k] = true
 					keys = append(keys, k)
 				}
+			}
+			if k := (key{sc, RelativeVariant}); againstReference(e.Run.Run) && !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
 			}
 		}
 	}
@@ -307,6 +315,12 @@ func seriesOf(runs []Entry, metrics []lab.Metric, o Options) []Series {
 			if len(s.Points) == 0 {
 				continue
 			}
+			if k.v != RelativeVariant && beside(runs) {
+				// Both builds' own series move with the machine; the
+				// ratio does not: its change points are the ones.
+				out = append(out, s)
+				continue
+			}
 			s.Changes = changesOf(s.Points, m, o.Detect)
 			for i := range s.Changes {
 				c := &s.Changes[i]
@@ -322,6 +336,9 @@ func seriesOf(runs []Entry, metrics []lab.Metric, o Options) []Series {
 
 // pointOf is a run's median of one cell with its interval and MDE.
 func pointOf(e Entry, sc, variant string, m lab.Metric, alpha float64) (Point, bool) {
+	if variant == RelativeVariant {
+		return relativePoint(e, sc, m, alpha)
+	}
 	var vs []float64
 	for _, t := range stats.TrialsOf(e.Run.Run, variant, sc) {
 		if t.Error != "" {

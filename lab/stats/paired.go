@@ -138,3 +138,16 @@ func logSD(a, b []float64) float64 {
 	}
 	return math.Sqrt(ss / float64(df))
 }
+
+// PairedRatios are the per-round ratios variant/baseline of metric m in
+// one scenario of run (rounds where both were measured), in round order:
+// the paired view of a run that a series across runs keeps (lab track
+// --reference, package history).
+func PairedRatios(run *lab.Run, baseline, variant, scenario string, m lab.Metric) []float64 {
+	lr, _, _ := pairs(TrialsOf(run, baseline, scenario), TrialsOf(run, variant, scenario), m)
+	out := make([]float64, len(lr))
+	for i, x := range lr {
+		out[i] = math.Exp(x)
+	}
+	return out
+}

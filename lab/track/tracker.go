@@ -15,8 +15,12 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab/history"
 )
 
-// Variant names the one variant of a track run: the commit's build.
-const Variant = "build"
+// Variant names the variant of a track run that is the commit's build;
+// Reference, the fixed build it is measured beside (--reference).
+const (
+	Variant   = lab.TrackedVariant
+	Reference = lab.ReferenceVariant
+)
 
 // Build is a commit's binary, as a Builder made it.
 type Build struct {
@@ -49,6 +53,9 @@ type Tracker struct {
 	Command    string          // the build command; "" for the default
 	Order      []Commit        // the branch's commits, oldest first: the series' order
 	Metrics    []string        // the metrics whose change points are printed
+	// ReferenceSHA is the commit of the --reference build, when it was
+	// built from the repository: Note records it on its variant.
+	ReferenceSHA string
 	MaxP       float64         // the significance a change point needs (0: changepoint's default)
 
 	Build   Builder
@@ -68,12 +75,58 @@ func OneVariant(e *lab.Experiment) error {
 	return nil
 }
 
+// WithReference makes an experiment's variants the fixed reference build
+// at path (the baseline; label says which it is, e.g. "v14.0
+// (abc1234)") and the commit's build beside it, both with the settings of
+// the file's baseline variant: lab track --reference, whose run per
+// commit is a comparison (a duet in the bundled binaries) and whose
+// series is the ratio build ÷ reference (package history).
+func WithReference(path, label string) func(*lab.Experiment) error {
+	return func(e *lab.Experiment) error {
+		if len(e.Variants) == 0 {
+			return fmt.Errorf("track --reference: experiment %s has no variant to take the settings from", e.Name)
+		}
+		tmpl := e.BaselineVariant()
+		e.Variants = []lab.Variant{tmpl.WithBinary(Reference, path, "the reference build, "+label, true),
+			tmpl.WithBinary(Variant, "", "the commit's build", false)}
+		return nil
+	}
+}
+
+// runs are the stored runs of the series of this tracker's shape: its
+// tracked build alone, or beside a reference (--reference). Other runs of
+// the experiment (lab ab's of binaries, in the same store) are no point
+// of it.
+func (t *Tracker) runs(ctx context.Context) ([]history.Run, error) {
+	runs, err := t.Runs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	has := func(r *lab.Run, name string) bool {
+		return slices.ContainsFunc(r.Variants, func(v lab.VariantInfo) bool { return v.Name == name })
+	}
+	beside := slices.ContainsFunc(t.Experiment.Variants, func(v lab.Variant) bool { return v.Name == Reference })
+	return slices.DeleteFunc(runs, func(r history.Run) bool {
+		return r.Run == nil || !has(r.Run, Variant) || has(r.Run, Reference) != beside
+	}), nil
+}
+
+// tracked is the experiment's variant that gets each commit's build.
+func (t *Tracker) tracked() *lab.Variant {
+	for i := range t.Experiment.Variants {
+		if t.Experiment.Variants[i].Name == Variant {
+			return &t.Experiment.Variants[i]
+		}
+	}
+	return &t.Experiment.Variants[0]
+}
+
 // Plan selects the commits to measure of commits: those with no stored
 // run of the commit built with the same command (when one is given; the
 // default depends on the worktree). A selection that cannot be applied
 // is a *SelectionError.
 func (t *Tracker) Plan(ctx context.Context, commits []Commit, sel Selection) (Plan, error) {
-	runs, err := t.Runs(ctx)
+	runs, err := t.runs(ctx)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -92,8 +145,22 @@ func (t *Tracker) Plan(ctx context.Context, commits []Commit, sel Selection) (Pl
 // commit, and one edition of the experiment for every commit (its hash
 // groups a history): the build is the variant's, in the record.
 func (t *Tracker) Note(run *lab.Run, c Commit) {
-	run.Variants[0].Build.Repo, run.Variants[0].Build.Ref, run.Variants[0].Build.Commit = t.Repo, c.SHA, c.SHA
-	run.Experiment.Variants = []lab.Variant{{Name: Variant, Baseline: true, Binary: "(the commit's build)", Description: "the commit's build"}}
+	for i := range run.Variants {
+		switch b := &run.Variants[i].Build; {
+		case run.Variants[i].Name == Variant:
+			b.Repo, b.Ref, b.Commit = t.Repo, c.SHA, c.SHA
+		case run.Variants[i].Name == Reference && t.ReferenceSHA != "":
+			b.Repo, b.Ref, b.Commit = t.Repo, t.ReferenceSHA, t.ReferenceSHA
+		}
+	}
+	build := lab.Variant{Name: Variant, Baseline: true, Binary: "(the commit's build)", Description: "the commit's build"}
+	if len(run.Experiment.Variants) == 2 { // beside a reference: the same reference's runs are one series
+		ref := run.Experiment.Variants[0]
+		build.Baseline = false
+		run.Experiment.Variants = []lab.Variant{{Name: Reference, Baseline: true, Binary: ref.Binary, Description: ref.Description}, build}
+		return
+	}
+	run.Experiment.Variants = []lab.Variant{build}
 }
 
 // Track builds, runs and stores each commit of cs, oldest first. A commit
@@ -121,7 +188,7 @@ func (t *Tracker) Track(ctx context.Context, cs []Commit) error {
 		}
 		eta.Built(time.Since(b0), b.Cached)
 		line("running", len(cs)-i-1)
-		v := &t.Experiment.Variants[0]
+		v := t.tracked()
 		v.Binary, v.Description = b.Path, fmt.Sprintf("%s, built with `%s`", c.Label(), b.Command)
 		r0 := time.Now()
 		err = t.Measure(ctx, c)
@@ -165,7 +232,7 @@ func (t *Tracker) Changes(ctx context.Context) error {
 // changes prints the change points of the series so far and returns its
 // history (nil when no run is stored).
 func (t *Tracker) changes(ctx context.Context) (*history.History, error) {
-	runs, err := t.Runs(ctx)
+	runs, err := t.runs(ctx)
 	if err != nil || len(runs) == 0 {
 		return nil, err
 	}

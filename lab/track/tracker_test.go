@@ -81,7 +81,17 @@ func TestTrackerLoop(t *testing.T) {
 func TestTrackerAlertsOnceAtTheEnd(t *testing.T) {
 	runs := historytest.StepRuns(12, 7, -0.10)
 	var order []Commit
-	for _, r := range runs {
+	for _, r := range runs { // the variant with the step is the tracked build
+		for i := range r.Run.Variants {
+			if r.Run.Variants[i].Name == "unix" {
+				r.Run.Variants[i].Name = Variant
+			}
+		}
+		for i := range r.Run.Trials {
+			if r.Run.Trials[i].Variant == "unix" {
+				r.Run.Trials[i].Variant = Variant
+			}
+		}
 		order = append(order, Commit{SHA: r.Run.Variants[0].Build.Commit})
 	}
 	cs := commits(3)
@@ -113,5 +123,47 @@ func TestTrackerAlertsOnceAtTheEnd(t *testing.T) {
 	}
 	if err := tr.Changes(context.Background()); len(alerts) != 2 || err == nil {
 		t.Errorf("Changes: %d alert calls, %v", len(alerts), err)
+	}
+}
+
+// --reference: the reference is the baseline with the file's settings,
+// the commit's build beside it gets each build; Note marks the build's
+// commit on the tracked variant only and keeps the reference in the
+// recorded experiment, so that runs beside one reference are one series.
+func TestTrackerWithReference(t *testing.T) {
+	e := &lab.Experiment{Name: "binaries", Variants: []lab.Variant{
+		{Name: "release", Baseline: true, PostgREST: map[string]string{"db-pool": "10"}}, {Name: "branch"}}}
+	if err := WithReference("/cache/ref/postgrest", "v14.0 (abc1234)")(e); err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Variants) != 2 || e.Variants[0].Name != Reference || !e.Variants[0].Baseline || e.Variants[0].Binary != "/cache/ref/postgrest" ||
+		e.Variants[1].Name != Variant || e.Variants[1].Baseline || e.Variants[1].PostgREST["db-pool"] != "10" {
+		t.Fatalf("variants %+v", e.Variants)
+	}
+	e.Variants[1].PostgREST["db-pool"] = "5"
+	if e.Variants[0].PostgREST["db-pool"] != "10" {
+		t.Errorf("the two variants share their settings' map")
+	}
+	cs := commits(1)
+	tr := &Tracker{Experiment: e, Repo: "/src/postgrest", Order: cs,
+		Build:   func(context.Context, Commit, func(string)) (Build, error) { return Build{Path: "/cache/a", Command: "x"}, nil },
+		Measure: func(context.Context, Commit) error { return nil },
+		Runs:    func(context.Context) ([]history.Run, error) { return nil, nil }, Out: &bytes.Buffer{}}
+	if err := tr.Track(context.Background(), cs); err != nil {
+		t.Fatal(err)
+	}
+	if e.Variants[1].Binary != "/cache/a" || e.Variants[0].Binary != "/cache/ref/postgrest" {
+		t.Errorf("after the loop: reference %q, build %q", e.Variants[0].Binary, e.Variants[1].Binary)
+	}
+	run := &lab.Run{Variants: []lab.VariantInfo{{Name: Reference}, {Name: Variant}}, Experiment: lab.Experiment{Variants: e.Variants}}
+	tr.Note(run, cs[0])
+	if run.Variants[0].Build.Commit != "" || run.Variants[1].Build.Commit != cs[0].SHA {
+		t.Errorf("builds %+v", run.Variants)
+	}
+	if v := run.Experiment.Variants; len(v) != 2 || v[0].Name != Reference || v[0].Binary != "/cache/ref/postgrest" || v[1].Binary != "(the commit's build)" {
+		t.Errorf("recorded variants %+v", v)
+	}
+	if err := WithReference("/x", "y")(&lab.Experiment{Name: "empty"}); err == nil {
+		t.Errorf("an experiment without variants: no error")
 	}
 }

@@ -1,0 +1,53 @@
+package history
+
+import (
+	"slices"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+)
+
+// A tracked run against a reference (lab track --reference) serves the
+// commit's build (lab.TrackedVariant) beside a fixed reference build, at
+// once: its series that the machine's drift does not move are the
+// per-round ratios build ÷ reference, one point per run. Their variant is
+// named RelativeVariant.
+
+// RelativeVariant names the series of per-round ratios tracked build ÷
+// reference.
+const RelativeVariant = lab.TrackedVariant + "÷" + lab.ReferenceVariant
+
+// hasVariant reports whether run recorded a variant named name.
+func hasVariant(run *lab.Run, name string) bool {
+	return slices.Contains(stats.VariantNames(run), name)
+}
+
+// againstReference reports whether run measured a tracked build beside a
+// reference.
+func againstReference(run *lab.Run) bool {
+	return hasVariant(run, lab.TrackedVariant) && hasVariant(run, lab.ReferenceVariant)
+}
+
+// relativePoint is a run's median ratio build ÷ reference of one cell,
+// with its interval and MDE (paired).
+func relativePoint(e Entry, sc string, m lab.Metric, alpha float64) (Point, bool) {
+	rs := stats.PairedRatios(e.Run.Run, lab.ReferenceVariant, lab.TrackedVariant, sc, m)
+	if len(rs) == 0 {
+		return Point{}, false
+	}
+	s, _ := stats.Summarize(rs)
+	a := stats.AlphaFor(e.Run.Run, alpha)
+	return Point{Entry: e, Median: s.Median, Lo: s.Lo, Hi: s.Hi, N: s.N, MDEPct: stats.MDEPct(logSD(rs), len(rs), a, true)}, true
+}
+
+// beside reports whether every run of a group measured a tracked build
+// beside a reference: then only RelativeVariant's series gets change
+// points.
+func beside(runs []Entry) bool {
+	for _, e := range runs {
+		if !againstReference(e.Run.Run) {
+			return false
+		}
+	}
+	return len(runs) > 0
+}
