@@ -41,11 +41,8 @@ the exit status is non-zero when any failed. Ctrl-C stops after restoring
 the configuration; the interrupted commit is not stored. A new change point
 beyond the runs' MDE is sent once (the store remembers; lab history ack
 silences one) to --alert-webhook and/or --alert-issue; see docs/tracking.md.
-With --reference REF (or an executable's path), each commit is measured
-beside that fixed build, both served at once (default experiment:
-binaries, the calibrated duet of lab ab), and the series whose change
-points count is the per-round ratio build ÷ reference, which the
-machine's drift between runs does not move.
+--reference REF (or a path) measures each commit beside that fixed build,
+both at once (binaries, lab ab's duet), the series the ratio build÷reference.
 
 Examples:
 
@@ -232,14 +229,9 @@ func (r *repoFlags) referenceBuild(ctx context.Context, ref string) (path, label
 		abs, err := filepath.Abs(ref)
 		return abs, abs, "", err
 	}
-	sha, err = gitbuild.Resolve(ctx, r.repo, ref)
-	if err != nil {
-		return "", "", "", usageErrorf("track --reference: %v (give a ref of --repo or an executable's path)", err)
+	bins := []lab.Binary{{Name: lab.ReferenceVariant, Ref: ref}}
+	if err := r.buildRefs(ctx, nil, bins); err != nil {
+		return "", "", "", fmt.Errorf("track --reference: %w", err)
 	}
-	res, err := gitbuild.Build(ctx, gitbuild.Options{Repo: r.repo, Ref: ref, SHA: sha, Command: r.command, Artifact: r.artifact,
-		Progress: func(s string) { fmt.Fprintf(r.progress, "  build %s\n", s) }})
-	if err != nil {
-		return "", "", "", fmt.Errorf("track --reference %s: %w", ref, err)
-	}
-	return res.Path, fmt.Sprintf("%s (%s)", ref, history.ShortCommit(sha)), sha, nil
+	return bins[0].Path, fmt.Sprintf("%s (%s)", ref, history.ShortCommit(bins[0].Commit)), bins[0].Commit, nil
 }

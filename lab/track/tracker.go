@@ -56,7 +56,7 @@ type Tracker struct {
 	// ReferenceSHA is the commit of the --reference build, when it was
 	// built from the repository: Note records it on its variant.
 	ReferenceSHA string
-	MaxP       float64         // the significance a change point needs (0: changepoint's default)
+	MaxP         float64 // the significance a change point needs (0: changepoint's default)
 
 	Build   Builder
 	Measure Measurer

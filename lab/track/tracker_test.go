@@ -146,7 +146,9 @@ func TestTrackerWithReference(t *testing.T) {
 	}
 	cs := commits(1)
 	tr := &Tracker{Experiment: e, Repo: "/src/postgrest", Order: cs,
-		Build:   func(context.Context, Commit, func(string)) (Build, error) { return Build{Path: "/cache/a", Command: "x"}, nil },
+		Build: func(context.Context, Commit, func(string)) (Build, error) {
+			return Build{Path: "/cache/a", Command: "x"}, nil
+		},
 		Measure: func(context.Context, Commit) error { return nil },
 		Runs:    func(context.Context) ([]history.Run, error) { return nil, nil }, Out: &bytes.Buffer{}}
 	if err := tr.Track(context.Background(), cs); err != nil {
