@@ -10,7 +10,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
-//go:embed *.toml loadtest jwt pool
+//go:embed *.toml loadtest jwt pool postgrest
 var bundled embed.FS
 
 // bundledDir is how bundled files are named in messages: their place in

@@ -39,6 +39,7 @@ func cmdFixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	seed, tables := fs.Uint64("seed", fixture.DefaultSeed, "chinook: seed of the generator"), fixture.TableCounts{}
 	fs.Var(&tables, "tables", "chinook: also generated schemas gen<N> of N tables each, e.g. 1000,10000 (schema-reload, memory-growth)")
 	rows := fs.Int("rows", 0, "chinook: also public."+fixture.RowsTable+" of this many rows, e.g. 1000000 (large-responses)")
+	lt := fs.Bool("postgrest-loadtest", false, "chinook: also PostgREST's own load-test schema, test (postgrest-loadtest)")
 	wait := fs.Duration("wait", stack.DefaultServesTimeout, "how long to wait until the target serves the new database")
 	probe := fs.String("probe", "", "load: a table of the loaded SQL to probe on the target (default: only /ready)")
 	realDir, md := fs.String("real-dir", "", "compare: the directory of the real chinook.sql and bench.sql"), fs.String("markdown", "", "compare: also write the comparison to this Markdown file")
@@ -60,7 +61,7 @@ func cmdFixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if fs.NArg() > 0 {
 			return usageErrorf("fixture chinook takes no files (use fixture load)")
 		}
-		res, err := fixture.ChinookWith(ctx, admin, *db, *seed, fixture.Extra{Tables: tables, Rows: *rows})
+		res, err := fixture.ChinookWith(ctx, admin, *db, *seed, fixture.Extra{Tables: tables, Rows: *rows, Loadtest: *lt})
 		if err != nil {
 			return fmt.Errorf("fixture chinook: %w", err)
 		}
