@@ -19,8 +19,9 @@ type TargetLine struct {
 // sends them round-robin. Each line then gets its own capacity search,
 // its own trials and its own headline (CPU per request of that line
 // alone), so that a change to one endpoint is not diluted by the
-// others. lines are the file's requests in order (loadgen reads them);
-// the scenarios are named after them (LineScenarioNames).
+// others; trials.alpha is divided among the lines. lines are the file's
+// requests in order (loadgen reads them); the scenarios are named after
+// them (LineScenarioNames).
 func (e *Experiment) SplitTargets(lines []TargetLine) error {
 	if e.Targets == "" {
 		return fmt.Errorf("per_line: the experiment replays no targets file (set targets, or give --targets FILE)")
@@ -43,6 +44,16 @@ func (e *Experiment) SplitTargets(lines []TargetLine) error {
 	}
 	e.Scenarios = slices.Concat(e.Scenarios[:at], names, e.Scenarios[at+1:])
 	e.PerLine = true
+	// Each line is a comparison of its own: at alpha / lines each
+	// (Bonferroni), the chance that any unchanged line is flagged stays
+	// at alpha, as Holm keeps it across the lines of one mixed trial.
+	if len(lines) > 1 {
+		a := e.Trials.Alpha
+		if a <= 0 {
+			a = DefaultAlpha
+		}
+		e.Trials.Alpha = a / float64(len(lines))
+	}
 	return nil
 }
 

@@ -48,6 +48,9 @@ func TestSplitTargets(t *testing.T) {
 	if want := []string{"GETSingle", "GET-a", "POST-b", "POSTSingle"}; !slices.Equal(e.Scenarios, want) {
 		t.Errorf("scenarios %v, want %v", e.Scenarios, want)
 	}
+	if e.Trials.Alpha != DefaultAlpha/2 {
+		t.Errorf("alpha %v, want %v / 2 lines", e.Trials.Alpha, DefaultAlpha)
+	}
 	if len(e.Custom) != 2 || e.Custom[0].Line != 1 || e.Custom[1].Line != 2 || e.Custom[1].Targets != "/t/targets.http" || !e.PerLine {
 		t.Errorf("custom %+v, per_line %v", e.Custom, e.PerLine)
 	}
