@@ -208,6 +208,10 @@ type LoadStats struct {
 	Connections int
 	LatencyMs   Percentiles // successful answers', from intended start (open) or send (closed)
 	ServiceMs   Percentiles // successful answers', from actual send
+	// FirstByteMs is the time to the first byte of the successful answers
+	// (P50, P90, P99, Max; from the latency's start, whose figures are the
+	// time to the last byte); nil in records from before it was measured.
+	FirstByteMs *Percentiles
 	BytesIn     int64
 	BytesOut    int64
 	Status      map[string]int64

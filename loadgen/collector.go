@@ -119,7 +119,7 @@ func (c *collector) snapshot(now time.Time, measured, final bool) {
 
 // result merges the shards into the run's Result.
 func (r *runner) result(c *collector, measured time.Duration) *Result {
-	lat, svc, lag := newHist(), newHist(), newHist()
+	lat, svc, lag, first := newHist(), newHist(), newHist(), newHist()
 	var latM, svcM moments
 	var phases *phaseHists
 	if r.cfg.ServerTiming {
@@ -141,6 +141,7 @@ func (r *runner) result(c *collector, measured time.Duration) *Result {
 		if sh.lag != nil {
 			lag.Merge(sh.lag)
 		}
+		first.Merge(sh.first)
 		if sh.phases != nil {
 			phases.merge(sh.phases)
 		}
@@ -170,6 +171,10 @@ func (r *runner) result(c *collector, measured time.Duration) *Result {
 		sq := quantiles(svc, 0.50, 0.90, 0.95, 0.99, 0.999)
 		s.ServiceMin, s.ServiceMax, s.ServiceMean = time.Duration(svcM.min), time.Duration(svcM.max), svcM.mean()
 		s.ServiceP50, s.ServiceP90, s.ServiceP95, s.ServiceP99, s.ServiceP999 = sq[0], sq[1], sq[2], sq[3], sq[4]
+	}
+	if first.TotalCount() > 0 {
+		q := quantiles(first, 0.50, 0.90, 0.99)
+		s.FirstByteP50, s.FirstByteP90, s.FirstByteP99, s.FirstByteMax = q[0], q[1], q[2], time.Duration(first.Max())
 	}
 	if lag.TotalCount() > 0 {
 		s.SendDelayP50 = time.Duration(lag.ValueAtQuantile(50))

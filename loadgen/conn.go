@@ -39,6 +39,9 @@ type conn struct {
 	sent            int
 	retried         bool // already retried on a fresh connection
 	intended, start time.Time
+	// firstAt is when the answer's first bytes arrived (zero until then):
+	// the time to the first byte, beside the latency's time to the last.
+	firstAt time.Time
 	// ready is when the generator could first have sent it: intended, or
 	// for a request that waited for a connection (Open.MaxLate) when the
 	// first came free. The send delay counts from it: the generator's own

@@ -394,6 +394,7 @@ func (l *evloop) send(c *conn, t *tmpl, req []byte, intended, ready, start time.
 	c.t, c.req = t, req
 	c.intended, c.ready, c.start, c.measured = intended, ready, start, measured
 	c.sent, c.out, c.retried = 0, 0, false
+	c.firstAt = time.Time{}
 	c.busy = true
 	l.busy++
 	l.transmit(c)
@@ -481,6 +482,14 @@ func (l *evloop) event(c *conn, ev uint32) {
 			l.disconnect(c)
 		}
 		return
+	}
+	if c.firstAt.IsZero() && c.in > c.inAt {
+		c.firstAt = l.t
+		if c.rxAt != 0 { // the kernel's stamp of the bytes read so far
+			if e := l.t.Add(time.Duration(c.rxAt - l.wall)); !e.Before(c.start) {
+				c.firstAt = e
+			}
+		}
 	}
 	if c.connErr != nil && c.in == c.inAt && c.used && !c.retried && isReset(c.connErr) {
 		l.retry(c)

@@ -24,6 +24,7 @@ type shard struct {
 	svcM     moments                 // svc's
 	sameSvc  bool                    // closed model: service time is the latency, svc stays empty
 	lag      *hdrhistogram.Histogram // open model: send time - intended time (nil when closed)
+	first    *hdrhistogram.Histogram // time to the first byte of the measured successful answers
 	status   [600]int64
 	kinds    [numErrKinds]int64
 	n, errs  int64
@@ -38,7 +39,7 @@ type shard struct {
 }
 
 func newShard() *shard {
-	return &shard{lat: newHist(), svc: newHist(), iv: hdrhistogram.New(histLow, histHigh, 2)}
+	return &shard{lat: newHist(), svc: newHist(), first: newHist(), iv: hdrhistogram.New(histLow, histHigh, 2)}
 }
 
 // record adds one finished request. lat < 0 means no latency (transport
@@ -81,6 +82,14 @@ func (s *shard) record(measured bool, status int, kind errKind, lat, svc, lag ti
 			}
 		}
 	}
+	s.mu.Unlock()
+}
+
+// recordFirstByte adds a measured successful answer's time to its first
+// byte (from the intended start, as the latency).
+func (s *shard) recordFirstByte(d time.Duration) {
+	s.mu.Lock()
+	s.first.RecordValue(clampNs(d))
 	s.mu.Unlock()
 }
 

@@ -47,14 +47,19 @@ type Summary struct {
 	// the latency (a busy event loop, CPU starvation). Small send delays with a large latency
 	// mean the time was spent in the server.
 	SendDelayP50, SendDelayP99, SendDelayMax time.Duration
-	Status                                   map[int]int64
-	ErrorKinds                               map[string]int64
-	BytesIn, BytesOut                        int64
-	MaxInFlight                              int
-	Model                                    string  // "open" or "closed"
-	TargetRate                               float64 // open model's asked rate
-	Connections                              int     // connections (closed) or the in-flight bound (open)
-	Scenario                                 string  // names of the mix
+	// FirstByte* is the time to the first byte of the successful answers
+	// (from the same start as the latency, which is the time to the last
+	// byte): for large answers, how long PostgREST takes to start
+	// sending, apart from how long the sending takes.
+	FirstByteP50, FirstByteP90, FirstByteP99, FirstByteMax time.Duration
+	Status                                                 map[int]int64
+	ErrorKinds                                             map[string]int64
+	BytesIn, BytesOut                                      int64
+	MaxInFlight                                            int
+	Model                                                  string  // "open" or "closed"
+	TargetRate                                             float64 // open model's asked rate
+	Connections                                            int     // connections (closed) or the in-flight bound (open)
+	Scenario                                               string  // names of the mix
 	// Phases are the Server-Timing phases (PhaseNames order) of the Timed
 	// measured answers that carried a complete header (Config.ServerTiming;
 	// PostgREST sends it on successful answers only), ServerTotal their

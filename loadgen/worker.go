@@ -58,6 +58,9 @@ func (c *conn) record(status int, kind errKind, end time.Time) {
 	if c.measured && t.ep >= 0 {
 		w.sh.recordEndpoint(t.ep, status, kind, lat)
 	}
+	if c.measured && kind == errNone && !c.firstAt.IsZero() {
+		w.sh.recordFirstByte(min(c.firstAt.Sub(c.intended), lat)) // the last byte's stamp may be the kernel's, finer
+	}
 	if c.measured && kind == errNone && w.sh.phases != nil {
 		if v := c.serverTiming(); len(v) > 0 && parseServerTiming(v, &w.phases) {
 			w.sh.recordPhases(&w.phases)

@@ -165,6 +165,9 @@ func TestLargeResponsesExperimentRuns(t *testing.T) {
 			if r.Limit == "1G" && (r.OOMKills+r.Failed > 0 || r.PeakRSS == 0) {
 				t.Errorf("%s under 1G: %d OOM kills, %d failed; want every trial served", f.Scenario, r.OOMKills, r.Failed)
 			}
+			if r.Limit == "1G" && f.Scenario == "rows-10k" && !(r.FirstByteMs > 0 && r.FirstByteMs <= r.LastByteMs) {
+				t.Errorf("rows-10k under 1G: first byte %.2f ms, last %.2f ms; want both, the first no later", r.FirstByteMs, r.LastByteMs)
+			}
 		}
 	}
 	if hit == 0 {
@@ -178,7 +181,7 @@ func TestLargeResponsesExperimentRuns(t *testing.T) {
 			t.Errorf("trial %d (%s, 1G): error %q, %d answers, %d failed; want answers without failures", tr.Seq, tr.Scenario, tr.Error, tr.Load.Requests, tr.Load.Errors)
 		}
 	}
-	if rep := readReport(t, runDir); !strings.Contains(rep, "## Memory") || !strings.Contains(rep, "rows-1m") {
+	if rep := readReport(t, runDir); !strings.Contains(rep, "## Memory") || !strings.Contains(rep, "rows-1m") || !strings.Contains(rep, "| first byte P50 | last byte P50 |") {
 		t.Errorf("report.md lacks the memory table:\n%s", rep)
 	}
 }

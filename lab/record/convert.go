@@ -199,6 +199,10 @@ func loadStatsV1(l lab.LoadStats) LoadStatsV1 {
 			Phases: each(st.Phases, func(p lab.PhaseStat) PhaseStatV1 { return PhaseStatV1(p) })}
 	}
 	out.Endpoints = each(l.Endpoints, func(e lab.EndpointStats) EndpointV1 { return EndpointV1(e) })
+	if f := l.FirstByteMs; f != nil {
+		v := PercentilesV1(*f)
+		out.FirstByteMs = &v
+	}
 	return out
 }
 
@@ -212,6 +216,10 @@ func (l LoadStatsV1) lab() lab.LoadStats {
 			Phases: each(st.Phases, func(p PhaseStatV1) lab.PhaseStat { return lab.PhaseStat(p) })}
 	}
 	out.Endpoints = each(l.Endpoints, func(e EndpointV1) lab.EndpointStats { return lab.EndpointStats(e) })
+	if f := l.FirstByteMs; f != nil {
+		v := lab.Percentiles(*f)
+		out.FirstByteMs = &v
+	}
 	return out
 }
 

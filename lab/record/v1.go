@@ -238,6 +238,7 @@ type LoadStatsV1 struct {
 	Connections  int              `json:"connections,omitempty"`
 	LatencyMs    PercentilesV1    `json:"latency_ms"` // of the successful answers
 	ServiceMs    PercentilesV1    `json:"service_ms"`
+	FirstByteMs  *PercentilesV1   `json:"first_byte_ms,omitempty"`
 	BytesIn      int64            `json:"bytes_in"`
 	BytesOut     int64            `json:"bytes_out"`
 	Status       map[string]int64 `json:"status,omitempty"`

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
 	"github.com/pgrst-lab/pgrst-lab/lab"
@@ -13,7 +14,7 @@ import (
 
 // MemoryCells are a memory row's cells as every format shows them.
 type MemoryCells struct {
-	Limit, Trials, OOMKills, Failed, PeakRSS, Recovery string
+	Limit, Trials, OOMKills, Failed, PeakRSS, FirstByte, LastByte, Recovery string
 }
 
 // MemorySection is one scenario's memory table and its floor.
@@ -28,12 +29,18 @@ func MemorySections(run *lab.Run) []MemorySection {
 	for _, f := range stats.MemoryFloors(run) {
 		s := MemorySection{Scenario: f.Scenario, Floor: floorSentence(run, f)}
 		for _, r := range f.Rows {
-			c := MemoryCells{Limit: r.Limit, Trials: fmt.Sprint(r.Trials), OOMKills: fmt.Sprint(r.OOMKills), Failed: fmt.Sprint(r.Failed), PeakRSS: "–", Recovery: "–"}
+			c := MemoryCells{Limit: r.Limit, Trials: fmt.Sprint(r.Trials), OOMKills: fmt.Sprint(r.OOMKills), Failed: fmt.Sprint(r.Failed), PeakRSS: "–", FirstByte: "–", LastByte: "–", Recovery: "–"}
 			if r.PeakRSS > 0 {
 				c.PeakRSS = format.Bytes(float64(r.PeakRSS))
 			}
 			if r.Recovery > 0 {
 				c.Recovery = format.Duration(r.Recovery)
+			}
+			if r.FirstByteMs > 0 {
+				c.FirstByte = format.Duration(time.Duration(r.FirstByteMs * float64(time.Millisecond)))
+			}
+			if r.LastByteMs > 0 {
+				c.LastByte = format.Duration(time.Duration(r.LastByteMs * float64(time.Millisecond)))
 			}
 			s.Rows = append(s.Rows, c)
 		}
@@ -51,7 +58,7 @@ func floorSentence(run *lab.Run, f stats.MemoryFloor) string {
 }
 
 const memoryIntro = "Per memory limit (MemoryMax= on the target's unit): the trials, how many ended in an OOM kill and how many failed otherwise (e.g. the target never became ready), the target's peak " +
-	"memory in the trials it survived, and how long it took to come back after a kill (the restart to its first ready answer)."
+	"memory in the trials it survived, the median P50 time to an answer's first byte and to its last in those trials (how long PostgREST takes to start sending, and to send), and how long it took to come back after a kill (the restart to its first ready answer)."
 
 // mdMemory writes the memory tables (runs that vary MemoryMax=).
 func mdMemory(b *bufio.Writer, run *lab.Run) {
@@ -63,9 +70,9 @@ func mdMemory(b *bufio.Writer, run *lab.Run) {
 	fmt.Fprint(b, format.MdPara(memoryIntro))
 	for _, s := range secs {
 		fmt.Fprint(b, format.MdPara(format.MdEscape(s.Floor)))
-		fmt.Fprintf(b, "| MemoryMax | trials | OOM kills | other failures | peak RSS | back after |\n|---|---:|---:|---:|---:|---:|\n")
+		fmt.Fprintf(b, "| MemoryMax | trials | OOM kills | other failures | peak RSS | first byte P50 | last byte P50 | back after |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
 		for _, r := range s.Rows {
-			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", format.MdEscape(r.Limit), r.Trials, r.OOMKills, r.Failed, r.PeakRSS, r.Recovery)
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", format.MdEscape(r.Limit), r.Trials, r.OOMKills, r.Failed, r.PeakRSS, r.FirstByte, r.LastByte, r.Recovery)
 		}
 		fmt.Fprintln(b)
 	}
@@ -76,7 +83,8 @@ func MemoryText(w io.Writer, run *lab.Run) {
 	for _, s := range MemorySections(run) {
 		textsafe.Fprintf(w, "\n%s\n", s.Floor)
 		for _, r := range s.Rows {
-			textsafe.Fprintf(w, "  MemoryMax %-8s %s trials, %s OOM kills, %s other failures, peak %s, back after %s\n", r.Limit, r.Trials, r.OOMKills, r.Failed, r.PeakRSS, r.Recovery)
+			textsafe.Fprintf(w, "  MemoryMax %-8s %s trials, %s OOM kills, %s other failures, peak %s, first byte %s, last %s, back after %s\n",
+				r.Limit, r.Trials, r.OOMKills, r.Failed, r.PeakRSS, r.FirstByte, r.LastByte, r.Recovery)
 		}
 	}
 }

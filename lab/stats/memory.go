@@ -27,6 +27,10 @@ type MemoryRow struct {
 	// PeakRSS is the target's highest resident memory in the trials it
 	// survived (0 when it survived none).
 	PeakRSS uint64
+	// FirstByteMs and LastByteMs are the medians over those trials of
+	// the answers' P50 time to the first byte and to the last (the
+	// latency), 0 when unknown.
+	FirstByteMs, LastByteMs float64
 	// Recovery is the median time from the restart after an OOM kill
 	// until the target answered ready (the next trial's apply), 0 when
 	// none followed one.
@@ -86,7 +90,7 @@ func limitOrder(b uint64) float64 {
 func memoryRow(run *lab.Run, variant, scenario, limit string) MemoryRow {
 	r := MemoryRow{Variant: variant, Limit: limit, Bytes: ParseMemory(limit)}
 	trials := TrialsOf(run, variant, scenario)
-	var recovery []float64
+	var recovery, first, last []float64
 	for i, t := range trials {
 		r.Trials++
 		if !oomKilled(t) {
@@ -95,6 +99,12 @@ func memoryRow(run *lab.Run, variant, scenario, limit string) MemoryRow {
 				continue
 			}
 			r.PeakRSS = max(r.PeakRSS, t.Server.PeakRSS)
+			if t.Load.Succeeded() > 0 {
+				last = append(last, t.Load.LatencyMs.P50)
+				if f := t.Load.FirstByteMs; f != nil {
+					first = append(first, f.P50)
+				}
+			}
 			continue
 		}
 		r.OOMKills++
@@ -104,6 +114,12 @@ func memoryRow(run *lab.Run, variant, scenario, limit string) MemoryRow {
 	}
 	if len(recovery) > 0 {
 		r.Recovery = time.Duration(Median(recovery))
+	}
+	if len(first) > 0 {
+		r.FirstByteMs = Median(first)
+	}
+	if len(last) > 0 {
+		r.LastByteMs = Median(last)
 	}
 	return r
 }

@@ -198,6 +198,9 @@ func stats(s loadgen.Summary) lab.LoadStats {
 			P99: ms(s.P99), P999: ms(s.P999), Max: ms(s.Max)},
 		ServiceMs: lab.Percentiles{Min: ms(s.ServiceMin), Mean: ms(s.ServiceMean), P50: ms(s.ServiceP50), P90: ms(s.ServiceP90),
 			P95: ms(s.ServiceP95), P99: ms(s.ServiceP99), P999: ms(s.ServiceP999), Max: ms(s.ServiceMax)}}
+	if s.FirstByteP50 > 0 {
+		st.FirstByteMs = &lab.Percentiles{P50: ms(s.FirstByteP50), P90: ms(s.FirstByteP90), P99: ms(s.FirstByteP99), Max: ms(s.FirstByteMax)}
+	}
 	if s.Timed > 0 {
 		st.ServerTiming = &lab.ServerTiming{Requests: s.Timed, Total: phaseStat(s.ServerTotal)}
 		for _, p := range s.Phases {
