@@ -43,6 +43,18 @@ type GHCStats struct {
 	// GCShare is GCCPUSeconds / CPUSeconds, in [0, 1].
 	GCShare      float64
 	MaxLiveBytes int64 // largest live heap after a collection
+	// Live is the live heap after each major collection, at most one
+	// point a second (the largest): the series a soak's growth of the
+	// heap itself is read from, apart from RSS (which also holds what the
+	// runtime keeps after freeing).
+	Live []LiveSample
+}
+
+// LiveSample is the live heap after a major collection, T seconds into
+// the measured window.
+type LiveSample struct {
+	T     float64 `json:"t"`
+	Bytes int64   `json:"bytes"`
 }
 
 // Statement is one SQL statement's work during a trial's measured window

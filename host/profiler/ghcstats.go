@@ -19,15 +19,25 @@ type GHCWindow struct {
 	// the window to the last one in it (0 when there was none before).
 	CPUSeconds   float64
 	MaxLiveBytes int64
+	// Live is the live heap after each major collection (generation 1 or
+	// more), seconds after the window's start (the process's elapsed time
+	// at the last collection before it), the largest of each second.
+	Live []LivePoint
+}
+
+// LivePoint is the live heap after a major collection.
+type LivePoint struct {
+	Seconds float64
+	Bytes   int64
 }
 
 // gcLine is one line of +RTS -S output:
 //
 //	Alloc Copied Live GCuser GCelap TOTuser TOTelap PageFlts PageFlts (Gen:  N)
 type gcLine struct {
-	alloc, live   int64
-	gcUser, total float64
-	gen           int
+	alloc, live            int64
+	gcUser, total, elapsed float64
+	gen                    int
 }
 
 // maxGHCWindow bounds how much of the file one window reads.
@@ -93,6 +103,13 @@ func ReadGHCStats(path string, from, to int64) (GHCWindow, error) {
 		if first == nil {
 			first = &l
 		}
+		if l.gen >= 1 {
+			start := first.elapsed
+			if prev != nil {
+				start = prev.elapsed
+			}
+			w.addLive(l.elapsed-start, l.live)
+		}
 		last = &l
 	}
 	switch {
@@ -104,6 +121,19 @@ func ReadGHCStats(path string, from, to int64) (GHCWindow, error) {
 	return w, nil
 }
 
+// addLive adds a major collection's live heap, keeping the largest of
+// each second.
+func (w *GHCWindow) addLive(at float64, live int64) {
+	at = max(at, 0)
+	if n := len(w.Live); n > 0 && int(w.Live[n-1].Seconds) == int(at) {
+		if live > w.Live[n-1].Bytes {
+			w.Live[n-1] = LivePoint{at, live}
+		}
+		return
+	}
+	w.Live = append(w.Live, LivePoint{at, live})
+}
+
 // parseGCLine parses one collection's line; headers, the summary and the
 // final partial line are not collections.
 func parseGCLine(s string) (gcLine, bool) {
@@ -112,13 +142,14 @@ func parseGCLine(s string) (gcLine, bool) {
 		return gcLine{}, false
 	}
 	var l gcLine
-	var errs [6]error
+	var errs [7]error
 	l.alloc, errs[0] = strconv.ParseInt(f[0], 10, 64)
 	l.live, errs[1] = strconv.ParseInt(f[2], 10, 64)
 	l.gcUser, errs[2] = strconv.ParseFloat(f[3], 64)
 	l.total, errs[3] = strconv.ParseFloat(f[5], 64)
 	l.gen, errs[4] = strconv.Atoi(strings.TrimSuffix(f[10], ")"))
 	_, errs[5] = strconv.ParseInt(f[1], 10, 64)
+	l.elapsed, errs[6] = strconv.ParseFloat(f[6], 64)
 	if errors.Join(errs[:]...) != nil || l.alloc < 0 || l.live < 0 || l.gcUser < 0 {
 		return gcLine{}, false
 	}

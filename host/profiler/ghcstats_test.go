@@ -1,6 +1,7 @@
 package profiler
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,6 +33,11 @@ func TestReadGHCStatsWindow(t *testing.T) {
 		!near(w.GCCPUSeconds, want.GCCPUSeconds) || !near(w.CPUSeconds, want.CPUSeconds) {
 		t.Errorf("got %+v, want %+v", w, want)
 	}
+	// The one major collection: its live heap, 0.2 s of elapsed time after
+	// the last collection before the window.
+	if len(w.Live) != 1 || w.Live[0].Bytes != 90000 || !near(w.Live[0].Seconds, 0.2) {
+		t.Errorf("live series %+v, want one point of 90000 bytes at 0.2 s", w.Live)
+	}
 	if _, err := ReadGHCStats(path, to, from); err == nil {
 		t.Error("a shrunk file is not an error")
 	}
@@ -51,3 +57,31 @@ func TestParseGCLineRejects(t *testing.T) {
 }
 
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+// The live series keeps the largest live heap of each second: major
+// collections more often than once a second make one point each second.
+func TestReadGHCStatsLiveSeries(t *testing.T) {
+	var b []byte
+	b = append(b, rtsHeader...)
+	b = append(b, "   1000000     1000    50000  0.001  0.001    1.000   10.000    0    0  (Gen:  0)\n"...)
+	from := int64(len(b))
+	for i := range 40 { // every 0.25 s, live growing by 1000 bytes each
+		b = fmt.Appendf(b, "   1000000     1000 %8d  0.001  0.001    1.000 %8.3f    0    0  (Gen:  1)\n", 100000+1000*i, 10.25+0.25*float64(i))
+	}
+	path := filepath.Join(t.TempDir(), "rts.log")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := ReadGHCStats(path, from, FileSize(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Live) != 11 || w.Live[0].Bytes != 102000 || w.Live[10].Bytes != 139000 {
+		t.Fatalf("live series %d points %+v, want 11 (one a second, the largest)", len(w.Live), w.Live)
+	}
+	for i := 1; i < len(w.Live); i++ {
+		if int(w.Live[i].Seconds) == int(w.Live[i-1].Seconds) {
+			t.Errorf("two points in second %d", int(w.Live[i].Seconds))
+		}
+	}
+}

@@ -98,6 +98,9 @@ func (l *Server) ghcStats(p *profiling, requests int64) (*lab.GHCStats, error) {
 	}
 	g := &lab.GHCStats{BytesAllocated: w.BytesAllocated, GCs: w.GCs, MajorGCs: w.MajorGCs,
 		GCCPUSeconds: w.GCCPUSeconds, CPUSeconds: w.CPUSeconds, MaxLiveBytes: w.MaxLiveBytes}
+	for _, p := range w.Live {
+		g.Live = append(g.Live, lab.LiveSample{T: p.Seconds, Bytes: p.Bytes})
+	}
 	if requests > 0 {
 		g.AllocPerRequest = float64(w.BytesAllocated) / float64(requests)
 	}

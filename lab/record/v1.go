@@ -432,15 +432,20 @@ type StackV1 struct {
 
 // GHCStatsV1 are a GHC runtime's GC statistics during a trial's window.
 type GHCStatsV1 struct {
-	BytesAllocated  int64   `json:"bytes_allocated"`
-	AllocPerRequest float64 `json:"alloc_per_request"`
-	GCs             int     `json:"gcs"`
-	MajorGCs        int     `json:"major_gcs"`
-	GCCPUSeconds    float64 `json:"gc_cpu_seconds"`
-	CPUSeconds      float64 `json:"cpu_seconds"`
-	GCShare         float64 `json:"gc_share"`
-	MaxLiveBytes    int64   `json:"max_live_bytes"`
+	BytesAllocated  int64          `json:"bytes_allocated"`
+	AllocPerRequest float64        `json:"alloc_per_request"`
+	GCs             int            `json:"gcs"`
+	MajorGCs        int            `json:"major_gcs"`
+	GCCPUSeconds    float64        `json:"gc_cpu_seconds"`
+	CPUSeconds      float64        `json:"cpu_seconds"`
+	GCShare         float64        `json:"gc_share"`
+	MaxLiveBytes    int64          `json:"max_live_bytes"`
+	Live            []LiveSampleV1 `json:"live,omitempty"`
 }
+
+// LiveSampleV1 is the live heap after a major collection (one
+// declaration, lab.LiveSample).
+type LiveSampleV1 = lab.LiveSample
 
 // StatementV1 is one SQL statement's work during a trial's window.
 type StatementV1 struct {

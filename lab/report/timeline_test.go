@@ -53,10 +53,15 @@ func TestGrowthInMarkdownAndHTML(t *testing.T) {
 	for i := range 60 {
 		tr.Series = append(tr.Series, lab.Second{T: float64(i + 1), Requests: 50, P50Ms: 2, P99Ms: 4})
 	}
+	// The live heap after major collections: +0.5 MB a minute, one a second.
+	tr.GHC = &lab.GHCStats{GCs: 60, MajorGCs: 60}
+	for i := range 60 {
+		tr.GHC.Live = append(tr.GHC.Live, lab.LiveSample{T: float64(i), Bytes: int64(10e6 + 0.5e6*float64(i)/60)})
+	}
 	run.Trials = []lab.Trial{tr}
 	md, html, _ := renderAll(t, run)
 	for name, out := range map[string]string{"markdown": md, "html": html} {
-		for _, want := range []string{"Memory growth", "60.0 MB/h", "40.0 MB"} {
+		for _, want := range []string{"Memory growth", "60.0 MB/h", "40.0 MB", "live heap growth", "30.0 MB/h"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s lacks %q", name, want)
 			}

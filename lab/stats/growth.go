@@ -80,6 +80,20 @@ func GrowthOf(t, v []float64, alpha float64) (Growth, bool) {
 		Confidence: 1 - alpha, Bins: len(xs), Seconds: t1 - t0}, true
 }
 
+// LiveGrowth is the GHC runtime's live heap growth over trial t, in bytes
+// per hour (GrowthOf over the live heap after each major collection,
+// profile = true); ok is false without enough collections.
+func LiveGrowth(t lab.Trial, alpha float64) (Growth, bool) {
+	if t.GHC == nil {
+		return Growth{}, false
+	}
+	var ts, vs []float64
+	for _, s := range t.GHC.Live {
+		ts, vs = append(ts, s.T), append(vs, float64(s.Bytes))
+	}
+	return GrowthOf(ts, vs, alpha)
+}
+
 // RSSGrowth is the target's resident memory growth over trial t, in bytes
 // per hour (GrowthOf over its telemetry samples).
 func RSSGrowth(t lab.Trial, alpha float64) (Growth, bool) {
