@@ -16,12 +16,13 @@ import (
 // The bundled schema-reload experiment, shortened (its actions move with
 // the duration) and on smaller schemas (runSmallSchemas), on the real
 // PostgREST: every trial has the NOTIFY and the restart as events, the
-// restart followed by PostgREST's own schema cache load, and requests
-// fail or wait at the restart.
+// restart followed by PostgREST's own schema cache load (its log's
+// lines read), and requests fail or wait at the restart.
 func TestSchemaReloadExperimentRuns(t *testing.T) {
 	t.Parallel() // structure, not an effect's size: see parallelTests
 	runDir, run := runSmallSchemas(t, "schema-reload", "--min-trials", "2", "--max-trials", "2", "--duration", "4s", "--warmup", "1s")
 	loads := map[string][]float64{} // variant -> schema cache load seconds
+	fromLog := 0                    // loads PostgREST's own log told of
 	for _, tr := range run.Trials {
 		if tr.Error != "" {
 			t.Fatalf("trial %d (%s) failed: %s", tr.Seq, tr.Variant, tr.Error)
@@ -33,6 +34,9 @@ func TestSchemaReloadExperimentRuns(t *testing.T) {
 			kinds = append(kinds, string(e.Kind)+" "+strings.Fields(e.Detail)[0])
 			if e.Kind == lab.EventSchemaCache {
 				loads[tr.Variant] = append(loads[tr.Variant], e.Seconds)
+				if strings.Contains(e.Detail, "log: queried in ") {
+					fromLog++
+				}
 			}
 			if e.Kind == lab.EventAction && e.Detail == lab.ActionRestart {
 				restartAt = e.T
@@ -61,7 +65,10 @@ func TestSchemaReloadExperimentRuns(t *testing.T) {
 			t.Errorf("trial %d (%s): nothing failed and nothing waited at the restart (%.2f s): %+v", tr.Seq, tr.Variant, restartAt, tl.Points)
 		}
 	}
-	t.Logf("schema cache loads (s): %v", loads)
+	t.Logf("schema cache loads (s): %v, %d told by PostgREST's log", loads, fromLog)
+	if fromLog == 0 {
+		t.Errorf("no schema cache load read from PostgREST's log (Schema cache queried in ... / loaded in ...)")
+	}
 	if rep := readReport(t, runDir); !strings.Contains(rep, "## Timeline") || !strings.Contains(rep, "schema-cache loaded") {
 		t.Errorf("report.md lacks the timeline with the schema cache loads:\n%s", rep)
 	}

@@ -26,6 +26,7 @@ func (l *Server) Act(ctx context.Context, a lab.Action, at time.Time) (lab.Acted
 		if !wait() {
 			return lab.Acted{}, nil
 		}
+		mark := l.logMark(ctx)
 		began := time.Now()
 		// restartTarget tells the watcher, so the restart is no crash; it
 		// is not cancelled with ctx, so the target is not left half done.
@@ -33,7 +34,7 @@ func (l *Server) Act(ctx context.Context, a lab.Action, at time.Time) (lab.Acted
 			return lab.Acted{Began: began}, fmt.Errorf("action restart of %s: %w", l.cfg.TargetUnit, err)
 		}
 		// Ready: the new process loaded its schema cache at its start.
-		return lab.Acted{Began: began, Followed: after(began, l.schemaCacheLoads(ctx, -1))}, nil
+		return lab.Acted{Began: began, Followed: after(began, l.schemaCacheLoads(ctx, -1, mark))}, nil
 	case lab.ActionNotify, lab.ActionSQL:
 	default:
 		return lab.Acted{}, fmt.Errorf("action %q: unknown (allowed: %s, %s, %s)", a.Do, lab.ActionNotify, lab.ActionRestart, lab.ActionSQL)
@@ -44,7 +45,7 @@ func (l *Server) Act(ctx context.Context, a lab.Action, at time.Time) (lab.Acted
 	}
 	bg := context.WithoutCancel(ctx)
 	defer conn.Close(bg)
-	loads := l.schemaCacheLoadCount(ctx)
+	loads, mark := l.schemaCacheLoadCount(ctx), l.logMark(ctx)
 	if !wait() {
 		return lab.Acted{}, nil
 	}
@@ -53,7 +54,7 @@ func (l *Server) Act(ctx context.Context, a lab.Action, at time.Time) (lab.Acted
 		if _, err := conn.Exec(bg, "NOTIFY pgrst, 'reload schema'"); err != nil {
 			return lab.Acted{Began: began}, fmt.Errorf("action notify: %w", err)
 		}
-		return lab.Acted{Began: began, Followed: after(began, l.schemaCacheLoads(ctx, loads))}, nil
+		return lab.Acted{Began: began, Followed: after(began, l.schemaCacheLoads(ctx, loads, mark))}, nil
 	}
 	tx, err := conn.Begin(bg)
 	if err != nil {

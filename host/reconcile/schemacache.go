@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/host/telemetry"
@@ -41,26 +42,35 @@ const schemaCacheGrace = 5 * time.Second
 // schemaCacheLoads waits for the target's schema cache loads to go past
 // after (-1: the current load is the one awaited, as after a restart),
 // until schemaCacheGrace after ctx ends, and returns it as an event:
-// placed at the time it was seen less the query time PostgREST reports,
-// lasting that long. Nil when the target's /metrics does not say.
-func (l *Server) schemaCacheLoads(ctx context.Context, after float64) []lab.Event {
-	if l.cfg.AdminURL == "" {
-		return nil
-	}
+// placed at the time it was seen less the time it took, lasting that
+// long. Both PostgREST's words count: its log's lines after mark (the
+// queries' time and the building's, the whole load) and its /metrics
+// (the loads' count, the queries' time; PostgREST 12.2+). The log's
+// figure is the event's length when it has one. Nil when neither says.
+func (l *Server) schemaCacheLoads(ctx context.Context, after float64, mark string) []lab.Event {
 	ended := ctx.Done()
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
+	metrics := l.cfg.AdminURL != ""
 	for {
 		all, ok := l.metrics(ctx)
 		n, has := all[metricSchemaCacheLoads]
 		if ok && !has {
-			return nil
+			metrics = false // not PostgREST 12.2+: the log alone
 		}
-		if ok && n > after {
-			secs := all[metricSchemaCacheTime]
-			d := time.Duration(secs * float64(time.Second))
-			return []lab.Event{{T: time.Now().Add(-d), Kind: lab.EventSchemaCache, Source: "postgrest", Duration: d,
-				Detail: fmt.Sprintf("loaded: %s %.1f ms (load %.0f)", metricSchemaCacheTime, 1e3*secs, n)}}
+		inLog, logged := l.schemaCacheInLog(ctx, mark)
+		seen := metrics && ok && n > after
+		if seen && !logged { // the log's last line may follow the count by a moment
+			for i := 0; i < 20 && !logged && ctx.Err() == nil; i++ {
+				select {
+				case <-ctx.Done():
+				case <-time.After(schemaCachePoll):
+				}
+				inLog, logged = l.schemaCacheInLog(ctx, mark)
+			}
+		}
+		if seen || logged && (!metrics || after < 0) {
+			return []lab.Event{schemaCacheEvent(all[metricSchemaCacheTime], n, seen, inLog, logged)}
 		}
 		select {
 		case <-ended:
@@ -72,6 +82,24 @@ func (l *Server) schemaCacheLoads(ctx context.Context, after float64) []lab.Even
 		}
 	}
 }
+
+// schemaCacheEvent is a load as the log (inLog, when logged) and /metrics
+// (its query time secs and load count n, when seen) tell it.
+func schemaCacheEvent(secs, n float64, seen bool, inLog schemaLog, logged bool) lab.Event {
+	d := time.Duration(secs * float64(time.Second))
+	var detail []string
+	if logged {
+		d = inLog.Total()
+		detail = append(detail, fmt.Sprintf("log: queried in %.1f ms, built in %.1f ms", ms(inLog.Queried), ms(inLog.Loaded)))
+	}
+	if seen {
+		detail = append(detail, fmt.Sprintf("%s %.1f ms (load %.0f)", metricSchemaCacheTime, 1e3*secs, n))
+	}
+	return lab.Event{T: time.Now().Add(-d), Kind: lab.EventSchemaCache, Source: "postgrest", Duration: d,
+		Detail: "loaded: " + strings.Join(detail, "; ")}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // metrics reads the target's /metrics, false when it cannot.
 func (l *Server) metrics(ctx context.Context) (map[string]float64, bool) {

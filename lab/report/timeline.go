@@ -21,7 +21,7 @@ type TimelineSection struct {
 
 const timelineIntro = "One trial on one time axis, per second of its measured part: successful and failed answers, the latency " +
 	"of the successful ones, and the target's highest resident memory sampled in that second; events at their time (the " +
-	"experiment's actions, the target's schema cache loads from its log, restarts and OOM kills). A stall is a run of seconds " +
+	"experiment's actions, the target's schema cache loads from its log and /metrics, restarts and OOM kills). A stall is a run of seconds " +
 	"with fewer than 20 % of the median second's successful answers; its worst p99 includes the second after it, where " +
 	"the requests it held complete."
 

@@ -29,7 +29,12 @@ func (s *Server) schemaLoop(ctx context.Context) {
 				}
 				s.loads.Add(1)
 				t, f, fn := c.Counts()
-				s.logf(LogWarn, "Schema cache loaded: %d relations, %d relationships, %d functions in %s", t, f, fn, c.Took.Round(time.Millisecond))
+				// PostgREST's three lines, at every log level as PostgREST
+				// writes them (its Observation messages).
+				ms := float64(c.Took.Microseconds()) / 1000
+				s.logf(LogCrit, "Schema cache queried in %.1f milliseconds", ms)
+				s.logf(LogCrit, "Schema cache loaded %d Relations, %d Relationships, %d Functions", t, f, fn)
+				s.logf(LogCrit, "Schema cache loaded in %.1f milliseconds", 0.0)
 				break
 			}
 			if ctx.Err() != nil {
