@@ -81,7 +81,6 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 	postgrest := fs.String("postgrest", "", "PostgREST binary, when this run brings the stack up")
 	ed := editFlags(fs)
 	fs.StringVar(&ed.Targets, "targets", "", "replay this targets file (vegeta's format, e.g. PostgREST's test/load/targets.http) as the only scenario")
-	fs.BoolVar(&ed.PerLine, "per-line", false, "make each request of the targets file a scenario of its own, decided apart (as per_line = true)")
 	fs.BoolVar(&ed.Profile, "profile", false, "profile every trial's window (perf CPU profile, GHC runtime statistics, SQL); as profile = true")
 	var af agentFlags
 	af.add(fs)
@@ -223,6 +222,7 @@ func editFlags(fs *flag.FlagSet) *session.Edits {
 	ed := &session.Edits{}
 	fs.IntVar(&ed.MinTrials, "min-trials", 0, "override trials.min")
 	fs.IntVar(&ed.MaxTrials, "max-trials", 0, "override trials.max")
+	fs.BoolVar(&ed.PerLine, "per-line", false, "make each request of the targets file a scenario of its own, decided apart (as per_line = true)")
 	fs.DurationVar(&ed.Duration, "duration", 0, "override load.duration")
 	ed.Warmup = new(time.Duration) // -1 (the flag's default) keeps the file's
 	fs.DurationVar(ed.Warmup, "warmup", -1, "override load.warmup")
