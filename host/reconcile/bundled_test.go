@@ -14,6 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/pgrst-lab/pgrst-lab/experiments"
 	"github.com/pgrst-lab/pgrst-lab/host/stack"
+	"github.com/pgrst-lab/pgrst-lab/internal/fixture"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
@@ -53,8 +54,10 @@ func bundledExperimentsServe(t *testing.T, l *Server, st stack.Status) {
 				if name == "memory" && !v.Baseline {
 					continue // its small limits are there to be OOM-killed (cmd/lab's sizing run covers one)
 				}
-				if strings.Contains(v.PostgREST["db-schemas"], "gen") {
-					continue // generated schemas (lab fixture chinook --tables): cmd/lab's runs of these experiments make and serve them
+				if s := v.PostgREST["db-schemas"]; strings.Contains(s, "gen") || s == fixture.LoadtestSchema {
+					// generated schemas (lab fixture chinook --tables) and PostgREST's load-test schema
+					// (--postgrest-loadtest): cmd/lab's runs of these experiments make and serve them
+					continue
 				}
 				a, err := l.Apply(ctx, v)
 				if err != nil {
