@@ -40,11 +40,12 @@ postgrest = { db-uri = "unix" }
 // and `lab run --agent A --agent B --agent B'` in a third namespace joined
 // to each by a veth pair. B' is B's agent given a wrong token: it fails,
 // and the run still writes one matrix report with A and B side by side in
-// every scenario, B' named as failed with why. On the real PostgREST and
-// on postgrest-mini. Both hosts are this machine: on the real PostgREST
-// they say so and run one after another; on postgrest-mini their agents
-// claim distinct machines (host_id, as for cloned VMs) and, with a CPU of
-// the [partition] generator each, run at the same time.
+// every scenario, B' named as failed with why, a result directory per
+// measured host and B's statistical comparison with A. On the real
+// PostgREST and on postgrest-mini. Both hosts are this machine: on the
+// real PostgREST they say so and run one after another; on postgrest-mini
+// their agents claim distinct machines (host_id, as for cloned VMs) and,
+// with a CPU of the [partition] generator each, run at the same time.
 func TestMatrixNetns(t *testing.T) {
 	t.Parallel() // structure, not an effect's size: see parallelTests
 	labBin := buildLab(t)
@@ -196,5 +197,14 @@ key = %q
 		if _, err := os.Stat(filepath.Join(h.Dir, "verdicts.json")); err != nil {
 			t.Errorf("%s: %v", h.Label, err)
 		}
+	}
+	// And B's statistical comparison with A (as lab compare); none for the
+	// failed B', which has no result directory.
+	hosts, _ := filepath.Glob(filepath.Join(results, "hosts-*-vs-*.md"))
+	if want := filepath.Join(results, "hosts-"+bl+"-vs-"+a+".md"); len(hosts) != 1 || hosts[0] != want {
+		t.Fatalf("host comparisons %v, want only %s", hosts, want)
+	}
+	if b, _ := os.ReadFile(hosts[0]); !strings.Contains(string(b), "throughput") {
+		t.Errorf("host comparison without a throughput row:\n%s", b)
 	}
 }
