@@ -53,15 +53,41 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// buildLab builds lab and postgrest-mini into a temporary directory.
+// TestMain removes the binaries buildLab made once the tests are done.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if labBuild.dir != "" {
+		os.RemoveAll(labBuild.dir)
+	}
+	os.Exit(code)
+}
+
+// labBuild is buildLab's one build for the whole package run: the tests
+// only run the binaries (a copy where one must be another user's), and a
+// build of both costs several seconds a test even from the build cache
+// (the link).
+var labBuild struct {
+	once sync.Once
+	dir  string
+	out  []byte
+	err  error
+}
+
+// buildLab builds lab and postgrest-mini into a temporary directory, once
+// per package run, and returns the lab binary's path. The directory is
+// shared: a test must not change what is in it.
 func buildLab(t *testing.T) string {
 	t.Helper()
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", bin+"/", ".", "../postgrest-mini")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	labBuild.once.Do(func() {
+		labBuild.dir, labBuild.err = os.MkdirTemp("", "lab-bin-")
+		if labBuild.err == nil {
+			labBuild.out, labBuild.err = exec.Command("go", "build", "-o", labBuild.dir+"/", ".", "../postgrest-mini").CombinedOutput()
+		}
+	})
+	if labBuild.err != nil {
+		t.Fatalf("build: %v\n%s", labBuild.err, labBuild.out)
 	}
-	return filepath.Join(bin, "lab")
+	return filepath.Join(labBuild.dir, "lab")
 }
 
 // waitForUnixVariant waits until a running `lab run` of killExperiment has
