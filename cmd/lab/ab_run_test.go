@@ -27,14 +27,11 @@ func onlyRun(t *testing.T, dir string) (string, *lab.Run) {
 	return dirs[0], run
 }
 
-// buildMini builds postgrest-mini into a temporary directory.
+// buildMini is the postgrest-mini buildLab built next to lab (once per
+// package run; not to be changed: copy it first).
 func buildMini(t *testing.T) string {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), "postgrest-mini")
-	if b, err := exec.Command("go", "build", "-o", out, "../postgrest-mini").CombinedOutput(); err != nil {
-		t.Fatalf("build postgrest-mini: %v\n%s", err, b)
-	}
-	return out
+	return filepath.Join(filepath.Dir(buildLab(t)), "postgrest-mini")
 }
 
 // `lab ab` with two copies of the target's executable, on the real
