@@ -13,14 +13,25 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
+// The bundled schema-reload and memory-growth experiments, shortened and
+// on smaller schemas, one after the other on one stack of the real
+// PostgREST with those schemas (smallSchemaStack): both measure the same
+// three variants (Chinook alone, beside 100 and beside 1,000 generated
+// tables), and a second stack with its fixture would be the same one.
+func TestSchemaReloadAndMemoryGrowthExperimentsRun(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
+	dir := smallSchemaStack(t)
+	t.Run("schema-reload", func(t *testing.T) { schemaReloadRuns(t, dir) })
+	t.Run("memory-growth", func(t *testing.T) { memoryGrowthRuns(t, dir) })
+}
+
 // The bundled schema-reload experiment, shortened (its actions move with
 // the duration) and on smaller schemas (runSmallSchemas), on the real
 // PostgREST: every trial has the NOTIFY and the restart as events, the
 // restart followed by PostgREST's own schema cache load (its log's
 // lines read), and requests fail or wait at the restart.
-func TestSchemaReloadExperimentRuns(t *testing.T) {
-	t.Parallel() // structure, not an effect's size: see parallelTests
-	runDir, run := runSmallSchemas(t, "schema-reload", "--min-trials", "2", "--max-trials", "2", "--duration", "4s", "--warmup", "1s")
+func schemaReloadRuns(t *testing.T, dir string) {
+	runDir, run := runSmallSchemas(t, dir, "schema-reload", "--min-trials", "2", "--max-trials", "2", "--duration", "4s", "--warmup", "1s")
 	loads := map[string][]float64{} // variant -> schema cache load seconds
 	fromLog := 0                    // loads PostgREST's own log told of
 	for _, tr := range run.Trials {
@@ -77,9 +88,8 @@ func TestSchemaReloadExperimentRuns(t *testing.T) {
 // The bundled memory-growth experiment, shortened to 3 s soaks on smaller
 // schemas, on the real PostgREST: every trial has a memory growth with an
 // interval, and the report shows the growth table and the timelines.
-func TestMemoryGrowthExperimentRuns(t *testing.T) {
-	t.Parallel() // structure, not an effect's size: see parallelTests
-	runDir, run := runSmallSchemas(t, "memory-growth", "--duration", "3s", "--warmup", "0s")
+func memoryGrowthRuns(t *testing.T, dir string) {
+	runDir, run := runSmallSchemas(t, dir, "memory-growth", "--duration", "3s", "--warmup", "0s")
 	for _, tr := range run.Trials {
 		g, ok := stats.RSSGrowth(tr, 0.05)
 		if tr.Error != "" || !ok || !(g.Lo <= g.PerHour && g.PerHour <= g.Hi) || g.Bins < 10 {
@@ -94,10 +104,9 @@ func TestMemoryGrowthExperimentRuns(t *testing.T) {
 	}
 }
 
-// runSmallSchemas runs bundled experiment name with args on the real
-// PostgREST, its generated schemas of 1,000 and 10,000 tables made 100 and
-// 1,000 (this machine makes 10,000 in minutes), and returns the run.
-func runSmallSchemas(t *testing.T, name string, args ...string) (string, *lab.Run) {
+// smallSchemaStack is a direct stack of the real PostgREST with the
+// Chinook fixture and generated schemas of 100 and 1,000 tables.
+func smallSchemaStack(t *testing.T) string {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		labtest.Need(t, "root, for the direct supervisor's cgroups")
@@ -106,6 +115,15 @@ func runSmallSchemas(t *testing.T, name string, args ...string) (string, *lab.Ru
 	if out, err := runLab(t, "fixture", "chinook", "--dir", dir, "--tables", "100,1000"); err != nil {
 		t.Fatalf("fixture chinook --tables: %v\n%s", err, out)
 	}
+	return dir
+}
+
+// runSmallSchemas runs bundled experiment name with args on the stack in
+// dir (smallSchemaStack), its generated schemas of 1,000 and 10,000 tables
+// made 100 and 1,000 (this machine makes 10,000 in minutes), and returns
+// the run.
+func runSmallSchemas(t *testing.T, dir, name string, args ...string) (string, *lab.Run) {
+	t.Helper()
 	src, err := experiments.Source(name)
 	if err != nil {
 		t.Fatal(err)
