@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pgrst-lab/pgrst-lab/configs"
+	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
 
@@ -175,4 +177,45 @@ func storeRows(t *testing.T, uri string) string {
 		t.Fatalf("the store holds no run of the experiment secrets")
 	}
 	return b.String()
+}
+
+// setStackConfig changes the stack's own config (what the lab restores
+// to) with edit and restarts the target on it.
+func setStackConfig(t *testing.T, dir string, edit func(f *configs.File) error) {
+	t.Helper()
+	st := stackStatus(t, dir)
+	src, err := os.ReadFile(st.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := configs.Parse(st.Config, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := edit(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(st.Config, f.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := stack.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctrl, err := s.Controller(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ctrl.Restart(context.Background(), st.Target.Name); err != nil {
+		t.Fatal(err)
+	}
+	labtest.WaitFor(t, "the target ready after the restart", func() bool {
+		resp, err := http.Get(st.AdminURL + "/ready")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
 }

@@ -29,7 +29,7 @@ const trackCommits, trackStepAt = 10, 6 // commit 6 (of 1..10) brings the step: 
 // built) where cabal would put it; with the file slow in the commit, the
 // wrapper names a pre-request function (PGRST_ variables override the
 // config file) that spins about a millisecond of database CPU
-// (spinBeforeEachRequest's function, sized by the test): three to four
+// (lab calibrate's database injection, sized by the test): three to four
 // times the database CPU of a plain GETSingle here, a step a machine whose
 // speed swings by half between commits does not hide. (Prepared
 // statements off, the step before, was about 1.6 times and was lost in
@@ -120,7 +120,12 @@ func trackGit(t *testing.T, dir string, args ...string) string {
 // commit 6, a regression, and a second lab track measures nothing. The
 // change point is sent once to a webhook on loopback and written as an
 // issue body (--alert-webhook, --alert-issue), not again by the second
-// lab track, and lab history ack acknowledges it by the id sent.
+// lab track, and lab history ack acknowledges it by the id sent. lab
+// history reads the ten stored runs as one series by commit and draws
+// them on its trend page. (This is the end-to-end test of a step found in
+// real stored runs; lab history's change points, MDEs and ids on stored
+// runs are TestHistoryFromStore's and TestHistoryAck's, lab run --store's
+// TestRunHidesPlantedSecrets'.)
 func TestTrackFindsTheStepCommit(t *testing.T) {
 	dir := spinningStack(t)
 	storeURI := labtest.NewDB(t).UnixURI("postgres")
@@ -188,6 +193,18 @@ func TestTrackFindsTheStepCommit(t *testing.T) {
 		t.Errorf("lab track printed the webhook's secret path")
 	}
 	id := regexp.MustCompile(`"id":"([0-9a-f]+)"`).FindStringSubmatch(strings.Join(sent, ""))
+
+	// lab history reads lab track's stored runs: one series of the ten
+	// commits, drawn on the trend page.
+	page := filepath.Join(t.TempDir(), "trend.html")
+	hout, err := runLab(t, "history", "track", "--store", storeURI, "--metrics", "db_cpu", "--html", page)
+	if err != nil || !strings.Contains(hout, fmt.Sprintf("%d run(s), by commit", trackCommits)) ||
+		!strings.Contains(hout, fmt.Sprintf("GETSingle / build / database CPU (µs/req): %d run(s)", trackCommits)) {
+		t.Errorf("lab history over lab track's store: %v\n%s", err, hout)
+	}
+	if html, err := os.ReadFile(page); err != nil || !strings.Contains(string(html), "<svg") {
+		t.Errorf("lab history's trend page lacks the chart: %v", err)
+	}
 
 	out, err = runLab(t, args...)
 	if err != nil || !strings.Contains(out, fmt.Sprintf("0 commits to measure, %d measured already", trackCommits)) || strings.Contains(out, "building") {
