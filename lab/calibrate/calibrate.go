@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -63,6 +64,9 @@ func Derive(e *lab.Experiment, inj Injection, injectUs int) *lab.Experiment {
 	c.Variants = []lab.Variant{a, p}
 	if len(e.Scenarios) > 1 {
 		c.Scenarios = e.Scenarios[:1]
+		// Custom scenarios not run are dropped with it (per_line's other
+		// lines): a listed one alone is valid.
+		c.Custom = slices.DeleteFunc(slices.Clone(e.Custom), func(s lab.Scenario) bool { return s.Name != c.Scenarios[0] })
 	}
 	c.Name = e.Name + "-calibration"
 	c.Title = "Calibration of " + e.Name

@@ -238,3 +238,19 @@ func TestTallyInjectRange(t *testing.T) {
 		t.Errorf("rows %+v: want 8..9 µs at 2 %%, 13 µs at 3 %%", rows)
 	}
 }
+
+// A calibration runs the experiment's first scenario only; the custom
+// scenarios it does not run (per_line's other lines) go with the rest, so
+// that the derived experiment is valid.
+func TestDeriveKeepsTheFirstScenarioOnly(t *testing.T) {
+	e := &lab.Experiment{Name: "binaries", Scenarios: []string{"GET-artist", "GET-album"},
+		Custom:   []lab.Scenario{{Name: "GET-artist", Targets: "/t.http", Line: 1}, {Name: "GET-album", Targets: "/t.http", Line: 2}},
+		Variants: []lab.Variant{{Name: "release", Baseline: true}}}
+	c := Derive(e, InjectDatabase, 10)
+	if len(c.Scenarios) != 1 || c.Scenarios[0] != "GET-artist" || len(c.Custom) != 1 || c.Custom[0].Name != "GET-artist" {
+		t.Errorf("scenarios %v, custom %+v; want GET-artist alone", c.Scenarios, c.Custom)
+	}
+	if len(e.Custom) != 2 {
+		t.Errorf("Derive changed the experiment's own scenarios: %+v", e.Custom)
+	}
+}
