@@ -246,7 +246,7 @@ func TestDeriveKeepsTheFirstScenarioOnly(t *testing.T) {
 	e := &lab.Experiment{Name: "binaries", Scenarios: []string{"GET-artist", "GET-album"},
 		Custom:   []lab.Scenario{{Name: "GET-artist", Targets: "/t.http", Line: 1}, {Name: "GET-album", Targets: "/t.http", Line: 2}},
 		Variants: []lab.Variant{{Name: "release", Baseline: true}}}
-	c := Derive(e, InjectDatabase, 10)
+	c := calibrate.Derive(e, calibrate.InjectDatabase, 10)
 	if len(c.Scenarios) != 1 || c.Scenarios[0] != "GET-artist" || len(c.Custom) != 1 || c.Custom[0].Name != "GET-artist" {
 		t.Errorf("scenarios %v, custom %+v; want GET-artist alone", c.Scenarios, c.Custom)
 	}
