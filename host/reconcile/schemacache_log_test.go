@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -28,5 +29,18 @@ func TestParseSchemaLog(t *testing.T) {
 		if _, ok := parseSchemaLog(bad); ok {
 			t.Errorf("%q: a load", bad)
 		}
+	}
+}
+
+// An event's length is the log's whole load when the log told it, else
+// the /metrics gauge, which PostgREST fills with the building's
+// milliseconds (not seconds, whatever its name says).
+func TestSchemaCacheEvent(t *testing.T) {
+	e := schemaCacheEvent(439.07, 2, true, schemaLog{Queried: 1619400 * time.Microsecond, Loaded: 439100 * time.Microsecond}, true)
+	if e.Duration != 2058500*time.Microsecond || !strings.Contains(e.Detail, "queried in 1619.4 ms, built in 439.1 ms") || !strings.Contains(e.Detail, "439.1 (the building's ms; load 2)") {
+		t.Errorf("log and metrics: %v %q", e.Duration, e.Detail)
+	}
+	if e := schemaCacheEvent(1.13, 1, true, schemaLog{}, false); e.Duration != 1130*time.Microsecond {
+		t.Errorf("metrics alone: %v, want 1.13 ms", e.Duration)
 	}
 }
