@@ -348,12 +348,19 @@ func pointOf(e Entry, sc, variant string, m lab.Metric, alpha float64) (Point, b
 			vs = append(vs, v)
 		}
 	}
+	return pointFrom(e, vs, alpha, false)
+}
+
+// pointFrom is a run's point of values vs (trials' values, or per-round
+// ratios when paired): their median, its interval and the MDE; false
+// without any value.
+func pointFrom(e Entry, vs []float64, alpha float64, paired bool) (Point, bool) {
 	if len(vs) == 0 {
 		return Point{}, false
 	}
 	s, _ := stats.Summarize(vs)
 	a := stats.AlphaFor(e.Run.Run, alpha)
-	return Point{Entry: e, Median: s.Median, Lo: s.Lo, Hi: s.Hi, N: s.N, MDEPct: stats.MDEPct(logSD(vs), len(vs), a, false)}, true
+	return Point{Entry: e, Median: s.Median, Lo: s.Lo, Hi: s.Hi, N: s.N, MDEPct: stats.MDEPct(logSD(vs), len(vs), a, paired)}, true
 }
 
 // logSD is the standard deviation of the logs of xs: the relative noise

@@ -31,13 +31,7 @@ func againstReference(run *lab.Run) bool {
 // relativePoint is a run's median ratio build ÷ reference of one cell,
 // with its interval and MDE (paired).
 func relativePoint(e Entry, sc string, m lab.Metric, alpha float64) (Point, bool) {
-	rs := stats.PairedRatios(e.Run.Run, lab.ReferenceVariant, lab.TrackedVariant, sc, m)
-	if len(rs) == 0 {
-		return Point{}, false
-	}
-	s, _ := stats.Summarize(rs)
-	a := stats.AlphaFor(e.Run.Run, alpha)
-	return Point{Entry: e, Median: s.Median, Lo: s.Lo, Hi: s.Hi, N: s.N, MDEPct: stats.MDEPct(logSD(rs), len(rs), a, true)}, true
+	return pointFrom(e, stats.PairedRatios(e.Run.Run, lab.ReferenceVariant, lab.TrackedVariant, sc, m), alpha, true)
 }
 
 // beside reports whether every run of a group measured a tracked build
