@@ -49,7 +49,11 @@ chmod +x "$out/postgrest"
 // the pre-request function that spins about 1 ms of database CPU, named
 // by $TRACK_PRE_REQUEST for trackBuild's slow wrappers; builds are cached
 // in a temporary directory.
-func spinningStack(t *testing.T) string {
+func spinningStack(t *testing.T) string { return spinningStackAt(t, 1000) }
+
+// spinningStackAt is spinningStack with the function spinning about us
+// microseconds.
+func spinningStackAt(t *testing.T, us int) string {
 	dir := directStack(t, "--postgrest", labtest.PostgREST(t))
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	if out, err := runLab(t, "fixture", "chinook", "--dir", dir); err != nil {
@@ -61,7 +65,7 @@ func spinningStack(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := burn.Set(ctx, 1000); err != nil {
+	if err := burn.Set(ctx, us); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("TRACK_PRE_REQUEST", pgburn.B)

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/history"
@@ -22,22 +21,12 @@ import (
 // well above 1 for the third, whatever the machine's speed did between
 // runs.
 func TestTrackBesideAReference(t *testing.T) {
-	dir := spinningStack(t)
 	// The load test's lines cost more than GETSingle: spin about 4 ms, so
 	// that the step stands well above a 3-round run's noise (±10 %).
-	bctx, bcancel := context.WithTimeout(context.Background(), time.Minute)
-	defer bcancel()
-	burn, err := reconcile.NewBurner(bctx, stackStatus(t, dir).AdminURI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := burn.Set(bctx, 4000); err != nil {
-		t.Fatal(err)
-	}
+	dir := spinningStackAt(t, 4000)
 	storeURI := labtest.NewDB(t).UnixURI("postgres")
 	repo, shas := trackRepo(t, 3, 3)
-	var out string
-	out, err = runLab(t, "track", "--repo", repo, "--build", "sh build.sh", "--reference", shas[0], "--store", storeURI, "--dir", dir,
+	out, err := runLab(t, "track", "--repo", repo, "--build", "sh build.sh", "--reference", shas[0], "--store", storeURI, "--dir", dir,
 		"--results", t.TempDir(), "--metrics", "cpu", "--min-trials", "3", "--max-trials", "3", "--duration", "1s", "--warmup", "0s",
 		"--min-rate", tinyRate, "--max-rate", tinyRate)
 	t.Logf("lab track --reference:\n%s", out)
