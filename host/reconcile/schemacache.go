@@ -61,19 +61,22 @@ func (l *Server) schemaCacheLoads(ctx context.Context, after float64, mark strin
 		if ok && !has {
 			metrics = false // not PostgREST 12.2+: the log alone
 		}
-		inLog, logged := l.schemaCacheInLog(ctx, mark)
+		// The log is read when it can decide: once /metrics counted the
+		// load, or without /metrics, or after a restart (the count is
+		// the new process's at once); not on every poll of a NOTIFY.
 		seen := metrics && ok && n > after
-		if seen && !logged { // the log's last line may follow the count by a moment
-			for i := 0; i < 20 && !logged && ctx.Err() == nil; i++ {
+		if seen || !metrics || after < 0 {
+			inLog, logged := l.schemaCacheInLog(ctx, mark)
+			for i := 0; seen && !logged && i < 20 && ctx.Err() == nil; i++ { // its last line may follow the count by a moment
 				select {
 				case <-ctx.Done():
 				case <-time.After(schemaCachePoll):
 				}
 				inLog, logged = l.schemaCacheInLog(ctx, mark)
 			}
-		}
-		if seen || logged && (!metrics || after < 0) {
-			return []lab.Event{schemaCacheEvent(all[metricSchemaCacheTime], n, seen, inLog, logged)}
+			if seen || logged {
+				return []lab.Event{schemaCacheEvent(all[metricSchemaCacheTime], n, seen, inLog, logged)}
+			}
 		}
 		select {
 		case <-ended:
