@@ -64,7 +64,7 @@ func TestSummaryIsK6OnAKnownTrace(t *testing.T) {
 			kind = errStatus
 		}
 		// latency = service time + 1 ms of waiting for a connection (open model)
-		sh.record(true, a.status, kind, a.svc+1024*time.Microsecond, a.svc, 0, 1000, 200)
+		sh.record(true, a.status, kind, a.svc+1024*time.Microsecond, a.svc, 0, -1, 1000, 200)
 		if kind == errNone {
 			svcs = append(svcs, a.svc)
 		}

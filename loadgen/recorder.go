@@ -43,10 +43,11 @@ func newShard() *shard {
 }
 
 // record adds one finished request. lat < 0 means no latency (transport
-// error). Only a successful answer (kind errNone) enters the latency and
+// error); first is the time to its first byte (from the intended start,
+// as lat), < 0 when none came. Only a successful answer (kind errNone) enters the latency and
 // service-time histograms: a failed one is counted, never timed, so that
 // fast errors cannot make a server look quick.
-func (s *shard) record(measured bool, status int, kind errKind, lat, svc, lag time.Duration, in, out int64) {
+func (s *shard) record(measured bool, status int, kind errKind, lat, svc, lag, first time.Duration, in, out int64) {
 	timed := kind == errNone && lat >= 0
 	s.mu.Lock()
 	s.ivN++
@@ -76,20 +77,15 @@ func (s *shard) record(measured bool, status int, kind errKind, lat, svc, lag ti
 		if timed {
 			s.lat.RecordValue(clampNs(lat))
 			s.latM.add(clampNs(lat))
+			if first >= 0 {
+				s.first.RecordValue(clampNs(first))
+			}
 			if !s.sameSvc {
 				s.svc.RecordValue(clampNs(svc))
 				s.svcM.add(clampNs(svc))
 			}
 		}
 	}
-	s.mu.Unlock()
-}
-
-// recordFirstByte adds a measured successful answer's time to its first
-// byte (from the intended start, as the latency).
-func (s *shard) recordFirstByte(d time.Duration) {
-	s.mu.Lock()
-	s.first.RecordValue(clampNs(d))
 	s.mu.Unlock()
 }
 

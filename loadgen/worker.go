@@ -54,12 +54,13 @@ func (c *conn) record(status int, kind errKind, end time.Time) {
 	} else if !t.accepts(status) {
 		kind = errStatus
 	}
-	w.sh.record(c.measured, status, kind, lat, svc, lag, c.in-c.inAt, c.out)
+	first := time.Duration(-1)
+	if !c.firstAt.IsZero() {
+		first = min(c.firstAt.Sub(c.intended), lat) // the last byte's stamp may be the kernel's, finer
+	}
+	w.sh.record(c.measured, status, kind, lat, svc, lag, first, c.in-c.inAt, c.out)
 	if c.measured && t.ep >= 0 {
 		w.sh.recordEndpoint(t.ep, status, kind, lat)
-	}
-	if c.measured && kind == errNone && !c.firstAt.IsZero() {
-		w.sh.recordFirstByte(min(c.firstAt.Sub(c.intended), lat)) // the last byte's stamp may be the kernel's, finer
 	}
 	if c.measured && kind == errNone && w.sh.phases != nil {
 		if v := c.serverTiming(); len(v) > 0 && parseServerTiming(v, &w.phases) {
