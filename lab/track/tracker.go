@@ -154,8 +154,9 @@ func (t *Tracker) Note(run *lab.Run, c Commit) {
 		}
 	}
 	build := lab.Variant{Name: Variant, Baseline: true, Binary: "(the commit's build)", Description: "the commit's build"}
-	if len(run.Experiment.Variants) == 2 { // beside a reference: the same reference's runs are one series
-		ref := run.Experiment.Variants[0]
+	if i := slices.IndexFunc(run.Experiment.Variants, func(v lab.Variant) bool { return v.Name == Reference }); i >= 0 {
+		// Beside a reference: the same reference's runs are one series.
+		ref := run.Experiment.Variants[i]
 		build.Baseline = false
 		run.Experiment.Variants = []lab.Variant{{Name: Reference, Baseline: true, Binary: ref.Binary, Description: ref.Description}, build}
 		return
