@@ -73,14 +73,21 @@ func LineScenarioNames(lines []TargetLine, taken map[string]bool) []string {
 		if base == "" || slices.Contains(BuiltinScenarios, base) {
 			base = "line" + strconv.Itoa(i+1)
 		}
-		name := base
-		for n := 2; used[name]; n++ {
-			name = base + "-" + strconv.Itoa(n)
-		}
-		used[name] = true
-		out[i] = name
+		out[i] = UniqueName(base, used)
 	}
 	return out
+}
+
+// UniqueName is base, or base-2, base-3, ... the first that used does not
+// hold, which it then holds: how the lab names lines' scenarios and lab
+// ab's refs' variants.
+func UniqueName(base string, used map[string]bool) string {
+	name := base
+	for n := 2; used[name]; n++ {
+		name = base + "-" + strconv.Itoa(n)
+	}
+	used[name] = true
+	return name
 }
 
 // lineSlug keeps letters, digits, '.', '_' and '-', turning anything else

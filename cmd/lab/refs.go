@@ -48,12 +48,7 @@ func refName(ref string, seen map[string]bool) string {
 	if !lab.ValidName(name) {
 		name = "ref"
 	}
-	base := name
-	for i := 2; seen[name]; i++ {
-		name = fmt.Sprintf("%s-%d", base, i)
-	}
-	seen[name] = true
-	return name
+	return lab.UniqueName(name, seen)
 }
 
 // abRefs reads `lab ab --repo DIR REF...`'s positional arguments: the
