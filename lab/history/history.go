@@ -264,7 +264,7 @@ func entryOf(r Run) Entry {
 		e.Host = run.Host.Hostname
 	}
 	name := stats.BaselineName(run)
-	if hasVariant(run, lab.TrackedVariant) { // lab track's, also beside a reference
+	if HasVariant(run, lab.TrackedVariant) { // lab track's, also beside a reference
 		name = lab.TrackedVariant
 	}
 	b := lab.MeasuredBuild(run, name)
@@ -288,7 +288,7 @@ func seriesOf(runs []Entry, metrics []lab.Metric, o Options) []Series {
 					keys = append(keys, k)
 				}
 			}
-			if k := (key{sc, RelativeVariant}); againstReference(e.Run.Run) && !seen[k] {
+			if k := (key{sc, RelativeVariant}); AgainstReference(e.Run.Run) && !seen[k] {
 				seen[k] = true
 				keys = append(keys, k)
 			}

@@ -17,15 +17,15 @@ import (
 // reference.
 const RelativeVariant = lab.TrackedVariant + "÷" + lab.ReferenceVariant
 
-// hasVariant reports whether run recorded a variant named name.
-func hasVariant(run *lab.Run, name string) bool {
+// HasVariant reports whether run recorded a variant named name.
+func HasVariant(run *lab.Run, name string) bool {
 	return slices.Contains(stats.VariantNames(run), name)
 }
 
-// againstReference reports whether run measured a tracked build beside a
+// AgainstReference reports whether run measured a tracked build beside a
 // reference.
-func againstReference(run *lab.Run) bool {
-	return hasVariant(run, lab.TrackedVariant) && hasVariant(run, lab.ReferenceVariant)
+func AgainstReference(run *lab.Run) bool {
+	return HasVariant(run, lab.TrackedVariant) && HasVariant(run, lab.ReferenceVariant)
 }
 
 // relativePoint is a run's median ratio build ÷ reference of one cell,
@@ -39,7 +39,7 @@ func relativePoint(e Entry, sc string, m lab.Metric, alpha float64) (Point, bool
 // points.
 func beside(runs []Entry) bool {
 	for _, e := range runs {
-		if !againstReference(e.Run.Run) {
+		if !AgainstReference(e.Run.Run) {
 			return false
 		}
 	}

@@ -102,12 +102,9 @@ func (t *Tracker) runs(ctx context.Context) ([]history.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	has := func(r *lab.Run, name string) bool {
-		return slices.ContainsFunc(r.Variants, func(v lab.VariantInfo) bool { return v.Name == name })
-	}
 	beside := slices.ContainsFunc(t.Experiment.Variants, func(v lab.Variant) bool { return v.Name == Reference })
 	return slices.DeleteFunc(runs, func(r history.Run) bool {
-		return r.Run == nil || !has(r.Run, Variant) || has(r.Run, Reference) != beside
+		return r.Run == nil || !history.HasVariant(r.Run, Variant) || history.AgainstReference(r.Run) != beside
 	}), nil
 }
 
