@@ -247,3 +247,43 @@ func TestETACountsADuetRoundsHalvesTogether(t *testing.T) {
 		t.Fatalf("remaining %v, want 10 trials (5 rounds) x 5s", got)
 	}
 }
+
+// A crashed trial's repeat counts among the trials planned from the
+// crashed trial's own line on, so the estimate neither runs out early nor
+// shows more trials done than planned: here each of the five trials (four
+// planned and unix's first one's repeat) is a 50s restart and a 10s load.
+func TestRunnerPositionsCountARepeatedTrial(t *testing.T) {
+	clk := newFakeClock()
+	e := testExperiment()
+	e.Trials.Min, e.Trials.Max = 2, 2
+	log := &positionLog{clk: clk, start: clk.Now()}
+	srv := &slowServer{fakeServer: fakeServer{crashOnce: map[string]bool{"unix": true}}, clk: clk, restart: 50 * time.Second}
+	r := &Runner{Server: srv, Loader: clockLoader{clk, 10 * time.Second}, Progress: log, Decided: FixedRounds, Now: clk.Now}
+	run, err := r.Run(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Trials) != 5 || run.Trials[1].Error == "" {
+		t.Fatalf("%d trials (want 4 + 1 repeat), the second failed: %q", len(run.Trials), run.Trials[1].Error)
+	}
+	dones := 0
+	for _, c := range log.calls {
+		if c.what != "done" {
+			continue
+		}
+		dones++
+		wantPlanned := 4
+		if dones >= 2 {
+			wantPlanned = 5
+		}
+		if c.pos.Seq != dones || c.pos.MaxTrials != wantPlanned || c.pos.MinTrials != wantPlanned {
+			t.Errorf("trial %d: position %d of %d..%d, want %d of %d", dones, c.pos.Seq, c.pos.MinTrials, c.pos.MaxTrials, dones, wantPlanned)
+		}
+		if want := time.Duration(wantPlanned-dones) * time.Minute; c.pos.Remaining != want {
+			t.Errorf("after trial %d: remaining %v, want %v", dones, c.pos.Remaining, want)
+		}
+	}
+	if dones != 5 {
+		t.Fatalf("%d trials done, want 5", dones)
+	}
+}

@@ -5,8 +5,8 @@ import "time"
 // Position tells where a run is.
 type Position struct {
 	Seq       int // trial number, from 1
-	MinTrials int // trials planned if the verdict is decided early
-	MaxTrials int // trials planned at most
+	MinTrials int // trials planned if the verdict is decided early (repeats of crashed trials included)
+	MaxTrials int // trials planned at most (repeats of crashed trials included)
 	Round     int // from 1
 	Variant   string
 	Scenario  string

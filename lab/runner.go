@@ -162,11 +162,14 @@ func (r *Runner) restoreTimeout() time.Duration {
 // session is the state of one Run.
 type session struct {
 	*Runner
-	run   *Run
-	exp   *Experiment
-	eta   *ETA // elapsed and remaining wall time
-	seq   int
-	infos map[string]int // variant name -> index in run.Variants
+	run *Run
+	exp *Experiment
+	eta *ETA // elapsed and remaining wall time
+	seq int
+	// repeats counts the crashed trials repeated (or about to be): trials
+	// planned on top of the experiment's, so the estimate still counts them.
+	repeats int
+	infos   map[string]int // variant name -> index in run.Variants
 	// rates are the efficiency model's open-model rates per scenario.
 	rates map[string]float64
 }
@@ -185,17 +188,17 @@ func (s *session) variantRound(ctx context.Context, round int, v Variant) error 
 			return ctx.Err()
 		}
 		s.recordVariant(v, applied)
-		t, err2 := s.trial(ctx, round, v, sc, applied, err)
+		t, err2 := s.trial(ctx, round, v, sc, applied, err, false)
 		if err2 != nil {
 			return err2
 		}
-		if t.Error != "" && crashed(t) && err == nil {
+		if err == nil && repeatable(t) {
 			s.Progress.Note(fmt.Sprintf("%s/%s: %s; repeating the trial once", v.Name, sc, t.Error))
 			applied, err = s.Server.Apply(ctx, partitioned(s.exp, v))
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if _, err2 := s.trial(ctx, round, v, sc, applied, err); err2 != nil {
+			if _, err2 := s.trial(ctx, round, v, sc, applied, err, true); err2 != nil {
 				return err2
 			}
 		}
@@ -204,8 +207,11 @@ func (s *session) variantRound(ctx context.Context, round int, v Variant) error 
 }
 
 // trial measures one (variant, scenario, rep). applyErr is the error of the
-// preceding Apply: the trial is then recorded as failed without load.
-func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string, applied Applied, applyErr error) (Trial, error) {
+// preceding Apply: the trial is then recorded as failed without load. again
+// says the trial is the repeat of a crashed one; a first try that crashes
+// adds its repeat to the trials planned before Progress hears of it, so
+// the estimate counts the repeat.
+func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string, applied Applied, applyErr error, again bool) (Trial, error) {
 	s.seq++
 	// Every callback gets the position as of its call, not of the trial's start.
 	pos := func() Position { return s.position(rep, v.Name, scenario, rep) }
@@ -270,6 +276,9 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 	}
 	noteEvents(&t, v.Name)
 	s.run.Events = append(s.run.Events, t.Events...)
+	if !again && repeatable(t) {
+		s.repeats++
+	}
 	s.done(t, pos)
 	return t, nil
 }
@@ -337,6 +346,10 @@ func noteEvents(t *Trial, variant string) {
 	}
 }
 
+// repeatable says a measured trial ended in a crash or OOM kill, which
+// variantRound repeats once.
+func repeatable(t Trial) bool { return t.Error != "" && crashed(t) }
+
 func crashed(t Trial) bool {
 	for _, e := range t.Events {
 		if e.Fatal() {
@@ -370,7 +383,7 @@ func (s *session) recordVariant(v Variant, a Applied) {
 // start, and the estimate of the remaining one (see ETA.Remaining).
 func (s *session) position(round int, variant, scenario string, rep int) Position {
 	per := len(s.exp.Variants) * len(s.exp.Scenarios)
-	p := Position{Seq: s.seq, MinTrials: per * s.exp.Trials.Min, MaxTrials: per * s.exp.Trials.Max, Round: round,
+	p := Position{Seq: s.seq, MinTrials: per*s.exp.Trials.Min + s.repeats, MaxTrials: per*s.exp.Trials.Max + s.repeats, Round: round,
 		Variant: variant, Scenario: scenario, Rep: rep}
 	p.Elapsed, p.Remaining = s.eta.Elapsed(), s.eta.Remaining(p.MinTrials, p.MaxTrials)
 	return p
