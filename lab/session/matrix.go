@@ -44,14 +44,14 @@ type Matrix struct {
 func (mx *Matrix) Run(ctx context.Context) error {
 	e, results, stdout := mx.Experiment, mx.Results, mx.Out
 	m := &matrix.Matrix{Experiment: e.Name, Title: e.Title, Started: time.Now(), Hosts: make([]matrix.Host, len(mx.Hosts))}
-	used := map[string]int{"matrix": 1} // RESULTS/matrix/ is the matrix's
+	used := map[string]bool{"matrix": true} // RESULTS/matrix/ is the matrix's
 	var described []int
 	var hosts []lab.Host
 	var labels []string
 	for i, r := range mx.Hosts {
 		u := r.URL()
 		h, err := r.Describe(ctx)
-		m.Hosts[i] = matrix.Host{URL: u, Label: uniqueLabel(used, hostLabel(h, u))}
+		m.Hosts[i] = matrix.Host{URL: u, Label: lab.UniqueName(hostLabel(h, u), used)}
 		if err != nil {
 			m.Hosts[i].Error = err.Error()
 			fmt.Fprintf(stdout, "agent %s: %v\n", u, err)
@@ -126,15 +126,6 @@ func (mx *Matrix) Run(ctx context.Context) error {
 	}
 	fmt.Fprintf(stdout, "\nmatrix report: %s (matrix.md, matrix.html, matrix.json)\n", dir)
 	return errors.Join(errs...)
-}
-
-// uniqueLabel is label, or label-2, label-3... when taken.
-func uniqueLabel(used map[string]int, label string) string {
-	used[label]++
-	if n := used[label]; n > 1 {
-		return fmt.Sprintf("%s-%d", label, n)
-	}
-	return label
 }
 
 // prefixWriter writes whole lines, each with a prefix, under a lock shared
