@@ -25,11 +25,15 @@ type Summary struct {
 	Values []float64
 }
 
+// noValidTrials is Summarize's warning for no values; unmeasured rewords it
+// where the values are missing for want of the metric, not of trials.
+const noValidTrials = "no valid trials"
+
 // Summarize computes the median and its confidence interval (benchmath,
 // AssumeNothing) and returns benchmath's warnings as strings.
 func Summarize(values []float64) (Summary, []string) {
 	if len(values) == 0 {
-		return Summary{Median: math.NaN(), Lo: math.Inf(-1), Hi: math.Inf(1)}, []string{"no valid trials"}
+		return Summary{Median: math.NaN(), Lo: math.Inf(-1), Hi: math.Inf(1)}, []string{noValidTrials}
 	}
 	vs := append([]float64(nil), values...)
 	th := benchmath.DefaultThresholds

@@ -396,7 +396,7 @@ func unmeasured(r *Row, g group, values, other []float64) {
 		return
 	}
 	for i, w := range r.Warnings {
-		if w == g.name+": no valid trials" {
+		if w == g.name+": "+noValidTrials {
 			r.Warnings[i] = fmt.Sprintf("%s: no trial measured %s", g.name, r.Metric.Label)
 		}
 	}
