@@ -17,12 +17,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
+	"golang.org/x/mod/semver"
 )
 
 // DefaultTimeout bounds one build command when Options.Timeout is zero.
@@ -143,17 +143,12 @@ func LatestRelease(ctx context.Context, repo, base string) (string, error) {
 
 var versionTag = regexp.MustCompile(`^v[0-9]+(\.[0-9]+)*$`)
 
-// versionLess orders v1.2.3 tags by their numbers.
+// versionLess orders v1.2.3 tags as semantic versions (a tag that is not
+// one, such as PostgREST's early v0.4.0.0, sorts below them all); equal
+// versions (v1, v1.0) by their text, so that the order is total.
 func versionLess(a, b string) bool {
-	pa, pb := strings.Split(a[1:], "."), strings.Split(b[1:], ".")
-	for i := 0; i < len(pa) && i < len(pb); i++ {
-		x, _ := strconv.Atoi(pa[i])
-		y, _ := strconv.Atoi(pb[i])
-		if x != y {
-			return x < y
-		}
-	}
-	return len(pa) < len(pb)
+	c := semver.Compare(a, b)
+	return c < 0 || c == 0 && a < b
 }
 
 // Dirty reports whether repo's work tree has changes (untracked files

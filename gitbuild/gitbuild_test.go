@@ -168,7 +168,7 @@ func TestDefaultCommand(t *testing.T) {
 }
 
 func TestVersionLess(t *testing.T) {
-	for _, c := range [][2]string{{"v1.9.0", "v1.10.0"}, {"v1", "v1.0"}, {"v12.2.8", "v13.0.0"}} {
+	for _, c := range [][2]string{{"v1.9.0", "v1.10.0"}, {"v1", "v1.0"}, {"v12.2.8", "v13.0.0"}, {"v13.0.8", "v14.17"}, {"v0.4.0.0", "v0.5.0"}} {
 		if !versionLess(c[0], c[1]) || versionLess(c[1], c[0]) {
 			t.Errorf("versionLess(%s, %s)", c[0], c[1])
 		}

@@ -14,9 +14,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
+
+	"golang.org/x/mod/semver"
 )
 
 // Programs are the server programs a directory must hold to be used.
@@ -59,20 +59,12 @@ func Find(dir string) (string, error) {
 }
 
 // Newest picks the directory of the highest PostgreSQL version among
-// .../<version>/bin directories, comparing versions as numbers.
+// .../<version>/bin directories, comparing versions as numbers ("9.6" <
+// "16"; a directory not named by a version sorts below them all).
 func Newest(dirs []string) string {
-	return slices.MaxFunc(dirs, func(a, b string) int { return slices.Compare(version(a), version(b)) })
+	return slices.MaxFunc(dirs, func(a, b string) int { return semver.Compare(version(a), version(b)) })
 }
 
-// version is the <version> of .../<version>/bin, as numbers ("9.6" -> [9 6]).
-func version(dir string) []int {
-	var v []int
-	for _, part := range strings.Split(filepath.Base(filepath.Dir(dir)), ".") {
-		n, err := strconv.Atoi(part)
-		if err != nil {
-			return nil
-		}
-		v = append(v, n)
-	}
-	return v
-}
+// version is the <version> of .../<version>/bin as a semantic version
+// ("9.6" -> "v9.6").
+func version(dir string) string { return "v" + filepath.Base(filepath.Dir(dir)) }
