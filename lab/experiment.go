@@ -298,6 +298,10 @@ type Trials struct {
 	// request for the machine's speed reference measured in every trial
 	// (Trial.SpeedRefNs); false tests the raw per-round ratios.
 	SpeedAdjust *bool `toml:"speed_adjust" json:"speed_adjust,omitempty"`
+	// Fresh starts the target afresh for every trial: a variant PostgREST
+	// could take by a config reload is restarted instead, so that no
+	// trial's memory carries what the one before it left (memory-growth).
+	Fresh bool `toml:"fresh" json:"fresh,omitempty"`
 }
 
 // InterferenceLimit is Interference, or DefaultInterference when unset.
@@ -339,6 +343,9 @@ type Variant struct {
 	// [partition] postgresql (never from a variant table): the server
 	// keeps it across variants and removes it when it restores.
 	PGCPUAffinity string
+	// Restart starts the target afresh even where a config reload would
+	// apply the variant: set from [trials] fresh, never by a variant table.
+	Restart bool
 }
 
 // WithBinary is a variant named name running binary with v's settings

@@ -9,9 +9,10 @@ import (
 )
 
 // partitioned is v as applied under e's partition: PostgREST's CPUs as its
-// CPUAffinity drop-in, PostgreSQL's as its unit's.
+// CPUAffinity drop-in, PostgreSQL's as its unit's; [trials] fresh as Restart.
 func partitioned(e *Experiment, v Variant) Variant {
 	v.PGCPUAffinity = e.Partition.PostgreSQL
+	v.Restart = e.Trials.Fresh
 	if e.Partition.PostgREST == "" {
 		return v
 	}

@@ -12,11 +12,13 @@ type dropInServer struct {
 	fakeServer
 	dropIns    []map[string]string
 	pgAffinity []string
+	restarts   []bool
 }
 
 func (d *dropInServer) Apply(ctx context.Context, v Variant) (Applied, error) {
 	d.dropIns = append(d.dropIns, v.DropIn)
 	d.pgAffinity = append(d.pgAffinity, v.PGCPUAffinity)
+	d.restarts = append(d.restarts, v.Restart)
 	return d.fakeServer.Apply(ctx, v)
 }
 
@@ -84,5 +86,21 @@ func TestPartitionValidation(t *testing.T) {
 	e.Partition.Generator = "zero"
 	if errs := e.Validate(); len(errs) != 1 || !strings.Contains(errs[0].Error(), `partition.generator: "zero" is not a CPU list`) {
 		t.Errorf("errors %v", errs)
+	}
+}
+
+// [trials] fresh asks every Apply for a restart, never a config reload;
+// without it the server chooses.
+func TestFreshAsksEveryApplyForARestart(t *testing.T) {
+	for _, fresh := range []bool{false, true} {
+		e := testExperiment()
+		e.Trials.Fresh = fresh
+		srv := &dropInServer{}
+		if _, err := (&Runner{Server: srv, Loader: &fakeLoader{}, Decided: FixedRounds}).Run(context.Background(), e); err != nil {
+			t.Fatal(err)
+		}
+		if len(srv.restarts) == 0 || slices.ContainsFunc(srv.restarts, func(r bool) bool { return r != fresh }) {
+			t.Errorf("fresh = %v: Restart per Apply %v", fresh, srv.restarts)
+		}
 	}
 }

@@ -87,13 +87,23 @@ func schemaReloadRuns(t *testing.T, dir string) {
 
 // The bundled memory-growth experiment, shortened to 3 s soaks on smaller
 // schemas, on the real PostgREST: every trial has a memory growth with an
-// interval, and the report shows the growth table and the timelines.
+// interval, every variant started afresh, and the report shows the growth
+// table and the timelines.
 func memoryGrowthRuns(t *testing.T, dir string) {
 	runDir, run := runSmallSchemas(t, dir, "memory-growth", "--duration", "3s", "--warmup", "0s")
 	for _, tr := range run.Trials {
 		g, ok := stats.RSSGrowth(tr, 0.05)
 		if tr.Error != "" || !ok || !(g.Lo <= g.PerHour && g.PerHour <= g.Hi) || g.Bins < 10 {
 			t.Errorf("trial %d (%s): error %q, growth %+v (ok %v); want a growth with its interval", tr.Seq, tr.Variant, tr.Error, g, ok)
+		}
+	}
+	// [trials] fresh: db-schemas is reloadable, yet no variant may be
+	// applied by a config reload of the process the one before it grew.
+	for _, v := range run.Variants {
+		for _, c := range v.Changes {
+			if c.Where == "note" && strings.Contains(c.To, "config reload") {
+				t.Errorf("variant %s applied by a config reload (%s), want a fresh start", v.Name, c.To)
+			}
 		}
 	}
 	rep := readReport(t, runDir)

@@ -67,6 +67,7 @@ type VariantV1 struct {
 	Binary        string            `json:"binary,omitempty"`
 	Args          []string          `json:"args,omitempty"`
 	PGCPUAffinity string            `json:"pg_cpu_affinity,omitempty"`
+	Restart       bool              `json:"restart,omitempty"`
 }
 
 // ChangeV1 is one setting a variant changed, as applied.

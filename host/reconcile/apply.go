@@ -12,7 +12,8 @@ import (
 // db-anon-role with superuser or BYPASSRLS powers (checkRoles), plans the steps from
 // what is applied, takes them (PostgREST config, PostgreSQL pinning and
 // settings, the unit's drop-in, environment and command line), then
-// reloads the target's config when the plan allows it, else restarts it,
+// reloads the target's config when the plan allows it (and v.Restart does
+// not forbid it), else restarts it,
 // and waits until the target is ready. Its error is cleaned of the secrets
 // it knows (Secrets).
 func (l *Server) Apply(ctx context.Context, v lab.Variant) (_ lab.Applied, err error) {
@@ -27,7 +28,9 @@ func (l *Server) Apply(ctx context.Context, v lab.Variant) (_ lab.Applied, err e
 	if err := l.checkRoles(ctx, in); err != nil {
 		return lab.Applied{}, fmt.Errorf("variant %s: %w", v.Name, err)
 	}
-	e := &executor{l: l, p: planFor(l.cur, in.want, l.reloadRules()), in: in, cur: &l.cur}
+	rules := l.reloadRules()
+	rules.reloads = rules.reloads && !v.Restart // [trials] fresh: a restart, never a reload
+	e := &executor{l: l, p: planFor(l.cur, in.want, rules), in: in, cur: &l.cur}
 	if err := e.run(ctx); err != nil {
 		return lab.Applied{Changes: e.changes}, fmt.Errorf("variant %s: %w", v.Name, err)
 	}

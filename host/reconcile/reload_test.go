@@ -153,6 +153,15 @@ func reloadableOn(t *testing.T, bin, version string) {
 	if err != nil || mainPID(t, l) != pid || !hasNote(a, "config reload") {
 		t.Errorf("back to on: %v, pid %d -> %d, %+v", err, pid, mainPID(t, l), a.Changes)
 	}
+	// [trials] fresh: the same reloadable change restarts the target.
+	a, err = l.Apply(ctx, lab.Variant{Name: "off-fresh", PostgREST: map[string]string{"db-prepared-statements": "false"}, Restart: true})
+	if err != nil || mainPID(t, l) == pid || hasNote(a, "config reload") {
+		t.Errorf("reloadable variant with Restart: %v, pid %d -> %d (want a restart), %+v", err, pid, mainPID(t, l), a.Changes)
+	}
+	if line := query("11"); !strings.Contains(line, "<unnamed>") {
+		t.Errorf("the restarted target does not have prepared statements off: %s", line)
+	}
+	pid = mainPID(t, l)
 	a, err = l.Apply(ctx, lab.Variant{Name: "info", PostgREST: map[string]string{"log-level": "info"}})
 	if err != nil || mainPID(t, l) == pid || hasNote(a, "config reload") {
 		t.Errorf("log-level variant: %v, pid %d -> %d (want a restart), %+v", err, pid, mainPID(t, l), a.Changes)

@@ -124,6 +124,7 @@ type VariantV1 struct {
 	Binary        string            `json:"binary,omitempty"`
 	Args          []string          `json:"args,omitempty"`
 	PGCPUAffinity string            `json:"pg_cpu_affinity,omitempty"`
+	Restart       bool              `json:"restart,omitempty"`
 }
 
 // SweepV1 is the experiment's [sweep]; the first axis' fields are inline.
