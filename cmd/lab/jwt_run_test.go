@@ -73,7 +73,7 @@ func fixtureStack(t *testing.T) string {
 func TestJWTExperimentRuns(t *testing.T) {
 	t.Parallel() // structure, not an effect's size: see parallelTests
 	src := shortExperiment(t, "jwt", `warmup = "2s"`, `warmup = "0s"`, `duration = "6s"`, `duration = "1s"`,
-		"min = 5\nmax = 8", "min = 2\nmax = 2", "rate = 300", "rate = 100")
+		"min = 8\nmax = 8", "min = 2\nmax = 2", "rate = 300", "rate = 100")
 	exp := writeExperiment(t, "jwt", src, "jwt/rs256.pem")
 	stack := fixtureStack(t)
 	results := t.TempDir()
