@@ -6,7 +6,7 @@ package lab
 var GHCMetrics = []Metric{
 	{"ghc_alloc", "GHC bytes allocated", "KB/req", -1, ghcMetric(func(g *GHCStats) float64 { return g.AllocPerRequest / 1e3 })},
 	{"ghc_gc_share", "GHC GC share of CPU", "%", -1, ghcMetric(func(g *GHCStats) float64 { return 100 * g.GCShare })},
-	{"ghc_max_live", "GHC max live heap", "MB", -1, ghcMetric(func(g *GHCStats) float64 { return float64(g.MaxLiveBytes) / 1e6 })},
+	{"ghc_max_live", "GHC heap after a collection, max", "MB", -1, ghcMetric(func(g *GHCStats) float64 { return float64(g.MaxLiveBytes) / 1e6 })},
 	{"ghc_major_gcs", "GHC major GCs (gen 1)", "count", -1, ghcMetric(func(g *GHCStats) float64 { return float64(g.MajorGCs) })},
 }
 

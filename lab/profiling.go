@@ -41,8 +41,12 @@ type GHCStats struct {
 	GCCPUSeconds    float64
 	CPUSeconds      float64 // the process's user CPU in the window
 	// GCShare is GCCPUSeconds / CPUSeconds, in [0, 1].
-	GCShare      float64
-	MaxLiveBytes int64 // largest live heap after a collection
+	GCShare float64
+	// MaxLiveBytes is the largest heap after any collection (+RTS -S's
+	// Live column). After a minor collection that column counts the old
+	// generation whole, garbage included: before a major collection it
+	// can be twice the data kept alive. The data kept alive is Live.
+	MaxLiveBytes int64
 	// Live is the live heap after each major collection, at most one
 	// point a second (the largest): the series a soak's growth of the
 	// heap itself is read from, apart from RSS (which also holds what the

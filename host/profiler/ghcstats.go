@@ -17,7 +17,10 @@ type GHCWindow struct {
 	GCCPUSeconds   float64
 	// CPUSeconds is the process's user CPU from the last collection before
 	// the window to the last one in it (0 when there was none before).
-	CPUSeconds   float64
+	CPUSeconds float64
+	// MaxLiveBytes is the largest Live column of any collection: after a
+	// minor one it counts the old generation uncollected, so it is the
+	// heap's peak after a collection, not the data kept alive (Live).
 	MaxLiveBytes int64
 	// Live is the live heap after each major collection (generation 1 or
 	// more), seconds after the window's start (the process's elapsed time

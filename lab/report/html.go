@@ -355,8 +355,8 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 
 {{with .Growth}}<h2>Memory growth</h2>
 <p class="muted">{{$.GrowthIntro}}</p>
-<table><tr><th class="l">variant</th><th class="l">scenario</th><th>trial</th><th>span</th><th>RSS first</th><th>RSS last</th><th>growth</th><th class="l">95 % interval</th><th>live heap growth</th><th class="l">95 % interval</th></tr>
-{{range .}}<tr><td class="l"><code>{{.Variant}}</code></td><td class="l">{{.Scenario}}</td><td>{{.Trial}}</td><td>{{.Span}}</td><td>{{.First}}</td><td>{{.Last}}</td><td>{{.PerHour}}</td><td class="l">{{.Interval}}</td><td>{{.Live}}</td><td class="l">{{.LiveInterval}}</td></tr>
+<table><tr><th class="l">variant</th><th class="l">scenario</th><th>trial</th><th>span</th><th>RSS first</th><th>RSS last</th><th>growth</th><th class="l">95 % interval</th><th>live heap after major GCs</th><th>live heap growth</th><th class="l">95 % interval</th></tr>
+{{range .}}<tr><td class="l"><code>{{.Variant}}</code></td><td class="l">{{.Scenario}}</td><td>{{.Trial}}</td><td>{{.Span}}</td><td>{{.First}}</td><td>{{.Last}}</td><td>{{.PerHour}}</td><td class="l">{{.Interval}}</td><td>{{.LiveHeap}}</td><td>{{.Live}}</td><td class="l">{{.LiveInterval}}</td></tr>
 {{end}}</table>{{end}}
 
 {{with .Trials}}<h2>Timeline</h2>

@@ -61,10 +61,38 @@ func TestGrowthInMarkdownAndHTML(t *testing.T) {
 	run.Trials = []lab.Trial{tr}
 	md, html, _ := renderAll(t, run)
 	for name, out := range map[string]string{"markdown": md, "html": html} {
-		for _, want := range []string{"Memory growth", "60.0 MB/h", "40.0 MB", "live heap growth", "30.0 MB/h"} {
+		for _, want := range []string{"Memory growth", "60.0 MB/h", "40.0 MB", "live heap growth", "30.0 MB/h", "10.0 MB → 10.5 MB (60)"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s lacks %q", name, want)
 			}
 		}
+	}
+}
+
+// A soak with one major collection (30 minutes at 50 req/s beside 10,000
+// tables, 2026-12-06) has no live heap growth to fit, but its live heap
+// after that collection is in the table: the figure that tells the RSS
+// step at the collection from a leak.
+func TestGrowthShowsTheLiveHeapOfOneMajorCollection(t *testing.T) {
+	run := &lab.Run{Experiment: lab.Experiment{Name: "soak", Timeline: true, Load: lab.Load{Model: lab.ModelOpen, Rate: 50},
+		Scenarios: []string{"GETSingle"}}}
+	run.Variants = []lab.VariantInfo{{Name: "base", Baseline: true}}
+	tr := lab.Trial{Seq: 1, Rep: 1, Variant: "base", Scenario: "GETSingle", Load: lab.LoadStats{Requests: 3000, Rate: 50}}
+	for i := range 600 {
+		tr.Server.Samples = append(tr.Server.Samples, lab.UsageSample{T: float64(i) / 10, RSS: uint64(130e6 + 60e6*float64(i)/600)})
+	}
+	for i := range 60 {
+		tr.Series = append(tr.Series, lab.Second{T: float64(i + 1), Requests: 50, P50Ms: 2, P99Ms: 4})
+	}
+	tr.GHC = &lab.GHCStats{GCs: 60, MajorGCs: 1, Live: []lab.LiveSample{{T: 45, Bytes: 53.2e6}}}
+	run.Trials = []lab.Trial{tr}
+	md, html, _ := renderAll(t, run)
+	for name, out := range map[string]string{"markdown": md, "html": html} {
+		if !strings.Contains(out, "53.2 MB (1)") {
+			t.Errorf("%s lacks the live heap after the one major collection, 53.2 MB (1)", name)
+		}
+	}
+	if !strings.Contains(md, "| 53.2 MB (1) | – | – |") {
+		t.Errorf("markdown: want the live heap and no growth fitted from one collection:\n%s", md)
 	}
 }

@@ -70,7 +70,7 @@ td.q { text-align: left; white-space: normal; font-family: monospace; font-size:
 {{if or .GHC .GHCNote}}<h2 id="ghc-runtime">GHC runtime</h2>
 {{with .GHCNote}}<p class="note">{{.}}</p>{{end}}
 {{with .GHC}}<p class="muted">From <code>+RTS -S</code>: only the lines written during the measured windows. The verdicts on these are the GHC rows of the results.</p>
-<table><tr><th class="l">variant</th><th>allocated per request</th><th>GC share of CPU</th><th>max live heap</th><th>major GCs (gen 1)</th><th>GCs</th></tr>
+<table><tr><th class="l">variant</th><th>allocated per request</th><th>GC share of CPU</th><th>heap after a GC, max</th><th>major GCs (gen 1)</th><th>GCs</th></tr>
 {{range .}}<tr><td class="l">{{.Variant}}</td><td>{{bytes .AllocPerRequest}}</td><td>{{pct .GCShare}}</td><td>{{bytesi .MaxLiveBytes}}</td><td>{{.MajorGCs}}</td><td>{{.GCs}}</td></tr>
 {{end}}</table>{{end}}{{end}}
 {{with .SQL}}<h2 id="sql">SQL per variant</h2>

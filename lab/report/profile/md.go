@@ -54,7 +54,7 @@ func Markdown(b io.Writer, run *lab.Run) {
 		}
 		if len(r.GHC) > 0 {
 			fmt.Fprintf(b, "From `+RTS -S`, the lines written during the measured windows (verdicts: the GHC rows of the results).\n\n"+
-				"| variant | allocated per request | GC share of CPU | max live heap | major GCs | GCs |\n|---|---:|---:|---:|---:|---:|\n")
+				"| variant | allocated per request | GC share of CPU | heap after a GC, max | major GCs | GCs |\n|---|---:|---:|---:|---:|---:|\n")
 			for _, g := range r.GHC {
 				fmt.Fprintf(b, "| %s | %s | %s | %s | %d | %d |\n", format.MdEscape(g.Variant), format.Bytes(g.AllocPerRequest), pct(g.GCShare), format.Bytes(float64(g.MaxLiveBytes)), g.MajorGCs, g.GCs)
 			}
