@@ -43,23 +43,12 @@ func TestTimelineInMarkdownAndHTML(t *testing.T) {
 // With timeline = true the report states each trial's memory growth per
 // hour with its interval.
 func TestGrowthInMarkdownAndHTML(t *testing.T) {
-	run := &lab.Run{Experiment: lab.Experiment{Name: "soak", Timeline: true, Load: lab.Load{Model: lab.ModelOpen, Rate: 50},
-		Scenarios: []string{"GETSingle"}}}
-	run.Variants = []lab.VariantInfo{{Name: "base", Baseline: true}}
-	tr := lab.Trial{Seq: 1, Rep: 1, Variant: "base", Scenario: "GETSingle", Load: lab.LoadStats{Requests: 3000, Rate: 50}}
-	for i := range 600 { // +1 MB a minute
-		tr.Server.Samples = append(tr.Server.Samples, lab.UsageSample{T: float64(i) / 10, RSS: uint64(40e6 + 1e6*float64(i)/600)})
-	}
-	for i := range 60 {
-		tr.Series = append(tr.Series, lab.Second{T: float64(i + 1), Requests: 50, P50Ms: 2, P99Ms: 4})
-	}
 	// The live heap after major collections: +0.5 MB a minute, one a second.
-	tr.GHC = &lab.GHCStats{GCs: 60, MajorGCs: 60}
+	ghc := &lab.GHCStats{GCs: 60, MajorGCs: 60}
 	for i := range 60 {
-		tr.GHC.Live = append(tr.GHC.Live, lab.LiveSample{T: float64(i), Bytes: int64(10e6 + 0.5e6*float64(i)/60)})
+		ghc.Live = append(ghc.Live, lab.LiveSample{T: float64(i), Bytes: int64(10e6 + 0.5e6*float64(i)/60)})
 	}
-	run.Trials = []lab.Trial{tr}
-	md, html, _ := renderAll(t, run)
+	md, html, _ := renderAll(t, soakRun(40e6, 1e6, ghc)) // +1 MB a minute
 	for name, out := range map[string]string{"markdown": md, "html": html} {
 		for _, want := range []string{"Memory growth", "60.0 MB/h", "40.0 MB", "live heap growth", "30.0 MB/h", "10.0 MB → 10.5 MB (60)"} {
 			if !strings.Contains(out, want) {
@@ -74,19 +63,8 @@ func TestGrowthInMarkdownAndHTML(t *testing.T) {
 // after that collection is in the table: the figure that tells the RSS
 // step at the collection from a leak.
 func TestGrowthShowsTheLiveHeapOfOneMajorCollection(t *testing.T) {
-	run := &lab.Run{Experiment: lab.Experiment{Name: "soak", Timeline: true, Load: lab.Load{Model: lab.ModelOpen, Rate: 50},
-		Scenarios: []string{"GETSingle"}}}
-	run.Variants = []lab.VariantInfo{{Name: "base", Baseline: true}}
-	tr := lab.Trial{Seq: 1, Rep: 1, Variant: "base", Scenario: "GETSingle", Load: lab.LoadStats{Requests: 3000, Rate: 50}}
-	for i := range 600 {
-		tr.Server.Samples = append(tr.Server.Samples, lab.UsageSample{T: float64(i) / 10, RSS: uint64(130e6 + 60e6*float64(i)/600)})
-	}
-	for i := range 60 {
-		tr.Series = append(tr.Series, lab.Second{T: float64(i + 1), Requests: 50, P50Ms: 2, P99Ms: 4})
-	}
-	tr.GHC = &lab.GHCStats{GCs: 60, MajorGCs: 1, Live: []lab.LiveSample{{T: 45, Bytes: 53.2e6}}}
-	run.Trials = []lab.Trial{tr}
-	md, html, _ := renderAll(t, run)
+	ghc := &lab.GHCStats{GCs: 60, MajorGCs: 1, Live: []lab.LiveSample{{T: 45, Bytes: 53.2e6}}}
+	md, html, _ := renderAll(t, soakRun(130e6, 60e6, ghc))
 	for name, out := range map[string]string{"markdown": md, "html": html} {
 		if !strings.Contains(out, "53.2 MB (1)") {
 			t.Errorf("%s lacks the live heap after the one major collection, 53.2 MB (1)", name)
@@ -95,4 +73,21 @@ func TestGrowthShowsTheLiveHeapOfOneMajorCollection(t *testing.T) {
 	if !strings.Contains(md, "| 53.2 MB (1) | – | – |") {
 		t.Errorf("markdown: want the live heap and no growth fitted from one collection:\n%s", md)
 	}
+}
+
+// soakRun is a one-minute soak of timeline = true at 50 req/s whose RSS
+// starts at rss and grows by perMinute, with the GHC statistics ghc.
+func soakRun(rss, perMinute float64, ghc *lab.GHCStats) *lab.Run {
+	run := &lab.Run{Experiment: lab.Experiment{Name: "soak", Timeline: true, Load: lab.Load{Model: lab.ModelOpen, Rate: 50},
+		Scenarios: []string{"GETSingle"}}}
+	run.Variants = []lab.VariantInfo{{Name: "base", Baseline: true}}
+	tr := lab.Trial{Seq: 1, Rep: 1, Variant: "base", Scenario: "GETSingle", Load: lab.LoadStats{Requests: 3000, Rate: 50}, GHC: ghc}
+	for i := range 600 {
+		tr.Server.Samples = append(tr.Server.Samples, lab.UsageSample{T: float64(i) / 10, RSS: uint64(rss + perMinute*float64(i)/600)})
+	}
+	for i := range 60 {
+		tr.Series = append(tr.Series, lab.Second{T: float64(i + 1), Requests: 50, P50Ms: 2, P99Ms: 4})
+	}
+	run.Trials = []lab.Trial{tr}
+	return run
 }
