@@ -1,13 +1,18 @@
 package labtest
 
 import (
+	"errors"
 	"net"
+	"sync"
 	"testing"
 	"time"
 )
 
 // FreePort returns a TCP port on 127.0.0.1 that nothing listens on right
-// now (never a fixed one).
+// now (never a fixed one) and that no earlier call in this test binary
+// returned: the kernel may hand the port it just freed out again, so two
+// calls in a row (a server port and its admin port) could otherwise get
+// the same one.
 func FreePort(t testing.TB) int {
 	t.Helper()
 	p, err := freePort()
@@ -17,13 +22,30 @@ func FreePort(t testing.TB) int {
 	return p
 }
 
+// given holds the ports freePort handed out.
+var given = struct {
+	sync.Mutex
+	ports map[int]bool
+}{ports: map[int]bool{}}
+
+// freePort asks the kernel for a free port until it gets one it did not
+// hand out before.
 func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
+	given.Lock()
+	defer given.Unlock()
+	for range 100 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return 0, err
+		}
+		p := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if !given.ports[p] {
+			given.ports[p] = true
+			return p, nil
+		}
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	return 0, errors.New("no free port on 127.0.0.1 that was not handed out before, in 100 tries")
 }
 
 // WaitFor polls ok every 20 ms until it holds and fails the test, naming

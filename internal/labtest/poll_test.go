@@ -50,3 +50,17 @@ func TestWaitFor(t *testing.T) {
 		}
 	})
 }
+
+// FreePort never hands out a port twice in one test binary, though the
+// kernel often gives back the port it has just freed: a server port and
+// its admin port asked for in a row must differ.
+func TestFreePortNeverRepeats(t *testing.T) {
+	seen := map[int]bool{}
+	for range 500 {
+		p := FreePort(t)
+		if seen[p] {
+			t.Fatalf("port %d handed out twice", p)
+		}
+		seen[p] = true
+	}
+}
