@@ -12,7 +12,10 @@ import (
 )
 
 // A server with a capacity of ~800 req/s (token bucket): beyond it every
-// request waits 100 ms. Search with p99 <= 50 ms must find about 800.
+// request waits 400 ms. Search with p99 <= 200 ms must find about 800.
+// The limit sits far above the loopback's own latency, so a busy machine's
+// scheduling stall (CI runs other test binaries beside this one) does not
+// fail a step below capacity.
 func TestSearchFindsCapacity(t *testing.T) {
 	var mu sync.Mutex
 	tokens, last := 20.0, time.Now()
@@ -27,13 +30,13 @@ func TestSearchFindsCapacity(t *testing.T) {
 		}
 		mu.Unlock()
 		if !ok {
-			time.Sleep(100 * time.Millisecond)
+			time.Sleep(400 * time.Millisecond)
 		}
 		okHandler(w, r)
 	})
 	cfg := Config{Target: Target{URL: s.URL}, Mix: simpleMix("/"), Open: &Open{Rate: 200, MaxInFlight: 400},
 		Duration: 500 * time.Millisecond, Warmup: 100 * time.Millisecond, Seed: 1, Timeout: 2 * time.Second}
-	sr, err := Search(context.Background(), cfg, Limit{P99: 50 * time.Millisecond, MaxErrorRate: 0.001, MaxDroppedRate: 0.01}, nil)
+	sr, err := Search(context.Background(), cfg, Limit{P99: 200 * time.Millisecond, MaxErrorRate: 0.001, MaxDroppedRate: 0.01}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
