@@ -302,6 +302,11 @@ type Trials struct {
 	// could take by a config reload is restarted instead, so that no
 	// trial's memory carries what the one before it left (memory-growth).
 	Fresh bool `toml:"fresh" json:"fresh,omitempty"`
+	// Headline names the metric the verdict is about and the adaptive
+	// stop waits for (a Metrics name with a direction: "p99", "cpu",
+	// "server_cpu", "peak_rss", ...); "" leaves it to the load model
+	// (PrimaryMetric).
+	Headline string `toml:"headline" json:"headline,omitempty"`
 }
 
 // InterferenceLimit is Interference, or DefaultInterference when unset.

@@ -87,14 +87,42 @@ func MetricByName(name string) (Metric, bool) {
 	return Metric{}, false
 }
 
-// PrimaryMetric is the metric an experiment's verdict is about: CPU per
-// request (server + database) for the efficiency model, else throughput.
+// PrimaryMetric is the metric an experiment's verdict is about, its
+// headline: Trials.Headline when the file names one, else what the load
+// model leaves free to vary. The closed model and a search measure how
+// much the server serves: throughput. The open model sets the rate, so its
+// throughput is the rate asked in every trial that keeps up, and a verdict
+// on it would be decided before anything was measured: its headline is
+// latency p99. The efficiency model (open, below capacity) is about the
+// cost: server + database CPU per request.
 func PrimaryMetric(e *Experiment) Metric {
-	if e != nil && e.Load.Model.Efficiency() {
-		m, _ := MetricByName("cpu")
+	name := "rate"
+	switch {
+	case e == nil:
+	case e.Trials.Headline != "":
+		name = e.Trials.Headline
+	case e.Load.Model.Efficiency():
+		name = "cpu"
+	case e.Load.Model == ModelOpen:
+		name = "p99"
+	}
+	if m, ok := MetricByName(name); ok {
 		return m
 	}
-	return Metrics[0]
+	return Metrics[0] // a headline validation refused; not reached from a valid file
+}
+
+// HeadlineNames are the metrics a file may name as its headline: those
+// with a direction (a neutral one, like the speed reference, cannot be
+// better or worse).
+func HeadlineNames() []string {
+	var out []string
+	for _, m := range Metrics {
+		if m.Better != 0 {
+			out = append(out, m.Name)
+		}
+	}
+	return out
 }
 
 // poolMetric reads a figure of the trial's pool statistics, known when the

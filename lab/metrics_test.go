@@ -78,3 +78,36 @@ func TestJWTCacheMetrics(t *testing.T) {
 		}
 	}
 }
+
+// The headline follows the load model: throughput where the server sets
+// the rate (closed, search), latency p99 where the generator does (open:
+// its throughput is the rate asked), CPU per request in efficiency mode;
+// a headline the file names wins over all of them.
+func TestPrimaryMetric(t *testing.T) {
+	for _, c := range []struct {
+		model    Model
+		headline string
+		want     string
+	}{
+		{ModelClosed, "", "rate"},
+		{ModelSearch, "", "rate"},
+		{ModelOpen, "", "p99"},
+		{ModelEfficiency, "", "cpu"},
+		{ModelOpen, "server_cpu", "server_cpu"},
+		{ModelClosed, "peak_rss", "peak_rss"},
+		{ModelEfficiency, "p50", "p50"},
+	} {
+		e := &Experiment{Load: Load{Model: c.model}, Trials: Trials{Headline: c.headline}}
+		if got := PrimaryMetric(e).Name; got != c.want {
+			t.Errorf("%s, headline %q: primary %q, want %q", c.model, c.headline, got, c.want)
+		}
+	}
+	if got := PrimaryMetric(nil).Name; got != "rate" {
+		t.Errorf("no experiment: primary %q, want rate", got)
+	}
+	for _, name := range HeadlineNames() {
+		if m, _ := MetricByName(name); m.Better == 0 {
+			t.Errorf("headline %q has no direction", name)
+		}
+	}
+}

@@ -385,6 +385,13 @@ func (v *validator) trials(t *Trials) {
 	if err := t.Analysis.Valid(); err != nil {
 		v.add(err.Error(), "trials", "analysis")
 	}
+	if t.Headline != "" && !slices.Contains(HeadlineNames(), t.Headline) {
+		msg := fmt.Sprintf("%q is not a metric with a direction", t.Headline)
+		if s := Suggest(t.Headline, HeadlineNames()); s != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		v.add(msg+" (allowed: "+strings.Join(HeadlineNames(), ", ")+")", "trials", "headline")
+	}
 }
 
 func (v *validator) variants(vs []Variant) {

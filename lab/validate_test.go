@@ -70,6 +70,11 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 			`trials.order: "roundrobin" is not a trial order`,
 			"trials.alpha: 0.6 must be in (0, 0.5]",
 		}},
+		{"headline", func(e *Experiment) { e.Trials.Headline = "p90" }, []string{
+			`trials.headline: "p90" is not a metric with a direction (did you mean "p50"?) (allowed: rate, p50, p99,`}},
+		{"neutral headline", func(e *Experiment) { e.Trials.Headline = "speed_ref" }, []string{
+			`trials.headline: "speed_ref" is not a metric with a direction`}},
+		{"headline named", func(e *Experiment) { e.Trials.Headline = "peak_rss" }, nil},
 		{"negative warmup", func(e *Experiment) { e.Load.Warmup = -time.Second }, []string{"load.warmup: -1s must be >= 0"}},
 		{"variants", func(e *Experiment) {
 			e.Variants = []Variant{

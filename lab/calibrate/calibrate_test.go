@@ -254,3 +254,26 @@ func TestDeriveKeepsTheFirstScenarioOnly(t *testing.T) {
 		t.Errorf("Derive changed the experiment's own scenarios: %+v", e.Custom)
 	}
 }
+
+// Calibration sizes its injection for throughput or CPU per request: an
+// experiment headlined on anything else is refused, saying what it has.
+func TestCheckHeadline(t *testing.T) {
+	for _, c := range []struct {
+		model    lab.Model
+		headline string
+		want     string // "" accepted
+	}{
+		{lab.ModelClosed, "", ""},
+		{lab.ModelSearch, "", ""},
+		{lab.ModelEfficiency, "", ""},
+		{lab.ModelOpen, "", "headline is p99 (latency p99)"},
+		{lab.ModelClosed, "peak_rss", "headline is peak_rss"},
+		{lab.ModelEfficiency, "rate", "headline is rate"},
+	} {
+		e := &lab.Experiment{Name: "x", Load: lab.Load{Model: c.model}, Trials: lab.Trials{Headline: c.headline}}
+		err := calibrate.CheckHeadline(e)
+		if (err == nil) != (c.want == "") || (err != nil && !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%s, headline %q: %v, want %q", c.model, c.headline, err, c.want)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package calibrate
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+)
 
 // Injection says where A' gets its extra CPU work per request.
 type Injection string
@@ -35,4 +39,21 @@ func ParseInjection(s string, reference bool) (Injection, error) {
 		return InjectDatabase, nil
 	}
 	return "", fmt.Errorf("--inject %q: allowed values are server (postgrest-mini only) and database (any PostgREST)", s)
+}
+
+// CheckHeadline is nil when e's headline is one the injection is sized
+// for: throughput (closed model, search) or server + database CPU per
+// request (efficiency). Otherwise it says which the experiment has and
+// what to run instead: an effect on p99 or on memory is not a fixed share
+// of injected CPU work.
+func CheckHeadline(e *lab.Experiment) error {
+	m := lab.PrimaryMetric(e)
+	want := "rate"
+	if e.Load.Model.Efficiency() {
+		want = "cpu"
+	}
+	if m.Name == want {
+		return nil
+	}
+	return fmt.Errorf("calibrate: %s's headline is %s (%s); calibration sizes its injected work for throughput (the closed model, a search) or CPU per request (efficiency): calibrate the design in one of those models, without [trials] headline", e.Name, m.Name, m.Label)
 }

@@ -64,6 +64,9 @@ type Calibration struct {
 // the runs done so far (the interrupted run left out of the tally).
 func (c *Calibration) Run(ctx context.Context) error {
 	e := c.Experiment
+	if err := calibrate.CheckHeadline(e); err != nil {
+		return err
+	}
 	start := time.Now()
 	c.dir = filepath.Join(c.Results, "calibrate", e.Name, Stamp(start))
 	plan := calibrate.Schedule(c.AARuns, c.Effects)
