@@ -99,7 +99,7 @@ func (s *session) duetTrial(ctx context.Context, round int, vs [2]Variant, sc st
 			spec.Load.Warmup = 0
 			var err error
 			outs[i], err = s.Duet.Loaders[i].Load(ctx, spec)
-			tel, werr := wins[i].Stop(context.WithoutCancel(ctx), outs[i].sent())
+			tel, werr := wins[i].Stop(context.WithoutCancel(ctx), outs[i].windowRequests())
 			if werr != nil && err == nil {
 				err = fmt.Errorf("telemetry: %w", werr)
 			}

@@ -25,10 +25,10 @@ var coreMetrics = []Metric{
 	{"p50", "latency p50", "ms", -1, func(t Trial) (float64, bool) { return t.Load.LatencyMs.P50, t.Load.Succeeded() > 0 }},
 	{"p99", "latency p99", "ms", -1, func(t Trial) (float64, bool) { return t.Load.LatencyMs.P99, t.Load.Succeeded() > 0 }},
 	{"min", "latency min", "ms", -1, func(t Trial) (float64, bool) { return t.Load.LatencyMs.Min, t.Load.Succeeded() > 0 }},
-	// CPU per request is unknown for a trial without a successful answer:
-	// a server that fails every request fast must not read as a cheap one
-	// (lab track once charted a broken build's 200 µs of failures beside
-	// its parents' working requests).
+	// CPU per request is per successful answer (Trial.WindowRequests),
+	// and unknown for a trial without one: a server that fails requests
+	// fast must not read as a cheap one (lab track once charted a broken
+	// build's 200 µs of failures beside its parents' working requests).
 	{"server_cpu", "server CPU", "µs/req", -1, func(t Trial) (float64, bool) {
 		return t.Server.CPUPerRequestUs, t.Server.CPUSeconds > 0 && t.Load.Succeeded() > 0
 	}},

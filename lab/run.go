@@ -184,13 +184,16 @@ type Trial struct {
 
 // WindowRequests is the count the telemetry window's per-request figures
 // are per (CPU and statements per request, GHC allocation, the SQL each
-// variant sent): Sent when set, else Load.Requests. A search's Load holds
-// its best step only, while the window saw every step.
+// variant sent): the successful answers, so that a server failing some
+// requests fast does not read as a cheaper one (their cost is charged to
+// the answers that worked); or Sent when set: a search's Load holds its
+// best step only, while the window saw every step, failed answers
+// included.
 func (t Trial) WindowRequests() int64 {
 	if t.Sent > t.Load.Requests {
 		return t.Sent
 	}
-	return t.Load.Requests
+	return t.Load.Succeeded()
 }
 
 // LoadStats is the load generator's summary of a trial (warm-up excluded).
@@ -297,7 +300,7 @@ type CurvePoint struct {
 type Usage struct {
 	CPUSeconds      float64
 	CPUUtil         float64 // cores busy on average
-	CPUPerRequestUs float64 // CPUSeconds*1e6/requests
+	CPUPerRequestUs float64 // CPUSeconds*1e6 / Trial.WindowRequests (successful answers)
 	PeakRSS         uint64
 	MeanRSS         uint64
 	Samples         []UsageSample

@@ -246,7 +246,7 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 		acts := s.actions(ctx)
 		out, err = s.Loader.Load(ctx, spec)
 		actEvents := acts()
-		tel, werr := win.Stop(context.WithoutCancel(ctx), out.sent())
+		tel, werr := win.Stop(context.WithoutCancel(ctx), out.windowRequests())
 		if werr != nil && err == nil {
 			err = fmt.Errorf("telemetry: %w", werr)
 		}
@@ -256,8 +256,8 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 	}
 	t.End = s.Now()
 	t.Load, t.Series, t.Curve = out.Stats, out.Series, out.Curve
-	if n := out.sent(); n > t.Load.Requests {
-		t.Sent = n
+	if out.Sent > t.Load.Requests {
+		t.Sent = out.Sent
 	}
 	if c, ok := s.Loader.(Cleaner); ok && ctx.Err() == nil {
 		if cerr := c.Cleanup(ctx, spec); cerr != nil {

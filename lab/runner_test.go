@@ -58,8 +58,9 @@ func (w fakeWindow) Stop(_ context.Context, n int64) (Telemetry, error) {
 }
 
 type fakeLoader struct {
-	block chan struct{} // when set, Load waits for it or ctx
-	calls int
+	block  chan struct{} // when set, Load waits for it or ctx
+	calls  int
+	errors int64 // failed answers among each load's 1,000
 }
 
 func (l *fakeLoader) Load(ctx context.Context, spec LoadSpec) (LoadOutcome, error) {
@@ -71,7 +72,7 @@ func (l *fakeLoader) Load(ctx context.Context, spec LoadSpec) (LoadOutcome, erro
 			return LoadOutcome{}, ctx.Err()
 		}
 	}
-	return LoadOutcome{Stats: LoadStats{Requests: 1000, Rate: 100, Seconds: 10}}, nil
+	return LoadOutcome{Stats: LoadStats{Requests: 1000, Errors: l.errors, Rate: 100, Seconds: 10}}, nil
 }
 
 func testExperiment() *Experiment {
@@ -109,6 +110,22 @@ func TestRunnerStopsWhenDecidedAfterMin(t *testing.T) {
 	}
 	if len(run.Trials) != 4 || calls != 1 {
 		t.Fatalf("trials %d decided calls %d, want 4 trials (2 rounds) and 1 call", len(run.Trials), calls)
+	}
+}
+
+// The telemetry window's per-request figures divide by the successful
+// answers: 200 failed of 1,000 leave 800, so a server that fails requests
+// fast does not read as cheaper per request.
+func TestRunnerChargesCPUToSuccessfulAnswers(t *testing.T) {
+	run, err := (&Runner{Server: &fakeServer{}, Loader: &fakeLoader{errors: 200}, Decided: FixedRounds}).Run(context.Background(), testExperiment())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range run.Trials {
+		// fakeWindow uses 100 µs of CPU per request it is told of.
+		if tr.Server.CPUSeconds != 800*1e-4 || tr.WindowRequests() != 800 {
+			t.Fatalf("trial %d: window told of %.0f requests (WindowRequests %d), want the 800 that succeeded", tr.Seq, tr.Server.CPUSeconds/1e-4, tr.WindowRequests())
+		}
 	}
 }
 

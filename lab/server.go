@@ -113,10 +113,12 @@ type LoadOutcome struct {
 	Sent int64
 }
 
-// sent is the request count the telemetry window's figures are per.
-func (o LoadOutcome) sent() int64 {
+// windowRequests is the count the telemetry window's per-request figures
+// divide by (Trial.WindowRequests): the successful answers, or a search's
+// every answered request.
+func (o LoadOutcome) windowRequests() int64 {
 	if o.Sent > o.Stats.Requests {
 		return o.Sent
 	}
-	return o.Stats.Requests
+	return o.Stats.Succeeded()
 }
