@@ -28,7 +28,7 @@ const bisectCommits, bisectStepAt = 16, 11 // commit 11 (of 1..16) adds the pre-
 // a machine disturbs every round, so rounds are not left out for
 // interference (their trials would be too few for any verdict).
 const bisectTestExperiment = `name = "bisect-test"
-title = "GETSingle, six rounds of 1 s, for lab bisect's test"
+title = "GETSingle, six rounds of 0.5 s, for lab bisect's test"
 description = "One build's GETSingle; lab bisect makes it three."
 scenarios = ["GETSingle"]
 
@@ -36,7 +36,7 @@ scenarios = ["GETSingle"]
 model = "closed"
 connections = 10
 warmup = "0s"
-duration = "1s"
+duration = "500ms"
 
 [trials]
 min = 6

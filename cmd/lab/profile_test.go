@@ -61,8 +61,9 @@ func profileBinaries(t *testing.T, tg labTarget) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var out, errb bytes.Buffer
+	// One rate, no capacity search: what is profiled does not depend on it.
 	err = run(ctx, []string{"run", exp, "--dir", dir, "--results", results, "--profile",
-		"--min-trials", "2", "--max-trials", "2", "--duration", "2s", "--warmup", "1s"}, &out, &errb)
+		"--min-trials", "2", "--max-trials", "2", "--duration", "2s", "--warmup", "1s", "--min-rate", tinyRate, "--max-rate", tinyRate}, &out, &errb)
 	if err != nil {
 		t.Fatalf("run: %v\n%s\n%s", err, out.String(), errb.String())
 	}

@@ -137,7 +137,7 @@ func TestTrackFindsTheStepCommit(t *testing.T) {
 	hook := newHookReceiver(t)
 	issue := filepath.Join(t.TempDir(), "issue.md")
 	args := []string{"track", "--repo", repo, "--build", "sh build.sh", "--store", storeURI, "--dir", dir, "--results", t.TempDir(),
-		"--metrics", "db_cpu", "--max-p", "0.01", "--min-trials", "4", "--max-trials", "4", "--duration", "1500ms", "--warmup", "0s",
+		"--metrics", "db_cpu", "--max-p", "0.01", "--min-trials", "4", "--max-trials", "4", "--duration", "1s", "--warmup", "0s",
 		"--alert-webhook", hook.url, "--alert-issue", issue}
 	out, err := runLab(t, args...)
 	t.Logf("lab track:\n%s", out)
