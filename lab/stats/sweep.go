@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
@@ -21,8 +22,12 @@ type SweepResult struct {
 	Keys      []string
 	Geometric bool
 	// Baseline is the baseline variant; Order the cost order.
-	Baseline  string
-	Order     lab.Cheapest
+	Baseline string
+	Order    lab.Cheapest
+	// Metrics are the metrics drawn and tabled against the swept value:
+	// SweepMetrics, the headline when it is none of them, and errors when
+	// some value failed requests.
+	Metrics   []string
 	Scenarios []SweepScenario
 }
 
@@ -42,7 +47,7 @@ type SweepPointResult struct {
 	Variant string
 	Values  []string
 	// Metrics are the medians with their confidence intervals, by metric
-	// name (SweepMetrics that were measured).
+	// name (SweepResult.Metrics and errors, those that were measured).
 	Metrics map[string]Summary
 }
 
@@ -81,6 +86,12 @@ func Sweep(run *lab.Run, alpha float64) *SweepResult {
 	for _, a := range axes {
 		res.Keys = append(res.Keys, a.Key)
 	}
+	names := SweepMetrics
+	if !slices.Contains(names, primary.Name) {
+		names = append(slices.Clone(names), primary.Name)
+	}
+	names = append(slices.Clone(names), "errors")
+	failed := false
 	for _, sc := range ScenarioNames(run) {
 		ss := SweepScenario{Scenario: sc}
 		for _, p := range s.Points() {
@@ -89,12 +100,13 @@ func Sweep(run *lab.Run, alpha float64) *SweepResult {
 			if len(trials) == 0 {
 				continue
 			}
-			for _, name := range SweepMetrics {
+			for _, name := range names {
 				m, _ := lab.MetricByName(name)
 				if vs := valuesOf(trials, m); len(vs) > 0 {
 					pr.Metrics[name], _ = Summarize(vs)
 				}
 			}
+			failed = failed || pr.Metrics["errors"].Median > 0
 			ss.Points = append(ss.Points, pr)
 		}
 		compare := func(best, other string) Row {
@@ -109,7 +121,51 @@ func Sweep(run *lab.Run, alpha float64) *SweepResult {
 		ss.Pool = PoolSizingOf(run, sc, ss.Points)
 		res.Scenarios = append(res.Scenarios, ss)
 	}
+	res.Metrics = names[:len(names)-1]
+	if failed {
+		res.Metrics = names
+	}
 	return res
+}
+
+// leftOut names the failing points Recommend left out, with the share of
+// requests each failed: "; left out, for failed requests: 2 (33 %), 4
+// (12 %)"; "" when none.
+func leftOut(points []SweepPointResult, fails map[int]bool) string {
+	var parts []string
+	for i, p := range points {
+		if fails[i] {
+			parts = append(parts, fmt.Sprintf("%s (%s)", pointLabel(p.Values), pct(p.Metrics["errors"].Median)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; left out, for failed requests: " + strings.Join(parts, ", ")
+}
+
+// FailedMarginPct is how many more of its requests (in percentage points
+// of the errors metric) a swept value may fail than the value that failed
+// fewest before Recommend leaves it out.
+const FailedMarginPct = 0.1
+
+// failing returns the points that failed more requests than the one that
+// failed fewest, by more than FailedMarginPct: their latency and CPU are
+// the answers that worked, so they cannot be recommended on them.
+func failing(points []SweepPointResult) map[int]bool {
+	least := math.Inf(1)
+	for _, p := range points {
+		if e, ok := p.Metrics["errors"]; ok {
+			least = min(least, e.Median)
+		}
+	}
+	out := map[int]bool{}
+	for i, p := range points {
+		if e, ok := p.Metrics["errors"]; ok && e.Median > least+FailedMarginPct {
+			out[i] = true
+		}
+	}
+	return out
 }
 
 // Recommend picks, among points (cheapest first), the best on metric m and
@@ -118,10 +174,11 @@ func Sweep(run *lab.Run, alpha float64) *SweepResult {
 // it says it cannot tell and recommends nothing.
 func Recommend(points []SweepPointResult, m lab.Metric, axes []lab.SweepAxis, baseline string, compare func(best, other string) Row) Recommendation {
 	rec := Recommendation{Metric: m.Name}
+	fails := failing(points)
 	best := -1
 	for i, p := range points {
 		s, ok := p.Metrics[m.Name]
-		if !ok || math.IsNaN(s.Median) {
+		if !ok || math.IsNaN(s.Median) || fails[i] {
 			continue
 		}
 		if best < 0 || better(m, s.Median, points[best].Metrics[m.Name].Median) {
@@ -138,7 +195,7 @@ func Recommend(points []SweepPointResult, m lab.Metric, axes []lab.SweepAxis, ba
 	rows := make([]*Row, len(points))
 	cheapest := -1
 	for i, p := range points {
-		if _, ok := p.Metrics[m.Name]; !ok {
+		if _, ok := p.Metrics[m.Name]; !ok || fails[i] {
 			continue
 		}
 		if i != best {
@@ -158,8 +215,8 @@ func Recommend(points []SweepPointResult, m lab.Metric, axes []lab.SweepAxis, ba
 	differs := false
 	var vsBase []*Row
 	var weak *Row // significant against the baseline, but below the MDE
-	for _, p := range points {
-		if _, ok := p.Metrics[m.Name]; ok && p.Variant != baseline {
+	for i, p := range points {
+		if _, ok := p.Metrics[m.Name]; ok && p.Variant != baseline && !fails[i] {
 			r := compare(baseline, p.Variant)
 			vsBase = append(vsBase, &r)
 			differs = differs || Differs(r)
@@ -178,6 +235,7 @@ func Recommend(points []SweepPointResult, m lab.Metric, axes []lab.SweepAxis, ba
 				axisNames(axes), pointLabel(pointValues(points, weak.VariantName)), weak.DeltaPct, weak.P, weak.MDEString())
 		}
 		b.WriteString("; keep what you have, or measure more rounds")
+		b.WriteString(leftOut(points, fails))
 		rec.Sentence = b.String()
 		return rec
 	}
@@ -194,7 +252,9 @@ func Recommend(points []SweepPointResult, m lab.Metric, axes []lab.SweepAxis, ba
 			fmt.Fprintf(&b, " (the run could detect %s)", r.MDEString())
 		}
 	}
-	if below := previousMeasured(points, cheapest, m); below >= 0 && rows[below] != nil {
+	if below := previousMeasured(points, cheapest, m); below >= 0 && fails[below] {
+		fmt.Fprintf(&b, "; below %s (at %s) %s of the requests failed", label, pointLabel(points[below].Values), pct(points[below].Metrics["errors"].Median))
+	} else if below >= 0 && rows[below] != nil {
 		r := rows[below]
 		rec.Below = r
 		verb := "drops"
@@ -205,6 +265,7 @@ func Recommend(points []SweepPointResult, m lab.Metric, axes []lab.SweepAxis, ba
 	} else {
 		b.WriteString("; it is the cheapest value swept")
 	}
+	b.WriteString(leftOut(points, fails))
 	rec.Sentence = b.String()
 	return rec
 }

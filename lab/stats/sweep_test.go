@@ -132,3 +132,50 @@ func TestRecommendSignificantBelowMDE(t *testing.T) {
 		t.Errorf("above the MDE: %+v", r)
 	}
 }
+
+// A value that fails requests is never recommended, however good its
+// headline: its latency is the answers that worked. Here db-pool 1 and 2
+// fail a third of their requests fast, so the answers that worked are the
+// quickest of the sweep (p99 a quarter of the others'); the recommendation
+// skips them, names them with their failure share, and the table gains an
+// errors column. The headline is p99 (the open model's), also tabled.
+func TestRecommendLeavesOutValuesThatFail(t *testing.T) {
+	run := poolSweep([]float64{2400, 2400, 2400, 2400, 2400, 2400}, 0.02, 1, "")
+	run.Experiment.Load.Model = lab.ModelOpen
+	for i := range run.Trials {
+		tr := &run.Trials[i]
+		if tr.Variant == "db-pool=1" || tr.Variant == "db-pool=2" {
+			tr.Load.Errors = tr.Load.Requests / 3
+			tr.Load.LatencyMs.P99 /= 4
+		}
+		if tr.Variant == "db-pool=5" {
+			tr.Load.LatencyMs.P99 *= 2 // worse than 10 and up
+		}
+	}
+	v := stats.Compare(run, 0)
+	sc := v.Sweep.Scenarios[0]
+	r := sc.Recommendation
+	if r.Metric != "p99" || r.Cheapest != "db-pool=10" || r.Best == "db-pool=1" || r.Best == "db-pool=2" {
+		t.Fatalf("recommendation %+v", r)
+	}
+	for _, want := range []string{"; below 10 (at 5) latency p99 rises", "; left out, for failed requests: 1 (33 %), 2 (33 %)"} {
+		if !strings.Contains(r.Sentence, want) {
+			t.Errorf("sentence %q lacks %q", r.Sentence, want)
+		}
+	}
+	if got := strings.Join(v.Sweep.Metrics, ","); got != "rate,p99,cpu,peak_rss,errors" {
+		t.Errorf("tabled metrics %s, want the sweep's four and errors", got)
+	}
+
+	// Without failures there is no errors column, and a headline that is
+	// none of the sweep's metrics is tabled and recommended on.
+	clean := poolSweep([]float64{1000, 1600, 2000, 2400, 2000, 1800}, 0.02, 1, "")
+	clean.Experiment.Trials.Headline = "p50"
+	cv := stats.Compare(clean, 0)
+	if got := strings.Join(cv.Sweep.Metrics, ","); got != "rate,p99,cpu,peak_rss,p50" {
+		t.Errorf("tabled metrics %s, want the sweep's four and the headline p50", got)
+	}
+	if cr := cv.Sweep.Scenarios[0].Recommendation; cr.Metric != "p50" || cr.CannotTell || cr.Best != "db-pool=10" {
+		t.Errorf("p50 headline: %+v", cr)
+	}
+}

@@ -27,10 +27,11 @@ func metricTitle(run *lab.Run, m lab.Metric) string {
 	return m.Label + " (" + m.Unit + ")"
 }
 
-// metrics are the stats.SweepMetrics measured in the sweep.
+// metrics are the sweep's metrics (stats.SweepResult.Metrics) measured in
+// it.
 func metrics(sw *stats.SweepResult) []lab.Metric {
 	var out []lab.Metric
-	for _, name := range stats.SweepMetrics {
+	for _, name := range sw.Metrics {
 		m, _ := lab.MetricByName(name)
 		for _, sc := range sw.Scenarios {
 			if slices.ContainsFunc(sc.Points, func(p stats.SweepPointResult) bool { _, ok := p.Metrics[name]; return ok }) {
