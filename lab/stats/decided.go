@@ -8,7 +8,7 @@ const DecidedMargin = 1.0
 
 // Decided is the adaptive stopping rule the run loop calls after each
 // round (once Trials.Min rounds are done). A run is decided when, for every
-// scenario and every variant, the primary metric (throughput) either
+// scenario and every variant, the headline metric (lab.PrimaryMetric) either
 // differs significantly from the baseline at this look's threshold, or the
 // confidence interval of its change (Row.DiffCI) lies within
 // ±DecidedMargin %: more trials would not change the answer.
