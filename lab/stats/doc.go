@@ -80,8 +80,9 @@
 // confidence interval wider than ±NoiseLimit of the median), and events in
 // the trials (OOM kills, crashes, failed trials, request errors).
 //
-// The headline of a (scenario, variant) pair is its primary metric,
-// throughput. Secondary metrics are tested one by one without correction
+// The headline of a (scenario, variant) pair is its primary metric
+// (lab.PrimaryMetric: throughput, latency p99 in the open model, CPU per
+// request in efficiency mode, or the file's [trials] headline). Secondary metrics are tested one by one without correction
 // for multiple comparisons (like benchstat), so in an A/A run some of the
 // eight metrics come out significant by chance about one time in three;
 // read them as supporting evidence, not as verdicts on their own.
