@@ -114,11 +114,7 @@ type LoadOutcome struct {
 }
 
 // windowRequests is the count the telemetry window's per-request figures
-// divide by (Trial.WindowRequests): the successful answers, or a search's
-// every answered request.
+// divide by: Trial.WindowRequests of the trial this outcome becomes.
 func (o LoadOutcome) windowRequests() int64 {
-	if o.Sent > o.Stats.Requests {
-		return o.Sent
-	}
-	return o.Stats.Succeeded()
+	return Trial{Load: o.Stats, Sent: o.Sent}.WindowRequests()
 }
