@@ -86,11 +86,16 @@ func Sweep(run *lab.Run, alpha float64) *SweepResult {
 	for _, a := range axes {
 		res.Keys = append(res.Keys, a.Key)
 	}
-	names := SweepMetrics
-	if !slices.Contains(names, primary.Name) {
-		names = append(slices.Clone(names), primary.Name)
+	// The table's metrics (the headline among them); errors is always
+	// summarised, for Recommend, and tabled when some value failed.
+	res.Metrics = SweepMetrics
+	if !slices.Contains(res.Metrics, primary.Name) {
+		res.Metrics = append(slices.Clone(res.Metrics), primary.Name)
 	}
-	names = append(slices.Clone(names), "errors")
+	names := res.Metrics
+	if !slices.Contains(names, "errors") {
+		names = append(slices.Clone(names), "errors")
+	}
 	failed := false
 	for _, sc := range ScenarioNames(run) {
 		ss := SweepScenario{Scenario: sc}
@@ -121,7 +126,6 @@ func Sweep(run *lab.Run, alpha float64) *SweepResult {
 		ss.Pool = PoolSizingOf(run, sc, ss.Points)
 		res.Scenarios = append(res.Scenarios, ss)
 	}
-	res.Metrics = names[:len(names)-1]
 	if failed {
 		res.Metrics = names
 	}

@@ -178,4 +178,10 @@ func TestRecommendLeavesOutValuesThatFail(t *testing.T) {
 	if cr := cv.Sweep.Scenarios[0].Recommendation; cr.Metric != "p50" || cr.CannotTell || cr.Best != "db-pool=10" {
 		t.Errorf("p50 headline: %+v", cr)
 	}
+
+	// A sweep headlined on errors tables them once, failures or not.
+	run.Experiment.Trials.Headline = "errors"
+	if got := strings.Join(stats.Compare(run, 0).Sweep.Metrics, ","); got != "rate,p99,cpu,peak_rss,errors" {
+		t.Errorf("errors headline: tabled metrics %s, want errors once", got)
+	}
 }
