@@ -82,8 +82,9 @@
 //
 // The headline of a (scenario, variant) pair is its primary metric
 // (lab.PrimaryMetric: throughput, latency p99 in the open model, CPU per
-// request in efficiency mode, or the file's [trials] headline). Secondary metrics are tested one by one without correction
-// for multiple comparisons (like benchstat), so in an A/A run some of the
-// eight metrics come out significant by chance about one time in three;
-// read them as supporting evidence, not as verdicts on their own.
+// request in efficiency mode, or the file's [trials] headline). Secondary
+// metrics are tested one by one without correction for multiple
+// comparisons (like benchstat), so in an A/A run some of the eight metrics
+// come out significant by chance about one time in three; read them as
+// supporting evidence, not as verdicts on their own.
 package stats
