@@ -24,21 +24,25 @@ type poolWatch struct {
 	last  telemetry.PoolMetrics
 }
 
+// watchPool takes the window's first scrape before it returns, so that the
+// counters' baseline (the JWT cache's, the pool's timeouts) comes before
+// any of the window's requests, and then scrapes every PoolInterval.
 func watchPool(ctx context.Context, adminURL string) *poolWatch {
 	ctx, cancel := context.WithCancel(ctx)
 	p := &poolWatch{cancel: cancel, done: make(chan struct{})}
 	client := &http.Client{Timeout: 2 * time.Second}
+	p.scrape(ctx, client, adminURL)
 	go func() {
 		defer close(p.done)
 		t := time.NewTicker(PoolInterval)
 		defer t.Stop()
 		for {
-			p.scrape(ctx, client, adminURL)
 			select {
 			case <-ctx.Done():
 				return
 			case <-t.C:
 			}
+			p.scrape(ctx, client, adminURL)
 		}
 	}()
 	return p
