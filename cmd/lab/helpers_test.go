@@ -54,12 +54,18 @@ func (l *lockedBuffer) String() string {
 }
 
 // TestMain removes the binaries buildLab made once the tests are done.
-func TestMain(m *testing.M) {
-	code := m.Run()
+// TestMain stops the shared test cluster (labtest.Main) and removes the
+// package run's build of lab.
+func TestMain(m *testing.M) { labtest.Main(cleanBuild{m}) }
+
+type cleanBuild struct{ m *testing.M }
+
+func (c cleanBuild) Run() int {
+	code := c.m.Run()
 	if labBuild.dir != "" {
 		os.RemoveAll(labBuild.dir)
 	}
-	os.Exit(code)
+	return code
 }
 
 // labBuild is buildLab's one build for the whole package run: the tests
