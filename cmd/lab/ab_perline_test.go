@@ -15,6 +15,7 @@ import (
 // that request only; each gets its own capacity and its own CPU per
 // request verdict in the summary.
 func TestABPerLine(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	src := labtest.PostgREST(t)
 	dir := directStack(t, "--postgrest", src)
 	tmp := t.TempDir()
@@ -23,7 +24,6 @@ func TestABPerLine(t *testing.T) {
 	targets := filepath.Join(tmp, "two.http")
 	os.WriteFile(targets, []byte("GET http://x/artist?artist_id=eq.3\n\nGET http://x/album?select=title&album_id=eq.3\n"), 0o644)
 	results, md := t.TempDir(), filepath.Join(tmp, "summary.md")
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	out, err := runLab(t, "ab", "base="+a, "pr="+b, "--per-line", "--targets", targets, "--dir", dir, "--results", results,
 		"--min-rate", tinyRate, "--max-rate", tinyRate, "--min-trials", "2", "--max-trials", "2", "--duration", "1s", "--warmup", "0s", "--markdown", md)
 	if err != nil {

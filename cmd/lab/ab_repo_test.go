@@ -18,16 +18,17 @@ import (
 // naming its repository, ref and commit, the summary titled by the refs;
 // a second run builds nothing.
 func TestABRepoThreeWay(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	pgrst := labtest.PostgREST(t)
 	r := labtest.NewGitRepo(t)
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	cache := []string{"XDG_CACHE_HOME=" + t.TempDir()} // its builds only: it counts them
 	dir := directStack(t, "--postgrest", pgrst)
 	short := gitbuild.Short
 	wantTitle := "HEAD (" + short(r.Feature) + ") vs main (" + short(r.Main) + ") and v1.10.0 (" + short(r.Release) + ")"
 	want := map[string]struct{ ref, sha string }{"main": {"main", r.Main}, "v1.10.0": {"v1.10.0", r.Release}, "HEAD": {"HEAD", r.Feature}}
 	for i, wantCached := range []bool{false, true} {
 		results, md := t.TempDir(), filepath.Join(t.TempDir(), "summary.md")
-		out, err := runLab(t, "ab", "--repo", r.Dir, "--base", "main", "--release", "latest", "--build", labtest.BuildCommand,
+		out, err := runLabEnv(t, cache, "ab", "--repo", r.Dir, "--base", "main", "--release", "latest", "--build", labtest.BuildCommand,
 			"GETSingle", "--dir", dir, "--results", results,
 			"--min-trials", "2", "--max-trials", "2", "--duration", "1s", "--warmup", "0s", "--markdown", md)
 		if err != nil {

@@ -41,6 +41,7 @@ func buildMini(t *testing.T) string {
 // variant's trials, and its --version is in run.json, the terminal, both
 // reports, the --markdown summary and $GITHUB_STEP_SUMMARY (appended).
 func TestABTwoCopies(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	for _, tg := range []struct {
 		name string
 		bin  func(t *testing.T) string
@@ -59,9 +60,7 @@ func TestABTwoCopies(t *testing.T) {
 			results, md := t.TempDir(), filepath.Join(tmp, "summary.md")
 			stepSummary := filepath.Join(tmp, "step-summary.md")
 			os.WriteFile(stepSummary, []byte("an earlier step's summary\n"), 0o644)
-			t.Setenv(stepSummaryEnv, stepSummary)
-			t.Setenv("XDG_CACHE_HOME", t.TempDir())
-			out, err := runLab(t, "ab", "base="+a, "pr="+b, "--dir", dir, "--results", results, "--min-rate", tinyRate, "--max-rate", tinyRate,
+			out, err := runLabEnv(t, []string{stepSummaryEnv + "=" + stepSummary}, "ab", "base="+a, "pr="+b, "--dir", dir, "--results", results, "--min-rate", tinyRate, "--max-rate", tinyRate,
 				"--min-trials", "2", "--max-trials", "2", "--duration", "1s", "--warmup", "0s", "--markdown", md)
 			if err != nil {
 				t.Fatalf("lab ab: %v\n%s", err, out)

@@ -14,6 +14,7 @@ import (
 // lab plan takes the noise from an earlier run when given one, else
 // from --cv; more noise or a smaller effect needs more rounds.
 func TestPlan(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	rounds := func(args ...string) (int, string) {
 		t.Helper()
 		var out, errb bytes.Buffer

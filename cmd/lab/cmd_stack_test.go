@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,6 +49,24 @@ func runLab(t *testing.T, args ...string) (string, error) {
 	var out, errb bytes.Buffer
 	err := run(ctx, args, &out, &errb)
 	return out.String(), err
+}
+
+// runLabEnv is runLab in a process of its own (buildLab's lab) whose
+// environment is the test's with env added ("NAME=value"): what a
+// parallel test uses instead of t.Setenv. The error carries the
+// process's standard error.
+func runLabEnv(t *testing.T, env []string, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, buildLab(t), args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return out.String(), fmt.Errorf("lab %s: %w: %s", strings.Join(args, " "), err, errb.String())
+	}
+	return out.String(), nil
 }
 
 // The whole path a user takes, on the real PostgREST and on the reference

@@ -104,6 +104,7 @@ postgrest = { log-level = "crit", db-max-rows = 5 }
 // The bundled loadtest experiment runs as it is: every line of its targets
 // file answered (the POST rolled back: 201), one row each, no errors.
 func TestLoadtestExperimentRuns(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	for _, tg := range []struct {
 		name string
 		bin  func(t *testing.T) string
@@ -111,7 +112,6 @@ func TestLoadtestExperimentRuns(t *testing.T) {
 		t.Run(tg.name, func(t *testing.T) {
 			dir := directStack(t, "--postgrest", tg.bin(t))
 			results := t.TempDir()
-			t.Setenv("XDG_CACHE_HOME", t.TempDir())
 			out, err := runLab(t, "run", "loadtest", "--dir", dir, "--results", results, "--min-trials", "2", "--max-trials", "2",
 				"--duration", "1s", "--warmup", "0s")
 			if err != nil {

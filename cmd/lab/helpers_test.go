@@ -53,15 +53,24 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// TestMain removes the binaries buildLab made once the tests are done.
-// TestMain stops the shared test cluster (labtest.Main) and removes the
-// package run's build of lab.
-func TestMain(m *testing.M) { labtest.Main(cleanBuild{m}) }
+// TestMain gives the package run a cache directory of its own
+// ($XDG_CACHE_HOME: the bundled targets files, builds), stops the shared
+// test cluster (labtest.Main) and removes the package run's build of lab
+// and the cache. A test that needs a cache no other test shares (counting
+// builds) gives runLabEnv its own.
+func TestMain(m *testing.M) { labtest.Main(packageRun{m}) }
 
-type cleanBuild struct{ m *testing.M }
+type packageRun struct{ m *testing.M }
 
-func (c cleanBuild) Run() int {
-	code := c.m.Run()
+func (p packageRun) Run() int {
+	cache, err := os.MkdirTemp("", "lab-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(cache)
+	os.Setenv("XDG_CACHE_HOME", cache)
+	code := p.m.Run()
 	if labBuild.dir != "" {
 		os.RemoveAll(labBuild.dir)
 	}

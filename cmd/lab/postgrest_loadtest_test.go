@@ -17,6 +17,7 @@ import (
 // error statuses (a missing table 404, a forbidden one 401), and the ones
 // it means to succeed get a 2xx.
 func TestPostgRESTLoadtestRuns(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	src := labtest.PostgREST(t)
 	dir := directStack(t, "--postgrest", src)
 	if out, err := runLab(t, "fixture", "chinook", "--postgrest-loadtest", "--dir", dir); err != nil {
@@ -26,7 +27,6 @@ func TestPostgRESTLoadtestRuns(t *testing.T) {
 	a := labtest.CopyExecutable(t, src, filepath.Join(tmp, "a", "postgrest"))
 	b := labtest.CopyExecutable(t, src, filepath.Join(tmp, "b", "postgrest"))
 	results := t.TempDir()
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	out, err := runLab(t, "run", "postgrest-loadtest", "--binary", "release="+a, "--binary", "branch="+b, "--dir", dir, "--results", results,
 		"--min-rate", tinyRate, "--max-rate", tinyRate, "--min-trials", "2", "--max-trials", "2", "--duration", "3s", "--warmup", "0s")
 	if err != nil {

@@ -30,6 +30,7 @@ import (
 // decoded names, flame graphs, pprof profiles, GHC runtime statistics (real
 // PostgREST; postgrest-mini says they do not apply) and the SQL per variant.
 func TestProfileBinaries(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	if _, err := exec.LookPath("perf"); err != nil {
 		labtest.Need(t, "perf is not installed (apt-get install linux-perf): %v", err)
 	}
@@ -43,9 +44,8 @@ func profileBinaries(t *testing.T, tg labTarget) {
 	flags := tg.flags(t)
 	dir := directStack(t, flags...)
 	bins := t.TempDir()
-	for _, v := range []string{"PGRST_RELEASE", "PGRST_BRANCH"} {
-		t.Setenv(v, labtest.CopyExecutable(t, flags[1], filepath.Join(bins, strings.ToLower(v))))
-	}
+	release := labtest.CopyExecutable(t, flags[1], filepath.Join(bins, "release"))
+	branch := labtest.CopyExecutable(t, flags[1], filepath.Join(bins, "branch"))
 	src, err := os.ReadFile("../../experiments/binaries.toml")
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +62,7 @@ func profileBinaries(t *testing.T, tg labTarget) {
 	defer cancel()
 	var out, errb bytes.Buffer
 	// One rate, no capacity search: what is profiled does not depend on it.
-	err = run(ctx, []string{"run", exp, "--dir", dir, "--results", results, "--profile",
+	err = run(ctx, []string{"run", exp, "--binary", "release=" + release, "--binary", "branch=" + branch, "--dir", dir, "--results", results, "--profile",
 		"--min-trials", "2", "--max-trials", "2", "--duration", "2s", "--warmup", "1s", "--min-rate", tinyRate, "--max-rate", tinyRate}, &out, &errb)
 	if err != nil {
 		t.Fatalf("run: %v\n%s\n%s", err, out.String(), errb.String())

@@ -41,6 +41,7 @@ db-uri = "unix"
 // fixture and a run of two variants against the real PostgREST, all in a
 // directory of that user's; the target runs as that user too.
 func TestRunWithoutRoot(t *testing.T) {
+	t.Parallel() // structure, not an effect's size: see parallelTests
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to become an unprivileged user for the test")
 	}
