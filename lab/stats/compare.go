@@ -56,9 +56,7 @@ func compareWith(run *lab.Run, alpha float64, primaryOnly bool, base string, var
 		for _, name := range v.Variants {
 			g := groupOf(run, name, sc)
 			v.Rows = append(v.Rows, compareGroups(sc, b, g, lk)...)
-			if !primaryOnly {
-				v.Endpoints = append(v.Endpoints, endpoints(sc, b, g, lk)...)
-			}
+			v.Endpoints = append(v.Endpoints, endpoints(sc, b, g, lk)...) // Decided's too
 		}
 	}
 	if !primaryOnly {

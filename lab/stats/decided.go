@@ -20,8 +20,16 @@ const DecidedMargin = 1.0
 // (stopping for a change within the margin only lowers it). With
 // sequential = false every look tests at alpha: "optional stopping", whose
 // false-positive rate grows with the number of looks.
+//
+// A run whose scenarios replay a targets file also states a verdict per
+// line (Endpoint), Holm-adjusted across the lines. It is not decided at a
+// look where those verdicts are out of the test's reach (Holm's strictest
+// step, Threshold / lines tested, below the smallest p-value the rounds
+// can give) while Trials.Max rounds would bring them in reach: stopping
+// there would leave every line undecidable, whatever its change.
 func Decided(run *lab.Run, alpha float64) bool {
-	heads := compare(run, alpha, true).Headlines()
+	v := compare(run, alpha, true)
+	heads := v.Headlines()
 	if len(heads) == 0 {
 		return false
 	}
@@ -34,7 +42,39 @@ func Decided(run *lab.Run, alpha float64) bool {
 		}
 		return false
 	}
-	return true
+	return !linesAwaitReach(v)
+}
+
+// linesAwaitReach reports whether some comparison's per-line verdicts
+// cannot be reached at this look but can at the design's last one.
+func linesAwaitReach(v *Verdicts) bool {
+	type comparison struct{ scenario, variant string }
+	lines := map[comparison]int{}
+	for _, e := range v.Endpoints {
+		if e.Tested {
+			lines[comparison{e.Scenario, e.VariantName}]++
+		}
+	}
+	d := v.Design
+	for _, e := range v.Endpoints {
+		m := lines[comparison{e.Scenario, e.VariantName}]
+		if !e.Tested || m == 0 {
+			continue
+		}
+		r := e.Row
+		paired := r.Test == TestSignedRank
+		n := min(r.Baseline.N, r.Variant.N)
+		if paired && r.Paired != nil {
+			n = r.Paired.N
+		}
+		if Reachable(n, r.Threshold/float64(m), paired) {
+			continue
+		}
+		if d.Max > n && Reachable(d.Max, d.NominalAlpha(d.Max)/float64(m), paired) {
+			return true
+		}
+	}
+	return false
 }
 
 // DecidedFunc adapts Decided to the run loop's hook (lab.Runner.Decided),

@@ -319,8 +319,9 @@ type look struct {
 	rounds   int
 	analysis lab.Analysis
 	pairable bool
-	// primary is the headline metric; primaryOnly skips the others (for
-	// the stopping rule).
+	// primary is the headline metric; primaryOnly skips the other
+	// metrics' rows (for the stopping rule, which still tests the lines of
+	// a targets file: Decided).
 	primary     string
 	primaryOnly bool
 	// speedAdjust adjusts CPU metrics for the machine's speed reference.
