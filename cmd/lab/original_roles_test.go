@@ -130,7 +130,7 @@ func TestAgentRefusesASuperuserTarget(t *testing.T) {
 	if err := os.WriteFile(conf, original, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	alterRole(t, st.AdminURI, "ALTER ROLE authenticator NOSUPERUSER")
+	adminExec(t, st.AdminURI, "ALTER ROLE authenticator NOSUPERUSER")
 	if listened, err := agentStarts(t, cfg); !listened {
 		t.Fatalf("the agent refused the stack's own config: %v", err)
 	}
@@ -140,11 +140,12 @@ func TestAgentRefusesASuperuserTarget(t *testing.T) {
 // until the test ends.
 func superAuthenticator(t *testing.T, adminURI string) {
 	t.Helper()
-	alterRole(t, adminURI, "ALTER ROLE authenticator SUPERUSER")
-	t.Cleanup(func() { alterRole(t, adminURI, "ALTER ROLE authenticator NOSUPERUSER") })
+	adminExec(t, adminURI, "ALTER ROLE authenticator SUPERUSER")
+	t.Cleanup(func() { adminExec(t, adminURI, "ALTER ROLE authenticator NOSUPERUSER") })
 }
 
-func alterRole(t *testing.T, adminURI, sql string) {
+// adminExec runs sql as the stack's superuser (Status.AdminURI).
+func adminExec(t *testing.T, adminURI, sql string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
