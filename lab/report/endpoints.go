@@ -96,6 +96,18 @@ func endpointsNote(v *stats.Verdicts) string {
 		v.Baseline, stats.EndpointsMethod)
 }
 
+// endpointsOutOfReach says, per comparison, why no line could have been
+// found changed, where none could (stats.LinesReach).
+func endpointsOutOfReach(v *stats.Verdicts) []string {
+	var out []string
+	for _, l := range v.LinesReach() {
+		if s := l.Sentence(); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // mdEndpoints writes the per-endpoint table under a heading of that level
 // ("##"), nothing without endpoints.
 func mdEndpoints(b *bufio.Writer, v *stats.Verdicts, heading string) {
@@ -121,6 +133,9 @@ func mdEndpoints(b *bufio.Writer, v *stats.Verdicts, heading string) {
 		fmt.Fprintln(b)
 	}
 	fmt.Fprintln(b)
+	for _, w := range endpointsOutOfReach(v) {
+		fmt.Fprint(b, format.MdPara("**Out of reach:** "+format.MdEscape(w)+"."))
+	}
 	fmt.Fprint(b, format.MdPara(format.MdEscape(endpointsNote(v))))
 }
 
@@ -138,6 +153,9 @@ func terminalEndpoints(w io.Writer, v *stats.Verdicts) {
 		}
 	}
 	fmt.Fprintf(w, "\nEndpoints: %d of %d lines changed (P0, P50, P90, P95, P99; Holm across lines)\n", flagged, len(rows))
+	for _, s := range endpointsOutOfReach(v) {
+		textsafe.Fprintf(w, "  out of reach: %s\n", s)
+	}
 	for _, r := range rows {
 		if !r.Changed {
 			continue

@@ -104,3 +104,33 @@ func TestSummaryEndpointsFirst(t *testing.T) {
 		t.Errorf("summary: per-endpoint table at %d, slow line at %d, verdict table at %d:\n%s", ep, slow, verdict, s)
 	}
 }
+
+// A run whose lines no verdict could reach (4 rounds, two lines: Holm's
+// strictest step at 0.025, 4 pairs give no p below 0.125) says so in
+// every format, with the rounds the lines need; one that could, does not.
+func TestEndpointsOutOfReach(t *testing.T) {
+	run := statstest.Run(statstest.Spec{Experiment: "loadtest", Scenarios: []string{"targets"}, Trials: 4, Noise: 0.02, Seed: 5,
+		Variants: []statstest.Variant{{Name: "A", Baseline: true, Rate: 900, P50Ms: 2}, {Name: "B", Rate: 1200, P50Ms: 1.5}}})
+	statstest.AddEndpoints(run, map[string]float64{"B": 4}, 0.03, "", 11)
+	v := stats.Compare(run, 0.05)
+	want := "targets, B: no line could have been found changed, however much: with 2 lines"
+	var term, md, h bytes.Buffer
+	report.Terminal(&term, run, v)
+	if err := report.Markdown(&md, run, v); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.HTML(&h, run, v); err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]string{"terminal": term.String(), "markdown": md.String(), "html": h.String()} {
+		if !strings.Contains(s, want) || !strings.Contains(s, "the lines need 7 rounds or more") {
+			t.Errorf("%s: no out-of-reach sentence (want %q ... the lines need 7 rounds or more):\n%s", name, want, s)
+		}
+	}
+	var ok bytes.Buffer
+	in := endpointsRun()
+	report.Terminal(&ok, in, stats.Compare(in, 0.05))
+	if strings.Contains(ok.String(), "out of reach") {
+		t.Errorf("10 rounds, lines in reach: the terminal says out of reach:\n%s", ok.String())
+	}
+}

@@ -72,6 +72,7 @@ type htmlData struct {
 	Profile            template.HTML // profile = true: CPU profile, GHC runtime, SQL
 	Endpoints          []EndpointRow
 	EndpointsNote      string
+	EndpointsReach     []string // comparisons whose lines no verdict could reach
 }
 
 // htmlHeadline is a row of the verdict table.
@@ -114,7 +115,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	d.Growth, d.GrowthIntro = GrowthRows(run), growthIntro
 	d.PrimaryLabel = primaryLabel(v)
 	if d.Endpoints = EndpointRows(v); len(d.Endpoints) > 0 {
-		d.EndpointsNote = endpointsNote(v)
+		d.EndpointsNote, d.EndpointsReach = endpointsNote(v), endpointsOutOfReach(v)
 	}
 	for _, h := range v.Headlines() {
 		d.PrimaryLabel = primaryLabel(v) + " vs " + h.BaselineName
@@ -367,6 +368,7 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 <table class="endpoints"><tr><th class="l">endpoint</th><th>line</th><th class="l">scenario</th><th class="l">variant</th><th>share</th>{{range (index .Endpoints 0).Quantiles}}<th>{{.Name}}</th>{{end}}</tr>
 {{range .Endpoints}}<tr><td class="l"><code>{{.Name}}</code></td><td>{{.Line}}</td><td class="l">{{.Scenario}}</td><td class="l">{{.Variant}}</td><td>{{.Share}}</td>{{range .Quantiles}}<td class="{{.Class}}">{{.Values}}<br><span class="p">{{.Verdict}}</span></td>{{end}}</tr>
 {{end}}</table>
+{{range .EndpointsReach}}<p class="warn">Out of reach: {{.}}.</p>{{end}}
 <p class="muted">{{.EndpointsNote}}</p>{{end}}
 
 <h2>Verdict</h2>

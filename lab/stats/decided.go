@@ -48,29 +48,9 @@ func Decided(run *lab.Run, alpha float64) bool {
 // linesAwaitReach reports whether some comparison's per-line verdicts
 // cannot be reached at this look but can at the design's last one.
 func linesAwaitReach(v *Verdicts) bool {
-	type comparison struct{ scenario, variant string }
-	lines := map[comparison]int{}
-	for _, e := range v.Endpoints {
-		if e.Tested {
-			lines[comparison{e.Scenario, e.VariantName}]++
-		}
-	}
 	d := v.Design
-	for _, e := range v.Endpoints {
-		m := lines[comparison{e.Scenario, e.VariantName}]
-		if !e.Tested || m == 0 {
-			continue
-		}
-		r := e.Row
-		paired := r.Test == TestSignedRank
-		n := min(r.Baseline.N, r.Variant.N)
-		if paired && r.Paired != nil {
-			n = r.Paired.N
-		}
-		if Reachable(n, r.Threshold/float64(m), paired) {
-			continue
-		}
-		if d.Max > n && Reachable(d.Max, d.NominalAlpha(d.Max)/float64(m), paired) {
+	for _, l := range v.LinesReach() {
+		if !l.Reachable() && d.Max > l.N && Reachable(d.Max, d.NominalAlpha(d.Max)/float64(l.Lines), l.Paired) {
 			return true
 		}
 	}

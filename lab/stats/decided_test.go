@@ -1,6 +1,7 @@
 package stats_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
@@ -32,7 +33,19 @@ func TestDecidedWaitsForPerLineVerdictsInReach(t *testing.T) {
 		t.Errorf("9 rounds with two lines tested: decided, though no line can be (line threshold %.4f, MDE %v)",
 			v.Endpoints[0].Row.Threshold/2, v.Endpoints[0].Row.MDEPct)
 	}
-	if !stats.Decided(rounds(10, true), 0.05) {
+	reach := stats.Compare(nine, 0.05).LinesReach()
+	if len(reach) != 1 {
+		t.Fatalf("9 rounds, two lines: reach %+v, want one comparison", reach)
+	}
+	if reach[0].Reachable() || reach[0].Lines != 2 || reach[0].N != 9 || reach[0].Need != 10 ||
+		!strings.Contains(reach[0].Sentence(), "the lines need 10 rounds or more") {
+		t.Errorf("9 rounds, two lines: reach %+v, sentence %q; want out of reach, 10 rounds needed", reach, reach[0].Sentence())
+	}
+	ten := rounds(10, true)
+	if !stats.Decided(ten, 0.05) {
 		t.Error("10 rounds with two lines tested: not decided")
+	}
+	if r := stats.Compare(ten, 0.05).LinesReach(); len(r) != 1 || !r[0].Reachable() || r[0].Sentence() != "" {
+		t.Errorf("10 rounds, two lines: reach %+v, want in reach and nothing to say", r)
 	}
 }
