@@ -46,11 +46,11 @@ func Decided(run *lab.Run, alpha float64) bool {
 }
 
 // linesAwaitReach reports whether some comparison's per-line verdicts
-// cannot be reached at this look but can at the design's last one.
+// cannot be reached at this look but can within the design's rounds
+// (LinesReach.Need: reachable at a look up to Max is reachable at Max).
 func linesAwaitReach(v *Verdicts) bool {
-	d := v.Design
 	for _, l := range v.LinesReach() {
-		if !l.Reachable() && d.Max > l.N && Reachable(d.Max, d.NominalAlpha(d.Max)/float64(l.Lines), l.Paired) {
+		if !l.Reachable() && l.N < v.Design.Max && l.Need <= v.Design.Max {
 			return true
 		}
 	}
