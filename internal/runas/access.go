@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
-
-	"github.com/pgrst-lab/pgrst-lab/internal/safefile"
 )
 
 // may reports whether a holds the permission bit (4 read, 2 write,
@@ -74,34 +72,6 @@ func (a Account) CanExecute(path string) error {
 	}
 	if !fi.Mode().IsRegular() || !a.may(fi, 1) || !a.may(fi, 4) {
 		return fmt.Errorf("%s cannot read and execute %s (mode %04o)", a.Name, path, fi.Mode().Perm())
-	}
-	return nil
-}
-
-// CheckBinary refuses a binary that a user other than root and the lab's
-// own could replace, or change, before it runs: the file must be a regular
-// file of one of them that no group or other may write, in a directory no
-// one else may change (safefile.CheckPrivateDir).
-func CheckBinary(path string) error {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return fmt.Errorf("binary %s: %w", path, err)
-	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return fmt.Errorf("binary %s: %w", path, err)
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	switch {
-	case !ok || !fi.Mode().IsRegular():
-		return fmt.Errorf("binary %s: not a regular file", path)
-	case st.Uid != 0 && int(st.Uid) != safefile.Own():
-		return fmt.Errorf("binary %s belongs to uid %d, who could replace what runs as the target: give it to root (or the lab's user)", path, st.Uid)
-	case fi.Mode().Perm()&0o022 != 0:
-		return fmt.Errorf("binary %s is writable by group or others (mode %04o), who could replace what runs as the target: chmod go-w it", path, fi.Mode().Perm())
-	}
-	if err := safefile.CheckPrivateDir(filepath.Dir(real)); err != nil {
-		return fmt.Errorf("binary %s: %w (keep binaries in a directory only root or the lab's user can change)", path, err)
 	}
 	return nil
 }

@@ -23,6 +23,7 @@ type Account struct {
 	Name string
 	UID  int
 	GID  int
+	Home string // its home directory in the user database ("" when unknown)
 }
 
 // Self reports whether the account is the lab's own effective user: the
@@ -50,7 +51,7 @@ func fromUser(u *user.User) (Account, error) {
 	if err != nil {
 		return Account{}, fmt.Errorf("user %s: gid %q: %w", u.Username, u.Gid, err)
 	}
-	return Account{Name: u.Username, UID: uid, GID: gid}, nil
+	return Account{Name: u.Username, UID: uid, GID: gid, Home: u.HomeDir}, nil
 }
 
 // Current is the lab's own effective user.
