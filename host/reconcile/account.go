@@ -4,55 +4,49 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
-	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/runas"
 	"github.com/pgrst-lab/pgrst-lab/lab/capability"
 )
 
-// stagedBinary is a binary a variant named and the copy its target's
-// account runs (the same path when that account reaches the original).
-type stagedBinary struct {
-	size  int64
-	mtime time.Time
-	path  string
-}
-
-// variantBinary is the path the target's unit runs for a variant's binary:
-// refused when a user other than root and the lab's own could replace it
-// (runas.CheckBinary); copied into <state dir>/bin when the target's
-// account cannot reach it (a build under root's home). A copy is made once
-// per binary while the file is unchanged.
-func (l *Server) variantBinary(path string) (string, error) {
-	if err := runas.CheckBinary(path); err != nil {
+// runBinary is what the target's unit runs for a binary (a variant's, or
+// the stack's own): refused when a user other than root and the lab's own
+// could replace it; as root, the lab's copy of the bytes that were checked
+// (runas.Account.Pin). It is asked at every apply, so a binary is checked
+// before each start, not once; an unchanged one is not copied again.
+func (l *Server) runBinary(path string) (string, error) {
+	exe, err := l.pin(path)
+	if err != nil {
 		return "", &capability.Error{Code: capability.Never, Where: "binary", Msg: err.Error()}
 	}
-	if l.cfg.TargetUser == "" {
-		return path, nil
-	}
-	fi, err := os.Stat(path)
+	return exe.Path, nil
+}
+
+// pin checks a binary for the target's account (runas.Account.Pin).
+func (l *Server) pin(path string) (runas.Executable, error) {
+	a, err := l.targetAccount()
 	if err != nil {
-		return "", fmt.Errorf("binary %s: %w", path, err)
+		return runas.Executable{}, err
 	}
-	l.stageMu.Lock()
-	defer l.stageMu.Unlock()
-	if s, ok := l.staged[path]; ok && s.size == fi.Size() && s.mtime.Equal(fi.ModTime()) {
-		return s.path, nil
+	store, err := runas.DefaultStore()
+	if err != nil {
+		return runas.Executable{}, err
+	}
+	return a.Pin(path, store)
+}
+
+// targetAccount is who runs the target: Config.TargetUser, else the
+// account runas.Target gives (the lab's own user, or as root the
+// unprivileged one it uses).
+func (l *Server) targetAccount() (runas.Account, error) {
+	if l.cfg.TargetUser == "" {
+		return runas.Target(context.Background(), "")
 	}
 	a, err := runas.Lookup(l.cfg.TargetUser)
 	if err != nil {
-		return "", fmt.Errorf("target user %s: %w", l.cfg.TargetUser, err)
+		return runas.Account{}, fmt.Errorf("target user %s: %w", l.cfg.TargetUser, err)
 	}
-	out, err := runas.Stage(path, filepath.Join(l.cfg.StateDir, "bin"), a)
-	if err != nil {
-		return "", err
-	}
-	if l.staged == nil {
-		l.staged = map[string]stagedBinary{}
-	}
-	l.staged[path] = stagedBinary{size: fi.Size(), mtime: fi.ModTime(), path: out}
-	return out, nil
+	return a, nil
 }
 
 // targetNotRoot fails when the target's main process runs as root, however

@@ -16,6 +16,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/internal/fixture"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
+	"github.com/pgrst-lab/pgrst-lab/internal/runas"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
@@ -118,14 +119,14 @@ func runsVariant(t *testing.T, l *Server, st stack.Status, v lab.Variant) {
 	}
 }
 
-// runsBinary reports whether exe is bin or the lab's copy of it in the
-// state directory, made for a target user that cannot reach bin
-// (runas.Stage).
+// runsBinary reports whether exe is bin or the lab's copy of it in its
+// store, which a root lab runs (runas.Account.Pin).
 func runsBinary(st stack.Status, exe, bin string) bool {
 	if exe == bin {
 		return true
 	}
-	if filepath.Dir(exe) != filepath.Join(st.Dir, "bin") {
+	store, err := runas.DefaultStore()
+	if err != nil || !store.Contains(exe) {
 		return false
 	}
 	a, err1 := os.ReadFile(exe)

@@ -60,7 +60,7 @@ func (l *Server) checkVersions(ctx context.Context, vs []lab.Variant) error {
 		}
 		ver, seen := versions[bin]
 		if !seen {
-			ver = postgrest.VersionOf(binaryVersion(ctx, bin))
+			ver = postgrest.VersionOf(l.binaryVersion(ctx, bin))
 			versions[bin] = ver
 		}
 		for _, k := range slices.Sorted(maps.Keys(v.PostgREST)) {

@@ -2,18 +2,16 @@ package reconcile
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/shirou/gopsutil/v3/cpu"
 	"github.com/shirou/gopsutil/v3/host"
 	"github.com/shirou/gopsutil/v3/mem"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/runas"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
@@ -25,7 +23,7 @@ func (l *Server) Describe(ctx context.Context) (lab.Host, lab.TargetInfo, error)
 		conn.Close(ctx)
 	}
 	t := lab.TargetInfo{Binary: l.cfg.Binary, Reference: l.cfg.Reference, Supervisor: string(l.cfg.Ctl.Kind()), URL: l.cfg.URL,
-		Unit: l.cfg.TargetUnit, Config: l.cfg.Config, Version: binaryVersion(ctx, l.cfg.Binary)}
+		Unit: l.cfg.TargetUnit, Config: l.cfg.Config, Version: l.binaryVersion(ctx, l.cfg.Binary)}
 	return h, t, nil
 }
 
@@ -59,34 +57,56 @@ func cgroupMode() string {
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
-// binaryVersion asks the target for its version (`postgrest --version`),
-// "" when it cannot say.
-func binaryVersion(ctx context.Context, bin string) string {
+// binaryVersion asks bin for its version as the target's account, ""
+// when it cannot say.
+func (l *Server) binaryVersion(ctx context.Context, bin string) string {
 	if bin == "" {
 		return ""
 	}
-	v, _ := BinaryVersion(ctx, bin)
+	a, err := l.targetAccount()
+	if err != nil {
+		return ""
+	}
+	v, _ := versionAs(ctx, a, bin)
 	return v
 }
 
-// BinaryVersion runs `bin --version` (3 s at most) and returns the first
-// line of its output.
+// BinaryVersion asks bin for its version (`bin --version`, the first line
+// of its output) as the account the target runs as (runas.Target), after
+// checking it (runas.Account.Pin): the lab runs no binary it did not
+// write as root, not even to ask its version.
 func BinaryVersion(ctx context.Context, bin string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, bin, "--version").Output()
+	a, err := runas.Target(ctx, "")
 	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
-			err = fmt.Errorf("%w: %s", err, strings.TrimSpace(string(ee.Stderr)))
-		}
-		return "", fmt.Errorf("%s --version: %w", bin, err)
+		return "", err
+	}
+	return versionAs(ctx, a, bin)
+}
+
+func versionAs(ctx context.Context, a runas.Account, bin string) (string, error) {
+	out, err := probe(ctx, a, bin, nil, "--version")
+	if err != nil {
+		return "", err
 	}
 	v := strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
 	if v == "" {
 		return "", fmt.Errorf("%s --version printed nothing", bin)
 	}
 	return v, nil
+}
+
+// probe checks bin for a and runs it with args and env as a
+// (runas.Account.Output).
+func probe(ctx context.Context, a runas.Account, bin string, env []string, args ...string) ([]byte, error) {
+	store, err := runas.DefaultStore()
+	if err != nil {
+		return nil, err
+	}
+	exe, err := a.Pin(bin, store)
+	if err != nil {
+		return nil, err
+	}
+	return a.Output(ctx, exe, env, args...)
 }
 
 // AdminURI is the superuser connection to the target's database, for
@@ -98,24 +118,20 @@ func (l *Server) AdminURI() string { return l.cfg.AdminURI }
 // target's executable is not known here).
 func (l *Server) Binary() string { return l.cfg.Binary }
 
-// BinaryConfigKeys runs `bin --dump-config` (3 s at most) and returns the
-// config keys it prints: the keys that build knows. It runs without the
-// caller's PGRST_* and PG* environment and with db-config off, so it reads
-// no secret and reaches no database; only the keys' names are kept, never
-// their values.
+// BinaryConfigKeys runs `bin --dump-config` as the target's account
+// (BinaryVersion says how) and returns the config keys it prints: the keys
+// that build knows. It runs with an environment of its own (no PGRST_* or
+// PG* variable of the caller's) and db-config off, so it reads no secret
+// and reaches no database; only the keys' names are kept, never their
+// values.
 func BinaryConfigKeys(ctx context.Context, bin string) (map[string]bool, error) {
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--dump-config")
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "PGRST_") && !strings.HasPrefix(kv, "PG") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, "PGRST_DB_CONFIG=false", "PGHOST=/nonexistent")
-	out, err := cmd.Output()
+	a, err := runas.Target(ctx, "")
 	if err != nil {
-		return nil, fmt.Errorf("%s --dump-config: %w", bin, err)
+		return nil, err
+	}
+	out, err := probe(ctx, a, bin, []string{"PGRST_DB_CONFIG=false", "PGHOST=/nonexistent"}, "--dump-config")
+	if err != nil {
+		return nil, err
 	}
 	keys := map[string]bool{}
 	for _, line := range strings.Split(string(out), "\n") {

@@ -63,9 +63,6 @@ type Server struct {
 	mu  sync.Mutex
 	cur applied // what is in place: see Apply
 
-	stageMu sync.Mutex
-	staged  map[string]stagedBinary // variants' binaries, by path
-
 	deaths deaths // where the next window's events and the target's log begin
 }
 

@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -142,16 +143,21 @@ func (l *Server) wantedArgv(v lab.Variant) ([]string, []lab.Change, error) {
 	}
 	var changes []lab.Change
 	argv := []string{spec.ExecStart[0]}
-	if v.Binary != "" {
-		run, err := l.variantBinary(v.Binary)
+	// The variant's binary, else the target's own: checked (and, as root,
+	// copied) again at every apply, so that a link repointed or a file
+	// replaced since the stack was made never runs unchecked.
+	if bin := cmp.Or(v.Binary, l.cfg.Binary); bin != "" {
+		run, err := l.runBinary(bin)
 		if err != nil {
 			return nil, nil, err
 		}
+		argv[0] = run
+	}
+	if v.Binary != "" {
 		from := l.cfg.Binary
 		if from == "" {
 			from = spec.ExecStart[0]
 		}
-		argv[0] = run
 		changes = append(changes, lab.Change{Where: "binary", Key: "ExecStart", From: from, To: v.Binary})
 	}
 	argv = append(argv, v.Args...)

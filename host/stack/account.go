@@ -10,10 +10,10 @@ import (
 )
 
 // useTarget settles who runs the target and what it runs: the account
-// (never root: runas.Target), a binary that account can execute (a copy
-// in <dir>/bin when it cannot reach the original, e.g. a build under
-// root's home) and no user but root and the lab's own could replace
-// (runas.CheckBinary), and a state directory it can enter.
+// (never root: runas.Target), a state directory it can enter, and the
+// binary checked and pinned for it (runas.Account.Pin: a file no user but
+// root and the lab's own could replace; as root, the lab's copy of it in
+// the store, which is what the unit runs).
 func useTarget(ctx context.Context, f *Facts, o Options) (runas.Account, error) {
 	a, err := runas.Target(ctx, o.TargetUser)
 	if err != nil {
@@ -22,16 +22,17 @@ func useTarget(ctx context.Context, f *Facts, o Options) (runas.Account, error) 
 	if err := a.CanEnter(f.Dir); err != nil {
 		return runas.Account{}, fmt.Errorf("state dir %s: the target runs as %s: %w (chmod o+x that directory, or choose a --dir it can reach)", f.Dir, a.Name, err)
 	}
-	if err := runas.CheckBinary(f.Binary); err != nil {
+	store, err := runas.DefaultStore()
+	if err != nil {
 		return runas.Account{}, err
 	}
-	staged, err := runas.Stage(f.Binary, f.binDir(), a)
+	exe, err := a.Pin(f.Binary, store)
 	if err != nil {
 		return runas.Account{}, err
 	}
 	f.TargetUser, f.Staged = a.Name, ""
-	if staged != f.Binary {
-		f.Staged = staged
+	if exe.Path != f.Binary {
+		f.Staged = exe.Path
 	}
 	return a, nil
 }

@@ -32,8 +32,9 @@ type Facts struct {
 	// Down removes exactly these.
 	Installed []string `json:"installed"`
 	Binary    string   `json:"binary,omitempty"`
-	// Staged is the copy of Binary the target runs when TargetUser cannot
-	// reach Binary itself ("" = Binary).
+	// Staged is what the target runs in Binary's place ("" = Binary): the
+	// file Binary named when it was checked, or, when the lab is root, its
+	// copy in the lab's store (runas.Account.Pin).
 	Staged string `json:"staged,omitempty"`
 	// TargetUser runs the target and its twin: never root (runas.Target).
 	TargetUser string `json:"target_user,omitempty"`
@@ -68,7 +69,6 @@ func (f Facts) dataDir() string    { return filepath.Join(f.Dir, "pg-data") }
 func (f Facts) socketDir() string  { return filepath.Join(f.Dir, "pg-socket") }
 func (f Facts) logDir() string     { return filepath.Join(f.Dir, "logs") }
 func (f Facts) configPath() string { return filepath.Join(f.Dir, "postgrest.conf") }
-func (f Facts) binDir() string     { return filepath.Join(f.Dir, "bin") }
 
 // execPath is the binary the target's unit runs: the staged copy, if any.
 func (f Facts) execPath() string {

@@ -185,7 +185,19 @@ func targetSpec(f Facts) systemd.UnitSpec {
 		LogFile:      filepath.Join(f.logDir(), "target.log"),
 		ReloadSignal: "SIGUSR2",
 		StopTimeout:  10 * time.Second,
+		Sandbox:      targetSandbox(f),
 	}
+}
+
+// targetSandbox confines the target: no privilege to gain, and, as root,
+// a read-only system with its state directory and the lab's store of
+// binaries bound in (both may lie under /tmp or a home).
+func targetSandbox(f Facts) *systemd.Sandbox {
+	sb := &systemd.Sandbox{Namespaces: os.Geteuid() == 0, Writable: []string{f.Dir}}
+	if st, err := runas.DefaultStore(); err == nil {
+		sb.ReadOnly = append(sb.ReadOnly, st.Dir)
+	}
+	return sb
 }
 
 // waitTarget gates on the admin server's /ready.
