@@ -22,6 +22,23 @@ type UnitSpec struct {
 	ReloadSignal string            // signal Reload sends to the main process ("" = Reload unsupported), e.g. "SIGUSR2"
 	StopTimeout  time.Duration     // 0 = 10s; then SIGKILL
 	Extra        map[string]string // further [Service] settings, e.g. MemoryMax, CPUAffinity
+	Sandbox      *Sandbox          // nil: run it as it is
+}
+
+// Sandbox confines a service that runs code the lab did not write (the
+// target): it gains no privilege (NoNewPrivileges=yes; as root, an empty
+// CapabilityBoundingSet=) and, when Namespaces is set, sees the file
+// system read-only (ProtectSystem=strict), no home directories
+// (ProtectHome=tmpfs) and a /tmp of its own (PrivateTmp=yes), with
+// Writable and ReadOnly bound in where they are (BindPaths=,
+// BindReadOnlyPaths=; a path that is missing is skipped). Namespaces needs
+// a manager that runs as root. The direct supervisor sets no_new_privs and
+// empties the bounding set (runas.StartConfined); it makes no mount
+// namespace.
+type Sandbox struct {
+	Namespaces bool
+	Writable   []string // absolute paths the service may write (file modes permitting)
+	ReadOnly   []string // absolute paths it may read that may lie under /tmp or a home
 }
 
 // Props are the service properties the lab reads from a unit.

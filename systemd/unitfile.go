@@ -61,6 +61,13 @@ func (s UnitSpec) Validate() error {
 			return fmt.Errorf("unit %s: ReloadSignal: %w", s.Name, err)
 		}
 	}
+	if s.Sandbox != nil {
+		for _, p := range append(slices.Clone(s.Sandbox.Writable), s.Sandbox.ReadOnly...) {
+			if !filepath.IsAbs(p) || strings.ContainsAny(p, "\n\r\x00") {
+				return fmt.Errorf("unit %s: Sandbox path %q is not an absolute path on one line", s.Name, p)
+			}
+		}
+	}
 	if s.StopTimeout < 0 {
 		return fmt.Errorf("unit %s: StopTimeout %v is negative", s.Name, s.StopTimeout)
 	}
@@ -161,7 +168,26 @@ func RenderUnit(spec UnitSpec) (string, error) {
 	for _, k := range slices.Sorted(maps.Keys(spec.Extra)) {
 		fmt.Fprintf(&b, "%s=%s\n", k, spec.Extra[k])
 	}
+	renderSandbox(&b, spec.Sandbox)
 	return b.String(), nil
+}
+
+// renderSandbox writes a Sandbox's settings (systemd.exec(5)).
+func renderSandbox(b *strings.Builder, s *Sandbox) {
+	if s == nil {
+		return
+	}
+	b.WriteString("NoNewPrivileges=yes\n")
+	if !s.Namespaces {
+		return
+	}
+	b.WriteString("CapabilityBoundingSet=\nProtectSystem=strict\nProtectHome=tmpfs\nPrivateTmp=yes\n")
+	for _, p := range s.Writable {
+		fmt.Fprintf(b, "BindPaths=%s\n", quotePath("-"+p))
+	}
+	for _, p := range s.ReadOnly {
+		fmt.Fprintf(b, "BindReadOnlyPaths=%s\n", quotePath("-"+p))
+	}
 }
 
 // RenderDropIn renders a [Service] drop-in with the given settings.
@@ -221,6 +247,16 @@ func quoteWord(s string) string {
 	}
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 	return `"` + r.Replace(s) + `"`
+}
+
+// quotePath quotes a path for a list setting such as BindPaths=, which
+// expands specifiers (%) but not variables ($).
+func quotePath(s string) string {
+	s = escapeSpecifiers(s)
+	if !strings.ContainsAny(s, " \t\"'\\") {
+		return s
+	}
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
 // quoteEnv quotes one KEY=VALUE assignment for Environment=, which

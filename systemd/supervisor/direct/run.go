@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/runas"
 	"github.com/pgrst-lab/pgrst-lab/systemd"
 )
 
@@ -41,7 +42,11 @@ func (d *Supervisor) spawn(st *directState, op string) error {
 		cgs, err = d.prepareCgroup(st, cmd)
 	}
 	if err == nil {
-		err = cmd.Start()
+		if st.Spec.Sandbox != nil {
+			err = runas.StartConfined(cmd) // no_new_privs, no bounding set: as systemd's NoNewPrivileges= and CapabilityBoundingSet=
+		} else {
+			err = cmd.Start()
+		}
 		if err != nil {
 			cgs.abandon(nil)
 		}
