@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
+	"github.com/pgrst-lab/pgrst-lab/internal/runas"
 )
 
 func TestResolveAndLatestRelease(t *testing.T) {
@@ -35,14 +36,46 @@ func TestResolveAndLatestRelease(t *testing.T) {
 	}
 }
 
+// testBuild is a build's options in directories of the test's own: a
+// cache and a store every user may enter, built as nobody when the tests
+// run as root (a build never runs as root), else as the tests' user.
+func testBuild(t *testing.T, r labtest.GitRepo) Options {
+	t.Helper()
+	base := filepath.Dir(labtest.StateDir(t))
+	o := Options{Repo: r.Dir, Command: labtest.BuildCommand, CacheDir: filepath.Join(base, "builds"), Store: filepath.Join(base, "bin")}
+	if os.Geteuid() == 0 {
+		nobody, err := runas.Lookup("nobody")
+		if err != nil {
+			t.Fatalf("a root test builds as nobody: %v", err)
+		}
+		o.User = nobody
+	}
+	return o
+}
+
+// countFile is a file every user may append to: the build script counts
+// its runs there.
+func countFile(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(filepath.Dir(labtest.StateDir(t)), "count")
+	if err := os.WriteFile(p, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func TestBuildCachedBySHA(t *testing.T) {
 	pgrst := labtest.PostgREST(t)
 	r := labtest.NewGitRepo(t)
 	ctx := context.Background()
-	cache, count := t.TempDir(), filepath.Join(t.TempDir(), "count")
+	count := countFile(t)
 	var lines []string
-	o := Options{Repo: r.Dir, Command: labtest.BuildCommand, CacheDir: cache,
-		Env: []string{"LAB_POSTGREST=" + pgrst, "BUILD_COUNT=" + count}, Progress: func(s string) { lines = append(lines, s) }}
+	o := testBuild(t, r)
+	o.Env = []string{"LAB_POSTGREST=" + pgrst, "BUILD_COUNT=" + count}
+	o.Progress = func(s string) { lines = append(lines, s) }
 	built := map[string]string{}
 	for _, ref := range []string{"main", "v1.10.0", "HEAD"} {
 		o.Ref = ref
@@ -51,8 +84,8 @@ func TestBuildCachedBySHA(t *testing.T) {
 			t.Fatalf("Build(%s): %v", ref, err)
 		}
 		want, _ := Resolve(ctx, r.Dir, ref)
-		if res.SHA != want || res.Cached || res.Command != labtest.BuildCommand || !strings.HasPrefix(res.Path, filepath.Join(cache, want)) {
-			t.Errorf("Build(%s) = %+v, want SHA %s built under the cache", ref, res, want)
+		if res.SHA != want || res.Cached || res.Command != labtest.BuildCommand || !(runas.Store{Dir: o.Store}).Contains(res.Path) {
+			t.Errorf("Build(%s) = %+v, want SHA %s built and kept in the store %s", ref, res, want, o.Store)
 		}
 		out, err := exec.Command(res.Path, "--version").CombinedOutput()
 		if err != nil || !strings.HasPrefix(string(out), "PostgREST ") {
@@ -67,9 +100,9 @@ func TestBuildCachedBySHA(t *testing.T) {
 	if script, _ := os.ReadFile(built["v1.10.0"]); strings.Contains(string(script), "+RTS") {
 		t.Errorf("v1.10.0's build has +RTS:\n%s", script)
 	}
-	// HEAD (feature) and main are different commits: two builds, two directories.
-	if built["HEAD"] == built["main"] {
-		t.Error("HEAD and main share a build directory")
+	// HEAD (feature) builds as main does: the same bytes, kept once.
+	if built["HEAD"] != built["main"] {
+		t.Errorf("HEAD and main built the same wrapper, kept twice: %s and %s", built["HEAD"], built["main"])
 	}
 	lines = nil
 	o.Ref = "main"
@@ -103,7 +136,9 @@ func TestBuildCachedBySHA(t *testing.T) {
 func TestBuildFails(t *testing.T) {
 	r := labtest.NewGitRepo(t)
 	ctx := context.Background()
-	_, err := Build(ctx, Options{Repo: r.Dir, Ref: "broken", Command: labtest.BuildCommand, CacheDir: t.TempDir()})
+	o := testBuild(t, r)
+	o.Ref = "broken"
+	_, err := Build(ctx, o)
 	var be *Error
 	if !errors.As(err, &be) {
 		t.Fatalf("Build(broken) = %v, want a *gitbuild.Error", err)
@@ -118,12 +153,14 @@ func TestBuildFails(t *testing.T) {
 		t.Errorf("error %+v", be)
 	}
 	// A long log: only its last lines.
-	_, err = Build(ctx, Options{Repo: r.Dir, Ref: "main", Command: "seq 1 100; exit 3", CacheDir: t.TempDir()})
+	o.Ref, o.Command = "main", "seq 1 100; exit 3"
+	_, err = Build(ctx, o)
 	if !errors.As(err, &be) || strings.Count(be.LogTail, "\n") != tailLines-1 || !strings.HasPrefix(be.LogTail, "81\n") {
 		t.Errorf("tail of a long log: %v", err)
 	}
 	// A build that makes no postgrest.
-	_, err = Build(ctx, Options{Repo: r.Dir, Ref: "main", Command: "true", CacheDir: t.TempDir()})
+	o.Command = "true"
+	_, err = Build(ctx, o)
 	if err == nil || !strings.Contains(err.Error(), "--artifact") {
 		t.Errorf("build without an executable: %v", err)
 	}
@@ -134,7 +171,8 @@ func TestBuildRefusesDirtyHEAD(t *testing.T) {
 	r := labtest.NewGitRepo(t)
 	ctx := context.Background()
 	os.WriteFile(filepath.Join(r.Dir, "README"), []byte("changed\n"), 0o644)
-	o := Options{Repo: r.Dir, Ref: "HEAD", Command: labtest.BuildCommand, CacheDir: t.TempDir(), Env: []string{"LAB_POSTGREST=" + pgrst}}
+	o := testBuild(t, r)
+	o.Ref, o.Env = "HEAD", []string{"LAB_POSTGREST=" + pgrst}
 	if _, err := Build(ctx, o); !errors.Is(err, ErrDirty) || !strings.Contains(err.Error(), "--allow-dirty") {
 		t.Errorf("Build(HEAD) with changes: %v, want ErrDirty", err)
 	}
@@ -180,9 +218,10 @@ func TestVersionLess(t *testing.T) {
 func TestBuildConcurrent(t *testing.T) {
 	pgrst := labtest.PostgREST(t)
 	r := labtest.NewGitRepo(t)
-	count := filepath.Join(t.TempDir(), "count")
-	o := Options{Repo: r.Dir, Ref: "main", Command: "sleep 0.5; " + labtest.BuildCommand, CacheDir: t.TempDir(),
-		Env: []string{"LAB_POSTGREST=" + pgrst, "BUILD_COUNT=" + count}}
+	count := countFile(t)
+	o := testBuild(t, r)
+	o.Ref, o.Command = "main", "sleep 0.5; "+labtest.BuildCommand
+	o.Env = []string{"LAB_POSTGREST=" + pgrst, "BUILD_COUNT=" + count}
 	errs := make(chan error, 2)
 	cached := make(chan bool, 2)
 	for range 2 {

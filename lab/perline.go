@@ -90,6 +90,17 @@ func UniqueName(base string, used map[string]bool) string {
 	return name
 }
 
+// RefName makes a variant name of a git ref, unique among used: HEAD,
+// main, v13.0.8, origin-main (for origin/main), "ref" when nothing of it
+// can name one.
+func RefName(ref string, used map[string]bool) string {
+	name := strings.Trim(lineSlug(ref), "-._")
+	if !ValidName(name) {
+		name = "ref"
+	}
+	return UniqueName(name, used)
+}
+
 // lineSlug keeps letters, digits, '.', '_' and '-', turning anything else
 // (a '/', a '*') into one '-'.
 func lineSlug(s string) string {

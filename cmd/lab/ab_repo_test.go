@@ -142,11 +142,11 @@ func TestABRepoErrors(t *testing.T) {
 func TestABRepoRefNames(t *testing.T) {
 	seen := map[string]bool{}
 	for ref, want := range map[string]string{"origin/main": "origin-main", "HEAD~1": "HEAD-1", "v13.0.8": "v13.0.8", "@{u}": "u", "@": "ref"} {
-		if got := refName(ref, seen); got != want {
-			t.Errorf("refName(%q) = %q, want %q", ref, got, want)
+		if got := lab.RefName(ref, seen); got != want {
+			t.Errorf("lab.RefName(%q) = %q, want %q", ref, got, want)
 		}
 	}
-	if got := refName("origin/main", seen); got != "origin-main-2" {
+	if got := lab.RefName("origin/main", seen); got != "origin-main-2" {
 		t.Errorf("a second origin/main: %q", got)
 	}
 	var pf prFlags

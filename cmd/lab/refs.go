@@ -7,11 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/gitbuild"
+	"github.com/pgrst-lab/pgrst-lab/internal/runas"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/track"
 )
@@ -23,6 +22,7 @@ const buildEnv = "LAB_BUILD"
 // --build, --artifact, --allow-dirty, and `lab ab`'s --base and --release.
 type repoFlags struct {
 	repo, command, artifact   string
+	buildUser, buildEnv       string
 	base, release, mergedInto string // mergedInto: the ref --release latest's tag is merged into
 	allowDirty                bool
 	// title is set by `lab ab --repo`: the run is titled by its refs.
@@ -35,20 +35,11 @@ func (r *repoFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&r.repo, "repo", "", "git repository `DIR` the refs (lab ab REF..., --binary NAME=ref:REF) are built from")
 	fs.StringVar(&r.command, "build", "", "shell `CMD` that builds a ref in its worktree (default $"+buildEnv+", else nix-build with a default.nix, cabal or stack)")
 	fs.StringVar(&r.artifact, "artifact", "", "the built executable's `PATH` relative to the worktree (default: the first postgrest under result, dist-newstyle, .stack-work)")
+	fs.StringVar(&r.buildUser, "build-user", "", "the unprivileged `USER` builds run as when the lab is root (default: the target's user)")
+	fs.StringVar(&r.buildEnv, "build-env", "", "variables a build sees beyond PATH, HOME, USER, LANG, LC_ALL, TZ: comma-separated `NAME` (its value here) or NAME=VALUE")
 	fs.BoolVar(&r.allowDirty, "allow-dirty", false, "build HEAD even when the repository has uncommitted changes (they are not in the build)")
 	fs.StringVar(&r.base, "base", "", "lab ab --repo: the base `REF` (the baseline) the ref is compared with, e.g. main")
 	fs.StringVar(&r.release, "release", "", "lab ab --repo: also compare with this release `TAG`, or latest (the newest v* tag merged into the base, else the ref)")
-}
-
-// refName makes a variant name of a ref: HEAD, main, v13.0.8, origin-main.
-var refUnsafe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-
-func refName(ref string, seen map[string]bool) string {
-	name := strings.Trim(refUnsafe.ReplaceAllString(ref, "-"), "-._")
-	if !lab.ValidName(name) {
-		name = "ref"
-	}
-	return lab.UniqueName(name, seen)
 }
 
 // abRefs reads `lab ab --repo DIR REF...`'s positional arguments: the
@@ -92,7 +83,7 @@ func abRefs(pos []string, pf *prFlags) error {
 		if ref == "latest" && ref == r.release {
 			name = "release" // renamed to the tag when resolved
 		}
-		pf.binaries = append(pf.binaries, lab.Binary{Name: refName(name, seen), Ref: ref})
+		pf.binaries = append(pf.binaries, lab.Binary{Name: lab.RefName(name, seen), Ref: ref})
 	}
 	r.title = true
 	return nil
@@ -138,7 +129,7 @@ func (r *repoFlags) buildRefs(ctx context.Context, e *lab.Experiment, bins []lab
 			b.Ref = tag
 			if b.Name == "release" && r.title {
 				delete(seen, b.Name)
-				b.Name = refName(tag, seen)
+				b.Name = lab.RefName(tag, seen)
 			}
 		}
 	}
@@ -159,8 +150,12 @@ func (r *repoFlags) buildRefs(ctx context.Context, e *lab.Experiment, bins []lab
 		if b.Ref == "" {
 			continue
 		}
-		res, err := gitbuild.Build(ctx, gitbuild.Options{Repo: r.repo, Ref: b.Ref, SHA: shas[b.Name], Command: command,
-			Artifact: r.artifact, AllowDirty: r.allowDirty, Progress: func(s string) { fmt.Fprintf(out, "  build %s\n", s) }})
+		o, err := r.options(ctx, b.Ref, shas[b.Name], func(s string) { fmt.Fprintf(out, "  build %s\n", s) })
+		if err != nil {
+			return err
+		}
+		o.Command = command
+		res, err := gitbuild.Build(ctx, o)
 		if err != nil {
 			return fmt.Errorf("variant %s: %w", b.Name, err)
 		}
@@ -176,10 +171,30 @@ func (r *repoFlags) buildRefs(ctx context.Context, e *lab.Experiment, bins []lab
 // by commit and command): lab track's and lab bisect's builds.
 func (r *repoFlags) commitBuilder() track.Builder {
 	return func(ctx context.Context, c track.Commit, progress func(string)) (track.Build, error) {
-		res, err := gitbuild.Build(ctx, gitbuild.Options{Repo: r.repo, Ref: c.SHA, SHA: c.SHA, Command: r.command, Artifact: r.artifact, Progress: progress})
+		o, err := r.options(ctx, c.SHA, c.SHA, progress)
+		if err != nil {
+			return track.Build{}, err
+		}
+		res, err := gitbuild.Build(ctx, o)
 		if err != nil {
 			return track.Build{}, err
 		}
 		return track.Build{Path: res.Path, Command: res.Command, Cached: res.Cached}, nil
 	}
+}
+
+// options are the build of ref (sha) with the flags: as --build-user
+// (else the target's account: a root lab never builds as root), with
+// --build-env's variables and nothing else of the lab's environment.
+func (r *repoFlags) options(ctx context.Context, ref, sha string, progress func(string)) (gitbuild.Options, error) {
+	user, err := runas.Target(ctx, r.buildUser)
+	if err != nil {
+		return gitbuild.Options{}, usageErrorf("--build-user: %v", err)
+	}
+	env, err := gitbuild.ParseEnv(r.buildEnv)
+	if err != nil {
+		return gitbuild.Options{}, usageErrorf("%v", err)
+	}
+	return gitbuild.Options{Repo: r.repo, Ref: ref, SHA: sha, Command: r.command, Artifact: r.artifact, AllowDirty: r.allowDirty,
+		User: user, Env: env, Progress: progress}, nil
 }
