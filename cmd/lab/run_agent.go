@@ -18,11 +18,13 @@ import (
 type agentFlags struct {
 	urls, tokenFiles []string
 	ca, cert, key    string
+	plaintext        bool
 }
 
 func (a *agentFlags) add(fs interface {
 	Func(name, usage string, fn func(string) error)
 	StringVar(p *string, name, value, usage string)
+	BoolVar(p *bool, name string, value bool, usage string)
 }) {
 	fs.Func("agent", "run against `lab agent` at this URL (repeat for several hosts: one matrix report); load is generated here", func(s string) error {
 		a.urls = append(a.urls, s)
@@ -35,6 +37,7 @@ func (a *agentFlags) add(fs interface {
 	fs.StringVar(&a.ca, "ca", "", "CA certificate the agents' TLS certificates are signed by")
 	fs.StringVar(&a.cert, "cert", "", "client certificate, for agents that require one")
 	fs.StringVar(&a.key, "key", "", "client certificate's key")
+	fs.BoolVar(&a.plaintext, "allow-plaintext", false, "send the token over http:// to an agent that is not on loopback (in clear)")
 }
 
 // clientOptions reads each agent's token (the i-th --token-file is the
@@ -53,7 +56,7 @@ func (a *agentFlags) clientOptions(stderr io.Writer) ([]agent.ClientOptions, err
 		if err != nil {
 			return nil, fmt.Errorf("agent %s: %w", u, err)
 		}
-		o := agent.ClientOptions{Token: token, Driver: driverName(), Logf: logf(stderr)}
+		o := agent.ClientOptions{Token: token, Driver: driverName(), Logf: logf(stderr), AllowPlaintext: a.plaintext}
 		if strings.HasPrefix(u, "https://") {
 			if o.TLS, err = agent.ClientTLS(a.ca, a.cert, a.key); err != nil {
 				return nil, err

@@ -36,7 +36,7 @@ func (cfg *Config) Advertised(targetURL string) (string, error) {
 // the target's config makes it listen on loopback only ("" otherwise).
 func (cfg *Config) Unreachable(targetURL, advertise string) string {
 	au, err := url.Parse(advertise)
-	if err != nil || advertise == targetURL || isLoopbackHost(au.Hostname()) {
+	if err != nil || advertise == targetURL || loopback(au.Hostname()) {
 		return ""
 	}
 	conf := cfg.Target.Config
@@ -51,17 +51,9 @@ func (cfg *Config) Unreachable(targetURL, advertise string) string {
 	if err != nil {
 		return ""
 	}
-	if v, ok := f.Get("server-host"); ok && isLoopbackHost(v.String()) {
+	if v, ok := f.Get("server-host"); ok && loopback(v.String()) {
 		return fmt.Sprintf("drivers are told %s, but %s has server-host = %q: the target is not reachable from other hosts (set server-host to %q or \"*4\")",
 			advertise, conf, v.String(), au.Hostname())
 	}
 	return ""
-}
-
-func isLoopbackHost(h string) bool {
-	if h == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
 }

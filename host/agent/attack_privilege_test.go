@@ -61,8 +61,8 @@ func attackTargetNeverRoot(t *testing.T, r *rig) {
 	if uid != want.UID {
 		t.Errorf("the variant's binary runs as uid %d, want %s", uid, want)
 	}
-	if !strings.HasPrefix(exe, filepath.Join(r.st.Dir, "bin")+"/") {
-		t.Errorf("the variant's binary runs from %s, want the lab's copy in %s/bin", exe, r.st.Dir)
+	if store, err := runas.DefaultStore(); err != nil || !store.Contains(exe) {
+		t.Errorf("the variant's binary runs from %s, want the lab's copy in its store %s (%v)", exe, store.Dir, err)
 	}
 }
 

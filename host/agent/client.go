@@ -28,6 +28,9 @@ type ClientOptions struct {
 	// (default 30 s); retries reuse the request ID, so nothing runs twice.
 	RetryFor time.Duration
 	Logf     func(format string, args ...any)
+	// AllowPlaintext sends the token over http:// to a host that is not
+	// loopback (in clear: only on a network the operator trusts).
+	AllowPlaintext bool
 }
 
 // Client is a lab.Server (and its windows lab.Windows) on a remote agent.
@@ -55,6 +58,11 @@ func NewClient(baseURL string, opt ClientOptions) (*Client, error) {
 	}
 	if len(opt.Token) == 0 {
 		return nil, errors.New("agent client: a bearer token is required (--token-file)")
+	}
+	if u.Scheme == "http" && !loopback(u.Hostname()) && !opt.AllowPlaintext {
+		return nil, fmt.Errorf("agent URL %s: plain http to a host that is not loopback would send the bearer token in clear: "+
+			"use https:// (the agent's [tls]), or an SSH tunnel (ssh -L 7171:127.0.0.1:7171 HOST, then --agent http://127.0.0.1:7171), "+
+			"or --allow-plaintext on a network you trust", u.Redacted())
 	}
 	if opt.RetryFor <= 0 {
 		opt.RetryFor = 30 * time.Second

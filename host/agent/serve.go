@@ -116,6 +116,9 @@ func listenAddr(addr string, tlsOn, allowPlaintext bool) (string, error) {
 	return addr, nil
 }
 
+// loopback reports whether host names this machine's loopback interface
+// (localhost, 127.0.0.0/8, ::1): the one place a bearer token may go
+// without TLS.
 func loopback(host string) bool {
 	if host == "localhost" {
 		return true
