@@ -56,7 +56,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, _ io.Writer) error 
 		if r := e.Suits(); len(r.SupportedIn()) < len(postgrest.Supported) { // only when it leaves a release out
 			textsafe.Fprintf(stdout, "  suits %s: %s; of the releases the lab tests: %s\n", r, strings.Join(r.Why, ", "), cmp.Or(strings.Join(r.SupportedIn(), ", "), "none"))
 		}
-		if n := targetNote(e.Target); n != "" {
+		if n := e.Target.Touches(); n != "" {
 			textsafe.Fprintf(stdout, "  [target]: %s\n", n)
 		}
 		if slices.ContainsFunc(e.Actions, func(a lab.Action) bool { return a.Do == "sql" }) { // as powerful as [target]
@@ -70,29 +70,6 @@ func cmdValidate(ctx context.Context, args []string, stdout, _ io.Writer) error 
 		return fmt.Errorf("%d of %d experiments have problems", bad, len(targets))
 	}
 	return nil
-}
-
-// targetNote says what lab run will do to an existing server an
-// experiment's [target] names, as root: an untrusted file's [target] is
-// as powerful as the one who runs it (SECURITY.md).
-func targetNote(t lab.Target) string {
-	var do []string
-	if t.Config != "" {
-		do = append(do, fmt.Sprintf("rewrites %s (restored after)", t.Config))
-	}
-	if t.Unit != "" {
-		do = append(do, "restarts "+t.Unit)
-	}
-	if t.PGURI != "" {
-		do = append(do, "changes PostgreSQL settings as "+configs.RedactURI(t.PGURI)+" (restored after)")
-	}
-	if t.PGUnit != "" {
-		do = append(do, "may restart "+t.PGUnit)
-	}
-	if len(do) == 0 {
-		return ""
-	}
-	return "lab run " + strings.Join(do, ", ") + ", with the rights of whoever runs it"
 }
 
 func plural(n int, what string) string {
