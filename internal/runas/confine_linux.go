@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,27 +15,50 @@ import (
 // StartConfined starts cmd so that it and everything it runs can never
 // gain a privilege: no_new_privs is set (setuid bits and file
 // capabilities do nothing for it) and, when the lab is root, the
-// capability bounding set is empty. Both are set on an OS thread of its
-// own that forks cmd and then ends (a goroutine locked to its thread
-// that returns without unlocking takes the thread with it), so the lab
-// itself keeps its rights.
-//
-// A child's parent-death signal is tied to the thread that forked it, so
-// a cmd with SysProcAttr.Pdeathsig is refused.
+// capability bounding set is empty. Both are set on one OS thread kept
+// for this (a goroutine locked to it for the process's life), which forks
+// every confined process; the lab's other threads keep their rights (the
+// Go runtime starts new threads from a template thread, not from a locked
+// one). The thread never ends, so that a child's parent-death signal,
+// which is tied to the thread that forked it, never fires early: a cmd
+// with SysProcAttr.Pdeathsig is refused all the same, as the thread is not
+// the caller's.
 func StartConfined(cmd *exec.Cmd) error {
 	if cmd.SysProcAttr != nil && cmd.SysProcAttr.Pdeathsig != 0 {
-		return fmt.Errorf("%s: a confined process cannot have a parent-death signal (its parent thread ends at once)", cmd.Path)
+		return fmt.Errorf("%s: a confined process cannot have a parent-death signal (it is forked by the launcher's thread)", cmd.Path)
 	}
-	errc := make(chan error, 1)
+	launcher.once.Do(startLauncher)
+	done := make(chan error, 1)
+	launcher.reqs <- launch{cmd: cmd, done: done}
+	return <-done
+}
+
+var launcher struct {
+	once sync.Once
+	reqs chan launch
+}
+
+type launch struct {
+	cmd  *exec.Cmd
+	done chan error
+}
+
+// startLauncher starts the goroutine that confines its thread and then
+// starts what it is given; when the thread cannot be confined it answers
+// every request with why.
+func startLauncher() {
+	launcher.reqs = make(chan launch)
 	go func() {
-		runtime.LockOSThread() // never unlocked: the thread ends with this goroutine
-		if err := confineThread(); err != nil {
-			errc <- err
-			return
+		runtime.LockOSThread() // never unlocked: the thread serves only this
+		err := confineThread()
+		for l := range launcher.reqs {
+			if err != nil {
+				l.done <- err
+				continue
+			}
+			l.done <- l.cmd.Start()
 		}
-		errc <- cmd.Start()
 	}()
-	return <-errc
 }
 
 // confineThread sets no_new_privs on the calling thread and, as root,
