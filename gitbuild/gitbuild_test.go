@@ -41,7 +41,7 @@ func TestResolveAndLatestRelease(t *testing.T) {
 // run as root (a build never runs as root), else as the tests' user.
 func testBuild(t *testing.T, r labtest.GitRepo) Options {
 	t.Helper()
-	base := filepath.Dir(labtest.StateDir(t))
+	base := labtest.SharedDir(t)
 	o := Options{Repo: r.Dir, Command: labtest.BuildCommand, CacheDir: filepath.Join(base, "builds"), Store: filepath.Join(base, "bin")}
 	if os.Geteuid() == 0 {
 		nobody, err := runas.Lookup("nobody")
@@ -57,7 +57,7 @@ func testBuild(t *testing.T, r labtest.GitRepo) Options {
 // its runs there.
 func countFile(t *testing.T) string {
 	t.Helper()
-	p := filepath.Join(filepath.Dir(labtest.StateDir(t)), "count")
+	p := filepath.Join(labtest.SharedDir(t), "count")
 	if err := os.WriteFile(p, nil, 0o666); err != nil {
 		t.Fatal(err)
 	}

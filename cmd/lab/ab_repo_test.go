@@ -21,14 +21,16 @@ func TestABRepoThreeWay(t *testing.T) {
 	t.Parallel() // structure, not an effect's size: see parallelTests
 	pgrst := labtest.PostgREST(t)
 	r := labtest.NewGitRepo(t)
-	cache := []string{"XDG_CACHE_HOME=" + t.TempDir()} // its builds only: it counts them
+	envLog := labtest.BuildEnvLog(t)
+	// Its builds only (it counts them); a variable of the lab's the builds must not see.
+	cache := []string{"XDG_CACHE_HOME=" + labtest.SharedDir(t), "BUILD_ENV_LOG=" + envLog, "LAB_TEST_SECRET=s3cret"}
 	dir := directStack(t, "--postgrest", pgrst)
 	short := gitbuild.Short
 	wantTitle := "HEAD (" + short(r.Feature) + ") vs main (" + short(r.Main) + ") and v1.10.0 (" + short(r.Release) + ")"
 	want := map[string]struct{ ref, sha string }{"main": {"main", r.Main}, "v1.10.0": {"v1.10.0", r.Release}, "HEAD": {"HEAD", r.Feature}}
 	for i, wantCached := range []bool{false, true} {
 		results, md := t.TempDir(), filepath.Join(t.TempDir(), "summary.md")
-		out, err := runLabEnv(t, cache, "ab", "--repo", r.Dir, "--base", "main", "--release", "latest", "--build", labtest.BuildCommand,
+		out, err := runLabEnv(t, cache, "ab", "--repo", r.Dir, "--base", "main", "--release", "latest", "--build", labtest.BuildCommand, "--build-env", "LAB_POSTGREST,BUILD_ENV_LOG",
 			"GETSingle", "--dir", dir, "--results", results,
 			"--min-trials", "2", "--max-trials", "2", "--duration", "1s", "--warmup", "0s", "--markdown", md)
 		if err != nil {
@@ -39,6 +41,10 @@ func TestABRepoThreeWay(t *testing.T) {
 		}
 		if got := strings.Count(out, "built before, cached"); wantCached && got != 3 || !wantCached && got != 0 {
 			t.Errorf("run %d: %d builds reported cached, want %v:\n%s", i+1, got, wantCached, out)
+		}
+		// Issue 52, finding 4: the builds ran unprivileged, seeing only the allow-list.
+		if n := labtest.CheckBuildEnv(t, envLog, gitbuild.BaseEnv, "LAB_POSTGREST", "BUILD_ENV_LOG"); n != 3 {
+			t.Errorf("run %d: %d builds logged, want 3 (the second run builds nothing)", i+1, n)
 		}
 		_, run := onlyRun(t, filepath.Join(results, "binaries"))
 		if len(run.Variants) != 3 {
@@ -93,7 +99,7 @@ func TestABRepoThreeWay(t *testing.T) {
 // unknown ref and a dirty HEAD.
 func TestABRepoErrors(t *testing.T) {
 	r := labtest.NewGitRepo(t)
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("XDG_CACHE_HOME", labtest.SharedDir(t))
 	stackDir := filepath.Join(t.TempDir(), "never")
 	for _, tc := range []struct {
 		args []string
@@ -104,7 +110,7 @@ func TestABRepoErrors(t *testing.T) {
 		{[]string{"main"}, []string{"two refs"}},
 		{[]string{"a", "b", "--base", "main"}, []string{"one ref"}},
 	} {
-		args := append([]string{"ab", "--repo", r.Dir, "--build", labtest.BuildCommand, "--dir", stackDir}, tc.args...)
+		args := append([]string{"ab", "--repo", r.Dir, "--build", labtest.BuildCommand, "--build-env", "LAB_POSTGREST", "--dir", stackDir}, tc.args...)
 		out, err := runLab(t, args...)
 		if err == nil {
 			t.Errorf("lab %v: no error\n%s", args, out)
@@ -118,7 +124,7 @@ func TestABRepoErrors(t *testing.T) {
 	}
 	// lab run's --binary NAME=ref:REF builds the same way, and needs --repo.
 	if _, err := runLab(t, "run", "binaries", "--binary", "a=ref:main", "--binary", "b=ref:broken", "--repo", r.Dir,
-		"--build", labtest.BuildCommand, "--dir", stackDir); err == nil || !strings.Contains(err.Error(), "parse error") {
+		"--build", labtest.BuildCommand, "--build-env", "LAB_POSTGREST", "--dir", stackDir); err == nil || !strings.Contains(err.Error(), "parse error") {
 		t.Errorf("lab run --binary b=ref:broken: %v", err)
 	}
 	if _, err := runLab(t, "run", "binaries", "--binary", "a=ref:main", "--binary", "b=ref:HEAD", "--dir", stackDir); err == nil || !strings.Contains(err.Error(), "--repo DIR") {
@@ -131,7 +137,7 @@ func TestABRepoErrors(t *testing.T) {
 		t.Errorf("--base without --repo: %v", err)
 	}
 	os.WriteFile(filepath.Join(r.Dir, "README"), []byte("changed\n"), 0o644)
-	if _, err := runLab(t, "ab", "--repo", r.Dir, "--build", labtest.BuildCommand, "--dir", stackDir, "--base", "main"); err == nil || !strings.Contains(err.Error(), "--allow-dirty") {
+	if _, err := runLab(t, "ab", "--repo", r.Dir, "--build", labtest.BuildCommand, "--build-env", "LAB_POSTGREST", "--dir", stackDir, "--base", "main"); err == nil || !strings.Contains(err.Error(), "--allow-dirty") {
 		t.Errorf("dirty HEAD: %v", err)
 	}
 	if _, err := os.Stat(stackDir); err == nil {

@@ -68,7 +68,7 @@ func TestBisectFindsTheStepCommit(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
-	err := run(ctx, []string{"bisect", gitbuild.Short(shas[0]), shas[bisectCommits-1], "--repo", repo, "--build", "sh build.sh",
+	err := run(ctx, []string{"bisect", gitbuild.Short(shas[0]), shas[bisectCommits-1], "--repo", repo, "--build", "sh build.sh", "--build-env", "LAB_POSTGREST,TRACK_PRE_REQUEST",
 		"--dir", dir, "--results", t.TempDir(), "--experiment", exp}, &stdout, &stderr)
 	out := stdout.String()
 	t.Logf("lab bisect:\n%s\n%s", out, stderr.String())

@@ -69,6 +69,10 @@ func (p packageRun) Run() int {
 		return 1
 	}
 	defer os.RemoveAll(cache)
+	if err := os.Chmod(cache, 0o755); err != nil { // the target's account runs root's copies kept there
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	os.Setenv("XDG_CACHE_HOME", cache)
 	code := p.m.Run()
 	if labBuild.dir != "" {

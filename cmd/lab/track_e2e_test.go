@@ -42,7 +42,7 @@ pre=""
 if [ -f slow ]; then pre="PGRST_DB_PRE_REQUEST='$TRACK_PRE_REQUEST' "; fi
 printf '#!/bin/sh\n%sexec "%s" "$@"\n' "$pre" "${LAB_POSTGREST%%:*}" > "$out/postgrest"
 chmod +x "$out/postgrest"
-`
+` + labtest.BuildEnvProbe
 
 // spinningStack is a direct stack of the real PostgREST with the fixture
 // loaded and, made after it (loading the fixture replaces the database),
@@ -55,7 +55,7 @@ func spinningStack(t *testing.T) string { return spinningStackAt(t, 1000) }
 // microseconds.
 func spinningStackAt(t *testing.T, us int) string {
 	dir := directStack(t, "--postgrest", labtest.PostgREST(t))
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("XDG_CACHE_HOME", labtest.SharedDir(t))
 	if out, err := runLab(t, "fixture", "chinook", "--dir", dir); err != nil {
 		t.Fatalf("fixture: %v\n%s", err, out)
 	}
@@ -136,7 +136,10 @@ func TestTrackFindsTheStepCommit(t *testing.T) {
 	repo, shas := trackRepo(t, trackCommits, trackStepAt)
 	hook := newHookReceiver(t)
 	issue := filepath.Join(t.TempDir(), "issue.md")
-	args := []string{"track", "--repo", repo, "--build", "sh build.sh", "--store", storeURI, "--dir", dir, "--results", t.TempDir(),
+	envLog := labtest.BuildEnvLog(t)
+	t.Setenv("BUILD_ENV_LOG", envLog)
+	t.Setenv("LAB_TEST_SECRET", "s3cret") // the lab's, never a build's
+	args := []string{"track", "--repo", repo, "--build", "sh build.sh", "--build-env", "LAB_POSTGREST,TRACK_PRE_REQUEST,BUILD_ENV_LOG", "--store", storeURI, "--dir", dir, "--results", t.TempDir(),
 		"--metrics", "db_cpu", "--max-p", "0.01", "--min-trials", "4", "--max-trials", "4", "--duration", "1s", "--warmup", "0s",
 		"--alert-webhook", hook.url, "--alert-issue", issue}
 	out, err := runLab(t, args...)
@@ -150,6 +153,10 @@ func TestTrackFindsTheStepCommit(t *testing.T) {
 	}
 	if !regexp.MustCompile(`commit 2/\d+ \w+ \(change 2\): building…, [0-9.ms]+ elapsed, ~[0-9.ms]+ left`).MatchString(out) {
 		t.Errorf("no ETA on commit 2's progress line")
+	}
+	// Issue 52, finding 4: every commit's build ran unprivileged, seeing only the allow-list.
+	if n := labtest.CheckBuildEnv(t, envLog, gitbuild.BaseEnv, "LAB_POSTGREST", "TRACK_PRE_REQUEST", "BUILD_ENV_LOG"); n != trackCommits {
+		t.Errorf("%d builds logged, want %d", n, trackCommits)
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pgrst-lab/pgrst-lab/gitbuild"
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
+	"github.com/pgrst-lab/pgrst-lab/internal/runas"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/history"
 	"github.com/pgrst-lab/pgrst-lab/lab/track"
@@ -60,11 +61,16 @@ func TestTrackPrintsNoTerminalEscapeFromGit(t *testing.T) {
 	}
 	var out bytes.Buffer
 	var descs []string
-	cache := t.TempDir()
+	cache := labtest.SharedDir(t)
+	builder, err := runas.Target(context.Background(), "") // never root
+	if err != nil {
+		t.Fatal(err)
+	}
 	tr := &track.Tracker{Experiment: e, Repo: r.Dir, Command: labtest.BuildCommand, Order: commits.order, Out: &out,
 		Build: func(ctx context.Context, c track.Commit, progress func(string)) (track.Build, error) {
 			res, err := gitbuild.Build(ctx, gitbuild.Options{Repo: r.Dir, Ref: c.SHA, SHA: c.SHA, Command: labtest.BuildCommand,
-				CacheDir: cache, Progress: progress})
+				CacheDir: filepath.Join(cache, "builds"), Store: filepath.Join(cache, "bin"), User: builder,
+				Env: []string{"LAB_POSTGREST=" + os.Getenv("LAB_POSTGREST")}, Progress: progress})
 			if err != nil {
 				return track.Build{}, err
 			}

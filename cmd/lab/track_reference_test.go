@@ -26,7 +26,7 @@ func TestTrackBesideAReference(t *testing.T) {
 	dir := spinningStackAt(t, 4000)
 	storeURI := labtest.NewDB(t).UnixURI("postgres")
 	repo, shas := trackRepo(t, 3, 3)
-	out, err := runLab(t, "track", "--repo", repo, "--build", "sh build.sh", "--reference", shas[0], "--store", storeURI, "--dir", dir,
+	out, err := runLab(t, "track", "--repo", repo, "--build", "sh build.sh", "--build-env", "LAB_POSTGREST,TRACK_PRE_REQUEST", "--reference", shas[0], "--store", storeURI, "--dir", dir,
 		"--results", t.TempDir(), "--metrics", "cpu", "--min-trials", "3", "--max-trials", "3", "--duration", "1s", "--warmup", "0s",
 		"--min-rate", tinyRate, "--max-rate", tinyRate)
 	t.Logf("lab track --reference:\n%s", out)

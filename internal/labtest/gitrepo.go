@@ -32,7 +32,56 @@ mkdir -p "$out"
 printf '#!/bin/sh\nexec "%s" "$@"%s\n' "${LAB_POSTGREST%%:*}" "$RTS" > "$out/postgrest"
 chmod +x "$out/postgrest"
 if [ -n "$BUILD_COUNT" ]; then echo built >> "$BUILD_COUNT"; fi
+` + BuildEnvProbe
+
+// BuildEnvProbe is a build script's lines that, when $BUILD_ENV_LOG names
+// a file, append the uid the build runs as and the names of the variables
+// it sees (CheckBuildEnv reads them).
+const BuildEnvProbe = `if [ -n "$BUILD_ENV_LOG" ]; then { echo "uid $(id -u)"; env | cut -d= -f1 | sed 's/^/env /'; } >> "$BUILD_ENV_LOG"; fi
 `
+
+// BuildEnvLog makes a file for BuildEnvProbe that any user may append to.
+func BuildEnvLog(t testing.TB) string {
+	t.Helper()
+	p := filepath.Join(SharedDir(t), "build-env.log")
+	if err := os.WriteFile(p, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// CheckBuildEnv fails the test when a build BuildEnvProbe logged to path
+// ran as root or saw a variable that neither the lab's allow-list (base)
+// nor named names (the shell's own PWD, OLDPWD, SHLVL and _ aside), and
+// returns how many builds it logged.
+func CheckBuildEnv(t testing.TB, path string, base []string, named ...string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed := map[string]bool{"HOME": true, "USER": true, "LOGNAME": true, "PWD": true, "OLDPWD": true, "SHLVL": true, "_": true}
+	for _, n := range append(append([]string(nil), base...), named...) {
+		allowed[n] = true
+	}
+	builds := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		kind, v, _ := strings.Cut(line, " ")
+		switch {
+		case kind == "uid":
+			builds++
+			if v == "0" {
+				t.Errorf("a build ran as root")
+			}
+		case kind == "env" && !allowed[v]:
+			t.Errorf("a build saw %s, which the allow-list does not name", v)
+		}
+	}
+	return builds
+}
 
 // NewGitRepo makes a GitRepo in a temporary directory with the real git.
 func NewGitRepo(t testing.TB) GitRepo {

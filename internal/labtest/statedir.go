@@ -20,3 +20,11 @@ func StateDir(t testing.TB) string {
 	}
 	return filepath.Join(d, "lab")
 }
+
+// SharedDir returns a fresh, empty directory that every user may enter
+// (mode 0755 up from the temporary directory): for what a root lab hands
+// to an unprivileged account (a build cache, a store of binaries).
+func SharedDir(t testing.TB) string {
+	t.Helper()
+	return filepath.Dir(StateDir(t))
+}

@@ -26,13 +26,8 @@ func rootAndNobody(t *testing.T) runas.Account {
 	return a
 }
 
-// shared is a fresh directory every user may enter (mode 0755 up from
-// the temporary directory), owned by root.
-func shared(t *testing.T) string {
-	t.Helper()
-	d := filepath.Dir(labtest.StateDir(t))
-	return d
-}
+// shared is a fresh directory every user may enter, owned by root.
+func shared(t *testing.T) string { return labtest.SharedDir(t) }
 
 func testStore(t *testing.T) runas.Store {
 	return runas.Store{Dir: filepath.Join(shared(t), "store")}

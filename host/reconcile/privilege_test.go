@@ -1,0 +1,145 @@
+package reconcile
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/host/stack"
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
+	"github.com/pgrst-lab/pgrst-lab/internal/runas"
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/systemd"
+)
+
+// asRoot is what these tests need: root, and the unprivileged nobody to
+// play another user.
+func asRoot(t *testing.T) runas.Account {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		labtest.Need(t, "what a root lab runs as another user needs root")
+	}
+	nobody, err := runas.Lookup("nobody")
+	if err != nil {
+		labtest.Need(t, "no user nobody: %v", err)
+	}
+	return nobody
+}
+
+// theirs makes a directory under base that nobody owns: a place another
+// user controls (the reviewer's /D).
+func theirs(t *testing.T, base string, nobody runas.Account) string {
+	t.Helper()
+	d := filepath.Join(base, "D")
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(d, nobody.UID, nobody.GID); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// Issue 52, finding 1: every check of a binary ran it as root (--version
+// four times, --dump-config once) before its owner was checked. Now a
+// binary another user could replace is refused before it runs at all, and
+// one the lab may run answers as the target's account: the hostile
+// wrapper's uid log stays empty, the good one's never says 0. Real
+// PostgREST behind both, 14.17 and 13.0.8.
+func TestProbesNeverRunAsRoot(t *testing.T) {
+	nobody := asRoot(t)
+	labtest.EachPostgREST(t, func(t *testing.T, real labtest.Real) {
+		ctx := context.Background()
+		base := labtest.SharedDir(t)
+		good := labtest.NewUIDWrapper(t, filepath.Join(base, "bin", "postgrest"), filepath.Join(base, "good.log"), real.Path)
+		d := theirs(t, base, nobody)
+		evil := labtest.NewUIDWrapper(t, filepath.Join(d, "pgw"), filepath.Join(base, "evil.log"), real.Path)
+		if err := os.Chown(evil.Path, nobody.UID, nobody.GID); err != nil {
+			t.Fatal(err)
+		}
+		if v, err := BinaryVersion(ctx, good.Path); err != nil || !strings.HasPrefix(v, "PostgREST ") {
+			t.Errorf("BinaryVersion(good) = %q, %v", v, err)
+		}
+		if keys, err := BinaryConfigKeys(ctx, good.Path); err != nil || !keys["db-uri"] {
+			t.Errorf("BinaryConfigKeys(good) = %d keys, %v", len(keys), err)
+		}
+		e := &lab.Experiment{Name: "x", Variants: []lab.Variant{{Name: "a", Binary: good.Path}, {Name: "b"}}}
+		var w bytes.Buffer
+		ServerTimingOn(ctx, e, real.Path, &w)
+		if n := good.NoRoot(t); n != 3 {
+			t.Errorf("the good wrapper ran %d times, want 3 (--version, --dump-config twice)", n)
+		}
+		if _, err := BinaryVersion(ctx, evil.Path); err == nil || !strings.Contains(err.Error(), "belongs to uid") {
+			t.Errorf("BinaryVersion(evil) = %v, want refused for its owner", err)
+		}
+		if _, err := BinaryConfigKeys(ctx, evil.Path); err == nil {
+			t.Error("BinaryConfigKeys(evil): no error")
+		}
+		e.Variants[0].Binary = evil.Path
+		ServerTimingOn(ctx, e, real.Path, &w)
+		if n := len(evil.UIDs(t)); n != 0 {
+			t.Errorf("the hostile wrapper ran %d times (as %v)", n, evil.UIDs(t))
+		}
+	})
+}
+
+// Issue 52, finding 2: a link in a directory its owner controls passed
+// the check (only its target was checked), the unit kept the link, and a
+// later repoint ran a script as root and as the target; the stack's
+// binary was not checked again at an apply. Now the unit runs root's copy
+// of the file the link led to, and every apply checks the stack's binary
+// again: repointed at another user's script, the apply is refused and the
+// script never runs. Under both supervisors, with real PostgREST.
+func TestStackBinaryCheckedAtEveryApply(t *testing.T) {
+	nobody := asRoot(t)
+	for _, sup := range []systemd.Mode{systemd.ModeDirect, systemd.ModeSystemd} {
+		t.Run(string(sup), func(t *testing.T) {
+			real := labtest.PostgREST(t)
+			base := labtest.SharedDir(t)
+			own := labtest.CopyExecutable(t, real, filepath.Join(base, "bin", "postgrest"))
+			d := theirs(t, base, nobody)
+			link := filepath.Join(d, "pg")
+			if err := os.Symlink(own, link); err != nil {
+				t.Fatal(err)
+			}
+			l, st := localOn(t, stack.Options{Supervisor: sup, Postgrest: link})
+			store, err := runas.DefaultStore()
+			if err != nil {
+				t.Fatal(err)
+			}
+			pid := mainPID(t, l)
+			exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+			if !store.Contains(exe) {
+				t.Fatalf("the target runs %s, want root's copy in %s", exe, store.Dir)
+			}
+			ctx := context.Background()
+			if _, err := l.Apply(ctx, lab.Variant{Name: "before", PostgREST: map[string]string{"db-pool": "3"}}); err != nil {
+				t.Fatalf("apply with the link as it was: %v", err)
+			}
+			evil := labtest.NewUIDWrapper(t, filepath.Join(d, "evil.sh"), filepath.Join(st.Dir, "evil.log"), real)
+			if err := os.Chown(evil.Path, nobody.UID, nobody.GID); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(link); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(evil.Path, link); err != nil {
+				t.Fatal(err)
+			}
+			_, err = l.Apply(ctx, lab.Variant{Name: "after", PostgREST: map[string]string{"db-pool": "4"}})
+			if err == nil || !strings.Contains(err.Error(), "belongs to uid") {
+				t.Errorf("apply after the link was repointed: %v, want refused", err)
+			}
+			if err := l.Restore(ctx); err != nil {
+				t.Errorf("restore: %v", err)
+			}
+			if n := len(evil.UIDs(t)); n != 0 {
+				t.Errorf("the repointed link's script ran %d times (uids %v)", n, evil.UIDs(t))
+			}
+		})
+	}
+}
