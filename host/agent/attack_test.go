@@ -258,6 +258,10 @@ func attackCases() []attackCase {
 		{"binary-others-can-replace", true, attackBinaryOthersCanReplace},
 		{"app-settings-secret-redacted", true, attackSecretsRedactedByDefault},
 		{"pg-settings-that-lower-protections", false, attackPGSettingsThatLowerProtections},
+		// Issue 52's review: what runs around the target, named likewise.
+		{"binary-refused-before-it-runs", true, attackBinaryProbedBeforeCheck},
+		{"binary-link-repointed", true, attackBinaryLinkRepointed},
+		{"target-sandboxed", true, attackTargetSandboxed},
 	}
 }
 
