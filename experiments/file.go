@@ -90,6 +90,7 @@ type fileVariant struct {
 	DropIn      scalars  `toml:"dropin"`
 	Binary      string   `toml:"binary"`
 	Args        []string `toml:"args"`
+	Sandbox     *bool    `toml:"sandbox"`
 }
 
 // fileSweep is [sweep] (lab.Sweep): the first axis' keys are the table's
@@ -186,7 +187,8 @@ func (f *fileExperiment) experiment() *lab.Experiment {
 	}
 	for _, v := range f.Variants {
 		e.Variants = append(e.Variants, lab.Variant{Name: v.Name, Description: v.Description, Baseline: v.Baseline,
-			PostgREST: v.PostgREST, PostgreSQL: v.PostgreSQL, Env: v.Env, DropIn: v.DropIn, Binary: v.Binary, Args: v.Args})
+			PostgREST: v.PostgREST, PostgreSQL: v.PostgreSQL, Env: v.Env, DropIn: v.DropIn, Binary: v.Binary, Args: v.Args,
+			Unsandboxed: v.Sandbox != nil && !*v.Sandbox})
 	}
 	if s := f.Sweep; s != nil {
 		e.Sweep = &lab.Sweep{SweepAxis: s.fileSweepAxis.axis(), Cheapest: lab.Cheapest(s.Cheapest)}

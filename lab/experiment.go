@@ -351,6 +351,10 @@ type Variant struct {
 	// Restart starts the target afresh even where a config reload would
 	// apply the variant: set from [trials] fresh, never by a variant table.
 	Restart bool
+	// Unsandboxed runs the target without the lab's sandbox (sandbox =
+	// false in a variant table), for measuring what the sandbox costs
+	// (experiments/sandbox.toml). Local runs only: an agent refuses it.
+	Unsandboxed bool
 }
 
 // WithBinary is a variant named name running binary with v's settings
@@ -359,7 +363,7 @@ type Variant struct {
 func (v Variant) WithBinary(name, binary, description string, baseline bool) Variant {
 	return Variant{Name: name, Description: description, Baseline: baseline, Binary: binary,
 		PostgREST: maps.Clone(v.PostgREST), PostgreSQL: maps.Clone(v.PostgreSQL), Env: maps.Clone(v.Env),
-		DropIn: maps.Clone(v.DropIn), Args: slices.Clone(v.Args)}
+		DropIn: maps.Clone(v.DropIn), Args: slices.Clone(v.Args), Unsandboxed: v.Unsandboxed}
 }
 
 // BaselineVariant returns the variant marked baseline, else the first.

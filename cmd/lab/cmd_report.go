@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
+	"github.com/pgrst-lab/pgrst-lab/lab/gate"
 	"github.com/pgrst-lab/pgrst-lab/lab/record"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/matrix"
@@ -18,15 +19,20 @@ func init() {
 	register(command{name: "report", summary: "re-render the reports of a result directory", run: cmdReport})
 }
 
-var reportFormats = []string{"terminal", "md", "html", "json", "bench", "bmf", "otava"}
+var reportFormats = []string{"terminal", "md", "html", "json", "bench", "bmf", "otava", "summary"}
 
 func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("report", "report DIR [--format terminal|md|html|json|bench|bmf|otava] [--alpha A] [--write] (DIR: a result directory or a matrix directory; "+
+	fs := newFlags("report", "report DIR [--format terminal|md|html|json|bench|bmf|otava|summary [--gate RULES]] [--alpha A] [--write] (DIR: a result directory or a matrix directory; "+
 		"--format otava takes several DIRs or results trees and writes one CSV row per run)", stdout)
 	format := fs.String("format", "terminal", "what to print: "+strings.Join(reportFormats, ", ")+
 		" (bmf: Bencher Metric Format JSON; otava: a CSV file Apache Otava reads)")
 	alpha := fs.Float64("alpha", 0, "significance level (0: the experiment's, else 0.05)")
 	write := fs.Bool("write", false, "also rewrite DIR's report files ("+strings.Join(report.Files, ", ")+")")
+	var rules []gate.Rule
+	fs.Func("gate", "--format summary: the `RULES` whose decision the summary states (as lab ab --gate)", func(s string) (err error) {
+		rules, err = gate.Parse(s)
+		return err
+	})
 	help, pos, err := parseInterspersed(fs, args)
 	if help || err != nil {
 		return err
@@ -72,6 +78,9 @@ func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return report.Bench(stdout, run)
 	case "bmf":
 		return report.BMF(stdout, run)
+	case "summary": // the comment, rendered from the record alone (the trusted half of docs/github-actions.md)
+		g, _ := report.GateOf(rules, v)
+		return report.Summary(stdout, run, v, report.SummaryOptions{Gate: g})
 	}
 	report.Terminal(stdout, run, v)
 	return nil

@@ -105,21 +105,7 @@ func (p *prFlags) finish(res *session.Result, runErr error, stdout io.Writer) er
 		return runErr
 	}
 	run, v, dir := res.Run, res.Verdicts, res.Dir
-	var g *report.Gate
-	var fired []gate.Firing
-	if p.rules != nil {
-		fired = gate.Evaluate(p.rules, v)
-		g = &report.Gate{Rules: gate.String(p.rules)}
-		for _, r := range p.rules {
-			g.Metrics = append(g.Metrics, r.Metric)
-		}
-		for _, f := range fired {
-			g.Fired = append(g.Fired, f.String())
-		}
-		for _, f := range gate.Blind(p.rules, v) {
-			g.Blind = append(g.Blind, f.BlindString())
-		}
-	}
+	g, fired := report.GateOf(p.rules, v)
 	summaryPath, hasSummary := os.LookupEnv(stepSummaryEnv)
 	if p.markdown != "" || (hasSummary && summaryPath != "") {
 		var b bytes.Buffer

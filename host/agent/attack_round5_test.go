@@ -131,3 +131,16 @@ func attackTargetSandboxed(t *testing.T, r *rig) {
 		}
 	}
 }
+
+// A token holder cannot take the sandbox off: a variant's sandbox = false
+// (for measuring the sandbox's cost in a local run) is refused with 403,
+// and the target keeps running confined.
+func attackSandboxCannotBeLowered(t *testing.T, r *rig) {
+	a := r.agent(t, DefaultPolicy(), 0)
+	a.open()
+	defer a.close()
+	if status, body := a.apply(`{"name":"bare","unsandboxed":true}`); status != http.StatusForbidden || !strings.Contains(body, "sandbox") {
+		t.Errorf("apply sandbox = false: %d %.300s, want 403", status, body)
+	}
+	attackTargetSandboxed(t, r)
+}

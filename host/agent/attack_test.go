@@ -262,6 +262,7 @@ func attackCases() []attackCase {
 		{"binary-refused-before-it-runs", true, attackBinaryProbedBeforeCheck},
 		{"binary-link-repointed", true, attackBinaryLinkRepointed},
 		{"target-sandboxed", true, attackTargetSandboxed},
+		{"sandbox-cannot-be-lowered", false, attackSandboxCannotBeLowered},
 	}
 }
 

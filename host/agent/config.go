@@ -152,6 +152,13 @@ func (c *Config) validate(src []byte) error {
 		errs = append(errs, fmt.Errorf("%s: client_ca needs cert and key", at("tls", "client_ca")))
 	}
 	errs = append(errs, c.Allow.validate(func(k string) string { return at("allow", k) })...)
+	if hasTarget {
+		for _, k := range c.Allow.PostgreSQL {
+			if why := capability.Throwaway(k); why != "" {
+				errs = append(errs, fmt.Errorf("%s: postgresql setting %s: %s; an agent allows it only for the lab's own stack ([stack] dir), never for a [target] database", at("allow", "postgresql_settings"), k, why))
+			}
+		}
+	}
 	for _, b := range c.Allow.Binaries {
 		if !filepath.IsAbs(b) {
 			errs = append(errs, fmt.Errorf("%s: binary %q: give an absolute path", at("allow", "binaries"), b))

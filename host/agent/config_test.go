@@ -68,12 +68,24 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"[stack]\ndir = \"x\"\n[allow]\ndropin = [\"ExecStart\"]\n", `:4: dropin "ExecStart"`},
 		{"[stack]\ndir = \"x\"\n[allow]\npostgresql_settings = [\"work_mem\", \"archive_command\"]\n", `:4: postgresql.archive_command: runs a shell command`},
 		{"[stack]\ndir = \"x\"\n[allow]\npostgresql_settings = [\"shared_preload_libraries\"]\n", `:4: postgresql.shared_preload_libraries: loads shared libraries`},
+		// Issue 52, item 8: settings that can corrupt a cluster on a crash, never for an operator's database.
+		{"[target]\nunit = \"u\"\nconfig = \"c\"\nurl = \"http://x\"\n[allow]\npostgresql_settings = [\"work_mem\", \"fsync\"]\n", `:6: postgresql setting fsync: = off lets a crash of the host corrupt`},
+		{"[target]\nunit = \"u\"\nconfig = \"c\"\nurl = \"http://x\"\n[allow]\npostgresql_settings = [\"Full_Page_Writes\"]\n", `only for the lab's own stack`},
 	} {
 		p := writeConfig(t, tc.src)
 		_, err := LoadConfig(p)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), p) {
 			t.Errorf("%q: %v, want an error with the file and %q", tc.src, err, tc.want)
 		}
+	}
+}
+
+// fsync and full_page_writes may be allowed for the lab's own stack, a
+// cluster the lab made and can make again.
+func TestThrowawaySettingsOnTheLabsStack(t *testing.T) {
+	p := writeConfig(t, "[stack]\ndir = \"x\"\n[allow]\npostgresql_settings = [\"fsync\", \"full_page_writes\", \"log_statement\"]\n")
+	if _, err := LoadConfig(p); err != nil {
+		t.Errorf("[stack] with fsync and full_page_writes allowed: %v", err)
 	}
 }
 

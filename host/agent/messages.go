@@ -68,6 +68,7 @@ type VariantV1 struct {
 	Args          []string          `json:"args,omitempty"`
 	PGCPUAffinity string            `json:"pg_cpu_affinity,omitempty"`
 	Restart       bool              `json:"restart,omitempty"`
+	Unsandboxed   bool              `json:"unsandboxed,omitempty"`
 }
 
 // ChangeV1 is one setting a variant changed, as applied.

@@ -124,6 +124,9 @@ func (p Policy) Check(v lab.Variant) error {
 			return forbidden("dropin.%s: not allowed on this agent (allowed: %s)", k, list(p.DropIn))
 		}
 	}
+	if v.Unsandboxed {
+		return forbidden("sandbox = false: an agent always runs the target in the lab's sandbox (measure its cost with a local run)")
+	}
 	if v.PGCPUAffinity != "" {
 		if err := capability.PGCPUAffinity(v.PGCPUAffinity); err != nil {
 			return fromCapability(err)

@@ -17,6 +17,9 @@ type applied struct {
 	dropIn map[string]string // [Service] settings of the lab's drop-in on the target unit
 	env    []string          // the target unit's extra environment, KEY=VALUE sorted by key
 	argv   []string          // the target unit's ExecStart (nil: a unit the lab did not create)
+	// unsandboxed: the target unit runs without its Sandbox (a variant's
+	// sandbox = false); the original is sandboxed.
+	unsandboxed bool
 	// unknown: a target restart failed, so what runs is unknown; the
 	// next plan restarts it whatever else it does.
 	unknown bool

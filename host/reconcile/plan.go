@@ -72,7 +72,7 @@ func planFor(cur, want applied, r reloadRules) plan {
 		p.dropIn, env = removeDropIn, nil
 	}
 	p.env = !slices.Equal(env, want.env)
-	p.install = !slices.Equal(cur.argv, want.argv)
+	p.install = !slices.Equal(cur.argv, want.argv) || cur.unsandboxed != want.unsandboxed
 	if r.reloads && !cur.unknown && p.onlyConfig() {
 		p.reload = reloadableKeys(r.path, cur.config, want.config)
 	}

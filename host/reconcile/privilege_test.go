@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,6 +141,41 @@ func TestStackBinaryCheckedAtEveryApply(t *testing.T) {
 			if n := len(evil.UIDs(t)); n != 0 {
 				t.Errorf("the repointed link's script ran %d times (uids %v)", n, evil.UIDs(t))
 			}
+		})
+	}
+}
+
+// The target runs confined (issue 52, finding 6); a variant's sandbox =
+// false (experiments/sandbox.toml measures what the sandbox costs) runs it
+// bare, and the restore confines it again. Under both supervisors, with
+// real PostgREST.
+func TestSandboxedTargetAndABareVariant(t *testing.T) {
+	asRoot(t)
+	for _, sup := range []systemd.Mode{systemd.ModeDirect, systemd.ModeSystemd} {
+		t.Run(string(sup), func(t *testing.T) {
+			l, _ := localOn(t, stack.Options{Supervisor: sup, Postgrest: labtest.PostgREST(t)})
+			ctx := context.Background()
+			confined := func(want bool) {
+				t.Helper()
+				pid := mainPID(t, l)
+				nnp, bnd := labtest.ProcStatus(t, pid, "NoNewPrivs"), labtest.ProcStatus(t, pid, "CapBnd")
+				if got := nnp == "1" && bnd == "0000000000000000"; got != want {
+					t.Errorf("NoNewPrivs %s, CapBnd %s: confined %v, want %v", nnp, bnd, got, want)
+				}
+			}
+			confined(true)
+			applied, err := l.Apply(ctx, lab.Variant{Name: "bare", Unsandboxed: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.ContainsFunc(applied.Changes, func(c lab.Change) bool { return c.Key == "sandbox" && c.To == "off" }) {
+				t.Errorf("changes %+v do not say the sandbox is off", applied.Changes)
+			}
+			confined(false)
+			if err := l.Restore(ctx); err != nil {
+				t.Fatal(err)
+			}
+			confined(true)
 		})
 	}
 }

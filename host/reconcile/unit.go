@@ -51,6 +51,9 @@ func (e *executor) unitArgv(ctx context.Context) error {
 	}
 	spec := *e.l.cfg.TargetSpec
 	spec.ExecStart = e.in.want.argv
+	if e.in.want.unsandboxed {
+		spec.Sandbox = nil
+	}
 	if f := e.l.ghcStatsFile(); f != "" && slices.Contains(spec.ExecStart, "-S"+f) {
 		// The target opens it by name: a plain file of the lab's, not
 		// whatever may have been left there.
@@ -68,6 +71,6 @@ func (e *executor) unitArgv(ctx context.Context) error {
 		}
 		return err
 	}
-	e.cur.argv = e.in.want.argv
+	e.cur.argv, e.cur.unsandboxed = e.in.want.argv, e.in.want.unsandboxed
 	return nil
 }

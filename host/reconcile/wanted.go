@@ -71,6 +71,13 @@ func (l *Server) wanted(v lab.Variant) (intent, error) {
 	}
 	in.want.argv = argv
 	in.unit = append(in.unit, changes...)
+	if v.Unsandboxed {
+		if l.cfg.TargetSpec == nil || l.cfg.TargetSpec.Sandbox == nil {
+			return intent{}, fmt.Errorf("sandbox = false: the target %s runs in no sandbox of the lab's", l.cfg.TargetUnit)
+		}
+		in.want.unsandboxed = true
+		in.unit = append(in.unit, lab.Change{Where: "unit", Key: "sandbox", From: "on", To: "off"})
+	}
 	in.unit = append(in.unit, rtsNote(l.cfg.Reference, v)...)
 	return in, nil
 }

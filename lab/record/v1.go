@@ -125,6 +125,7 @@ type VariantV1 struct {
 	Args          []string          `json:"args,omitempty"`
 	PGCPUAffinity string            `json:"pg_cpu_affinity,omitempty"`
 	Restart       bool              `json:"restart,omitempty"`
+	Unsandboxed   bool              `json:"unsandboxed,omitempty"`
 }
 
 // SweepV1 is the experiment's [sweep]; the first axis' fields are inline.
