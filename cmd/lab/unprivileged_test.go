@@ -117,4 +117,11 @@ func TestRunWithoutRoot(t *testing.T) {
 	if !strings.Contains(string(b), "unix") || !strings.Contains(string(b), "tcp") {
 		t.Errorf("the report does not compare unix with tcp:\n%s", b)
 	}
+	// lab ab too (issue 52): probes and targets as the user itself, binaries
+	// of its own, no store of root's.
+	out = asNobody("ab", "a="+pgrstBin, "b="+pgrstBin, "GETSingle", "--dir", dir, "--results", filepath.Join(home, "ab"),
+		"--min-trials", "2", "--max-trials", "2", "--duration", "1s", "--warmup", "0s")
+	if !strings.Contains(out, "Verdict") {
+		t.Errorf("lab ab as %s printed no verdict:\n%s", nobody.Name, out)
+	}
 }
