@@ -80,13 +80,16 @@ func (s Store) pin(f *os.File, fi os.FileInfo, name string) (string, error) {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return "", err
 		}
-		got, err := s.write(f, final)
+		tmp, got, _, err := s.temp(filepath.Dir(final), f)
 		if err != nil {
 			return "", err
 		}
+		defer os.Remove(tmp)
 		if got != sum {
-			os.Remove(final)
 			return "", errors.New("it changed while it was copied: try again when it is complete")
+		}
+		if err := os.Rename(tmp, final); err != nil {
+			return "", fmt.Errorf("store %s: %w", s.Dir, err)
 		}
 	}
 	pinned.m[key] = final
@@ -99,31 +102,19 @@ func (s Store) Add(r io.Reader, name string) (string, error) {
 	if err := s.prepare(); err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(s.Dir, ".add-*")
-	if err != nil {
-		return "", fmt.Errorf("store %s: %w", s.Dir, err)
-	}
-	defer os.Remove(tmp.Name())
-	h := sha256.New()
-	if _, err := io.Copy(io.MultiWriter(tmp, h), r); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("store %s: %w", s.Dir, err)
-	}
-	if err := finish(tmp); err != nil {
-		return "", err
-	}
-	final, err := s.slot(hex.EncodeToString(h.Sum(nil)), name)
+	tmp, sum, size, err := s.temp(s.Dir, r)
 	if err != nil {
 		return "", err
 	}
-	fi, err := os.Stat(tmp.Name())
+	defer os.Remove(tmp)
+	final, err := s.slot(sum, name)
 	if err != nil {
 		return "", err
 	}
-	if s.holds(final, fi.Size()) {
+	if s.holds(final, size) {
 		return final, nil
 	}
-	if err := os.Rename(tmp.Name(), final); err != nil {
+	if err := os.Rename(tmp, final); err != nil {
 		return "", fmt.Errorf("store %s: %w", s.Dir, err)
 	}
 	return final, nil
@@ -150,26 +141,27 @@ func (s Store) slot(sum, name string) (string, error) {
 	return filepath.Join(dir, safeName(name)), nil
 }
 
-// write copies r into a new file of the store and renames it to final,
-// returning the SHA-256 of what it wrote.
-func (s Store) write(r io.Reader, final string) (string, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(final), ".pin-*") // O_EXCL, mode 0600: nothing planted is opened
+// temp copies r into a new file in dir (O_EXCL, so nothing planted is
+// opened), executable by everyone and synced, and returns its name, the
+// SHA-256 of what it wrote and its size. The caller renames it into place
+// or removes it.
+func (s Store) temp(dir string, r io.Reader) (name, sum string, size int64, err error) {
+	tmp, err := os.CreateTemp(dir, ".pin-*")
 	if err != nil {
-		return "", fmt.Errorf("store %s: %w", s.Dir, err)
+		return "", "", 0, fmt.Errorf("store %s: %w", s.Dir, err)
 	}
-	defer os.Remove(tmp.Name())
 	h := sha256.New()
-	if _, err := io.Copy(io.MultiWriter(tmp, h), r); err != nil {
+	size, err = io.Copy(io.MultiWriter(tmp, h), r)
+	if err != nil {
 		tmp.Close()
-		return "", fmt.Errorf("copy into %s: %w", s.Dir, err)
+		os.Remove(tmp.Name())
+		return "", "", 0, fmt.Errorf("copy into %s: %w", s.Dir, err)
 	}
 	if err := finish(tmp); err != nil {
-		return "", err
+		os.Remove(tmp.Name())
+		return "", "", 0, err
 	}
-	if err := os.Rename(tmp.Name(), final); err != nil {
-		return "", fmt.Errorf("store %s: %w", s.Dir, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return tmp.Name(), hex.EncodeToString(h.Sum(nil)), size, nil
 }
 
 // finish makes a copy executable by everyone, through its descriptor, and
