@@ -38,6 +38,9 @@ func OpenAppend(path string, perm os.FileMode) (*os.File, error) {
 	f, err := openExisting(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		f, err = create(path, perm)
+		if errors.Is(err, fs.ErrExist) { // another opener made it meanwhile: take it, as checked
+			f, err = openExisting(path)
+		}
 	}
 	if err != nil {
 		return nil, err
