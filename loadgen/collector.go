@@ -161,8 +161,18 @@ func (r *runner) result(c *collector, measured time.Duration) *Result {
 		}
 		sh.mu.Unlock()
 	}
-	if measured > 0 {
-		s.Rate = float64(s.Succeeded()) / measured.Seconds()
+	var firstAt, lastAt time.Time
+	for _, sh := range r.shards {
+		if !sh.firstAt.IsZero() && (firstAt.IsZero() || sh.firstAt.Before(firstAt)) {
+			firstAt = sh.firstAt
+		}
+		if sh.lastAt.After(lastAt) {
+			lastAt = sh.lastAt
+		}
+	}
+	s.Elapsed = max(measured, lastAt.Sub(firstAt))
+	if s.Elapsed > 0 {
+		s.Rate = float64(s.Succeeded()) / s.Elapsed.Seconds()
 	}
 	if lat.TotalCount() > 0 {
 		q := quantiles(lat, 0.50, 0.90, 0.95, 0.99, 0.999)

@@ -29,8 +29,11 @@ type shard struct {
 	kinds    [numErrKinds]int64
 	n, errs  int64
 	in, out  int64
-	phases   *phaseHists // Server-Timing of measured answers (Config.ServerTiming), else nil
-	eps      [][]epStat  // per request (tmpl.ep), per status: measured answers (Config.ByRequest), else nil
+	// firstAt and lastAt are when the earliest and the latest measured
+	// answers finished.
+	firstAt, lastAt time.Time
+	phases          *phaseHists // Server-Timing of measured answers (Config.ServerTiming), else nil
+	eps             [][]epStat  // per request (tmpl.ep), per status: measured answers (Config.ByRequest), else nil
 
 	// interval (since the collector's last snapshot), measured or not
 	iv                     *hdrhistogram.Histogram
@@ -64,6 +67,10 @@ func (s *shard) record(measured bool, status int, kind errKind, lat, svc, lag, f
 		}
 		s.ivMeasured++
 		s.n++
+		s.lastAt = time.Now()
+		if s.firstAt.IsZero() {
+			s.firstAt = s.lastAt
+		}
 		s.in += in
 		s.out += out
 		if status >= 0 && status < len(s.status) {

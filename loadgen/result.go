@@ -35,7 +35,13 @@ type Result struct {
 type Summary struct {
 	Requests, Errors, Dropped, Waited int64
 	Duration                          time.Duration
-	Rate                              float64 // Succeeded / Duration: successful answers per second
+	// Elapsed is the real time the measured answers took to arrive: from
+	// the first to the last, and at least Duration. A server that keeps
+	// pace answers them over the window's length, however long each takes;
+	// one that falls behind answers the last of them after the window, and
+	// is not credited with them inside it.
+	Elapsed time.Duration
+	Rate    float64 // Succeeded / Elapsed: successful answers per second, sustained
 	// Latency of the successful answers (all zero when there were none).
 	Min, Mean, P50, P90, P95, P99, P999, Max time.Duration
 	// Service* is the service time (from the actual send; the same as the
