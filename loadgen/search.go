@@ -8,15 +8,34 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
 
-// Limit is what a rate must meet in Search. P99 == 0 means no latency
-// limit; the error and dropped rates are always checked (0: none allowed).
-// A step must also reach 95% of the asked rate. MaxRate, when above 0, is
-// the highest rate Search asks for: a target that meets the limit there is
-// not pushed further.
+// Limit is what a rate must meet in Search and Sustain. P99 == 0 and
+// P95 == 0 mean no latency limit; the error and dropped rates are always
+// checked (0: none allowed). A step must also reach 95% of the asked rate
+// (Search), or MinAchieved of it over the real time to its last answer
+// (Sustain, Hold > 0). MaxRate, when above 0, is the highest rate asked
+// for: a target that meets the limit there is not pushed further.
 type Limit struct {
-	P99                          time.Duration
+	P99, P95                     time.Duration
 	MaxErrorRate, MaxDroppedRate float64
 	MaxRate                      float64
+	// Hold makes the limit a sustained one (Sustain): a rate counts only
+	// when the target holds it this long.
+	Hold time.Duration
+	// MinAchieved is the share of the offered rate a hold must achieve
+	// (DefaultMinAchieved when 0).
+	MinAchieved float64
+}
+
+// DefaultMinAchieved is Limit.MinAchieved when none is given: a hold that
+// answers fewer than 99 % of the requests offered, over the real time its
+// answers took, did not sustain the rate.
+const DefaultMinAchieved = 0.99
+
+func (l Limit) minAchieved() float64 {
+	if l.MinAchieved > 0 {
+		return l.MinAchieved
+	}
+	return DefaultMinAchieved
 }
 
 // Check returns "" when s meets the limit, else why not.
@@ -26,11 +45,16 @@ func (l Limit) Check(s Summary) string {
 		return "no requests completed"
 	case l.P99 > 0 && s.P99 > l.P99:
 		return fmt.Sprintf("p99 %s > %s", format.Duration(s.P99), format.Duration(l.P99))
+	case l.P95 > 0 && s.P95 > l.P95:
+		return fmt.Sprintf("p95 %s > %s", format.Duration(s.P95), format.Duration(l.P95))
 	case s.ErrorRate() > l.MaxErrorRate:
 		return fmt.Sprintf("errors %.2f%% > %.2f%%", 100*s.ErrorRate(), 100*l.MaxErrorRate)
 	case s.DroppedRate() > l.MaxDroppedRate:
 		return fmt.Sprintf("dropped %.2f%% > %.2f%%", 100*s.DroppedRate(), 100*l.MaxDroppedRate)
-	case s.TargetRate > 0 && s.Rate < 0.95*s.TargetRate:
+	case l.Hold > 0 && s.TargetRate > 0 && s.Rate < l.minAchieved()*s.TargetRate:
+		return fmt.Sprintf("achieved %s req/s over the %s to the last answer, < %s%% of %s", format.Num(s.Rate, 3),
+			format.Duration(s.Elapsed), format.Num(100*l.minAchieved(), 3), format.Num(s.TargetRate, 3))
+	case l.Hold == 0 && s.TargetRate > 0 && s.Rate < 0.95*s.TargetRate:
 		return fmt.Sprintf("rate %.0f < 95%% of %.0f", s.Rate, s.TargetRate)
 	}
 	return ""
@@ -38,18 +62,38 @@ func (l Limit) Check(s Summary) string {
 
 // SearchPoint is one measured step.
 type SearchPoint struct {
-	Rate    float64
+	Kind    PointKind
+	Rate    float64 // the rate asked (open model), 0 for a closed step
 	Summary Summary
 	Pass    bool
 	Why     string // why it failed the limit
+	// Connections is a closed step's concurrency; Share an "at" step's
+	// rate as a share of the limit.
+	Connections int
+	Share       float64
 }
 
+// PointKind says what a step of a search measured.
+type PointKind string
+
+// The kinds of steps.
+const (
+	PointStep   PointKind = "step"   // a step of Search's ramp and bisection
+	PointClosed PointKind = "closed" // Sustain's closed-loop sweep: the saturation throughput at a concurrency
+	PointHold   PointKind = "hold"   // Sustain's confirmation hold at an offered rate
+	PointAt     PointKind = "at"     // the latency at a share of the sustained limit
+)
+
 // SearchResult is the highest rate that met the limit (0 if none did) and
-// every step measured, in the order measured.
+// every step measured, in the order measured. Sustain also gives the
+// closed-loop sweep's best step (Closed) and the hold that passed at Best
+// (Held).
 type SearchResult struct {
-	Best  float64
-	Limit Limit
-	Curve []SearchPoint
+	Best   float64
+	Limit  Limit
+	Curve  []SearchPoint
+	Closed *SearchPoint
+	Held   *SearchPoint
 }
 
 // Search variables for bounds (every search is bounded in steps).
@@ -195,7 +239,7 @@ func runStep(ctx context.Context, cfg Config, rate float64, lim Limit, progress 
 		return SearchPoint{}, fmt.Errorf("step at %.0f req/s: %w", rate, err)
 	}
 	why := lim.Check(r.Summary)
-	return SearchPoint{Rate: rate, Summary: r.Summary, Pass: why == "", Why: why}, nil
+	return SearchPoint{Kind: PointStep, Rate: rate, Summary: r.Summary, Pass: why == "", Why: why}, nil
 }
 
 // Ramp runs cfg's open model at each rate in turn and returns the curve;

@@ -35,7 +35,15 @@ func (l *Loader) Load(ctx context.Context, spec lab.LoadSpec) (lab.LoadOutcome, 
 		}
 	}
 	if spec.Load.Model.SearchesEachTrial() {
-		sr, err := loadgen.Search(ctx, cfg, limit(spec.Load.Limit), progress)
+		search := func() (*loadgen.SearchResult, error) {
+			return loadgen.Search(ctx, cfg, limit(spec.Load.Limit), progress)
+		}
+		if spec.Load.Limit.Sustained() {
+			search = func() (*loadgen.SearchResult, error) {
+				return loadgen.Sustain(ctx, cfg, limit(spec.Load.Limit), spec.Estimate, progress)
+			}
+		}
+		sr, err := search()
 		if err != nil {
 			return lab.LoadOutcome{}, fmt.Errorf("search: %w", err)
 		}
@@ -124,18 +132,37 @@ func startRate(ld lab.Load) float64 {
 
 // limit is a search's limit as package loadgen takes it.
 func limit(l lab.Limit) loadgen.Limit {
-	return loadgen.Limit{P99: l.P99, MaxErrorRate: l.ErrorRate(), MaxDroppedRate: l.DroppedRate(), MaxRate: l.MaxRate}
+	return loadgen.Limit{P99: l.P99, P95: l.P95, MaxErrorRate: l.ErrorRate(), MaxDroppedRate: l.DroppedRate(), MaxRate: l.MaxRate,
+		Hold: l.Hold, MinAchieved: l.MinAchieved}
 }
 
-// SearchSteps is the most steps a search of ld can take (ld.Limit, from
-// its start rate: loadgen.MaxSearchSteps), for the estimates of a run's
-// time (lab.Experiment.Bound).
-func SearchSteps(ld lab.Load) int { return loadgen.MaxSearchSteps(startRate(ld), limit(ld.Limit)) }
+// Rule is the load generator's search rule as the estimates of a run's
+// time need it (lab.SearchRule): a plain search's steps
+// (loadgen.MaxSearchSteps, SearchStepsTo), a sustained one's
+// (loadgen.SustainSteps, SustainTypical).
+type Rule struct{}
 
-// SearchStepsTo is how many steps a search of ld takes on a target whose
-// capacity is capacity req/s (lab.Experiment.Typical).
-func SearchStepsTo(ld lab.Load, capacity float64) int {
-	return loadgen.SearchStepsTo(startRate(ld), limit(ld.Limit), capacity)
+var _ lab.SearchRule = Rule{}
+
+// Steps implements lab.SearchRule.
+func (Rule) Steps(ld lab.Load) (int, time.Duration) {
+	if ld.Limit.Sustained() {
+		return loadgen.SustainSteps(ld.Duration, ld.Warmup, limit(ld.Limit))
+	}
+	n := loadgen.MaxSearchSteps(startRate(ld), limit(ld.Limit))
+	return n, time.Duration(n) * (ld.Warmup + ld.Duration)
+}
+
+// Typical implements lab.SearchRule: a repeat of a plain search starts at
+// 80 % of the capacity, one of a sustained search holds at it.
+func (Rule) Typical(ld lab.Load, capacity float64, again bool) time.Duration {
+	if ld.Limit.Sustained() {
+		return loadgen.SustainTypical(ld.Duration, ld.Warmup, limit(ld.Limit), !again)
+	}
+	if again {
+		ld.Limit.MinRate = max(0.8*capacity, ld.Limit.MinRate)
+	}
+	return time.Duration(loadgen.SearchStepsTo(startRate(ld), limit(ld.Limit), capacity)) * (ld.Warmup + ld.Duration)
 }
 
 // boundFor is a generous count bound: far above what the machine can do in
@@ -230,15 +257,24 @@ func series(in []loadgen.Second) []lab.Second {
 	return out
 }
 
-// searchOutcome reports the best passing step as the trial's figures and
-// keeps the whole curve. Sent counts every step's answers plus an estimate
-// of its warm-up (asked rate x warm-up), for per-request CPU.
+// searchOutcome reports the best passing step (a sustained search's
+// passing hold at its limit) as the trial's figures and keeps the whole
+// curve. Sent counts every step's answers plus an estimate of its warm-up
+// (its rate x warm-up), for per-request CPU.
 func searchOutcome(sr *loadgen.SearchResult, warmup time.Duration) lab.LoadOutcome {
 	var out lab.LoadOutcome
 	for _, p := range sr.Curve {
 		s := p.Summary
-		out.Sent += s.Requests + int64(p.Rate*warmup.Seconds())
-		cp := lab.CurvePoint{AskedRate: p.Rate, Rate: s.Rate, P99Ms: ms(s.P99), OK: p.Pass}
+		rate := p.Rate
+		if p.Kind == loadgen.PointClosed {
+			rate = s.Rate
+		}
+		out.Sent += s.Requests + int64(rate*warmup.Seconds())
+		cp := lab.CurvePoint{AskedRate: p.Rate, Rate: s.Rate, P99Ms: ms(s.P99), OK: p.Pass, Connections: p.Connections, Share: p.Share,
+			P50Ms: ms(s.P50), P95Ms: ms(s.P95), Elapsed: s.Elapsed.Seconds(), Why: p.Why}
+		if p.Kind != loadgen.PointStep {
+			cp.Kind = string(p.Kind)
+		}
 		if s.Requests > 0 {
 			cp.ErrorRate = float64(s.Errors) / float64(s.Requests)
 		}
@@ -246,7 +282,8 @@ func searchOutcome(sr *loadgen.SearchResult, warmup time.Duration) lab.LoadOutco
 			cp.Dropped = float64(s.Dropped) / float64(n)
 		}
 		out.Curve = append(out.Curve, cp)
-		if p.Pass && p.Rate == sr.Best {
+		best := p.Pass && p.Rate == sr.Best && p.Kind != loadgen.PointAt
+		if best && (sr.Held == nil || p.Kind == loadgen.PointHold) {
 			out.Stats = stats(s)
 		}
 	}
