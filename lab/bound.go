@@ -29,19 +29,31 @@ type Bound struct {
 	Applies int
 }
 
-// Bound computes e's Bound. searchSteps is the most steps a search of a
-// load can take, whatever each step's outcome: the load generator's rule
-// (loadgen/trial.SearchSteps), which the domain does not hold.
-func (e *Experiment) Bound(searchSteps func(Load) int) Bound {
+// SearchRule is the load generator's rule for what a capacity search
+// costs (loadgen/trial.Rule), which the domain does not hold.
+type SearchRule interface {
+	// Steps is the most steps one search of ld takes, whatever each
+	// step's outcome, and the most load time they take with their
+	// warm-ups.
+	Steps(ld Load) (steps int, load time.Duration)
+	// Typical is the load time a search of ld takes on a target whose
+	// capacity is capacity req/s; again says it repeats one of the run
+	// (it starts from what the last one found, as the runner does).
+	Typical(ld Load, capacity float64, again bool) time.Duration
+}
+
+// Bound computes e's Bound with the load generator's search rule.
+func (e *Experiment) Bound(rule SearchRule) Bound {
 	b := Bound{Trials: e.Trials.Max * e.LoadsPerRound(), Steps: 1, Applies: e.Trials.Max * len(e.Variants) * len(e.Scenarios)}
+	per := e.Load.Warmup + e.Load.Duration
 	if e.Load.Model.SearchesEachTrial() {
-		b.Steps = searchSteps(e.Load)
+		b.Steps, per = rule.Steps(e.Load)
 	}
-	b.Load = time.Duration(b.Trials*b.Steps) * (e.Load.Warmup + e.Load.Duration)
+	b.Load = time.Duration(b.Trials) * per
 	if e.Load.Model.Efficiency() {
 		cs := e.Load.capacitySearch()
 		step := cs.capacityStep()
-		b.CapacitySteps = searchSteps(cs)
+		b.CapacitySteps, _ = rule.Steps(cs)
 		b.Capacity = time.Duration(len(e.Scenarios)*(b.CapacitySteps+1)) * (step.Warmup + step.Duration)
 		b.Load += b.Capacity
 		b.Applies++
@@ -56,28 +68,25 @@ const typicalCapacity = 1000
 // Typical is the load time a run of e takes when each scenario's capacity
 // is typical: its rate in the 2020 benchmark (postgrest.Benchmark2020;
 // typicalCapacity for a scenario it lacks), every repeat's search starting
-// near the rate the last one found (searchRestart), as the runner does.
-// stepsTo walks the load generator's search rule to a capacity
-// (loadgen/trial.SearchStepsTo). Searches take about as many steps for a
-// capacity twice or half as large (one more or one fewer), so the figure
-// holds across machines within a step per search. For other models it is
-// b.Load.
-func (e *Experiment) Typical(b Bound, stepsTo func(ld Load, capacity float64) int) time.Duration {
+// from what the last one found, as the runner does (rule.Typical walks
+// the load generator's search rule to a capacity). Searches take about as
+// many steps for a capacity twice or half as large (one more or one
+// fewer), so the figure holds across machines within a step per search.
+// For other models it is b.Load.
+func (e *Experiment) Typical(b Bound, rule SearchRule) time.Duration {
 	if !e.Load.Model.SearchesEachTrial() {
 		return b.Load
 	}
-	steps := 0
+	var load time.Duration
 	for _, sc := range e.Scenarios {
 		c, ok := postgrest.Benchmark2020[sc]
 		if !ok {
 			c = typicalCapacity
 		}
-		again := e.Load
-		again.Limit.MinRate = max(searchRestart*c, e.Load.Limit.MinRate)
-		steps += stepsTo(e.Load, c) + (e.Trials.Max-1)*stepsTo(again, c)
+		load += rule.Typical(e.Load, c, false) + time.Duration(e.Trials.Max-1)*rule.Typical(e.Load, c, true)
 	}
 	if len(e.Custom) > 0 && len(e.Scenarios) == 0 {
-		steps = e.Trials.Max * stepsTo(e.Load, typicalCapacity)
+		load = time.Duration(e.Trials.Max) * rule.Typical(e.Load, typicalCapacity, false)
 	}
-	return time.Duration(steps*max(1, len(e.Variants))) * (e.Load.Warmup + e.Load.Duration)
+	return load * time.Duration(max(1, len(e.Variants)))
 }

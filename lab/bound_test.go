@@ -11,7 +11,7 @@ import (
 // first, at their own cut-down step (1 s + 3 s).
 func TestBoundCountsEveryLoad(t *testing.T) {
 	var asked []Load
-	steps := func(ld Load) int { asked = append(asked, ld); return 18 }
+	steps := fakeRule{steps: func(ld Load) int { asked = append(asked, ld); return 18 }}
 	e := testExperiment() // 2 variants, 1 scenario, trials.max 4, closed 0 s + 1 s
 	e.Load.Warmup, e.Load.Duration = 2*time.Second, 10*time.Second
 	if b := e.Bound(steps); b.Load != 8*12*time.Second || b.Trials != 8 || b.Steps != 1 || b.Applies != 8 || len(asked) != 0 {
@@ -39,4 +39,19 @@ func TestBoundCountsEveryLoad(t *testing.T) {
 	if b := e.Bound(steps); b.Trials != 8 || b.Load != 8*12*time.Second+capacity {
 		t.Errorf("duet: %+v", b)
 	}
+}
+
+// fakeRule is a search rule of fixed steps, each warm-up + duration long.
+type fakeRule struct {
+	steps   func(Load) int
+	stepsTo func(ld Load, capacity float64, again bool) int
+}
+
+func (f fakeRule) Steps(ld Load) (int, time.Duration) {
+	n := f.steps(ld)
+	return n, time.Duration(n) * (ld.Warmup + ld.Duration)
+}
+
+func (f fakeRule) Typical(ld Load, capacity float64, again bool) time.Duration {
+	return time.Duration(f.stepsTo(ld, capacity, again)) * (ld.Warmup + ld.Duration)
 }

@@ -170,12 +170,35 @@ type Load struct {
 // 0 ("no failures", the 2020 benchmark's criterion) is a limit of its own,
 // not a missing one; a search checks both rates either way (unset: none
 // allowed, see ErrorRate and DroppedRate).
+//
+// Hold makes it a sustained limit (the search model's trials then find the
+// highest rate the target holds for Hold: see loadgen.Sustain): with P95
+// (the 2020 benchmark's k6 threshold p(95) < 1s is DefaultP95) as the
+// latency SLO and MinAchieved of the offered rate answered over the real
+// time the answers took.
 type Limit struct {
 	P99        time.Duration `toml:"p99" json:"p99,omitempty"`
+	P95        time.Duration `toml:"p95" json:"p95,omitempty"`
 	MaxErrors  *float64      `toml:"max_errors" json:"max_errors,omitempty"`   // fraction, e.g. 0.001
 	MaxDropped *float64      `toml:"max_dropped" json:"max_dropped,omitempty"` // fraction, e.g. 0.01
 	MinRate    float64       `toml:"min_rate" json:"min_rate,omitempty"`
 	MaxRate    float64       `toml:"max_rate" json:"max_rate,omitempty"`
+	Hold       time.Duration `toml:"hold" json:"hold,omitempty"`
+	// MinAchieved is the share of the offered rate a hold must answer;
+	// 0: 0.99.
+	MinAchieved float64 `toml:"min_achieved" json:"min_achieved,omitempty"`
+}
+
+// Sustained reports whether the limit is a sustained one (Hold set).
+func (l Limit) Sustained() bool { return l.Hold > 0 }
+
+// Achieved is the share of the offered rate a hold must answer
+// (MinAchieved, else 0.99).
+func (l Limit) Achieved() float64 {
+	if l.MinAchieved > 0 {
+		return l.MinAchieved
+	}
+	return 0.99
 }
 
 // ErrorRate is the share of failed requests a step may have (MaxErrors;
@@ -198,6 +221,12 @@ func deref(f *float64) float64 {
 // MaxRate); the shares are format.Share's.
 func (l Limit) String() string {
 	var parts []string
+	if l.Sustained() {
+		parts = append(parts, "held for "+l.Hold.String(), "achieved ≥ "+format.Share(l.Achieved())+" of the offered rate")
+	}
+	if l.P95 > 0 {
+		parts = append(parts, "p95 < "+l.P95.String())
+	}
 	if l.P99 > 0 {
 		parts = append(parts, "p99 ≤ "+l.P99.String())
 	}

@@ -64,3 +64,19 @@ func (v *validator) partition(e *Experiment) {
 		}
 	}
 }
+
+// ServerCores is how many CPUs the server (PostgREST and PostgreSQL) may
+// use: the union of the partition's lists when both are set, else every
+// CPU of the host (cpus).
+func ServerCores(e *Experiment, cpus int) int {
+	if e.Partition.PostgREST == "" || e.Partition.PostgreSQL == "" {
+		return cpus
+	}
+	a, _ := cpulist.Parse(e.Partition.PostgREST) // validated
+	b, _ := cpulist.Parse(e.Partition.PostgreSQL)
+	seen := map[int]bool{}
+	for _, c := range append(a, b...) {
+		seen[c] = true
+	}
+	return len(seen)
+}

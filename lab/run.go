@@ -286,14 +286,24 @@ type Second struct {
 	Dropped int64
 }
 
-// CurvePoint is one step of a search.
+// CurvePoint is one step of a search. A sustained search's steps say what
+// each measured (Kind: "closed", its Connections; "hold"; "at", its Share
+// of the limit), with more of the latency and the real time its answers
+// took (Elapsed, seconds).
 type CurvePoint struct {
-	AskedRate float64
-	Rate      float64
-	P99Ms     float64
-	ErrorRate float64
-	Dropped   float64
-	OK        bool
+	AskedRate   float64
+	Rate        float64
+	P99Ms       float64
+	ErrorRate   float64
+	Dropped     float64
+	OK          bool
+	Kind        string
+	Connections int
+	Share       float64
+	P50Ms       float64
+	P95Ms       float64
+	Elapsed     float64
+	Why         string
 }
 
 // Usage is a service's resource use during a trial's measured window.

@@ -231,9 +231,7 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 	if rate, ok := s.rates[scenario]; ok {
 		spec.Load.Model, spec.Load.Rate = ModelOpen, rate
 	}
-	if start := s.searchStart(v.Name, scenario); start > 0 {
-		spec.Load.Limit.MinRate = start
-	}
+	s.searchFrom(&spec, v.Name, scenario)
 	var win Window
 	var out LoadOutcome
 	err := s.warmup(ctx, spec)
@@ -258,6 +256,11 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 	t.Load, t.Series, t.Curve = out.Stats, out.Series, out.Curve
 	if out.Sent > t.Load.Requests {
 		t.Sent = out.Sent
+	}
+	if err == nil && s.exp.Load.Model.SearchesEachTrial() {
+		if why := implausible(t, ServerCores(s.exp, s.run.Host.CPUs)); why != "" {
+			err = fmt.Errorf("%s", why)
+		}
 	}
 	if c, ok := s.Loader.(Cleaner); ok && ctx.Err() == nil {
 		if cerr := c.Cleanup(ctx, spec); cerr != nil {

@@ -85,6 +85,9 @@ type LoadSpec struct {
 	Seed          int64
 	// CPUs pins the generator's threads ([partition] generator); nil = any.
 	CPUs []int
+	// Estimate is the limit an earlier trial of the run found for this
+	// variant and scenario (a sustained search starts from it), 0 for none.
+	Estimate float64
 	// Progress, when set, is called about once a second while measuring.
 	Progress func(LoadProgress)
 }

@@ -352,6 +352,18 @@ func (v *validator) searchLimit(model Model, lim Limit, required bool) {
 	if lim.P99 < 0 || lim.P99 > MaxWait {
 		v.add(fmt.Sprintf("%v must be in [0, %v]", lim.P99, MaxWait), "load", "limit", "p99")
 	}
+	if lim.P95 < 0 || lim.P95 > MaxWait {
+		v.add(fmt.Sprintf("%v must be in [0, %v]", lim.P95, MaxWait), "load", "limit", "p95")
+	}
+	if lim.Hold != 0 && (lim.Hold < time.Second || lim.Hold > MaxLoadTime) {
+		v.add(fmt.Sprintf("%v must be 0 (no hold: a plain search) or in [1s, %v]", lim.Hold, MaxLoadTime), "load", "limit", "hold")
+	}
+	if lim.Hold != 0 && model != ModelSearch {
+		v.add(fmt.Sprintf("%v: a hold is the search model's (each trial finds a sustained limit), not %q's", lim.Hold, model), "load", "limit", "hold")
+	}
+	if lim.MinAchieved != 0 && !(lim.MinAchieved >= 0.5 && lim.MinAchieved <= 1) {
+		v.add(fmt.Sprintf("%v must be in [0.5, 1] (a share of the offered rate; 0 = 0.99)", lim.MinAchieved), "load", "limit", "min_achieved")
+	}
 	if !(lim.MinRate >= 0 && lim.MinRate <= MaxRate) {
 		v.add(fmt.Sprintf("%v must be in [0, %g] requests/s", lim.MinRate, MaxRate), "load", "limit", "min_rate")
 	}

@@ -121,6 +121,6 @@ func checkKeyAt(key, value, v string, allowUnknown bool) error {
 
 // estimate is stats.Estimate with the load generator's search rule.
 func estimate(e *lab.Experiment) string {
-	b := e.Bound(trial.SearchSteps)
-	return stats.Estimate(e, b, e.Typical(b, trial.SearchStepsTo))
+	b := e.Bound(trial.Rule{})
+	return stats.Estimate(e, b, e.Typical(b, trial.Rule{}))
 }

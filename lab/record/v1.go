@@ -315,6 +315,14 @@ type CurvePointV1 struct {
 	ErrorRate float64 `json:"error_rate"`
 	Dropped   float64 `json:"dropped_rate"`
 	OK        bool    `json:"ok"`
+	// A sustained search's (lab.CurvePoint says what each is).
+	Kind        string  `json:"kind,omitempty"`
+	Connections int     `json:"connections,omitempty"`
+	Share       float64 `json:"share,omitempty"`
+	P50Ms       float64 `json:"p50_ms,omitempty"`
+	P95Ms       float64 `json:"p95_ms,omitempty"`
+	Elapsed     float64 `json:"elapsed,omitempty"`
+	Why         string  `json:"why,omitempty"`
 }
 
 // UsageV1 is a service's resource use during a trial's measured window.

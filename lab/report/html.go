@@ -57,6 +57,8 @@ type htmlData struct {
 	K6                 []htmlK6
 	Limits             []LimitCells
 	LimitsIntro        string
+	LimitsSustained    bool
+	SaturationIntro    string
 	LimitsCharts       []chart.Chart
 	LimitsCommand      string
 	Memory             []MemorySection
@@ -104,6 +106,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		d.Title = run.Experiment.Name
 	}
 	d.LimitsCommand, d.LimitsWhat = limitsReproduce(run)
+	d.LimitsSustained, d.SaturationIntro = run.Experiment.Load.Limit.Sustained(), saturationIntro()
 	d.Memory, d.MemoryIntro = MemorySections(run), memoryIntro
 	if d.LimitsCharts, err = limitsCharts(run); err != nil {
 		return err
@@ -344,6 +347,10 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 <table><tr><th class="l">variant</th><th class="l">scenario</th><th>req/s</th><th>interval</th><th>http_reqs</th><th>duration avg ms</th><th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>data_received</th><th>data_sent</th><th>peak in flight</th><th>failed</th><th>server µs/req</th><th>db µs/req</th><th>peak RSS</th><th>per 1M req</th><th>vs GETSingle</th><th>2020</th><th class="l">trials</th></tr>
 {{range .}}<tr><td class="l"><code>{{.Variant}}</code></td><td class="l">{{.Scenario}}</td><td>{{.Rate}}</td><td>{{.Spread}}</td><td>{{.Count}}</td><td>{{.Avg}}</td><td>{{.P50}}</td><td>{{.P95}}</td><td>{{.P99}}</td><td>{{.Received}}</td><td>{{.Sent}}</td><td>{{.Conns}}</td><td>{{.Failed}}</td><td>{{.ServerUs}}</td><td>{{.DBUs}}</td><td>{{.PeakRSS}}</td><td>{{or .PerMillion "–"}}</td><td>{{.Ratio}}</td><td>{{.Ratio2020}}</td><td class="l">{{.Trials}}</td></tr>
 {{end}}</table>
+{{if $.LimitsSustained}}<p class="muted">{{$.SaturationIntro}}</p>
+<table><tr><th class="l">variant</th><th class="l">scenario</th><th>limit req/s</th><th>closed-loop best</th><th>limit ÷ closed</th><th>at 50 % (p50 / p95 / p99 ms)</th><th>at 80 %</th><th>at the limit</th><th>server cores</th><th>cores' bound req/s</th></tr>
+{{range .}}{{if .Sustained}}<tr><td class="l"><code>{{.Variant}}</code></td><td class="l">{{.Scenario}}</td><td>{{.Rate}}</td><td>{{.Closed}}</td><td>{{.OfClosed}}</td><td>{{.AtHalf}}</td><td>{{.AtFour}}</td><td>{{.AtHold}}</td><td>{{.Cores}}</td><td>{{.Bound}}</td></tr>
+{{end}}{{end}}</table>{{end}}
 <p class="muted">Reproduce with <code>{{$.LimitsCommand}}</code> on the same stack ({{$.LimitsWhat}}).</p>
 <div class="charts">{{range $.LimitsCharts}}<figure>{{.SVG}}{{with .Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>{{end}}</div>{{end}}
 

@@ -32,6 +32,15 @@ type LimitCells struct {
 	PerMillion        string // cost of a million requests ("" without prices)
 	Ratio, Ratio2020  string
 	Trials            string // "3" or "2 of 3 (1 crashed: ...)"
+	// A sustained search's (Limit.Hold), "" otherwise: the closed-loop
+	// saturation throughput and its connections, the limit over it, the
+	// latency (p50 / p95 / p99 ms) at 50 % and 80 % of the limit and at
+	// it (the hold), and the rate the server's cores allow at the
+	// measured CPU per request.
+	Sustained              bool
+	Closed, OfClosed       string
+	AtHalf, AtFour, AtHold string
+	Cores, Bound           string
 }
 
 // LimitsCells formats stats.Limits(run).
@@ -50,6 +59,11 @@ func LimitsCells(run *lab.Run) []LimitCells {
 		a := r.At
 		c.Rate = num(r.Rate.Median)
 		switch {
+		case r.Sustained && !math.IsNaN(r.HalfWidth):
+			c.Spread = fmt.Sprintf("±%s%% (95%% CI of the mean %s, n=%d)", format.Num(100*r.HalfWidth/r.Mean, 2), num(r.Mean), r.Rate.N)
+			if !r.Precise {
+				c.Spread += fmt.Sprintf(", wider than ±%s%%", format.Num(100*stats.LimitPrecision, 2))
+			}
 		case r.Rate.Bounded():
 			c.Spread = fmt.Sprintf("%s–%s (%.0f%% CI)", num(r.Rate.Lo), num(r.Rate.Hi), 100*stats.Confidence)
 		case r.Rate.N > 1:
@@ -70,6 +84,9 @@ func LimitsCells(run *lab.Run) []LimitCells {
 		c.Ratio, c.Ratio2020 = ratio(r.Ratio), ratio(r.Ratio2020)
 		if !math.IsNaN(r.PerMillion) {
 			c.PerMillion = run.Experiment.Cost.Symbol() + format.Num(r.PerMillion, 3)
+		}
+		if r.Sustained {
+			sustainedCells(&c, r, run)
 		}
 		out = append(out, c)
 	}
@@ -142,6 +159,7 @@ func mdLimits(b *bufio.Writer, run *lab.Run) {
 				c.Failed, c.ServerUs, c.DBUs, c.PeakRSS, orDash(c.PerMillion), c.Ratio, c.Ratio2020, format.MdEscape(c.Trials))
 		}
 		fmt.Fprintln(b)
+		mdSaturation(b, cells, variant)
 	}
 	cmd, what := limitsReproduce(run)
 	fmt.Fprint(b, format.MdPara("Reproduce with "+format.MdCode(cmd)+" on the same stack ("+format.MdEscape(what)+")."))
@@ -176,10 +194,78 @@ func LimitsText(w io.Writer, run *lab.Run) {
 				c.Received, c.Failed, c.ServerUs, c.DBUs, c.PeakRSS, orDash(c.PerMillion), c.Ratio, c.Ratio2020)
 		}
 		tw.Flush()
+		fmt.Fprintln(w)
+		textSaturation(w, cells, variant)
 		for _, c := range cells {
 			if c.Variant == variant && strings.Contains(c.Trials, "of") {
 				fmt.Fprintf(w, "  %s: valid trials %s\n", textsafe.Plain(c.Scenario), textsafe.Plain(c.Trials))
 			}
 		}
 	}
+}
+
+// sustainedCells fills a sustained row's saturation and latency cells.
+func sustainedCells(c *LimitCells, r stats.LimitRow, run *lab.Run) {
+	c.Sustained = true
+	c.Closed, c.OfClosed = "–", "–"
+	if r.Closed > 0 {
+		c.Closed = fmt.Sprintf("%s (%d conns)", num(r.Closed), r.ClosedConns)
+		c.OfClosed = num(r.Rate.Median / r.Closed)
+	}
+	lat := func(p50, p95, p99 float64) string { return num(p50) + " / " + num(p95) + " / " + num(p99) }
+	c.AtHalf, c.AtFour = "–", "–"
+	for _, p := range r.AtShares {
+		switch p.Share {
+		case 0.5:
+			c.AtHalf = lat(p.P50Ms, p.P95Ms, p.P99Ms)
+		case 0.8:
+			c.AtFour = lat(p.P50Ms, p.P95Ms, p.P99Ms)
+		}
+	}
+	c.AtHold = lat(r.At.LatencyMs.P50, r.At.LatencyMs.P95, r.At.LatencyMs.P99)
+	cores := lab.ServerCores(&run.Experiment, run.Host.CPUs)
+	c.Cores, c.Bound = fmt.Sprint(cores), "–"
+	if us := r.ServerUs + r.DBUs; cores > 0 && !math.IsNaN(us) && us > 0 {
+		c.Bound = num(float64(cores) * 1e6 / us)
+	}
+}
+
+// saturationIntro says what the second limits table holds.
+func saturationIntro() string {
+	return "Beside each limit: the closed-loop saturation throughput (the highest of 1, 2, 4, ... connections, as wrk and k6's VUs " +
+		"measure) and the limit over it; latency p50 / p95 / p99 in ms at 50 % and 80 % of the limit and at the limit (the hold); " +
+		"the cores the server (PostgREST and PostgreSQL) had, and the rate they allow at the CPU each request cost (cores / CPU per request): " +
+		"a limit above that bound would be a measurement error, and is refused."
+}
+
+// mdSaturation writes the second limits table of a sustained run.
+func mdSaturation(b *bufio.Writer, cells []LimitCells, variant string) {
+	if !slices.ContainsFunc(cells, func(c LimitCells) bool { return c.Sustained }) {
+		return
+	}
+	fmt.Fprint(b, format.MdPara(saturationIntro()))
+	fmt.Fprintf(b, "| scenario | limit req/s | closed-loop best | limit ÷ closed | at 50 %% | at 80 %% | at the limit | server cores | cores' bound req/s |\n")
+	fmt.Fprintf(b, "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, c := range cells {
+		if c.Variant == variant && c.Sustained {
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", format.MdEscape(c.Scenario), c.Rate, c.Closed, c.OfClosed,
+				c.AtHalf, c.AtFour, c.AtHold, c.Cores, c.Bound)
+		}
+	}
+	fmt.Fprintln(b)
+}
+
+// textSaturation writes it for the terminal.
+func textSaturation(w io.Writer, cells []LimitCells, variant string) {
+	if !slices.ContainsFunc(cells, func(c LimitCells) bool { return c.Sustained }) {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "scenario\tlimit req/s\tclosed-loop best\tlimit/closed\tat 50%% (p50/p95/p99 ms)\tat 80%%\tat the limit\tserver cores\tcores' bound\t\n")
+	for _, c := range cells {
+		if c.Variant == variant && c.Sustained {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", textsafe.Plain(c.Scenario), c.Rate, c.Closed, c.OfClosed, c.AtHalf, c.AtFour, c.AtHold, c.Cores, c.Bound)
+		}
+	}
+	tw.Flush()
 }

@@ -41,7 +41,7 @@ func interferenceDesc(run *lab.Run) string {
 	s += fmt.Sprintf("other work used %.0f%% of the machine's CPUs (median; max %.0f%%) during the trials, limit %.0f%%",
 		100*shares[len(shares)/2], 100*shares[len(shares)-1], 100*run.Experiment.Trials.InterferenceLimit())
 	if flagged > 0 {
-		s += fmt.Sprintf("; %d trial(s) above it: their rounds left out and measured again", flagged)
+		s += disturbedDesc(run)
 	}
 	return s
 }
@@ -153,4 +153,30 @@ func partitionDesc(e lab.Experiment) string {
 		parts = append(parts, "PostgreSQL on CPUs "+p)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// disturbedDesc says what became of the trials other work disturbed:
+// left out (with the clean rounds that remain), or kept, flagged, when
+// too few clean rounds remained, which makes the figures unreliable.
+func disturbedDesc(run *lab.Run) string {
+	leftOut, kept := 0, 0
+	clean := map[int]bool{}
+	for _, t := range run.Trials {
+		switch in := t.Interference; {
+		case in != nil && in.Flagged && t.Error != "":
+			leftOut++
+		case in != nil && in.Flagged:
+			kept++
+		case t.Error == "":
+			clean[t.Rep] = true
+		}
+	}
+	s := ""
+	if leftOut > 0 {
+		s += fmt.Sprintf("; %d trial(s) above it: their rounds are left out of the figures, %d clean round(s) remain", leftOut, len(clean))
+	}
+	if kept > 0 {
+		s += fmt.Sprintf("; %d disturbed trial(s) kept, flagged, for want of clean rounds: figures from them are unreliable", kept)
+	}
+	return s
 }

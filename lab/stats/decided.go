@@ -31,7 +31,9 @@ func Decided(run *lab.Run, alpha float64) bool {
 	v := compare(run, alpha, true)
 	heads := v.Headlines()
 	if len(heads) == 0 {
-		return false
+		// Nothing compared (a limits run): decided once every limit is
+		// precise (LimitsPrecise).
+		return run.Experiment.Load.Limit.Sustained() && LimitsPrecise(run)
 	}
 	for _, r := range heads {
 		if r.Significant {

@@ -44,6 +44,42 @@ type LimitRow struct {
 	// (NaN when that scenario did not run or met no rate); Ratio2020 the
 	// same ratio in the 2020 benchmark (NaN when it lacks the scenario).
 	Ratio, Ratio2020 float64
+
+	// A sustained search's (Limit.Hold): Rate is then the offered rate
+	// each trial held. Mean is the held rates' mean and HalfWidth its 95 %
+	// interval's half-width (Student's t over the trials; NaN under two);
+	// Precise says it is within LimitPrecision of Mean.
+	Sustained       bool
+	Mean, HalfWidth float64
+	Precise         bool
+	// Closed is the closed-loop saturation throughput (the median over
+	// the trials that swept the concurrency), at ClosedConns connections
+	// (the median trial's); 0 when none swept.
+	Closed      float64
+	ClosedConns int
+	// AtShares are the latency steps at shares of the limit, from the
+	// median trial that measured them.
+	AtShares []lab.CurvePoint
+}
+
+// LimitPrecision is the half-width, as a share of the mean, a sustained
+// limit's 95 % interval must reach for the run to stop early: ±5 %.
+const LimitPrecision = 0.05
+
+// LimitsPrecise reports whether every row of a sustained limits run has
+// its interval within LimitPrecision with at least trials.min trials: the
+// run's stop rule when it compares nothing (one variant).
+func LimitsPrecise(run *lab.Run) bool {
+	rows := Limits(run)
+	if len(rows) == 0 {
+		return false
+	}
+	for _, r := range rows {
+		if !r.Sustained || r.Rate.N < run.Experiment.Trials.Min || !r.Precise {
+			return false
+		}
+	}
+	return true
 }
 
 // Limits computes the limits table of a run whose trials are capacity
@@ -85,7 +121,8 @@ func limitRow(run *lab.Run, variant, scenario string) (LimitRow, bool) {
 	if len(trials) == 0 {
 		return LimitRow{}, false
 	}
-	r := LimitRow{Scenario: scenario, Variant: variant, Trials: len(trials)}
+	r := LimitRow{Scenario: scenario, Variant: variant, Trials: len(trials), Sustained: run.Experiment.Load.Limit.Sustained(),
+		Mean: math.NaN(), HalfWidth: math.NaN()}
 	var valid []lab.Trial
 	var server, db []float64
 	for _, t := range trials {
@@ -114,14 +151,23 @@ func limitRow(run *lab.Run, variant, scenario string) (LimitRow, bool) {
 	if len(valid) == 0 {
 		return r, true
 	}
-	slices.SortFunc(valid, func(a, b lab.Trial) int { return cmp.Compare(a.Load.Rate, b.Load.Rate) })
+	rate := func(t lab.Trial) float64 { return t.Load.Rate }
+	if r.Sustained {
+		rate = func(t lab.Trial) float64 { return t.Load.AskedRate } // the offered rate it held
+	}
+	slices.SortFunc(valid, func(a, b lab.Trial) int { return cmp.Compare(rate(a), rate(b)) })
 	rates := make([]float64, len(valid))
 	for i, t := range valid {
-		rates[i] = t.Load.Rate
+		rates[i] = rate(t)
 	}
 	r.Rate, _ = Summarize(rates)
 	r.Min, r.Max = rates[0], rates[len(rates)-1]
 	r.At = valid[(len(valid)-1)/2].Load
+	if r.Sustained {
+		r.Mean, r.HalfWidth = meanCI(rates)
+		r.Precise = !math.IsNaN(r.HalfWidth) && r.HalfWidth <= LimitPrecision*r.Mean
+		r.Closed, r.ClosedConns, r.AtShares = sweepFigures(valid)
+	}
 	if len(server) > 0 {
 		r.ServerUs = Median(server)
 	}
@@ -129,4 +175,62 @@ func limitRow(run *lab.Run, variant, scenario string) (LimitRow, bool) {
 		r.DBUs = Median(db)
 	}
 	return r, true
+}
+
+// meanCI is the mean of xs and the half-width of its 95 % interval
+// (Student's t); NaN half-width under two values.
+func meanCI(xs []float64) (mean, half float64) {
+	n := float64(len(xs))
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= n
+	if len(xs) < 2 {
+		return mean, math.NaN()
+	}
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	sd := math.Sqrt(ss / (n - 1))
+	return mean, tQuantile(n-1, 1-(1-Confidence)/2) * sd / math.Sqrt(n)
+}
+
+// sweepFigures are a sustained search's closed-loop saturation (median
+// over the trials that swept) and the latency at shares of the limit,
+// from the trials in rate order (the median trial's, else the nearest).
+func sweepFigures(valid []lab.Trial) (closed float64, conns int, at []lab.CurvePoint) {
+	type best struct {
+		rate  float64
+		conns int
+	}
+	var bests []best
+	var ats [][]lab.CurvePoint
+	for _, t := range valid {
+		var b best
+		var a []lab.CurvePoint
+		for _, p := range t.Curve {
+			switch {
+			case p.Kind == "closed" && p.OK && p.Rate > b.rate:
+				b = best{p.Rate, p.Connections}
+			case p.Kind == "at":
+				a = append(a, p)
+			}
+		}
+		if b.rate > 0 {
+			bests = append(bests, b)
+		}
+		if len(a) > 0 {
+			ats = append(ats, a)
+		}
+	}
+	if len(bests) > 0 {
+		slices.SortFunc(bests, func(x, y best) int { return cmp.Compare(x.rate, y.rate) })
+		m := bests[(len(bests)-1)/2]
+		closed, conns = m.rate, m.conns
+	}
+	if len(ats) > 0 {
+		at = ats[(len(ats)-1)/2]
+	}
+	return closed, conns, at
 }

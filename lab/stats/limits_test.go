@@ -87,3 +87,58 @@ func TestLimitsAllFailed(t *testing.T) {
 		t.Errorf("all failed: %+v, want a row with no rate", rows)
 	}
 }
+
+// sustainedRun is a sustained limits run of one scenario whose trials
+// held the given rates; a 0 is a round left out for interference.
+func sustainedRun(rates ...float64) *lab.Run {
+	run := &lab.Run{Experiment: lab.Experiment{Load: lab.Load{Model: lab.ModelSearch, Limit: lab.Limit{Hold: 10e9}},
+		Trials: lab.Trials{Min: 3, Max: 8}, Scenarios: []string{"GETSingle"}, Variants: []lab.Variant{{Name: "v", Baseline: true}}}}
+	for i, r := range rates {
+		t := lab.Trial{Variant: "v", Scenario: "GETSingle", Rep: i + 1}
+		if r == 0 {
+			t.Error = "interference: other work used more than 20% of the machine's CPUs in round 2"
+		} else {
+			t.Load = lab.LoadStats{Model: lab.ModelSearch, Requests: int64(10 * r), Rate: 0.995 * r, AskedRate: r}
+			t.Curve = []lab.CurvePoint{{Kind: "closed", Connections: 8, Rate: 1.02 * r, OK: true}, {Kind: "hold", AskedRate: r, Rate: 0.995 * r, OK: true},
+				{Kind: "at", Share: 0.5, AskedRate: r / 2, P95Ms: 2}, {Kind: "at", Share: 0.8, AskedRate: 0.8 * r, P95Ms: 4}}
+		}
+		run.Trials = append(run.Trials, t)
+	}
+	return run
+}
+
+// Issue 53: a sustained limit is the offered rate held, with a 95 %
+// interval (Student's t over the trials); the run is decided once every
+// scenario's interval is within ±5 % with trials.min valid trials. A round
+// left out for interference does not count, so the run measures again.
+func TestSustainedLimitsStopWhenPrecise(t *testing.T) {
+	r := Limits(sustainedRun(1000, 1010, 990))[0]
+	if !r.Sustained || r.Rate.Median != 1000 || math.Abs(r.Mean-1000) > 1e-9 || !r.Precise {
+		t.Fatalf("row %+v: want the held rates' median 1000, mean 1000, precise", r)
+	}
+	if want := tQuantile(2, 0.975) * 10 / math.Sqrt(3); math.Abs(r.HalfWidth-want) > 1e-9 {
+		t.Errorf("half-width %v, want %v", r.HalfWidth, want)
+	}
+	if r.Closed != 1020 || r.ClosedConns != 8 || len(r.AtShares) != 2 || r.AtShares[1].Share != 0.8 {
+		t.Errorf("closed-loop %v at %d, at shares %+v", r.Closed, r.ClosedConns, r.AtShares)
+	}
+	for _, c := range []struct {
+		rates []float64
+		want  bool
+	}{
+		{[]float64{1000, 1010, 990}, true},
+		{[]float64{800, 1000, 1200}, false},            // ±50 %: more rounds
+		{[]float64{1000, 0, 1010}, false},              // two valid of three needed
+		{[]float64{1000, 0, 1010, 990}, true},          // measured again
+		{[]float64{1000, 1010}, false},                 // under trials.min
+		{[]float64{900, 1100, 1000, 950, 1050}, false}, // ±9.8 %
+	} {
+		run := sustainedRun(c.rates...)
+		if got := LimitsPrecise(run); got != c.want {
+			t.Errorf("rates %v: precise %v, want %v", c.rates, got, c.want)
+		}
+		if got := Decided(run, 0); got != c.want {
+			t.Errorf("rates %v: decided %v, want %v", c.rates, got, c.want)
+		}
+	}
+}
