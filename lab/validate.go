@@ -17,10 +17,14 @@ import (
 )
 
 // BuiltinScenarios are the scenarios of the 2020 Supabase/PostgREST
-// benchmark, which an experiment may name without defining them.
+// benchmark, which an experiment may name without defining them: its
+// eight as its November 2020 scripts sent them (random ids), then, named
+// …2020, the requests the 2020 thread's tables measured where those differ
+// (fixed ids, POSTBulk's 20 identical objects; docs/scenarios.md).
 var BuiltinScenarios = []string{
 	"GETSingle", "GETSingleEmbed", "GETAllEmbed", "POSTSingle", "POSTBulk",
 	"RPCSimple", "RPCGETSingle", "RPCGETSingleEmbed",
+	"GETSingle2020", "GETSingleEmbed2020", "POSTBulk2020", "RPCGETSingle2020", "RPCGETSingleEmbed2020",
 }
 
 // Documented defaults, filled by Defaults.

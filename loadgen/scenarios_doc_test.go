@@ -115,6 +115,9 @@ func docsBodyCell(t *testing.T, body []byte) string {
 		kind = fmt.Sprintf("JSON array of %d objects", strings.Count(first, `"employee_id"`))
 	}
 	cell := fmt.Sprintf("%s, %d bytes in a run's first request", kind, len(first))
+	if len(parts) == 1 && parts[0].Kind == 0 {
+		cell = fmt.Sprintf("%s, %d bytes, the same in every request", kind, len(first))
+	}
 	if seqs > 0 {
 		cell += fmt.Sprintf("; `employee_id` = `{seq %d}` (%d a request, from %d on)", start, seqs, start)
 	}

@@ -177,8 +177,8 @@ func TestPOSTBodiesAreValidJSONWithUniqueIDs(t *testing.T) {
 
 func TestBuiltinsAllCompile(t *testing.T) {
 	names := BuiltinNames()
-	if len(names) != 8 {
-		t.Fatalf("want the 8 benchmark scenarios, got %v", names)
+	if len(names) != 8+len(thread2020) {
+		t.Fatalf("want the 8 benchmark scenarios and the 2020 thread's %d, got %v", len(thread2020), names)
 	}
 	for _, n := range names {
 		s, err := Builtin(strings.ToLower(n))
