@@ -35,6 +35,65 @@ type Run struct {
 	// of Experiment): runs of an edited file do not share it, so they are
 	// not put in one series unawares.
 	ExperimentHash string
+	// Scenarios say, per scenario of the experiment, what the load
+	// generator asked (when the Loader describes it, ScenarioDescriber)
+	// and what the answers weighed; nil in records from before they were
+	// kept.
+	Scenarios []ScenarioInfo
+}
+
+// ScenarioInfo is what a run asked of one scenario and what the answers
+// weighed.
+type ScenarioInfo struct {
+	Name string
+	// Requests are the scenario's requests as the load generator sends
+	// them, the first MaxDescribedRequests of them.
+	Requests []AskedRequest
+	// Total is the scenario's count of requests when Requests lists only
+	// the first (a targets file's lines); 0 when it lists them all.
+	Total int
+	// AnswerBytes is the mean bytes received per answer, headers included:
+	// the sum of Load.BytesIn over the sum of Load.Requests of the run's
+	// trials of the scenario that count (no Error), Answers that sum of
+	// requests (AnswerWeight). 0 when no trial counted.
+	AnswerBytes float64
+	Answers     int64
+}
+
+// MaxDescribedRequests bounds ScenarioInfo.Requests: a targets file may
+// hold thousands of lines.
+const MaxDescribedRequests = 5
+
+// AskedRequest is one request of a scenario as the load generator sends
+// it: the method, the path with its template fields as written ({rand LO
+// HI} where an id is drawn per request, the id itself where it is fixed)
+// and the size of the body.
+type AskedRequest struct {
+	Method string
+	Path   string
+	// BodyBytes is the body's size in bytes in the run's first request
+	// (its template fields filled); 0 without a body.
+	BodyBytes int
+	// BodyVaries says the body has template fields ({seq}, {rand},
+	// {jwt}): its size may differ from request to request.
+	BodyVaries bool
+}
+
+// AnswerWeight is the mean bytes received per answer of the scenario's
+// trials in trials that count (no Error), headers included, and the number
+// of answers it is over (0, 0 without any).
+func AnswerWeight(trials []Trial, scenario string) (mean float64, answers int64) {
+	var bytes int64
+	for _, t := range trials {
+		if t.Scenario == scenario && t.Error == "" {
+			bytes += t.Load.BytesIn
+			answers += t.Load.Requests
+		}
+	}
+	if answers == 0 {
+		return 0, 0
+	}
+	return float64(bytes) / float64(answers), answers
 }
 
 // Interference is how a trial's measured window used the machine's CPU,

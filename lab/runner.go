@@ -92,12 +92,17 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 			}
 		}
 		run.Finished = r.Now()
+		for i := range run.Scenarios {
+			sc := &run.Scenarios[i]
+			sc.AnswerBytes, sc.Answers = AnswerWeight(run.Trials, sc.Name)
+		}
 		if err != nil && run.Interrupted == "" {
 			run.Interrupted = err.Error()
 		}
 	}()
 
 	s := &session{Runner: r, run: run, exp: e, eta: eta, infos: map[string]int{}}
+	s.describeScenarios()
 	if e.Load.Model.Efficiency() {
 		if err := s.findCapacity(ctx); err != nil {
 			return run, err
@@ -360,6 +365,24 @@ func crashed(t Trial) bool {
 		}
 	}
 	return false
+}
+
+// describeScenarios records what each scenario asks (ScenarioDescriber),
+// when the Loader can say; a scenario it cannot describe gets a record of
+// its name alone (the trials will say why it cannot be sent), which the
+// answers' weight fills at the end.
+func (s *session) describeScenarios() {
+	d, _ := s.Loader.(ScenarioDescriber)
+	for _, sc := range s.exp.Scenarios {
+		info := ScenarioInfo{}
+		if d != nil {
+			if got, err := d.DescribeScenario(LoadSpec{Scenario: sc, Custom: s.custom(sc)}); err == nil {
+				info = got
+			}
+		}
+		info.Name = sc
+		s.run.Scenarios = append(s.run.Scenarios, info)
+	}
 }
 
 func (s *session) custom(name string) *Scenario {

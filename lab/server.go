@@ -73,6 +73,14 @@ type Cleaner interface {
 	Cleanup(ctx context.Context, spec LoadSpec) error
 }
 
+// ScenarioDescriber is a Loader that says what a scenario's requests are
+// as it sends them (ScenarioInfo's Requests and Total; the runner adds
+// the name and the answers' weight). The runner asks once per scenario,
+// before the first trial, with the spec's Scenario and Custom set.
+type ScenarioDescriber interface {
+	DescribeScenario(spec LoadSpec) (ScenarioInfo, error)
+}
+
 // LoadSpec is one trial's load.
 type LoadSpec struct {
 	Scenario string    // built-in name, or the name of Custom

@@ -17,6 +17,7 @@ func FromRun(run *lab.Run) RunV1 {
 		Capacity:       each(run.Capacity, capacityV1),
 		Interrupted:    run.Interrupted,
 		ExperimentHash: run.ExperimentHash,
+		Scenarios:      each(run.Scenarios, scenarioInfoV1),
 	}
 	if a := run.Agent; a != nil {
 		r.Agent = &AgentInfoV1{URL: a.URL, ClockOffset: a.ClockOffset, ClockError: a.ClockError}
@@ -35,6 +36,7 @@ func (r RunV1) Run() *lab.Run {
 		Capacity:       each(r.Capacity, CapacityV1.lab),
 		Interrupted:    r.Interrupted,
 		ExperimentHash: r.ExperimentHash,
+		Scenarios:      each(r.Scenarios, ScenarioInfoV1.lab),
 	}
 	if a := r.Agent; a != nil {
 		run.Agent = &lab.AgentInfo{URL: a.URL, ClockOffset: a.ClockOffset, ClockError: a.ClockError}
@@ -286,6 +288,16 @@ func FromServerEvent(e lab.Event) ServerEventV1 {
 // Event is the event in the lab's model, outside any trial.
 func (e ServerEventV1) Event() lab.Event {
 	return lab.Event{T: e.T, Kind: lab.EventKind(e.Kind), Source: e.Source, Detail: e.Detail, PID: e.PID, Duration: e.Duration}
+}
+
+func scenarioInfoV1(s lab.ScenarioInfo) ScenarioInfoV1 {
+	return ScenarioInfoV1{Name: s.Name, Requests: each(s.Requests, func(r lab.AskedRequest) AskedRequestV1 { return AskedRequestV1(r) }),
+		Total: s.Total, AnswerBytes: s.AnswerBytes, Answers: s.Answers}
+}
+
+func (s ScenarioInfoV1) lab() lab.ScenarioInfo {
+	return lab.ScenarioInfo{Name: s.Name, Requests: each(s.Requests, func(r AskedRequestV1) lab.AskedRequest { return lab.AskedRequest(r) }),
+		Total: s.Total, AnswerBytes: s.AnswerBytes, Answers: s.Answers}
 }
 
 func capacityV1(c lab.Capacity) CapacityV1 {

@@ -34,6 +34,29 @@ type RunV1 struct {
 	Interrupted string          `json:"interrupted,omitempty"`
 	// ExperimentHash identifies the experiment's content (ExperimentHash).
 	ExperimentHash string `json:"experiment_hash,omitempty"`
+	// Scenarios came later: older records lack them.
+	Scenarios []ScenarioInfoV1 `json:"scenarios,omitempty"`
+}
+
+// ScenarioInfoV1 is what the run asked of one scenario and what the
+// answers weighed (lab.ScenarioInfo).
+type ScenarioInfoV1 struct {
+	Name     string           `json:"name"`
+	Requests []AskedRequestV1 `json:"requests,omitempty"`
+	Total    int              `json:"total_requests,omitempty"`
+	// AnswerBytes is the mean bytes received per answer, headers
+	// included, over Answers answers.
+	AnswerBytes float64 `json:"answer_bytes_mean,omitempty"`
+	Answers     int64   `json:"answers,omitempty"`
+}
+
+// AskedRequestV1 is one request of a scenario as the load generator sent
+// it (lab.AskedRequest): the path with its template fields as written.
+type AskedRequestV1 struct {
+	Method     string `json:"method"`
+	Path       string `json:"path"`
+	BodyBytes  int    `json:"body_bytes,omitempty"`
+	BodyVaries bool   `json:"body_varies,omitempty"`
 }
 
 // ExperimentV1 is the experiment as run (lab.Experiment.Redacted: the JWT

@@ -296,3 +296,53 @@ func phaseStat(p loadgen.Phase) lab.PhaseStat {
 }
 
 var _ lab.Loader = (*Loader)(nil)
+
+// DescribeScenario implements lab.ScenarioDescriber: the scenario's
+// requests as Load sends them (method, path with its template fields as
+// written, the body's size in a run's first request), the first
+// lab.MaxDescribedRequests of them.
+func (l *Loader) DescribeScenario(spec lab.LoadSpec) (lab.ScenarioInfo, error) {
+	sc, err := scenario(spec)
+	if err != nil {
+		return lab.ScenarioInfo{}, err
+	}
+	info := lab.ScenarioInfo{Name: sc.Name}
+	if n := len(sc.Requests); n > lab.MaxDescribedRequests {
+		info.Total = n
+	}
+	for i, r := range sc.Requests {
+		if i == lab.MaxDescribedRequests {
+			break
+		}
+		info.Requests = append(info.Requests, askedRequest(r))
+	}
+	return info, nil
+}
+
+// askedRequest describes r: a body's size is that of a run's first
+// request (loadgen.Fill with the lowest {rand} value and the first {seq}
+// numbers), or of the template as written when a {jwt} field, which needs
+// the run's secret, leaves it unfilled.
+func askedRequest(r loadgen.Request) lab.AskedRequest {
+	a := lab.AskedRequest{Method: r.Method, Path: r.Path, BodyBytes: len(r.Body)}
+	if a.Method == "" {
+		a.Method = "GET"
+	}
+	if len(r.Body) == 0 {
+		return a
+	}
+	parts, err := loadgen.Parts(string(r.Body))
+	if err != nil {
+		return a
+	}
+	for _, p := range parts {
+		a.BodyVaries = a.BodyVaries || p.Kind != 0
+	}
+	lo, _, _ := loadgen.RandRange(parts)
+	if first, err := loadgen.Fill(parts, lo, 0); err == nil {
+		a.BodyBytes = len(first)
+	}
+	return a
+}
+
+var _ lab.ScenarioDescriber = (*Loader)(nil)
