@@ -152,12 +152,17 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		{"Load", LoadDesc(run.Experiment.Load)},
 		{"Trials", fmt.Sprintf("%s per variant and scenario, %s order", trialCounts(run), orderOf(run))},
 		{"Run", fmt.Sprintf("%s, took %s", run.Started.UTC().Format("2006-01-02 15:04 MST"), format.Elapsed(run.Finished.Sub(run.Started)))},
+	}
+	for _, l := range scenarioLines(run, plain, plain) {
+		d.Setup = append(d.Setup, [2]string{"Asked", l})
+	}
+	d.Setup = append(d.Setup, [][2]string{
 		{"Partition", partitionDesc(run.Experiment)},
 		{"Capacity", capacityDesc(run)},
 		{"Interference", interferenceDesc(run)},
 		{"Versions", fmt.Sprintf("lab %s, %s", run.Host.LabVersion, run.Host.GoVersion)},
 		{"Binaries", binariesDesc(run, plain, plain)},
-	}
+	}...)
 	base := stats.BaselineName(run)
 	for _, vi := range variantInfos(run) {
 		hv := htmlVariant{Name: vi.Name, Description: vi.Description, Baseline: vi.Name == base}

@@ -81,11 +81,16 @@ func mdSetup(b *bufio.Writer, run *lab.Run) {
 		{"Trials", format.MdEscape(fmt.Sprintf("%s per variant and scenario (min %d, max %d), %s order",
 			trialCounts(run), run.Experiment.Trials.Min, run.Experiment.Trials.Max, orderOf(run)))},
 		{"Run", fmt.Sprintf("%s, took %s", run.Started.UTC().Format("2006-01-02 15:04 MST"), format.Elapsed(run.Finished.Sub(run.Started)))},
+	}
+	for _, l := range scenarioLines(run, format.MdCode, format.MdEscape) {
+		rows = append(rows, [2]string{"Asked", l})
+	}
+	rows = append(rows, [][2]string{
 		{"Partition", format.MdEscape(partitionDesc(run.Experiment))},
 		{"Capacity", format.MdEscape(capacityDesc(run))},
 		{"Interference", format.MdEscape(interferenceDesc(run))},
 		{"Versions", format.MdEscape(fmt.Sprintf("lab %s, %s", h.LabVersion, h.GoVersion))},
-	}
+	}...)
 	if a := run.Agent; a != nil {
 		rows = append(rows, [2]string{"Agent", fmt.Sprintf("%s; load from a separate driver; clock offset %v ± %v",
 			format.MdCode(a.URL), a.ClockOffset.Round(time.Microsecond), a.ClockError.Round(time.Microsecond))})

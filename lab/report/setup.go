@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
 
 // interferenceDesc summarises how the trials shared the machine: the CPU
@@ -179,4 +180,37 @@ func disturbedDesc(run *lab.Run) string {
 		s += fmt.Sprintf("; %d disturbed trial(s) kept, flagged, for want of clean rounds: figures from them are unreliable", kept)
 	}
 	return s
+}
+
+// scenarioLines say, one per scenario, what the run asked and what the
+// answers weighed (lab.Run.Scenarios): "GETSingleEmbed2020: GET
+// /album?select=*,track(*,genre(*))&artist_id=eq.127, answers 13.2 kB on
+// average (headers included)". code formats a request (format.MdCode for
+// Markdown, plain otherwise), text the rest (format.MdEscape or plain).
+// None for records from before they were kept.
+func scenarioLines(run *lab.Run, code, text func(string) string) []string {
+	var out []string
+	for _, sc := range run.Scenarios {
+		var parts []string
+		for _, r := range sc.Requests {
+			s := code(r.Method + " " + r.Path)
+			switch {
+			case r.BodyBytes > 0 && r.BodyVaries:
+				s += text(", body " + format.Bytes(float64(r.BodyBytes)) + " in the first request")
+			case r.BodyBytes > 0:
+				s += text(", body " + format.Bytes(float64(r.BodyBytes)))
+			}
+			parts = append(parts, s)
+		}
+		if sc.Total > len(sc.Requests) {
+			parts = append(parts, text(fmt.Sprintf("… (%d requests in all)", sc.Total)))
+		}
+		if sc.Answers > 0 {
+			parts = append(parts, text("answers "+format.Bytes(sc.AnswerBytes)+" on average (headers included)"))
+		}
+		if len(parts) > 0 {
+			out = append(out, text(sc.Name+": ")+strings.Join(parts, text(", ")))
+		}
+	}
+	return out
 }

@@ -26,6 +26,9 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 	textsafe.Fprintf(w, "load     %s\n", LoadDesc(run.Experiment.Load))
 	textsafe.Fprintf(w, "trials   %s per variant and scenario, %s order; medians ±%.0f%% CI\n", trialCounts(run), orderOf(run), 100*v.Confidence)
 	textsafe.Fprintf(w, "test     %s\n", v.Method())
+	for _, l := range scenarioLines(run, plain, plain) {
+		textsafe.Fprintf(w, "asked    %s\n", l)
+	}
 	if d := partitionDesc(run.Experiment); d != "" {
 		textsafe.Fprintf(w, "cpus     %s\n", d)
 	}
