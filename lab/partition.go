@@ -80,3 +80,22 @@ func ServerCores(e *Experiment, cpus int) int {
 	}
 	return len(seen)
 }
+
+// OwnCores gives the server and the load generator cores of their own
+// for a capacity figure (the search model: limits, scaling) on a host of
+// cpus CPUs, unless the experiment partitions the CPUs itself: the
+// generator CPU 0, PostgREST and PostgreSQL the others. The 2020
+// benchmark drove its load from another instance; on one host a
+// generator on the server's cores takes from what it measures. It returns
+// what it did ("" when nothing): the report's partition line says it too.
+func (e *Experiment) OwnCores(cpus int) string {
+	if cpus < 2 || !e.Load.Model.SearchesEachTrial() || e.Partition != (Partition{}) {
+		return ""
+	}
+	server := "1"
+	if cpus > 2 {
+		server = fmt.Sprintf("1-%d", cpus-1)
+	}
+	e.Partition = Partition{Generator: "0", PostgREST: server, PostgreSQL: server}
+	return fmt.Sprintf("cores of their own: the load generator on CPU 0, PostgREST and PostgreSQL on CPUs %s (of %d)", server, cpus)
+}

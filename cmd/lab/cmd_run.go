@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/experiments"
@@ -15,6 +16,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/loadgen"
 	"github.com/pgrst-lab/pgrst-lab/loadgen/trial"
 	"github.com/pgrst-lab/pgrst-lab/store"
@@ -87,6 +89,7 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 	var pf prFlags
 	pf.add(fs)
 	storeURI := storeFlag(fs)
+	strict := fs.Bool("strict", false, "exit 1 when a figure cannot be quoted: disturbed rounds kept for want of clean ones, a limit's interval over ±5 %")
 	help, pos, err := parseInterspersed(fs, args)
 	if help || err != nil {
 		return err
@@ -97,6 +100,9 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 		return err
 	}
 	ed.Edit = append(ed.Edit, pf.edit(ctx))
+	if len(af.urls) == 0 { // the server and the generator share this host
+		ed.OwnCores = runtime.NumCPU()
+	}
 	e, err := loadExperiment(expName, *ed)
 	if err != nil {
 		return err
@@ -163,6 +169,11 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 			lab.NoteBinaries(run, e.Variants, binaryVersions(ctx, e), pf.git.repo, pf.binaries)
 		}}, stdout)
 	storeErr := putResult(ctx, st, res, stdout)
+	if res != nil && *strict {
+		if why := stats.Unreliable(res.Run); why != "" {
+			err = errors.Join(err, fmt.Errorf("--strict: %s", why))
+		}
+	}
 	return errors.Join(pf.finish(res, err, stdout), storeErr)
 }
 

@@ -23,7 +23,7 @@ func (e *executor) pin(ctx context.Context) error {
 		if err := l.cfg.Ctl.RemoveDropIn(ctx, l.cfg.PGUnit, dropIn); err != nil {
 			return fmt.Errorf("unpin PostgreSQL: %w", err)
 		}
-	} else if err := l.cfg.Ctl.SetDropIn(ctx, l.cfg.PGUnit, dropIn, map[string]string{"CPUAffinity": to}); err != nil {
+	} else if err := l.cfg.Ctl.SetDropIn(ctx, l.cfg.PGUnit, dropIn, l.withCpuset(ctx, l.cfg.PGUnit, map[string]string{"CPUAffinity": to})); err != nil {
 		return fmt.Errorf("pin PostgreSQL to CPUs %s: %w", to, err)
 	}
 	e.cur.pgPin = to

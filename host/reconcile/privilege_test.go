@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -178,4 +179,87 @@ func TestSandboxedTargetAndABareVariant(t *testing.T) {
 			confined(true)
 		})
 	}
+}
+
+// cpusOf is the CPUs process pid may run on, as the kernel says.
+func cpusOf(t *testing.T, pid int) string { return labtest.ProcStatus(t, pid, "Cpus_allowed_list") }
+
+// Issue 53: a capacity figure gives the server cores of its own. The
+// partition's CPU list reaches the target and PostgreSQL as CPUAffinity
+// and, where the supervisor can apply it, as a cgroup cpuset
+// (AllowedCPUs: the direct supervisor's own cgroup, v1 or v2); read back
+// from the kernel, every process of both runs on CPU 1 only, the load
+// generator's CPU 0 apart; the restore puts them back on every CPU.
+func TestServerPinnedToItsOwnCores(t *testing.T) {
+	asRoot(t)
+	if runtime.NumCPU() < 2 {
+		labtest.Need(t, "pinning needs two CPUs (this machine has %d)", runtime.NumCPU())
+	}
+	for _, sup := range []systemd.Mode{systemd.ModeDirect, systemd.ModeSystemd} {
+		t.Run(string(sup), func(t *testing.T) {
+			l, st := localOn(t, stack.Options{Supervisor: sup, Postgrest: labtest.PostgREST(t)})
+			ctx := context.Background()
+			e := &lab.Experiment{Load: lab.Load{Model: lab.ModelSearch}}
+			if note := e.OwnCores(2); note == "" {
+				t.Fatal("no partition for a capacity figure on two CPUs")
+			}
+			v := lab.Variant{Name: "pinned", DropIn: map[string]string{"CPUAffinity": e.Partition.PostgREST}, PGCPUAffinity: e.Partition.PostgreSQL}
+			if _, err := l.Apply(ctx, v); err != nil {
+				t.Fatal(err)
+			}
+			pids := map[string]int{"target": mainPID(t, l)}
+			pg, err := st.Controller.Properties(ctx, st.Postgres.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pids["postgres"] = pg.MainPID
+			for what, pid := range pids {
+				if got := cpusOf(t, pid); got != "1" {
+					t.Errorf("%s (pid %d) runs on CPUs %s, want 1 (the generator has 0)", what, pid, got)
+				}
+				if sup == systemd.ModeDirect {
+					got := cgroupCpuset(t, pid)
+					t.Logf("%s: cgroup cpuset %q", what, got)
+					if got != "1" {
+						t.Errorf("%s's cgroup cpuset is %q, want 1", what, got)
+					}
+				}
+			}
+			if err := l.Restore(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if got := cpusOf(t, mainPID(t, l)); got != "0-1" {
+				t.Errorf("after the restore the target runs on CPUs %s, want 0-1", got)
+			}
+		})
+	}
+}
+
+// cgroupCpuset is cpuset.cpus of pid's cgroup (v1's cpuset hierarchy, or
+// v2's), "" when it has none of its own.
+func cgroupCpuset(t *testing.T, pid int) string {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.SplitN(line, ":", 3)
+		if len(f) != 3 || f[2] == "/" {
+			continue
+		}
+		var p string
+		switch {
+		case f[1] == "cpuset":
+			p = filepath.Join("/sys/fs/cgroup/cpuset", f[2], "cpuset.cpus")
+		case f[0] == "0" && f[1] == "":
+			p = filepath.Join("/sys/fs/cgroup", f[2], "cpuset.cpus")
+		default:
+			continue
+		}
+		if v, err := os.ReadFile(p); err == nil && strings.TrimSpace(string(v)) != "" {
+			return strings.TrimSpace(string(v))
+		}
+	}
+	return ""
 }

@@ -17,7 +17,7 @@ func (e *executor) unitDropIn(ctx context.Context) error {
 	l := e.l
 	switch e.p.dropIn {
 	case setDropIn:
-		if err := l.cfg.Ctl.SetDropIn(ctx, l.cfg.TargetUnit, dropIn, e.in.want.dropIn); err != nil {
+		if err := l.cfg.Ctl.SetDropIn(ctx, l.cfg.TargetUnit, dropIn, l.withCpuset(ctx, l.cfg.TargetUnit, e.in.want.dropIn)); err != nil {
 			return err
 		}
 		e.cur.dropIn = e.in.want.dropIn

@@ -61,6 +61,11 @@ type Edits struct {
 	// rate it asks for (models search and efficiency only). Both at R
 	// measure R in one step and search below it only if R fails.
 	MinRate, MaxRate float64
+	// OwnCores is the CPUs of the host that runs both the server and the
+	// load generator (0: another host generates the load, an agent's):
+	// a capacity figure then gives each cores of its own
+	// (lab.Experiment.OwnCores).
+	OwnCores int
 }
 
 // Load reads an experiment from src (a bundled name or a file; the file
@@ -160,6 +165,7 @@ func (ed Edits) apply(e *lab.Experiment) error {
 			e.Load.Limit.MaxRate = ed.MaxRate
 		}
 	}
+	e.OwnCores(ed.OwnCores)
 	e.PerLine = e.PerLine || ed.PerLine
 	e.Profile = e.Profile || ed.Profile
 	if ed.Order != "" {
