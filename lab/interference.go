@@ -15,7 +15,7 @@ func interference(tel Telemetry, out LoadOutcome, cpus int, limit float64) *Inte
 	if tel.MachineCPU <= 0 || cpus <= 0 {
 		return nil
 	}
-	in := &Interference{Machine: tel.MachineCPU, Server: tel.Server.CPUUtil, Database: tel.Database.CPUUtil}
+	in := &Interference{Machine: tel.MachineCPU, Server: tel.Server.CPUUtil, Database: tel.Database.CPUUtil, Steal: tel.StealCPU}
 	if secs := out.Stats.Seconds; secs > 0 {
 		in.Generator = out.GeneratorCPU / secs
 	}

@@ -110,6 +110,9 @@ type Interference struct {
 	// above Trials.Interference.
 	Share   float64
 	Flagged bool
+	// Steal is the CPU the hypervisor stole during the trial, in cores
+	// (part of Machine and of Other: CPU time the machine did not get).
+	Steal float64
 }
 
 // Capacity is the efficiency model's capacity search on one scenario.

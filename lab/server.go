@@ -52,6 +52,11 @@ type Telemetry struct {
 	// MachineCPU is the whole machine's busy CPU during the window, in
 	// cores (0 when unknown, e.g. from an agent that does not report it).
 	MachineCPU float64
+	// StealCPU is the CPU the hypervisor stole from the machine during the
+	// window (/proc/stat steal), in cores: part of MachineCPU, and work
+	// the machine wanted to do but did not get to (a burstable instance
+	// out of credits; a noisy neighbour).
+	StealCPU float64
 	// SpeedRefNs is the machine's speed reference during the window (see
 	// Trial.SpeedRefNs; 0 when unknown).
 	SpeedRefNs float64

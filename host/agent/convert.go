@@ -38,7 +38,7 @@ func (a AppliedV1) lab() lab.Applied {
 
 func telemetryV1(t lab.Telemetry) TelemetryV1 {
 	out := TelemetryV1{Server: usageV1(t.Server), Database: usageV1(t.Database), DB: dbStatsV1(t.DB),
-		MachineCPU: t.MachineCPU, SpeedRefNs: t.SpeedRefNs}
+		MachineCPU: t.MachineCPU, StealCPU: t.StealCPU, SpeedRefNs: t.SpeedRefNs}
 	for _, e := range t.Events {
 		out.Events = append(out.Events, eventV1(e))
 	}
@@ -47,7 +47,7 @@ func telemetryV1(t lab.Telemetry) TelemetryV1 {
 
 func (t TelemetryV1) lab() lab.Telemetry {
 	out := lab.Telemetry{Server: t.Server.lab(), Database: t.Database.lab(), DB: t.DB.lab(),
-		MachineCPU: t.MachineCPU, SpeedRefNs: t.SpeedRefNs}
+		MachineCPU: t.MachineCPU, StealCPU: t.StealCPU, SpeedRefNs: t.SpeedRefNs}
 	for _, e := range t.Events {
 		out.Events = append(out.Events, e.lab())
 	}

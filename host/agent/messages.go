@@ -26,6 +26,7 @@ type TelemetryV1 struct {
 	DB         DBStatsV1 `json:"db"`
 	Events     []EventV1 `json:"events,omitempty"`
 	MachineCPU float64   `json:"machine_cpu,omitempty"`  // cores busy on the whole machine
+	StealCPU   float64   `json:"steal_cpu,omitempty"`    // cores the hypervisor stole (lab.Telemetry.StealCPU)
 	SpeedRefNs float64   `json:"speed_ref_ns,omitempty"` // the machine's speed reference (lab.Trial.SpeedRefNs)
 }
 

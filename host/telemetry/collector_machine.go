@@ -16,6 +16,7 @@ type MachineSample struct {
 	T              time.Time
 	CPUBusySeconds float64 // all CPUs, everything but idle and iowait, since boot
 	CPUSeconds     float64 // all CPUs, everything, since boot
+	StealSeconds   float64 // all CPUs, time the hypervisor gave to others while this machine wanted to run, since boot
 	MemTotal       uint64
 	MemUsed        uint64
 	MemAvailable   uint64
@@ -41,6 +42,7 @@ func (fs FS) readMachine(ctx context.Context) (MachineSample, error) {
 	return MachineSample{
 		CPUBusySeconds: all - idle,
 		CPUSeconds:     all,
+		StealSeconds:   t.Steal,
 		MemTotal:       vm.Total,
 		MemUsed:        vm.Total - vm.Available,
 		MemAvailable:   vm.Available,

@@ -95,7 +95,8 @@ type MachineUsage struct {
 	From, To    time.Time
 	Samples     int
 	CPUUtil     float64 // busy share of all CPUs, 0..1
-	CPUCores    float64 // busy CPU seconds per wall second
+	CPUCores    float64 // busy CPU seconds per wall second (steal included)
+	StealCores  float64 // CPU seconds the hypervisor stole per wall second
 	PeakMemUsed uint64  // bytes (total - available)
 	MeanMemUsed uint64
 }
@@ -128,6 +129,7 @@ func (r Recording) MachineSummary(from, to time.Time) MachineUsage {
 	}
 	if d := last.T.Sub(first.T).Seconds(); d > 0 {
 		u.CPUCores = (last.CPUBusySeconds - first.CPUBusySeconds) / d
+		u.StealCores = (last.StealSeconds - first.StealSeconds) / d
 	}
 	return u
 }

@@ -426,6 +426,7 @@ type InterferenceV1 struct {
 	Other     float64 `json:"other"`
 	Share     float64 `json:"share"`
 	Flagged   bool    `json:"flagged,omitempty"`
+	Steal     float64 `json:"steal,omitempty"`
 }
 
 // CapacityV1 is the efficiency model's capacity search on one scenario.

@@ -45,3 +45,19 @@ func TestInterferenceInReports(t *testing.T) {
 		t.Errorf("reports lack the partition %q", p)
 	}
 }
+
+// Issue 53: the CPU time the hypervisor stole (the 2020 thread's t3a
+// puzzle: a burstable instance out of credits) is said beside the other
+// work.
+func TestStealInReports(t *testing.T) {
+	run := fixtureRun("closed")
+	run.Host.CPUs = 2
+	for i := range run.Trials {
+		run.Trials[i].Interference = &lab.Interference{Machine: 1, Other: 0.1, Share: 0.05, Steal: 0.1 * float64(i%3)}
+	}
+	var term bytes.Buffer
+	report.Terminal(&term, run, stats.Compare(run, 0.05))
+	if want := "the hypervisor stole 5% of the CPUs (median; max 10%)"; !strings.Contains(term.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, term.String())
+	}
+}

@@ -14,12 +14,15 @@ import (
 // agent serves it) and the CPU other work used; "" when the machine's CPU
 // was not measured.
 func interferenceDesc(run *lab.Run) string {
-	var shares, gen, genPerReq []float64
+	var shares, gen, genPerReq, steal []float64
 	flagged := 0
 	rates := generatedRates(run)
 	for i, t := range run.Trials {
 		if in := t.Interference; in != nil {
 			shares = append(shares, in.Share)
+			if run.Host.CPUs > 0 {
+				steal = append(steal, in.Steal/float64(run.Host.CPUs))
+			}
 			if in.Flagged {
 				flagged++
 			}
@@ -41,6 +44,10 @@ func interferenceDesc(run *lab.Run) string {
 	}
 	s += fmt.Sprintf("other work used %.0f%% of the machine's CPUs (median; max %.0f%%) during the trials, limit %.0f%%",
 		100*shares[len(shares)/2], 100*shares[len(shares)-1], 100*run.Experiment.Trials.InterferenceLimit())
+	if slices.Max(append(steal, 0)) > 0 {
+		slices.Sort(steal)
+		s += fmt.Sprintf("; the hypervisor stole %.0f%% of the CPUs (median; max %.0f%%)", 100*steal[len(steal)/2], 100*steal[len(steal)-1])
+	}
 	if flagged > 0 {
 		s += disturbedDesc(run)
 	}
