@@ -147,7 +147,8 @@ func (w *window) Stop(ctx context.Context, requests int64) (lab.Telemetry, error
 	var tel lab.Telemetry
 	end := time.Now()
 	sum := rec.Summary(w.start, end)
-	tel.MachineCPU = rec.MachineSummary(w.start, end).CPUCores
+	mach := rec.MachineSummary(w.start, end)
+	tel.MachineCPU, tel.StealCPU = mach.CPUCores, mach.StealCores
 	tel.SpeedRefNs = speedNs
 	tel.Server = usage(rec, "postgrest", sum["postgrest"], requests, w.start)
 	tel.Database = usage(rec, "postgresql", sum["postgresql"], requests, w.start)

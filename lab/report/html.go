@@ -58,6 +58,7 @@ type htmlData struct {
 	Limits             []LimitCells
 	LimitsIntro        string
 	LimitsSustained    bool
+	RatioTo            string
 	SaturationIntro    string
 	LimitsCharts       []chart.Chart
 	LimitsCommand      string
@@ -106,7 +107,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		d.Title = run.Experiment.Name
 	}
 	d.LimitsCommand, d.LimitsWhat = limitsReproduce(run)
-	d.LimitsSustained, d.SaturationIntro = run.Experiment.Load.Limit.Sustained(), saturationIntro()
+	d.LimitsSustained, d.SaturationIntro, d.RatioTo = run.Experiment.Load.Limit.Sustained(), saturationIntro(), stats.RatioTo(run)
 	d.Memory, d.MemoryIntro = MemorySections(run), memoryIntro
 	if d.LimitsCharts, err = limitsCharts(run); err != nil {
 		return err
@@ -349,7 +350,7 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 
 {{with .Limits}}<h2>Limits</h2>
 <p class="muted">{{$.LimitsIntro}}</p>
-<table><tr><th class="l">variant</th><th class="l">scenario</th><th>req/s</th><th>interval</th><th>http_reqs</th><th>duration avg ms</th><th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>data_received</th><th>data_sent</th><th>peak in flight</th><th>failed</th><th>server µs/req</th><th>db µs/req</th><th>peak RSS</th><th>per 1M req</th><th>vs GETSingle</th><th>2020</th><th class="l">trials</th></tr>
+<table><tr><th class="l">variant</th><th class="l">scenario</th><th>req/s</th><th>interval</th><th>http_reqs</th><th>duration avg ms</th><th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>data_received</th><th>data_sent</th><th>peak in flight</th><th>failed</th><th>server µs/req</th><th>db µs/req</th><th>peak RSS</th><th>per 1M req</th><th>vs {{$.RatioTo}}</th><th>2020</th><th class="l">trials</th></tr>
 {{range .}}<tr><td class="l"><code>{{.Variant}}</code></td><td class="l">{{.Scenario}}</td><td>{{.Rate}}</td><td>{{.Spread}}</td><td>{{.Count}}</td><td>{{.Avg}}</td><td>{{.P50}}</td><td>{{.P95}}</td><td>{{.P99}}</td><td>{{.Received}}</td><td>{{.Sent}}</td><td>{{.Conns}}</td><td>{{.Failed}}</td><td>{{.ServerUs}}</td><td>{{.DBUs}}</td><td>{{.PeakRSS}}</td><td>{{or .PerMillion "–"}}</td><td>{{.Ratio}}</td><td>{{.Ratio2020}}</td><td class="l">{{.Trials}}</td></tr>
 {{end}}</table>
 {{if $.LimitsSustained}}<p class="muted">{{$.SaturationIntro}}</p>

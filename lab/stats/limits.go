@@ -13,6 +13,15 @@ import (
 // 2020 benchmark's reference.
 const RatioScenario = "GETSingle"
 
+// RatioTo is the scenario a run's limits table divides by: the thread's
+// exact GETSingle (GETSingle2020) when the run has it, else RatioScenario.
+func RatioTo(run *lab.Run) string {
+	if slices.Contains(run.Experiment.Scenarios, RatioScenario+"2020") {
+		return RatioScenario + "2020"
+	}
+	return RatioScenario
+}
+
 // LimitRow is one (scenario, variant) of a capacity search run's limits
 // table: the highest rate that met the experiment's limit, over the
 // trials (repeats), with the figures of the step that reached it.
@@ -97,10 +106,11 @@ func Limits(run *lab.Run) []LimitRow {
 			}
 		}
 	}
+	ratioTo := RatioTo(run)
 	for i := range rows {
 		rows[i].Ratio = math.NaN()
 		for _, ref := range rows {
-			if ref.Scenario == RatioScenario && ref.Variant == rows[i].Variant && ref.Rate.N > 0 && ref.Rate.Median > 0 {
+			if ref.Scenario == ratioTo && ref.Variant == rows[i].Variant && ref.Rate.N > 0 && ref.Rate.Median > 0 {
 				rows[i].Ratio = rows[i].Rate.Median / ref.Rate.Median
 			}
 		}

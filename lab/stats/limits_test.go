@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
@@ -140,5 +141,20 @@ func TestSustainedLimitsStopWhenPrecise(t *testing.T) {
 		if got := Decided(run, 0); got != c.want {
 			t.Errorf("rates %v: decided %v, want %v", c.rates, got, c.want)
 		}
+	}
+}
+
+// --strict's reasons: imprecise limits and kept disturbed trials.
+func TestUnreliable(t *testing.T) {
+	if why := Unreliable(sustainedRun(1000, 1010, 990)); why != "" {
+		t.Errorf("a precise run: %q", why)
+	}
+	if why := Unreliable(sustainedRun(800, 1000, 1200)); !strings.Contains(why, "GETSingle (v): its limit's interval is wider than ±5% after 3 valid trial(s)") {
+		t.Errorf("an imprecise run: %q", why)
+	}
+	run := sustainedRun(1000, 1010, 990)
+	run.Trials[1].Interference = &lab.Interference{Flagged: true, Share: 0.4}
+	if why := Unreliable(run); !strings.Contains(why, "1 trial(s) disturbed by other work were kept") {
+		t.Errorf("a kept disturbed trial: %q", why)
 	}
 }
