@@ -14,16 +14,19 @@ const (
 	// sustainFlat.
 	sustainMaxConns = 64
 	sustainFlat     = 1.03
-	// The first hold offers sustainStart of the closed-loop saturation
-	// throughput (or of an earlier search's limit); a hold that passes is
-	// followed by one sustainUp higher (at most sustainMaxUp times), one
-	// that fails before any passed by one sustainDown lower (at most
-	// sustainMaxDown times).
-	sustainStart   = 0.97
-	sustainUp      = 1.04
-	sustainDown    = 0.95
-	sustainMaxUp   = 2
-	sustainMaxDown = 4
+	// The bracket's short steps start at sustainStart of the closed-loop
+	// saturation throughput (or at an earlier search's limit) and move by
+	// sustainBracket: up while they pass (sustainMaxUp times at most),
+	// down while they fail (sustainMaxDown times at most).
+	sustainStart   = 0.95
+	sustainBracket = 1.05
+	sustainMaxUp   = 3
+	sustainMaxDown = 8
+	// The holds confirm the bracket's highest pass, then try halfway to
+	// its lowest failure; a hold that fails at the bracket's pass is
+	// followed by one sustainDown lower (sustainMaxHoldDown times at most).
+	sustainDown        = 0.97
+	sustainMaxHoldDown = 3
 )
 
 // SustainShares are the shares of the sustained limit Sustain measures the
@@ -40,13 +43,15 @@ var SustainShares = []float64{0.5, 0.8}
 //
 // It first sweeps the closed model (as wrk and k6's VUs measure): 1, 2,
 // 4, ... connections for cfg.Duration each, until doubling gains less than
-// 3 % twice; the highest throughput is the saturation point. Then it holds
-// the open model at 97 % of it, and climbs 4 % while holds pass (twice at
-// most) or steps down 5 % until one passes (four times at most). With
-// estimate > 0 (an earlier search's limit of the same target) the sweep
-// is skipped and the holds start at 97 % of estimate. Last, it measures
-// the latency at SustainShares of the limit, cfg.Duration each. Every step
-// is a Run with cfg's warm-up.
+// 3 % twice; the highest throughput is the saturation point. Then short
+// open-model steps (cfg.Duration, the same rule) bracket the limit from
+// 95 % of it, 5 % a step. Then holds of lim.Hold: at the bracket's highest
+// pass (3 % lower while it fails), then halfway to its lowest failure; the
+// highest hold that passed is the limit. Last, the latency at
+// SustainShares of it, cfg.Duration each. With estimate > 0 (an earlier
+// search's limit of the same target) the sweep and the latency steps are
+// skipped and the bracket starts at the estimate. Every step is a Run
+// with cfg's warm-up.
 func Sustain(ctx context.Context, cfg Config, lim Limit, estimate float64, progress func(Progress)) (*SearchResult, error) {
 	if lim.Hold <= 0 {
 		return nil, errors.New("loadgen: sustain needs Limit.Hold")
@@ -55,62 +60,93 @@ func Sustain(ctx context.Context, cfg Config, lim Limit, estimate float64, progr
 		cfg.Open = &Open{}
 	}
 	res := &SearchResult{Limit: lim}
-	x := estimate
-	if x <= 0 {
+	step := func(c Config, rate float64, kind PointKind) (SearchPoint, error) {
+		pt, err := holdStep(ctx, c, rate, lim, progress)
+		if err != nil {
+			return pt, fmt.Errorf("loadgen: sustain %w", err)
+		}
+		pt.Kind = kind
+		res.Curve = append(res.Curve, pt)
+		return pt, ctx.Err()
+	}
+	start := estimate
+	if start <= 0 {
 		best, err := closedSweep(ctx, cfg, lim, res, progress)
 		if err != nil || best == nil {
 			return res, err
 		}
-		res.Closed, x = best, best.Summary.Rate
+		res.Closed, start = best, sustainStart*best.Summary.Rate
+	}
+	lo, hi, err := bracket(cfg, clampRate(start, lim), lim, step)
+	if err != nil || lo <= 0 {
+		return res, err
 	}
 	hold := cfg
 	hold.Duration = lim.Hold
-	rate := clampRate(sustainStart*x, lim)
-	for up, down := 0, 0; ; {
-		pt, err := holdStep(ctx, hold, rate, lim, progress)
+	rate := lo
+	for down := 0; ; down++ {
+		pt, err := step(hold, rate, PointHold)
 		if err != nil {
-			return res, fmt.Errorf("loadgen: sustain %w", err)
-		}
-		res.Curve = append(res.Curve, pt)
-		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		next := 0.0
-		switch {
-		case pt.Pass:
-			res.Best, res.Held = rate, &res.Curve[len(res.Curve)-1]
-			if up < sustainMaxUp && (lim.MaxRate == 0 || rate < lim.MaxRate) {
-				up++
-				next = clampRate(rate*sustainUp, lim)
-			}
-		case res.Best == 0 && down < sustainMaxDown:
-			down++
-			next = rate * sustainDown
-		}
-		if next <= 0 || next == rate || next < searchMinRate {
+		if pt.Pass {
+			res.Best, res.Held = rate, &pt
 			break
 		}
-		rate = next
+		if down == sustainMaxHoldDown || rate*sustainDown < searchMinRate {
+			return res, nil
+		}
+		rate *= sustainDown
 	}
-	if res.Held != nil { // a pointer into Curve, which grows below
-		held := *res.Held
-		res.Held = &held
+	if hi > 0 && rate == lo {
+		mid := clampRate((lo+hi)/2, lim)
+		pt, err := step(hold, mid, PointHold)
+		if err != nil {
+			return res, err
+		}
+		if pt.Pass {
+			res.Best, res.Held = mid, &pt
+		}
 	}
-	if res.Best <= 0 {
+	if estimate > 0 {
 		return res, nil
 	}
 	for _, share := range SustainShares {
-		pt, err := holdStep(ctx, cfg, share*res.Best, lim, progress)
-		if err != nil {
-			return res, fmt.Errorf("loadgen: sustain %w", err)
-		}
-		pt.Kind, pt.Share = PointAt, share
-		res.Curve = append(res.Curve, pt)
-		if err := ctx.Err(); err != nil {
+		if _, err := step(cfg, share*res.Best, PointAt); err != nil {
 			return res, err
 		}
+		res.Curve[len(res.Curve)-1].Share = share
 	}
 	return res, nil
+}
+
+// bracket moves short steps from start by sustainBracket until a pass
+// and a failure lie next to each other: lo the highest pass, hi the
+// lowest failure above it (0 when the top step passed at lim.MaxRate or
+// after sustainMaxUp), lo 0 when nothing passed.
+func bracket(cfg Config, start float64, lim Limit, step func(Config, float64, PointKind) (SearchPoint, error)) (lo, hi float64, err error) {
+	rate := start
+	for up, down := 0, 0; ; {
+		pt, err := step(cfg, rate, PointStep)
+		if err != nil {
+			return lo, hi, err
+		}
+		if pt.Pass {
+			lo = rate
+			if hi > 0 || up == sustainMaxUp || (lim.MaxRate > 0 && rate >= lim.MaxRate) {
+				return lo, hi, nil
+			}
+			up++
+			rate = clampRate(rate*sustainBracket, lim)
+			continue
+		}
+		hi = rate
+		if lo > 0 || down == sustainMaxDown || rate/sustainBracket < searchMinRate {
+			return lo, hi, nil
+		}
+		down++
+		rate /= sustainBracket
+	}
 }
 
 // closedSweep runs the closed model at 1, 2, 4, ... connections and
@@ -189,26 +225,26 @@ func clampRate(r float64, lim Limit) float64 {
 }
 
 // SustainSteps is the most steps Sustain takes (the closed-loop sweep,
-// the holds, the latency steps), and the most load time they take with
-// cfg's warm-up and duration and lim's hold: the bound of one trial.
+// the bracket, the holds, the latency steps), and the most load time they
+// take with cfg's warm-up and duration and lim's hold: the bound of one
+// trial.
 func SustainSteps(step, warmup time.Duration, lim Limit) (steps int, load time.Duration) {
 	sweep := 0
 	for c := 1; c <= sustainMaxConns; c *= 2 {
 		sweep++
 	}
-	holds := 1 + max(sustainMaxUp, sustainMaxDown)
-	shares := len(SustainShares)
-	steps = sweep + holds + shares
-	load = time.Duration(sweep+shares)*(warmup+step) + time.Duration(holds)*(warmup+lim.Hold)
-	return steps, load
+	short := sweep + 1 + max(sustainMaxUp, sustainMaxDown) + len(SustainShares)
+	holds := 1 + sustainMaxHoldDown + 1
+	return short + holds, time.Duration(short)*(warmup+step) + time.Duration(holds)*(warmup+lim.Hold)
 }
 
 // SustainTypical is the load time Sustain usually takes: a sweep to 16
-// connections (first search only), two holds and the latency steps.
+// connections and the latency steps (first search only), three bracket
+// steps and two holds.
 func SustainTypical(step, warmup time.Duration, lim Limit, first bool) time.Duration {
-	t := 2*(warmup+lim.Hold) + time.Duration(len(SustainShares))*(warmup+step)
+	t := 3*(warmup+step) + 2*(warmup+lim.Hold)
 	if first {
-		t += 5 * (warmup + step)
+		t += time.Duration(5+len(SustainShares)) * (warmup + step)
 	}
 	return t
 }
