@@ -99,3 +99,43 @@ func (e *Experiment) OwnCores(cpus int) string {
 	e.Partition = Partition{Generator: "0", PostgREST: server, PostgreSQL: server}
 	return fmt.Sprintf("cores of their own: the load generator on CPU 0, PostgREST and PostgreSQL on CPUs %s (of %d)", server, cpus)
 }
+
+// hostHasCPUs fails, before anything changes, when the experiment pins to
+// a CPU the host lacks ([partition], a variant's or a sweep's CPUAffinity
+// or AllowedCPUs): a cores sweep written for a larger machine says so
+// instead of failing its trials. cpus 0 (unknown) checks nothing.
+func hostHasCPUs(e *Experiment, cpus int) error {
+	if cpus <= 0 {
+		return nil
+	}
+	check := func(where, list string) error {
+		cs, err := cpulist.Parse(list)
+		if err != nil {
+			return nil // validated elsewhere
+		}
+		for _, c := range cs {
+			if c >= cpus {
+				return fmt.Errorf("%s %s names CPU %d, but this host has CPUs 0-%d: run it on a host with at least %d CPUs", where, list, c, cpus-1, slices.Max(cs)+1)
+			}
+		}
+		return nil
+	}
+	p := e.Partition
+	for _, f := range []struct{ where, list string }{{"partition.generator", p.Generator}, {"partition.postgrest", p.PostgREST}, {"partition.postgresql", p.PostgreSQL}} {
+		if f.list != "" {
+			if err := check(f.where, f.list); err != nil {
+				return err
+			}
+		}
+	}
+	for _, v := range e.Variants {
+		for _, k := range []string{"CPUAffinity", "AllowedCPUs"} {
+			if list, ok := v.DropIn[k]; ok {
+				if err := check("variant "+v.Name+": dropin."+k, list); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}

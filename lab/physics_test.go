@@ -47,3 +47,16 @@ func TestRunnerRefusesARateAboveThePhysicalBound(t *testing.T) {
 		t.Errorf("server cores under a partition of CPU 1: %d, want 1", got)
 	}
 }
+
+// A cores sweep written for a larger machine is refused before any trial,
+// naming the setting and the CPUs it needs.
+func TestHostHasCPUs(t *testing.T) {
+	e := &Experiment{Variants: []Variant{{Name: "cores-1", DropIn: map[string]string{"AllowedCPUs": "1"}}, {Name: "cores-3", DropIn: map[string]string{"AllowedCPUs": "1-3"}}}}
+	err := hostHasCPUs(e, 2)
+	if err == nil || !strings.Contains(err.Error(), "variant cores-3: dropin.AllowedCPUs 1-3 names CPU 2, but this host has CPUs 0-1: run it on a host with at least 4 CPUs") {
+		t.Errorf("hostHasCPUs: %v", err)
+	}
+	if err := hostHasCPUs(e, 4); err != nil {
+		t.Errorf("on 4 CPUs: %v", err)
+	}
+}

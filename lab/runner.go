@@ -78,6 +78,9 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 		return nil, fmt.Errorf("describe server: %w", err)
 	}
 	run.Host, run.Target = host, target
+	if err := hostHasCPUs(e, host.CPUs); err != nil {
+		return nil, err
+	}
 
 	defer func() {
 		if p := recover(); p != nil {

@@ -158,3 +158,24 @@ func TestUnreliable(t *testing.T) {
 		t.Errorf("a kept disturbed trial: %q", why)
 	}
 }
+
+// Issue 53: a capacity sweep over CPU says whether the rate rises with
+// every step, and where it does not.
+func TestMonotonicScaling(t *testing.T) {
+	run := &lab.Run{Experiment: lab.Experiment{Load: lab.Load{Model: lab.ModelSearch},
+		Sweep: &lab.Sweep{SweepAxis: lab.SweepAxis{Key: "dropin.CPUQuota"}}}}
+	pt := func(v string, rate float64) SweepPointResult {
+		return SweepPointResult{Values: []string{v}, Metrics: map[string]Summary{"rate": {Median: rate, N: 3}}}
+	}
+	if got := Monotonic(run, []SweepPointResult{pt("25%", 300), pt("50%", 600), pt("100%", 1100)}); got != "The rate rises with every step of dropin.CPUQuota." {
+		t.Errorf("rising: %q", got)
+	}
+	got := Monotonic(run, []SweepPointResult{pt("50%", 600), pt("100%", 1100), pt("150%", 1090)})
+	if !strings.Contains(got, "does not rise") || !strings.Contains(got, "100% to 150%: 1100 → 1090 req/s") {
+		t.Errorf("capped: %q", got)
+	}
+	run.Experiment.Sweep.Key = "postgrest.db-pool"
+	if got := Monotonic(run, []SweepPointResult{pt("1", 300), pt("2", 200)}); got != "" {
+		t.Errorf("not a CPU sweep: %q", got)
+	}
+}

@@ -123,6 +123,9 @@ func Sweep(run *lab.Run, alpha float64) *SweepResult {
 			return Row{} // not reached: the primary metric always has a row
 		}
 		ss.Recommendation = Recommend(ss.Points, primary, axes, res.Baseline, compare)
+		if m := Monotonic(run, ss.Points); m != "" {
+			ss.Recommendation.Sentence = strings.TrimSpace(ss.Recommendation.Sentence + " " + m)
+		}
 		ss.Pool = PoolSizingOf(run, sc, ss.Points)
 		res.Scenarios = append(res.Scenarios, ss)
 	}
@@ -354,3 +357,45 @@ func pointLabel(vals []string) string {
 	}
 	return strings.Join(out, "/")
 }
+
+// scalingKeys are the sweep keys that give the target more CPU, value by
+// value: a capacity should rise with them.
+var scalingKeys = []string{"dropin.CPUQuota", "dropin.AllowedCPUs", "dropin.CPUAffinity"}
+
+// Monotonic says whether a capacity sweep over CPU (scalingKeys, the
+// search model) rises with every value, cheapest first: "" for other
+// sweeps; else a sentence that the rate rises at every step, or where it
+// does not and by how much (a step that adds CPU the server cannot use,
+// such as a quota above the cores it may run on, adds nothing).
+func Monotonic(run *lab.Run, points []SweepPointResult) string {
+	s := run.Experiment.Sweep
+	if s == nil || !run.Experiment.Load.Model.SearchesEachTrial() || !slices.Contains(scalingKeys, s.Key) || s.Cross != nil {
+		return ""
+	}
+	var falls []string
+	prev := -1
+	for i, p := range points {
+		r, ok := p.Metrics["rate"]
+		if !ok || r.N == 0 {
+			continue
+		}
+		if prev >= 0 {
+			before := points[prev].Metrics["rate"].Median
+			if r.Median <= before {
+				falls = append(falls, fmt.Sprintf("%s to %s: %s → %s req/s", pointLabel(points[prev].Values), pointLabel(p.Values),
+					fmtNum(before), fmtNum(r.Median)))
+			}
+		}
+		prev = i
+	}
+	if prev < 0 {
+		return ""
+	}
+	if len(falls) == 0 {
+		return fmt.Sprintf("The rate rises with every step of %s.", s.Key)
+	}
+	return fmt.Sprintf("The rate does not rise with every step of %s (%s): past a step, the server cannot use what the next adds (its cores, or PostgreSQL's), or the difference is within the noise.",
+		s.Key, strings.Join(falls, "; "))
+}
+
+func fmtNum(v float64) string { return fmt.Sprintf("%.0f", v) }
