@@ -267,7 +267,7 @@ func (s *session) trial(ctx context.Context, rep int, v Variant, scenario string
 	}
 	if err == nil && s.exp.Load.Model.SearchesEachTrial() {
 		if why := implausible(t, ServerCores(s.exp, s.run.Host.CPUs)); why != "" {
-			err = fmt.Errorf("%s", why)
+			err = errors.New(why)
 		}
 	}
 	if c, ok := s.Loader.(Cleaner); ok && ctx.Err() == nil {
