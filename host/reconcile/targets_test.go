@@ -126,6 +126,7 @@ func scenarioBodies(t *testing.T, url string) map[string]any {
 	t.Helper()
 	out := map[string]any{}
 	client := &http.Client{Timeout: 30 * time.Second}
+	reads := 0
 	for _, name := range loadgen.BuiltinNames() {
 		sc, err := loadgen.Builtin(name)
 		if err != nil {
@@ -135,6 +136,7 @@ func scenarioBodies(t *testing.T, url string) map[string]any {
 		if r.Method != http.MethodGet {
 			continue
 		}
+		reads++
 		for _, id := range []string{"3", "1", "8", "22", "50", "90", "127"} {
 			path := randField.ReplaceAllString(r.Path, id)
 			resp, err := client.Get(url + path)
@@ -156,8 +158,8 @@ func scenarioBodies(t *testing.T, url string) map[string]any {
 			}
 		}
 	}
-	if len(out) != 6 {
-		t.Fatalf("%d read scenarios, want 6", len(out))
+	if len(out) != reads || reads < 10 { // the 2020 benchmark's six and the thread's exact four
+		t.Fatalf("%d read scenarios answered, of %d, want every one (ten at least)", len(out), reads)
 	}
 	return out
 }
