@@ -25,6 +25,12 @@ type Runner struct {
 	// session.Options sets stats.DecidedFunc, FixedRounds runs Trials.Max
 	// rounds.
 	Decided func(*Run) bool
+	// Settled, when set, reports whether one (variant, scenario)'s
+	// figures are settled before the run is: rounds after Trials.Min skip
+	// it, so the rounds that remain measure only what is still imprecise
+	// (stats.SettledFunc: a one-variant limits run's scenario whose
+	// interval is within ±5 %). nil: every round measures everything.
+	Settled func(run *Run, variant, scenario string) bool
 	// RestoreTimeout bounds the final restore (default 2 minutes).
 	RestoreTimeout time.Duration
 	// Now is the clock (tests may replace it).
@@ -190,6 +196,10 @@ type session struct {
 // was the highest of all eight's, not its own.
 func (s *session) variantRound(ctx context.Context, round int, v Variant) error {
 	for _, sc := range s.exp.Scenarios {
+		if round > s.exp.Trials.Min && s.Settled != nil && s.Settled(s.run, v.Name, sc) {
+			s.Progress.Note(fmt.Sprintf("%s/%s: settled after %d rounds, not measured in round %d", v.Name, sc, s.measuredRounds(v.Name, sc), round))
+			continue
+		}
 		s.Progress.Applying(s.position(round, v.Name, "", round))
 		applied, err := s.Server.Apply(ctx, partitioned(s.exp, v))
 		if ctx.Err() != nil {
@@ -212,6 +222,17 @@ func (s *session) variantRound(ctx context.Context, round int, v Variant) error 
 		}
 	}
 	return nil
+}
+
+// measuredRounds counts the rounds that measured (variant, scenario).
+func (s *session) measuredRounds(variant, scenario string) int {
+	reps := map[int]bool{}
+	for _, t := range s.run.Trials {
+		if t.Variant == variant && t.Scenario == scenario {
+			reps[t.Rep] = true
+		}
+	}
+	return len(reps)
 }
 
 // trial measures one (variant, scenario, rep). applyErr is the error of the

@@ -21,8 +21,9 @@ type Options struct {
 	Duet     *lab.Duet
 	Progress lab.Progress // nil: none
 	// Decided is the stop rule; nil is stats.DecidedFunc (stop once every
-	// comparison is decided, after trials.min). lab.FixedRounds runs
-	// trials.max rounds.
+	// comparison is decided, after trials.min, and measure a limits run's
+	// scenario no more once its interval is settled: stats.SettledFunc).
+	// lab.FixedRounds runs trials.max rounds of everything.
 	Decided func(*lab.Run) bool
 	// Results is where the result directory is written
 	// (Results/<experiment>/<stamp>/); "" writes none.
@@ -44,11 +45,13 @@ type Result struct {
 
 // Runner is the lab.Runner of o, with the stop rule as its default.
 func (o Options) Runner() *lab.Runner {
-	decided := o.Decided
-	if decided == nil {
-		decided = stats.DecidedFunc
+	r := &lab.Runner{Server: o.Server, Loader: o.Loader, Duet: o.Duet, Progress: o.Progress, Decided: o.Decided}
+	if r.Decided == nil {
+		// The adaptive design: stop once decided; a limits run's scenarios
+		// stop one by one as their intervals settle.
+		r.Decided, r.Settled = stats.DecidedFunc, stats.SettledFunc
 	}
-	return &lab.Runner{Server: o.Server, Loader: o.Loader, Duet: o.Duet, Progress: o.Progress, Decided: decided}
+	return r
 }
 
 // Run runs the experiment, computes its verdicts and writes its result

@@ -91,6 +91,19 @@ func LimitsPrecise(run *lab.Run) bool {
 	return true
 }
 
+// SettledFunc is the run loop's per-scenario stop (lab.Runner.Settled):
+// in a sustained limits run of one variant (nothing compared, so nothing
+// paired), a scenario whose limit is precise after trials.min is settled
+// and later rounds skip it. A comparison never settles a scenario early:
+// its rounds must stay paired.
+func SettledFunc(run *lab.Run, variant, scenario string) bool {
+	if !run.Experiment.Load.Limit.Sustained() || len(run.Experiment.Variants) != 1 {
+		return false
+	}
+	r, ok := limitRow(run, variant, scenario)
+	return ok && r.Sustained && r.Rate.N >= run.Experiment.Trials.Min && r.Precise
+}
+
 // Limits computes the limits table of a run whose trials are capacity
 // searches (the search model), scenario by scenario in the run's order,
 // every variant in turn; nil for other models.

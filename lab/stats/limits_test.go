@@ -179,3 +179,35 @@ func TestMonotonicScaling(t *testing.T) {
 		t.Errorf("not a CPU sweep: %q", got)
 	}
 }
+
+// A one-variant limits run settles a scenario once its interval is
+// precise with trials.min valid trials; a comparison never does (its
+// rounds stay paired), nor does a search without a hold.
+func TestSettledOnlyPreciseOneVariantLimits(t *testing.T) {
+	for _, c := range []struct {
+		rates []float64
+		want  bool
+	}{
+		{[]float64{1000, 1010, 990}, true},
+		{[]float64{800, 1000, 1200}, false},
+		{[]float64{1000, 1010}, false},
+		{[]float64{1000, 0, 1010}, false},
+	} {
+		if got := SettledFunc(sustainedRun(c.rates...), "v", "GETSingle"); got != c.want {
+			t.Errorf("rates %v: settled %v, want %v", c.rates, got, c.want)
+		}
+	}
+	if SettledFunc(sustainedRun(1000, 1010, 990), "v", "GETAllEmbed") {
+		t.Error("a scenario without trials settled")
+	}
+	two := sustainedRun(1000, 1010, 990)
+	two.Experiment.Variants = append(two.Experiment.Variants, lab.Variant{Name: "w"})
+	if SettledFunc(two, "v", "GETSingle") {
+		t.Error("a comparison's scenario settled early")
+	}
+	open := sustainedRun(1000, 1010, 990)
+	open.Experiment.Load.Limit.Hold = 0
+	if SettledFunc(open, "v", "GETSingle") {
+		t.Error("a search without a hold settled")
+	}
+}
