@@ -40,6 +40,9 @@ type Run struct {
 	// and what the answers weighed; nil in records from before they were
 	// kept.
 	Scenarios []ScenarioInfo
+	// Dataset is what the target's database held at the run's start (nil
+	// when the server side cannot read it, and in older records).
+	Dataset *Dataset
 }
 
 // ScenarioInfo is what a run asked of one scenario and what the answers
@@ -77,6 +80,9 @@ type AskedRequest struct {
 	// BodyVaries says the body has template fields ({seq}, {rand},
 	// {jwt}): its size may differ from request to request.
 	BodyVaries bool
+	// IDs are the ids the request's filters ask for: a range drawn per
+	// request, or the one fixed id.
+	IDs []IDRange
 }
 
 // AnswerWeight is the mean bytes received per answer of the scenario's

@@ -81,6 +81,9 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 	if err := hostHasCPUs(e, host.CPUs); err != nil {
 		return nil, err
 	}
+	if run.Dataset, err = r.describeDataset(ctx); err != nil {
+		return nil, err
+	}
 
 	defer func() {
 		if p := recover(); p != nil {

@@ -18,6 +18,7 @@ func FromRun(run *lab.Run) RunV1 {
 		Interrupted:    run.Interrupted,
 		ExperimentHash: run.ExperimentHash,
 		Scenarios:      each(run.Scenarios, scenarioInfoV1),
+		Dataset:        run.Dataset,
 	}
 	if a := run.Agent; a != nil {
 		r.Agent = &AgentInfoV1{URL: a.URL, ClockOffset: a.ClockOffset, ClockError: a.ClockError}
@@ -37,6 +38,7 @@ func (r RunV1) Run() *lab.Run {
 		Interrupted:    r.Interrupted,
 		ExperimentHash: r.ExperimentHash,
 		Scenarios:      each(r.Scenarios, ScenarioInfoV1.lab),
+		Dataset:        r.Dataset,
 	}
 	if a := r.Agent; a != nil {
 		run.Agent = &lab.AgentInfo{URL: a.URL, ClockOffset: a.ClockOffset, ClockError: a.ClockError}

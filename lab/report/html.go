@@ -150,6 +150,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		{"Supervisor", run.Target.Supervisor + unitOf(run.Target, "")},
 		{"Machine", HostDesc(run.Host)},
 		{"PostgreSQL", run.Host.PostgreSQL},
+		{"Data", datasetDesc(run)},
 		{"Load", LoadDesc(run.Experiment.Load)},
 		{"Trials", fmt.Sprintf("%s per variant and scenario, %s order", trialCounts(run), orderOf(run))},
 		{"Run", fmt.Sprintf("%s, took %s", run.Started.UTC().Format("2006-01-02 15:04 MST"), format.Elapsed(run.Finished.Sub(run.Started)))},
