@@ -381,7 +381,15 @@ type Usage struct {
 	CPUPerRequestUs float64 // CPUSeconds*1e6 / Trial.WindowRequests (successful answers)
 	PeakRSS         uint64
 	MeanRSS         uint64
-	Samples         []UsageSample
+	// PeakCgroup is the most memory charged to the service's cgroup: what
+	// a MemoryMax= limit holds (the kernel's high-water mark, memory.peak
+	// on cgroup v2, memory.max_usage_in_bytes on v1, since the cgroup was
+	// made, or the highest sample). PeakRSS counts the file pages the
+	// processes map (the binary, its libraries), which the limit does not
+	// when another cgroup was charged for them: RSS can exceed the limit.
+	// 0 without a cgroup, and in older records.
+	PeakCgroup uint64
+	Samples    []UsageSample
 }
 
 // UsageSample is one telemetry sample, relative to the trial's start.

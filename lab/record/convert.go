@@ -232,13 +232,13 @@ func (p CurvePointV1) lab() lab.CurvePoint       { return lab.CurvePoint(p) }
 
 // FromUsage is the record of a service's usage.
 func FromUsage(u lab.Usage) UsageV1 {
-	return UsageV1{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, CPUPerRequestUs: u.CPUPerRequestUs, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS,
+	return UsageV1{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, CPUPerRequestUs: u.CPUPerRequestUs, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS, PeakCgroup: u.PeakCgroup,
 		Samples: each(u.Samples, func(s lab.UsageSample) UsageSampleV1 { return UsageSampleV1(s) })}
 }
 
 // Usage is the usage u records.
 func (u UsageV1) Usage() lab.Usage {
-	return lab.Usage{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, CPUPerRequestUs: u.CPUPerRequestUs, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS,
+	return lab.Usage{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, CPUPerRequestUs: u.CPUPerRequestUs, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS, PeakCgroup: u.PeakCgroup,
 		Samples: each(u.Samples, func(s UsageSampleV1) lab.UsageSample { return lab.UsageSample(s) })}
 }
 

@@ -365,6 +365,7 @@ type UsageV1 struct {
 	CPUPerRequestUs float64         `json:"cpu_per_request_us"`
 	PeakRSS         uint64          `json:"peak_rss"`
 	MeanRSS         uint64          `json:"mean_rss"`
+	PeakCgroup      uint64          `json:"peak_cgroup,omitempty"` // came later: older records lack it
 	Samples         []UsageSampleV1 `json:"samples,omitempty"`
 }
 

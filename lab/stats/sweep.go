@@ -49,6 +49,11 @@ type SweepPointResult struct {
 	// Metrics are the medians with their confidence intervals, by metric
 	// name (SweepResult.Metrics and errors, those that were measured).
 	Metrics map[string]Summary
+	// Trials are the value's trials, Failed those that failed (an OOM
+	// kill, a crash, not ready; not those left out for interference): a
+	// value with any is never recommended nor the best, however good its
+	// surviving trials.
+	Trials, Failed int
 }
 
 // Recommendation is the answer to "which value should I use": the best
@@ -100,10 +105,15 @@ func Sweep(run *lab.Run, alpha float64) *SweepResult {
 	for _, sc := range ScenarioNames(run) {
 		ss := SweepScenario{Scenario: sc}
 		for _, p := range s.Points() {
-			pr := SweepPointResult{Variant: p.Variant, Values: p.Values, Metrics: map[string]Summary{}}
 			trials := TrialsOf(run, p.Variant, sc)
 			if len(trials) == 0 {
 				continue
+			}
+			pr := SweepPointResult{Variant: p.Variant, Values: p.Values, Metrics: map[string]Summary{}, Trials: len(trials)}
+			for _, t := range trials {
+				if t.Error != "" && !t.Interfered() {
+					pr.Failed++
+				}
 			}
 			for _, name := range names {
 				m, _ := lab.MetricByName(name)
@@ -139,16 +149,23 @@ func Sweep(run *lab.Run, alpha float64) *SweepResult {
 // requests each failed: "; left out, for failed requests: 2 (33 %), 4
 // (12 %)"; "" when none.
 func leftOut(points []SweepPointResult, fails map[int]bool) string {
-	var parts []string
+	var requests, trials []string
 	for i, p := range points {
-		if fails[i] {
-			parts = append(parts, fmt.Sprintf("%s (%s)", pointLabel(p.Values), pct(p.Metrics["errors"].Median)))
+		switch {
+		case fails[i] && p.Failed > 0:
+			trials = append(trials, fmt.Sprintf("%s (%d of %d)", pointLabel(p.Values), p.Failed, p.Trials))
+		case fails[i]:
+			requests = append(requests, fmt.Sprintf("%s (%s)", pointLabel(p.Values), pct(p.Metrics["errors"].Median)))
 		}
 	}
-	if len(parts) == 0 {
-		return ""
+	s := ""
+	if len(requests) > 0 {
+		s += "; left out, for failed requests: " + strings.Join(requests, ", ")
 	}
-	return "; left out, for failed requests: " + strings.Join(parts, ", ")
+	if len(trials) > 0 {
+		s += "; left out, for failed trials: " + strings.Join(trials, ", ")
+	}
+	return s
 }
 
 // FailedMarginPct is how many more of its requests (in percentage points
@@ -156,9 +173,11 @@ func leftOut(points []SweepPointResult, fails map[int]bool) string {
 // fewest before Recommend leaves it out.
 const FailedMarginPct = 0.1
 
-// failing returns the points that failed more requests than the one that
-// failed fewest, by more than FailedMarginPct: their latency and CPU are
-// the answers that worked, so they cannot be recommended on them.
+// failing returns the points with a failed trial (Failed), and those that
+// failed more requests than the one that failed fewest, by more than
+// FailedMarginPct: their latency and CPU are the trials and answers that
+// worked, so they cannot be recommended on them (a memory limit that
+// killed 5 trials of 6 is not the best for its one survivor).
 func failing(points []SweepPointResult) map[int]bool {
 	least := math.Inf(1)
 	for _, p := range points {
@@ -168,7 +187,7 @@ func failing(points []SweepPointResult) map[int]bool {
 	}
 	out := map[int]bool{}
 	for i, p := range points {
-		if e, ok := p.Metrics["errors"]; ok && e.Median > least+FailedMarginPct {
+		if e, ok := p.Metrics["errors"]; p.Failed > 0 || ok && e.Median > least+FailedMarginPct {
 			out[i] = true
 		}
 	}
@@ -259,7 +278,9 @@ func Recommend(points []SweepPointResult, m lab.Metric, axes []lab.SweepAxis, ba
 			fmt.Fprintf(&b, " (the run could detect %s)", r.MDEString())
 		}
 	}
-	if below := previousMeasured(points, cheapest, m); below >= 0 && fails[below] {
+	if below := previousMeasured(points, cheapest, m); below >= 0 && points[below].Failed > 0 {
+		fmt.Fprintf(&b, "; below %s (at %s) %d of %d trials failed", label, pointLabel(points[below].Values), points[below].Failed, points[below].Trials)
+	} else if below >= 0 && fails[below] {
 		fmt.Fprintf(&b, "; below %s (at %s) %s of the requests failed", label, pointLabel(points[below].Values), pct(points[below].Metrics["errors"].Median))
 	} else if below >= 0 && rows[below] != nil {
 		r := rows[below]
