@@ -25,3 +25,13 @@ func (l *Server) DescribeDataset(ctx context.Context) (lab.Dataset, error) {
 func DatasetOf(d fixture.Dataset) lab.Dataset {
 	return lab.Dataset{Kind: d.Kind, Seed: d.Seed, Files: d.Files, Loaded: d.Loaded, Rows: d.Rows, Schemas: d.Schemas, Checksum: d.Checksum}
 }
+
+// FixtureCommand implements lab.FixtureCommander: `lab fixture chinook
+// --dir DIR` for the lab's own stack (whose state directory the server side
+// works in), "" for an existing server, whose database the lab does not load.
+func (l *Server) FixtureCommand() string {
+	if l.cfg.TargetSpec == nil || l.cfg.StateDir == "" {
+		return ""
+	}
+	return "lab fixture chinook --dir " + l.cfg.StateDir
+}
