@@ -1,13 +1,11 @@
-package report_test
+package report
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
-	"github.com/pgrst-lab/pgrst-lab/lab/report"
-	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
 )
 
 // Every report of a run states its data set in one line: the kind (the
@@ -28,32 +26,25 @@ func TestReportsStateTheDataSet(t *testing.T) {
 			"a database no lab fixture marked (checksum d41d8cd9)"},
 		{nil, ""},
 	} {
-		run := fixtureRun(lab.ModelOpen)
+		run := statstest.Run(statstest.Spec{Experiment: "socket-vs-tcp", Scenarios: []string{"GETSingle"}, Trials: 3, Seed: 1,
+			Variants: []statstest.Variant{{Name: "tcp", Baseline: true, Rate: 2000, P50Ms: 4}, {Name: "unix", Rate: 2100, P50Ms: 3.8}}})
 		run.Dataset = c.ds
-		v := stats.Compare(run, 0)
-		var term, md, html bytes.Buffer
-		report.Terminal(&term, run, v)
-		if err := report.Markdown(&md, run, v); err != nil {
-			t.Fatal(err)
-		}
-		if err := report.HTML(&html, run, v); err != nil {
-			t.Fatal(err)
-		}
+		md, html, term := renderAll(t, run)
 		if c.want == "" {
-			for name, out := range map[string]string{"terminal": term.String(), "markdown": md.String(), "html": html.String()} {
+			for name, out := range map[string]string{"terminal": term, "markdown": md, "html": html} {
 				if strings.Contains(out, "checksum") || strings.Contains(out, ">Data<") || strings.Contains(out, "\ndata ") {
 					t.Errorf("%s without a data set says one", name)
 				}
 			}
 			continue
 		}
-		if !strings.Contains(term.String(), "\ndata     "+c.want+"\n") {
-			t.Errorf("terminal lacks %q:\n%s", c.want, term.String())
+		if !strings.Contains(term, "\ndata     "+c.want+"\n") {
+			t.Errorf("terminal lacks %q:\n%s", c.want, term)
 		}
-		if !strings.Contains(md.String(), "**Data**: ") || !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(md.String(), "\\", "")), " "), c.want) {
+		if !strings.Contains(md, "**Data**: ") || !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(md, "\\", "")), " "), c.want) {
 			t.Errorf("markdown lacks %q (wrapped or not)", c.want)
 		}
-		if !strings.Contains(html.String(), `<th class="l">Data</th><td class="l">`+c.want+`</td>`) {
+		if !strings.Contains(html, `<th class="l">Data</th><td class="l">`+c.want+`</td>`) {
 			t.Errorf("html lacks %q", c.want)
 		}
 	}
