@@ -74,3 +74,7 @@ func (s *session) keepInterferedIfTooFew() {
 		s.Progress.Note(fmt.Sprintf("interference: only %d clean round(s) of the %d needed; the %d disturbed trial(s) are kept, flagged", len(clean), s.exp.Trials.Min, kept))
 	}
 }
+
+// Interfered says the trial was left out for interference (other work on
+// the machine), not because it failed.
+func (t Trial) Interfered() bool { return strings.HasPrefix(t.Error, interferencePrefix) }

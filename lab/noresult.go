@@ -15,7 +15,10 @@ var ErrNoValidTrial = errors.New("no valid trial")
 // not ready, ...), so there is nothing to compare it with; nil when every
 // variant and scenario measured has a valid trial. A run that measured
 // nothing and was not interrupted is no result either. The run is still
-// written whole: its failed trials say what happened.
+// written whole: its failed trials say what happened. A memory sweep
+// (MemorySweep) is the exception: limits too small to run are what it
+// looks for, so a variant without a valid trial is no failure of the run
+// while another variant measured the scenario (the floor is found).
 func (r *Run) NoResult() error {
 	type key struct{ variant, scenario string }
 	var order []key
@@ -31,9 +34,13 @@ func (r *Run) NoResult() error {
 			failed[k] = append(failed[k], t)
 		}
 	}
+	measured := map[string]bool{} // scenarios some variant measured
+	for k := range valid {
+		measured[k.scenario] = true
+	}
 	var parts []string
 	for _, k := range order {
-		if valid[k] {
+		if valid[k] || r.Experiment.MemorySweep() && measured[k.scenario] {
 			continue
 		}
 		fs := failed[k]
@@ -48,4 +55,19 @@ func (r *Run) NoResult() error {
 		return fmt.Errorf("%w: the run measured no trial", ErrNoValidTrial)
 	}
 	return nil
+}
+
+// MemorySweep says the experiment sweeps the target's memory limit
+// (dropin.MemoryMax): it looks for the floor, below which trials are
+// expected to fail (OOM kills, not ready).
+func (e *Experiment) MemorySweep() bool {
+	if e.Sweep == nil {
+		return false
+	}
+	for _, a := range e.Sweep.Axes() {
+		if a.Key == "dropin.MemoryMax" {
+			return true
+		}
+	}
+	return false
 }

@@ -32,3 +32,25 @@ func TestRunNoResult(t *testing.T) {
 		t.Errorf("an interrupted run says so itself: %v", err)
 	}
 }
+
+// A memory sweep that finds its floor is a result: the limits below it are
+// expected to fail (OOM kills, not ready), so `lab run memory` exits 0; a
+// memory sweep in which no limit ran is still no result, and another
+// sweep's failing value still is.
+func TestMemorySweepFloorIsAResult(t *testing.T) {
+	trial := func(v, why string) Trial { return Trial{Variant: v, Scenario: "GETAllEmbed", Error: why} }
+	run := &Run{Experiment: Experiment{Sweep: &Sweep{SweepAxis: SweepAxis{Key: "dropin.MemoryMax", Values: []Scalar{"16M", "96M"}, Baseline: "96M"}}},
+		Trials: []Trial{trial("16M", "oom-kill: killed"), trial("16M", "not ready: variant 16M: not ready after 1m"), trial("96M", "")}}
+	if err := run.NoResult(); err != nil {
+		t.Errorf("the floor found, a limit below it failing: %v, want a result", err)
+	}
+	run.Trials = run.Trials[:2]
+	if err := run.NoResult(); !errors.Is(err, ErrNoValidTrial) {
+		t.Errorf("no limit ran: %v, want ErrNoValidTrial", err)
+	}
+	run.Trials = append(run.Trials, trial("96M", ""))
+	run.Experiment.Sweep.Key = "postgrest.db-pool"
+	if err := run.NoResult(); !errors.Is(err, ErrNoValidTrial) {
+		t.Errorf("a db-pool sweep whose value never ran: %v, want ErrNoValidTrial", err)
+	}
+}

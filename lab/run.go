@@ -40,6 +40,9 @@ type Run struct {
 	// and what the answers weighed; nil in records from before they were
 	// kept.
 	Scenarios []ScenarioInfo
+	// Dataset is what the target's database held at the run's start (nil
+	// when the server side cannot read it, and in older records).
+	Dataset *Dataset
 }
 
 // ScenarioInfo is what a run asked of one scenario and what the answers
@@ -77,6 +80,9 @@ type AskedRequest struct {
 	// BodyVaries says the body has template fields ({seq}, {rand},
 	// {jwt}): its size may differ from request to request.
 	BodyVaries bool
+	// IDs are the ids the request's filters ask for: a range drawn per
+	// request, or the one fixed id.
+	IDs []IDRange
 }
 
 // AnswerWeight is the mean bytes received per answer of the scenario's
@@ -375,7 +381,15 @@ type Usage struct {
 	CPUPerRequestUs float64 // CPUSeconds*1e6 / Trial.WindowRequests (successful answers)
 	PeakRSS         uint64
 	MeanRSS         uint64
-	Samples         []UsageSample
+	// PeakCgroup is the most memory charged to the service's cgroup: what
+	// a MemoryMax= limit holds (the kernel's high-water mark, memory.peak
+	// on cgroup v2, memory.max_usage_in_bytes on v1, since the cgroup was
+	// made, or the highest sample). PeakRSS counts the file pages the
+	// processes map (the binary, its libraries), which the limit does not
+	// when another cgroup was charged for them: RSS can exceed the limit.
+	// 0 without a cgroup, and in older records.
+	PeakCgroup uint64
+	Samples    []UsageSample
 }
 
 // UsageSample is one telemetry sample, relative to the trial's start.

@@ -87,6 +87,12 @@ func (r *Runner) Run(ctx context.Context, e *Experiment) (run *Run, err error) {
 	if err := hostHasCPUs(e, host.CPUs); err != nil {
 		return nil, err
 	}
+	if run.Dataset, err = r.describeDataset(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.checkNeeds(e, run.Dataset); err != nil {
+		return nil, err
+	}
 
 	defer func() {
 		if p := recover(); p != nil {

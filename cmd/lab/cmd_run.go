@@ -239,6 +239,7 @@ func editFlags(fs *flag.FlagSet) *session.Edits {
 	fs.DurationVar(ed.Warmup, "warmup", -1, "override load.warmup")
 	fs.Float64Var(&ed.MinRate, "min-rate", 0, "override load.limit.min_rate: where the capacity search starts, in req/s (models search and efficiency)")
 	fs.Float64Var(&ed.MaxRate, "max-rate", 0, "override load.limit.max_rate: the highest rate the capacity search asks for (models search and efficiency)")
+	fs.Float64Var(&ed.Price, "price", 0, "the host's price per hour (as [cost] hour = PRICE): the cost of a million requests at each limit")
 	fs.Func("order", "override trials.order: interleaved, random or duet (both variants at once, on the local stack's target and its twin)", func(s string) error {
 		o := lab.Order(s)
 		if err := o.Valid(); err != nil {

@@ -26,6 +26,13 @@ func labDir(t *testing.T) string { return labtest.StateDir(t) }
 // `stack up` (e.g. --postgrest PATH), torn down after the test.
 func directStack(t *testing.T, targetArgs ...string) string {
 	t.Helper()
+	return supervisedStack(t, "direct", targetArgs...)
+}
+
+// supervisedStack is directStack under the supervisor sup (direct or
+// systemd).
+func supervisedStack(t *testing.T, sup string, targetArgs ...string) string {
+	t.Helper()
 	if _, err := os.Stat("/usr/lib/postgresql"); err != nil && os.Getenv("LAB_PG_BINDIR") == "" {
 		labtest.Need(t, "PostgreSQL: %v", err)
 	}
@@ -36,7 +43,7 @@ func directStack(t *testing.T, targetArgs ...string) string {
 			s.Close()
 		}
 	})
-	if out, err := runLab(t, append([]string{"stack", "up", "--dir", dir, "--supervisor", "direct"}, targetArgs...)...); err != nil {
+	if out, err := runLab(t, append([]string{"stack", "up", "--dir", dir, "--supervisor", sup}, targetArgs...)...); err != nil {
 		t.Fatalf("stack up: %v\n%s", err, out)
 	}
 	return dir

@@ -38,7 +38,7 @@ func stackServer(ctx context.Context, dir, postgrest string, e *lab.Experiment, 
 		s.Close()
 		return nil, "", nil, fmt.Errorf("the stack in %s runs no target: %s", dir, st.NoTarget)
 	}
-	if err := ensureFixture(ctx, st, out); err != nil {
+	if _, err := fixture.EnsureChinook(ctx, st.AdminURI, func(msg string) { fmt.Fprintln(out, msg) }); err != nil { // no artist table yet: the generated set
 		s.Close()
 		return nil, "", nil, err
 	}
@@ -101,13 +101,6 @@ func stackDuet(ctx context.Context, dir string, a *reconcile.Server, aURL string
 	}
 	d := &lab.Duet{Halves: [2]lab.Server{a, b}, Loaders: [2]lab.Loader{loader(aURL), loader(tw.URL)}}
 	return d, func() { b.Close(); s.Close() }, nil
-}
-
-// ensureFixture loads the generated Chinook when the stack's database has
-// no artist table yet.
-func ensureFixture(ctx context.Context, st stack.Status, out io.Writer) error {
-	_, err := fixture.EnsureChinook(ctx, st.AdminURI, func(msg string) { fmt.Fprintln(out, msg) })
-	return err
 }
 
 // targetServer is the server side for an existing server named in the

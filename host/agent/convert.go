@@ -55,7 +55,7 @@ func (t TelemetryV1) lab() lab.Telemetry {
 }
 
 func usageV1(u lab.Usage) UsageV1 {
-	out := UsageV1{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, CPUPerRequestUs: u.CPUPerRequestUs, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS}
+	out := UsageV1{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, CPUPerRequestUs: u.CPUPerRequestUs, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS, PeakCgroup: u.PeakCgroup}
 	if u.Samples != nil {
 		out.Samples = make([]SampleV1, len(u.Samples))
 		for i, s := range u.Samples {
@@ -66,7 +66,7 @@ func usageV1(u lab.Usage) UsageV1 {
 }
 
 func (u UsageV1) lab() lab.Usage {
-	out := lab.Usage{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, CPUPerRequestUs: u.CPUPerRequestUs, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS}
+	out := lab.Usage{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, CPUPerRequestUs: u.CPUPerRequestUs, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS, PeakCgroup: u.PeakCgroup}
 	if u.Samples != nil {
 		out.Samples = make([]lab.UsageSample, len(u.Samples))
 		for i, s := range u.Samples {

@@ -87,6 +87,7 @@ type UsageV1 struct {
 	CPUPerRequestUs float64    `json:"cpu_per_request_us"`
 	PeakRSS         uint64     `json:"peak_rss"`
 	MeanRSS         uint64     `json:"mean_rss"`
+	PeakCgroup      uint64     `json:"peak_cgroup,omitempty"`
 	Samples         []SampleV1 `json:"samples,omitempty"`
 }
 

@@ -192,7 +192,7 @@ func (w *window) Stop(ctx context.Context, requests int64) (lab.Telemetry, error
 
 // usage turns a telemetry summary and its samples into the record's form.
 func usage(rec telemetry.Recording, name string, u telemetry.Usage, requests int64, start time.Time) lab.Usage {
-	out := lab.Usage{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS,
+	out := lab.Usage{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS, PeakCgroup: u.PeakCgroup,
 		CPUPerRequestUs: u.CPUMicrosPerRequest(requests)}
 	series, ok := rec.Source(name)
 	if !ok {

@@ -18,6 +18,7 @@ type collector struct {
 	procsPath string // resolved cgroup.procs, "" until found
 	cpuPath   string // resolved cpu.stat / cpuacct.usage
 	memPath   string // resolved memory.current / memory.usage_in_bytes
+	peakPath  string // resolved memory.peak / memory.max_usage_in_bytes ("" when the kernel keeps none)
 	last      Sample // last detailed sample
 }
 
@@ -48,6 +49,10 @@ func (c *collector) resolve() {
 	c.memPath = c.fs.cgroupFile(cg, "memory.current")
 	if c.memPath == "" {
 		c.memPath = c.fs.cgroupFile(cg, "memory.usage_in_bytes", "memory")
+	}
+	c.peakPath = c.fs.cgroupFile(cg, "memory.peak")
+	if c.peakPath == "" {
+		c.peakPath = c.fs.cgroupFile(cg, "memory.max_usage_in_bytes", "memory")
 	}
 }
 
@@ -103,6 +108,7 @@ func (c *collector) collect(now time.Time, detail bool) (Sample, error) {
 	v, ok := c.cgroupCPU()
 	s.CPUSeconds = v
 	s.CgroupMem = c.cgroupMem()
+	s.CgroupPeak = c.readCounter(c.peakPath)
 	useProcCPU := !ok
 	for _, pid := range c.pids {
 		st, err := c.fs.readStatus(pid, c.buf)
@@ -175,11 +181,14 @@ func (c *collector) collectCheap(now time.Time) (Sample, error) {
 }
 
 // cgroupMem reads the memory charged to the cgroup; 0 without a counter.
-func (c *collector) cgroupMem() uint64 {
-	if c.memPath == "" {
+func (c *collector) cgroupMem() uint64 { return c.readCounter(c.memPath) }
+
+// readCounter reads a cgroup file of one number; 0 without it.
+func (c *collector) readCounter(path string) uint64 {
+	if path == "" {
 		return 0
 	}
-	b, err := readFile(c.memPath, c.buf)
+	b, err := readFile(path, c.buf)
 	if err != nil {
 		return 0 // gone with a restart; resolve() finds the new one
 	}

@@ -94,6 +94,10 @@ func TestCollectFixtureSources(t *testing.T) {
 			if want := map[string]uint64{"pure-v2": 7 << 20, "v1-cpuacct": 5 << 20}[c.src.Name]; s.CgroupMem != want {
 				t.Errorf("CgroupMem %d, want %d", s.CgroupMem, want)
 			}
+			// The kernel's own high-water mark: memory.peak (v2), memory.max_usage_in_bytes (v1).
+			if want := map[string]uint64{"pure-v2": 9 << 20, "v1-cpuacct": 6 << 20}[c.src.Name]; s.CgroupPeak != want {
+				t.Errorf("CgroupPeak %d, want %d", s.CgroupPeak, want)
+			}
 			if col.cpuFrom() != c.from {
 				t.Errorf("cpu from %q, want %q", col.cpuFrom(), c.from)
 			}

@@ -18,6 +18,7 @@ type Sample struct {
 	RSS         uint64 // bytes, summed VmRSS (shared memory counts once per process)
 	RSSAnon     uint64 // bytes, summed RssAnon (private memory)
 	CgroupMem   uint64 // bytes charged to the cgroup (v2 memory.current, v1 memory.usage_in_bytes; incl. page cache); 0 without
+	CgroupPeak  uint64 // the kernel's high-water mark of CgroupMem since the cgroup was made (v2 memory.peak, v1 memory.max_usage_in_bytes); 0 without
 	Threads     int
 	FDs         int
 	Procs       int

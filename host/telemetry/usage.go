@@ -16,8 +16,13 @@ type Usage struct {
 	PeakRSS     uint64    // bytes, highest sample
 	MeanRSS     uint64    // bytes, mean over samples where it ran
 	PeakRSSAnon uint64    // bytes, private memory, highest sample
-	PeakCgroup  uint64    // bytes charged to the cgroup, highest sample (0 without)
-	MeanCgroup  uint64    // bytes charged to the cgroup, mean over samples where it ran
+	// PeakCgroup is the most memory charged to the cgroup: the highest
+	// sample, or the kernel's own high-water mark (CgroupPeak, since the
+	// cgroup was made: the target's start) when higher; 0 without.
+	// It is what MemoryMax= limits, unlike RSS, which counts the file
+	// pages mapped (the binary, its libraries) whoever they are charged to.
+	PeakCgroup  uint64
+	MeanCgroup  uint64 // bytes charged to the cgroup, mean over samples where it ran
 	MaxProcs    int
 	MaxThreads  int
 	MaxFDs      int
@@ -62,7 +67,7 @@ func (s Series) Summary(from, to time.Time) Usage {
 			cgSum += float64(x.CgroupMem)
 			u.PeakRSS = max(u.PeakRSS, x.RSS)
 			u.PeakRSSAnon = max(u.PeakRSSAnon, x.RSSAnon)
-			u.PeakCgroup = max(u.PeakCgroup, x.CgroupMem)
+			u.PeakCgroup = max(u.PeakCgroup, x.CgroupMem, x.CgroupPeak)
 			u.MaxProcs = max(u.MaxProcs, x.Procs)
 			u.MaxThreads = max(u.MaxThreads, x.Threads)
 			u.MaxFDs = max(u.MaxFDs, x.FDs)

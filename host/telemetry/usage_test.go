@@ -37,6 +37,12 @@ func TestSeriesSummaryCountersAndResets(t *testing.T) {
 	if u.PeakRSSAnon != 30 || u.PeakCgroup != 500 || u.MeanCgroup != 125 {
 		t.Errorf("anon peak %d, cgroup peak %d mean %d; want 30, 500, 125", u.PeakRSSAnon, u.PeakCgroup, u.MeanCgroup)
 	}
+	// The kernel's high-water mark beats the samples when it saw more.
+	s.Samples[3].CgroupPeak = 800
+	if u := s.Summary(at(0), at(400)); u.PeakCgroup != 800 || u.MeanCgroup != 125 {
+		t.Errorf("with memory.peak 800: cgroup peak %d mean %d; want 800, 125", u.PeakCgroup, u.MeanCgroup)
+	}
+	s.Samples[3].CgroupPeak = 0
 	if u.CtxSwitches != 4+3 {
 		t.Errorf("ctx switches = %d, want 7", u.CtxSwitches)
 	}

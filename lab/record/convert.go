@@ -18,6 +18,7 @@ func FromRun(run *lab.Run) RunV1 {
 		Interrupted:    run.Interrupted,
 		ExperimentHash: run.ExperimentHash,
 		Scenarios:      each(run.Scenarios, scenarioInfoV1),
+		Dataset:        run.Dataset,
 	}
 	if a := run.Agent; a != nil {
 		r.Agent = &AgentInfoV1{URL: a.URL, ClockOffset: a.ClockOffset, ClockError: a.ClockError}
@@ -37,6 +38,7 @@ func (r RunV1) Run() *lab.Run {
 		Interrupted:    r.Interrupted,
 		ExperimentHash: r.ExperimentHash,
 		Scenarios:      each(r.Scenarios, ScenarioInfoV1.lab),
+		Dataset:        r.Dataset,
 	}
 	if a := r.Agent; a != nil {
 		run.Agent = &lab.AgentInfo{URL: a.URL, ClockOffset: a.ClockOffset, ClockError: a.ClockError}
@@ -230,13 +232,13 @@ func (p CurvePointV1) lab() lab.CurvePoint       { return lab.CurvePoint(p) }
 
 // FromUsage is the record of a service's usage.
 func FromUsage(u lab.Usage) UsageV1 {
-	return UsageV1{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, CPUPerRequestUs: u.CPUPerRequestUs, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS,
+	return UsageV1{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, CPUPerRequestUs: u.CPUPerRequestUs, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS, PeakCgroup: u.PeakCgroup,
 		Samples: each(u.Samples, func(s lab.UsageSample) UsageSampleV1 { return UsageSampleV1(s) })}
 }
 
 // Usage is the usage u records.
 func (u UsageV1) Usage() lab.Usage {
-	return lab.Usage{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, CPUPerRequestUs: u.CPUPerRequestUs, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS,
+	return lab.Usage{CPUSeconds: u.CPUSeconds, CPUUtil: u.CPUUtil, CPUPerRequestUs: u.CPUPerRequestUs, PeakRSS: u.PeakRSS, MeanRSS: u.MeanRSS, PeakCgroup: u.PeakCgroup,
 		Samples: each(u.Samples, func(s UsageSampleV1) lab.UsageSample { return lab.UsageSample(s) })}
 }
 

@@ -36,7 +36,16 @@ type RunV1 struct {
 	ExperimentHash string `json:"experiment_hash,omitempty"`
 	// Scenarios came later: older records lack them.
 	Scenarios []ScenarioInfoV1 `json:"scenarios,omitempty"`
+	// Dataset came later: older records lack it.
+	Dataset *DatasetV1 `json:"dataset,omitempty"`
 }
+
+// DatasetV1 is the data set at the run's start (one declaration,
+// lab.Dataset, whose json tags are this record's).
+type DatasetV1 = lab.Dataset
+
+// IDRangeV1 is an id a request asks for (one declaration, lab.IDRange).
+type IDRangeV1 = lab.IDRange
 
 // ScenarioInfoV1 is what the run asked of one scenario and what the
 // answers weighed (lab.ScenarioInfo).
@@ -53,10 +62,11 @@ type ScenarioInfoV1 struct {
 // AskedRequestV1 is one request of a scenario as the load generator sent
 // it (lab.AskedRequest): the path with its template fields as written.
 type AskedRequestV1 struct {
-	Method     string `json:"method"`
-	Path       string `json:"path"`
-	BodyBytes  int    `json:"body_bytes,omitempty"`
-	BodyVaries bool   `json:"body_varies,omitempty"`
+	Method     string      `json:"method"`
+	Path       string      `json:"path"`
+	BodyBytes  int         `json:"body_bytes,omitempty"`
+	BodyVaries bool        `json:"body_varies,omitempty"`
+	IDs        []IDRangeV1 `json:"ids,omitempty"`
 }
 
 // ExperimentV1 is the experiment as run (lab.Experiment.Redacted: the JWT
@@ -355,6 +365,7 @@ type UsageV1 struct {
 	CPUPerRequestUs float64         `json:"cpu_per_request_us"`
 	PeakRSS         uint64          `json:"peak_rss"`
 	MeanRSS         uint64          `json:"mean_rss"`
+	PeakCgroup      uint64          `json:"peak_cgroup,omitempty"` // came later: older records lack it
 	Samples         []UsageSampleV1 `json:"samples,omitempty"`
 }
 

@@ -150,6 +150,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		{"Supervisor", run.Target.Supervisor + unitOf(run.Target, "")},
 		{"Machine", HostDesc(run.Host)},
 		{"PostgreSQL", run.Host.PostgreSQL},
+		{"Data", datasetDesc(run)},
 		{"Load", LoadDesc(run.Experiment.Load)},
 		{"Trials", fmt.Sprintf("%s per variant and scenario, %s order", trialCounts(run), orderOf(run))},
 		{"Run", fmt.Sprintf("%s, took %s", run.Started.UTC().Format("2006-01-02 15:04 MST"), format.Elapsed(run.Finished.Sub(run.Started)))},
@@ -363,8 +364,8 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 {{with .Memory}}<h2>Memory</h2>
 <p class="muted">{{$.MemoryIntro}}</p>
 {{range .}}<p>{{.Floor}}</p>
-<table><tr><th class="l">MemoryMax</th><th>trials</th><th>OOM kills</th><th>other failures</th><th>peak RSS</th><th>first byte P50</th><th>last byte P50</th><th>back after</th></tr>
-{{range .Rows}}<tr><td class="l">{{.Limit}}</td><td>{{.Trials}}</td><td>{{.OOMKills}}</td><td>{{.Failed}}</td><td>{{.PeakRSS}}</td><td>{{.FirstByte}}</td><td>{{.LastByte}}</td><td>{{.Recovery}}</td></tr>
+<table><tr><th class="l">MemoryMax</th><th>trials</th><th>OOM kills</th><th>other failures</th><th>cgroup peak</th><th>peak RSS</th><th>first byte P50</th><th>last byte P50</th><th>back after</th></tr>
+{{range .Rows}}<tr><td class="l">{{.Limit}}</td><td>{{.Trials}}</td><td>{{.OOMKills}}</td><td>{{.Failed}}</td><td>{{.PeakCgroup}}</td><td>{{.PeakRSS}}</td><td>{{.FirstByte}}</td><td>{{.LastByte}}</td><td>{{.Recovery}}</td></tr>
 {{end}}</table>{{end}}{{end}}
 
 {{with .Growth}}<h2>Memory growth</h2>

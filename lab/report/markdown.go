@@ -76,6 +76,7 @@ func mdSetup(b *bufio.Writer, run *lab.Run) {
 		{"Supervisor", format.MdEscape(run.Target.Supervisor) + mdUnitOf(run.Target)},
 		{"Machine", format.MdEscape(HostDesc(h))},
 		{"PostgreSQL", format.MdEscape(h.PostgreSQL)},
+		{"Data", format.MdEscape(datasetDesc(run))},
 		{"Load", format.MdEscape(LoadDesc(run.Experiment.Load))},
 		{"Scenarios", format.MdEscape(strings.Join(stats.ScenarioNames(run), ", "))},
 		{"Trials", format.MdEscape(fmt.Sprintf("%s per variant and scenario (min %d, max %d), %s order",

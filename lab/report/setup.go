@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -220,4 +221,42 @@ func scenarioLines(run *lab.Run, code, text func(string) string) []string {
 		}
 	}
 	return out
+}
+
+// datasetDesc says what the database held at the run's start (lab.Run.Dataset):
+// "real Chinook (checksum 0a1b2c3d; artist 275, album 347, track 3503
+// rows)", "generated set seed 1 (…)"; "" for records without it.
+func datasetDesc(run *lab.Run) string {
+	d := run.Dataset
+	if d == nil {
+		return ""
+	}
+	var s string
+	switch {
+	case d.Kind == lab.DatasetGenerated:
+		s = fmt.Sprintf("generated set seed %d", d.Seed)
+	case d.Kind == lab.DatasetFiles && slices.Contains(d.Files, "chinook.sql"):
+		s = "real Chinook"
+		if len(d.Files) > 1 {
+			s += " from " + strings.Join(d.Files, ", ")
+		}
+	case d.Kind == lab.DatasetFiles:
+		s = "SQL files " + strings.Join(d.Files, ", ")
+	default:
+		s = "a database no lab fixture marked"
+	}
+	facts := []string{"checksum " + d.Checksum[:min(8, len(d.Checksum))]}
+	var rows []string
+	for _, table := range []string{"artist", "album", "track", "big_rows"} {
+		if n, ok := d.Rows[table]; ok {
+			rows = append(rows, fmt.Sprintf("%s %d", table, n))
+		}
+	}
+	if len(rows) > 0 {
+		facts = append(facts, strings.Join(rows, ", ")+" rows")
+	}
+	for _, name := range slices.Sorted(maps.Keys(d.Schemas)) {
+		facts = append(facts, fmt.Sprintf("schema %s of %d tables", name, d.Schemas[name]))
+	}
+	return s + " (" + strings.Join(facts, "; ") + ")"
 }

@@ -23,6 +23,9 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 	fmt.Fprintf(w, "%s\n%s\n", title, strings.Repeat("=", len([]rune(title))))
 	textsafe.Fprintf(w, "target   %s\n", TargetDesc(run.Target))
 	textsafe.Fprintf(w, "host     %s\n", HostDesc(run.Host))
+	if d := datasetDesc(run); d != "" {
+		textsafe.Fprintf(w, "data     %s\n", d)
+	}
 	textsafe.Fprintf(w, "load     %s\n", LoadDesc(run.Experiment.Load))
 	textsafe.Fprintf(w, "trials   %s per variant and scenario, %s order; medians ±%.0f%% CI\n", trialCounts(run), orderOf(run), 100*v.Confidence)
 	textsafe.Fprintf(w, "test     %s\n", v.Method())

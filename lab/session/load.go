@@ -61,6 +61,9 @@ type Edits struct {
 	// rate it asks for (models search and efficiency only). Both at R
 	// measure R in one step and search below it only if R fails.
 	MinRate, MaxRate float64
+	// Price is the host's price per hour (--price; [cost] hour, 0 keeps
+	// the file's): the limits table's cost of a million requests.
+	Price float64
 	// OwnCores is the CPUs of the host that runs both the server and the
 	// load generator (0: another host generates the load, an agent's):
 	// a capacity figure then gives each cores of its own
@@ -164,6 +167,9 @@ func (ed Edits) apply(e *lab.Experiment) error {
 		if ed.MaxRate != 0 {
 			e.Load.Limit.MaxRate = ed.MaxRate
 		}
+	}
+	if ed.Price != 0 {
+		e.Cost.Hour = ed.Price // Validate checks it (lab.Cost.Check)
 	}
 	e.OwnCores(ed.OwnCores)
 	e.PerLine = e.PerLine || ed.PerLine

@@ -114,3 +114,19 @@ func TestLoadPerLine(t *testing.T) {
 		t.Errorf("--per-line with lab ab's scenarios: %v (scenarios %v), want refused", err, e)
 	}
 }
+
+// --price prices the host ([cost] hour), so the limits table's cost of a
+// million requests answers without a [cost] section; a price that is no
+// price is refused, naming the key.
+func TestLoadPrice(t *testing.T) {
+	e, err := Load(source, "limits", Edits{Price: 0.34}, nil)
+	if err != nil || e.Cost.Hour != 0.34 || !e.Cost.Set() {
+		t.Fatalf("--price 0.34: %v, cost %+v", err, e.Cost)
+	}
+	if got := e.Cost.PerMillion("", lab.Host{}, 1000); got < 0.0944 || got > 0.0945 {
+		t.Errorf("a million requests at 1000 req/s for 0.34 an hour: %v, want 0.0944", got)
+	}
+	if _, err := Load(source, "limits", Edits{Price: -1}, nil); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "hour = -1") {
+		t.Errorf("--price -1: %v, want ErrInvalid naming hour", err)
+	}
+}

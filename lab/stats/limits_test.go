@@ -174,9 +174,20 @@ func TestMonotonicScaling(t *testing.T) {
 	if !strings.Contains(got, "does not rise") || !strings.Contains(got, "100% to 150%: 1100 → 1090 req/s") {
 		t.Errorf("capped: %q", got)
 	}
+	// Requests per core: a quota's share of a core, a CPU list's CPUs.
+	if got := PerCore(run, []SweepPointResult{pt("25%", 300), pt("50%", 600), pt("150%", 1090)}); got != " Per core: 25% 1200, 50% 1200, 150% 727 req/s." {
+		t.Errorf("per core (quota): %q", got)
+	}
+	run.Experiment.Sweep.Key = "dropin.CPUAffinity"
+	if got := PerCore(run, []SweepPointResult{pt("1", 900), pt("1-2", 1700), pt("1,3-4", 2400)}); got != " Per core: 1 900, 1-2 850, 1,3-4 800 req/s." {
+		t.Errorf("per core (cores): %q", got)
+	}
 	run.Experiment.Sweep.Key = "postgrest.db-pool"
 	if got := Monotonic(run, []SweepPointResult{pt("1", 300), pt("2", 200)}); got != "" {
 		t.Errorf("not a CPU sweep: %q", got)
+	}
+	if got := PerCore(run, []SweepPointResult{pt("1", 300)}); got != "" {
+		t.Errorf("not a CPU sweep, per core: %q", got)
 	}
 }
 

@@ -25,8 +25,11 @@ type MemoryRow struct {
 	// floor either.
 	Failed int
 	// PeakRSS is the target's highest resident memory in the trials it
-	// survived (0 when it survived none).
-	PeakRSS uint64
+	// survived (0 when it survived none), PeakCgroup the most memory
+	// charged to its cgroup in them (lab.Usage.PeakCgroup: what the limit
+	// holds; RSS also counts file pages the limit does not, so it can
+	// read above the limit). 0 when unknown.
+	PeakRSS, PeakCgroup uint64
 	// FirstByteMs and LastByteMs are the medians over those trials of
 	// the answers' P50 time to the first byte and to the last (the
 	// latency), 0 when unknown.
@@ -94,11 +97,12 @@ func memoryRow(run *lab.Run, variant, scenario, limit string) MemoryRow {
 	for i, t := range trials {
 		r.Trials++
 		if !oomKilled(t) {
-			if t.Error != "" {
+			if t.Error != "" && !t.Interfered() { // left out for other work on the machine, it still ran
 				r.Failed++
 				continue
 			}
 			r.PeakRSS = max(r.PeakRSS, t.Server.PeakRSS)
+			r.PeakCgroup = max(r.PeakCgroup, t.Server.PeakCgroup)
 			if t.Load.Succeeded() > 0 {
 				last = append(last, t.Load.LatencyMs.P50)
 				if f := t.Load.FirstByteMs; f != nil {

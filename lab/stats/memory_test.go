@@ -29,6 +29,9 @@ func TestMemoryFloor(t *testing.T) {
 	add("m48M", false, 41<<20, time.Second)
 	add("m64M", false, 42<<20, time.Second)
 	add("m64M", false, 40<<20, time.Second)
+	run.Trials[len(run.Trials)-1].Server.PeakCgroup = 30 << 20
+	run.Trials = append(run.Trials, lab.Trial{Variant: "m64M", Scenario: "GETAllEmbed", Server: lab.Usage{PeakRSS: 39 << 20, PeakCgroup: 31 << 20},
+		Error: "interference: other work used more than 10% of the machine's CPUs in round 3"}) // ran: no failure
 	fs := MemoryFloors(run)
 	if len(fs) != 1 || len(fs[0].Rows) != 4 {
 		t.Fatalf("floors %+v", fs)
@@ -42,6 +45,9 @@ func TestMemoryFloor(t *testing.T) {
 	}
 	if f.Rows[2].PeakRSS != 41<<20 {
 		t.Errorf("48M peak %d", f.Rows[2].PeakRSS)
+	}
+	if r := f.Rows[3]; r.Failed != 0 || r.Trials != 3 || r.PeakCgroup != 31<<20 || r.PeakRSS != 42<<20 {
+		t.Errorf("64M row %+v: want 3 trials, none failed (interference is no failure), cgroup peak 31 MiB, RSS 42 MiB", r)
 	}
 	// A limit the target cannot even start under is no floor either.
 	run.Variants = append(run.Variants, lab.VariantInfo{Name: "m96M", Changes: []lab.Change{{Where: "dropin", Key: "MemoryMax", To: "96M"}}})

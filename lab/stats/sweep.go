@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/cpulist"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 )
 
@@ -49,6 +51,11 @@ type SweepPointResult struct {
 	// Metrics are the medians with their confidence intervals, by metric
 	// name (SweepResult.Metrics and errors, those that were measured).
 	Metrics map[string]Summary
+	// Trials are the value's trials, Failed those that failed (an OOM
+	// kill, a crash, not ready; not those left out for interference): a
+	// value with any is never recommended nor the best, however good its
+	// surviving trials.
+	Trials, Failed int
 }
 
 // Recommendation is the answer to "which value should I use": the best
@@ -100,10 +107,15 @@ func Sweep(run *lab.Run, alpha float64) *SweepResult {
 	for _, sc := range ScenarioNames(run) {
 		ss := SweepScenario{Scenario: sc}
 		for _, p := range s.Points() {
-			pr := SweepPointResult{Variant: p.Variant, Values: p.Values, Metrics: map[string]Summary{}}
 			trials := TrialsOf(run, p.Variant, sc)
 			if len(trials) == 0 {
 				continue
+			}
+			pr := SweepPointResult{Variant: p.Variant, Values: p.Values, Metrics: map[string]Summary{}, Trials: len(trials)}
+			for _, t := range trials {
+				if t.Error != "" && !t.Interfered() {
+					pr.Failed++
+				}
 			}
 			for _, name := range names {
 				m, _ := lab.MetricByName(name)
@@ -124,7 +136,7 @@ func Sweep(run *lab.Run, alpha float64) *SweepResult {
 		}
 		ss.Recommendation = Recommend(ss.Points, primary, axes, res.Baseline, compare)
 		if m := Monotonic(run, ss.Points); m != "" {
-			ss.Recommendation.Sentence = strings.TrimSpace(ss.Recommendation.Sentence + " " + m)
+			ss.Recommendation.Sentence = strings.TrimSpace(ss.Recommendation.Sentence + " " + m + PerCore(run, ss.Points))
 		}
 		ss.Pool = PoolSizingOf(run, sc, ss.Points)
 		res.Scenarios = append(res.Scenarios, ss)
@@ -139,16 +151,23 @@ func Sweep(run *lab.Run, alpha float64) *SweepResult {
 // requests each failed: "; left out, for failed requests: 2 (33 %), 4
 // (12 %)"; "" when none.
 func leftOut(points []SweepPointResult, fails map[int]bool) string {
-	var parts []string
+	var requests, trials []string
 	for i, p := range points {
-		if fails[i] {
-			parts = append(parts, fmt.Sprintf("%s (%s)", pointLabel(p.Values), pct(p.Metrics["errors"].Median)))
+		switch {
+		case fails[i] && p.Failed > 0:
+			trials = append(trials, fmt.Sprintf("%s (%d of %d)", pointLabel(p.Values), p.Failed, p.Trials))
+		case fails[i]:
+			requests = append(requests, fmt.Sprintf("%s (%s)", pointLabel(p.Values), pct(p.Metrics["errors"].Median)))
 		}
 	}
-	if len(parts) == 0 {
-		return ""
+	s := ""
+	if len(requests) > 0 {
+		s += "; left out, for failed requests: " + strings.Join(requests, ", ")
 	}
-	return "; left out, for failed requests: " + strings.Join(parts, ", ")
+	if len(trials) > 0 {
+		s += "; left out, for failed trials: " + strings.Join(trials, ", ")
+	}
+	return s
 }
 
 // FailedMarginPct is how many more of its requests (in percentage points
@@ -156,9 +175,11 @@ func leftOut(points []SweepPointResult, fails map[int]bool) string {
 // fewest before Recommend leaves it out.
 const FailedMarginPct = 0.1
 
-// failing returns the points that failed more requests than the one that
-// failed fewest, by more than FailedMarginPct: their latency and CPU are
-// the answers that worked, so they cannot be recommended on them.
+// failing returns the points with a failed trial (Failed), and those that
+// failed more requests than the one that failed fewest, by more than
+// FailedMarginPct: their latency and CPU are the trials and answers that
+// worked, so they cannot be recommended on them (a memory limit that
+// killed 5 trials of 6 is not the best for its one survivor).
 func failing(points []SweepPointResult) map[int]bool {
 	least := math.Inf(1)
 	for _, p := range points {
@@ -168,7 +189,7 @@ func failing(points []SweepPointResult) map[int]bool {
 	}
 	out := map[int]bool{}
 	for i, p := range points {
-		if e, ok := p.Metrics["errors"]; ok && e.Median > least+FailedMarginPct {
+		if e, ok := p.Metrics["errors"]; p.Failed > 0 || ok && e.Median > least+FailedMarginPct {
 			out[i] = true
 		}
 	}
@@ -259,7 +280,9 @@ func Recommend(points []SweepPointResult, m lab.Metric, axes []lab.SweepAxis, ba
 			fmt.Fprintf(&b, " (the run could detect %s)", r.MDEString())
 		}
 	}
-	if below := previousMeasured(points, cheapest, m); below >= 0 && fails[below] {
+	if below := previousMeasured(points, cheapest, m); below >= 0 && points[below].Failed > 0 {
+		fmt.Fprintf(&b, "; below %s (at %s) %d of %d trials failed", label, pointLabel(points[below].Values), points[below].Failed, points[below].Trials)
+	} else if below >= 0 && fails[below] {
 		fmt.Fprintf(&b, "; below %s (at %s) %s of the requests failed", label, pointLabel(points[below].Values), pct(points[below].Metrics["errors"].Median))
 	} else if below >= 0 && rows[below] != nil {
 		r := rows[below]
@@ -399,3 +422,44 @@ func Monotonic(run *lab.Run, points []SweepPointResult) string {
 }
 
 func fmtNum(v float64) string { return fmt.Sprintf("%.0f", v) }
+
+// PerCore says a CPU sweep's rate per core the target was given, value by
+// value (" Per core: 25% 1210, 50% 1190, 100% 1105 req/s."): how well
+// each step's CPU is used; "" when no value gives a known number of cores.
+func PerCore(run *lab.Run, points []SweepPointResult) string {
+	var parts []string
+	for _, p := range points {
+		r, ok := p.Metrics["rate"]
+		if len(p.Values) == 0 || !ok || r.N == 0 {
+			continue
+		}
+		if cores := CoresOf(run.Experiment.Sweep.Key, p.Values[0]); cores > 0 {
+			parts = append(parts, pointLabel(p.Values)+" "+fmtNum(r.Median/cores))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " Per core: " + strings.Join(parts, ", ") + " req/s."
+}
+
+// CoresOf is the CPU a scaling key's value gives the target, in cores: a
+// CPUQuota= of 50% is half a core, a CPU list (AllowedCPUs=,
+// CPUAffinity=) its CPUs; 0 when it cannot tell.
+func CoresOf(key, value string) float64 {
+	switch key {
+	case "dropin.CPUQuota":
+		pct, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(value), "%"), 64)
+		if err != nil || !(pct > 0) {
+			return 0
+		}
+		return pct / 100
+	case "dropin.AllowedCPUs", "dropin.CPUAffinity":
+		cpus, err := cpulist.Parse(value)
+		if err != nil {
+			return 0
+		}
+		return float64(len(cpus))
+	}
+	return 0
+}

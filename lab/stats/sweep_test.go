@@ -185,3 +185,39 @@ func TestRecommendLeavesOutValuesThatFail(t *testing.T) {
 		t.Errorf("errors headline: tabled metrics %s, want errors once", got)
 	}
 }
+
+// A value with failed trials is never the best nor recommended, however
+// good its survivors (the memory sweep's 48M, killed in 5 trials of 6, was
+// "★ best" for its one): the sentence says how many failed. Trials left
+// out for interference are no failures.
+func TestRecommendLeavesOutValuesWithFailedTrials(t *testing.T) {
+	run := poolSweep([]float64{1000, 1600, 2000, 2000, 2000, 1800}, 0.02, 1, "")
+	failed := 0
+	for i := range run.Trials {
+		tr := &run.Trials[i]
+		switch {
+		case tr.Variant == "db-pool=5" && tr.Rep > 1:
+			tr.Error = "oom-kill: killed by the kernel"
+			failed++
+		case tr.Variant == "db-pool=5":
+			tr.Load.Rate *= 2 // the survivor is by far the fastest
+		case tr.Variant == "db-pool=20" && tr.Rep == 3:
+			tr.Error = "interference: other work used more than 10% of the machine's CPUs in round 3"
+		}
+	}
+	v := stats.Compare(run, 0)
+	sc := v.Sweep.Scenarios[0]
+	r := sc.Recommendation
+	if r.Best == "db-pool=5" || r.Cheapest == "db-pool=5" || r.Best == "" {
+		t.Fatalf("a value with %d failed trials recommended: %+v", failed, r)
+	}
+	for _, p := range sc.Points {
+		switch want := map[string]int{"db-pool=5": failed}[p.Variant]; {
+		case p.Failed != want || p.Trials != 10:
+			t.Errorf("%s: %d of %d trials failed, want %d of 10", p.Variant, p.Failed, p.Trials, want)
+		}
+	}
+	if want := "; left out, for failed trials: 5 (9 of 10)"; !strings.Contains(r.Sentence, want) {
+		t.Errorf("sentence %q lacks %q", r.Sentence, want)
+	}
+}

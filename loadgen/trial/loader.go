@@ -324,7 +324,7 @@ func (l *Loader) DescribeScenario(spec lab.LoadSpec) (lab.ScenarioInfo, error) {
 // numbers), or of the template as written when a {jwt} field, which needs
 // the run's secret, leaves it unfilled.
 func askedRequest(r loadgen.Request) lab.AskedRequest {
-	a := lab.AskedRequest{Method: r.Method, Path: r.Path, BodyBytes: len(r.Body)}
+	a := lab.AskedRequest{Method: r.Method, Path: r.Path, BodyBytes: len(r.Body), IDs: requestIDs(r.Path)}
 	if a.Method == "" {
 		a.Method = "GET"
 	}
