@@ -46,6 +46,7 @@ type htmlTable struct {
 type htmlData struct {
 	Title, Description string
 	Reference          bool
+	Compares           bool // two variants or more: the verdicts show
 	Interrupted        string
 	Headlines          []htmlHeadline
 	PrimaryLabel       string
@@ -97,7 +98,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 		return err
 	}
 	d := htmlData{
-		Title: run.Experiment.Title, Description: run.Experiment.Description, Reference: run.Target.Reference,
+		Title: run.Experiment.Title, Description: run.Experiment.Description, Reference: run.Target.Reference, Compares: compares(run),
 		Interrupted: run.Interrupted, Timeline: timeline, K6: htmlK6Tables(K6Rows(run)), Limits: LimitsCells(run), LimitsIntro: limitsIntro(run),
 		Method: fmt.Sprintf("Medians of %s trials per variant and scenario, ± the half-width of the %.0f%% confidence interval; "+
 			"delta is the change against the baseline that the test estimates (the median per-round change where paired, the change of the medians otherwise), \"~\" when the test finds no significant difference. Test: %s.",
@@ -385,12 +386,12 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 {{range .EndpointsReach}}<p class="warn">Out of reach: {{.}}.</p>{{end}}
 <p class="muted">{{.EndpointsNote}}</p>{{end}}
 
-<h2>Verdict</h2>
+{{if .Compares}}<h2>Verdict</h2>
 {{if .Headlines}}<table class="verdict"><tr><th class="l">scenario</th><th class="l">variant</th><th>{{.PrimaryLabel}}</th><th>p</th><th>mde</th><th class="l">notes</th></tr>
 {{range .Headlines}}<tr><td class="l">{{.Scenario}}</td><td class="l">{{.Variant}}</td><td class="{{.Class}}">{{.Delta}}</td><td>{{.P}}</td><td>{{.MDE}}</td><td class="l warn">{{.Notes}}</td></tr>
 {{end}}</table>{{else}}<p>Nothing to compare (one variant, or no valid trials).</p>{{end}}
 {{with .NoiseLegend}}<p class="muted">{{.}}.</p>{{end}}
-<p class="muted">{{.Method}}</p>
+<p class="muted">{{.Method}}</p>{{end}}
 {{.Sweep}}
 
 <h2>Setup</h2>
@@ -407,7 +408,7 @@ code { background: #f4f6f8; padding: 1px 4px; border-radius: 3px; }
 {{$base := .Baseline}}{{range .Tables}}<table>
 <tr><th class="l">metric</th><th>{{$base}} (baseline)</th>{{range .Variants}}<th>{{.}}</th><th>delta</th>{{end}}</tr>
 {{range .Rows}}<tr><td class="l">{{.Metric}}</td><td>{{.Base}}</td>{{range .Cells}}<td>{{.Value}}</td><td class="{{.Class}}">{{.Delta}}<br><span class="p">{{.P}}{{with .MDE}} · mde {{.}}{{end}}</span></td>{{end}}</tr>
-{{end}}</table>{{else}}<p>No comparison.</p>{{end}}
+{{end}}</table>{{else}}{{if $.Compares}}<p>No comparison.</p>{{end}}{{end}}
 {{with .Warnings}}{{if gt (len .) 5}}<details><summary class="warn">{{len .}} warnings</summary>{{end}}<ul class="warn">{{range .}}<li>{{.}}</li>{{end}}</ul>{{if gt (len .) 5}}</details>{{end}}{{end}}
 {{with .Noise}}<details class="noise"><summary class="muted">{{len .}} noisy medians (marked !)</summary><ul class="muted">{{range .}}<li>{{.}}</li>{{end}}</ul></details>{{end}}
 {{with .Phases}}<p>Where the server's time goes (Server-Timing, ms per request, median over trials of the mean):</p>

@@ -40,8 +40,8 @@ func TestLimitsInEveryFormat(t *testing.T) {
 	if n := strings.Count(html, `aria-label="Highest rate within the limit"`); n != 1 {
 		t.Errorf("report.html has %d throughput charts, want 1", n)
 	}
-	if i, j := strings.Index(md, "## Limits"), strings.Index(md, "## Verdict"); i < 0 || i > j {
-		t.Errorf("report.md does not lead with the limits table (Limits at %d, Verdict at %d)", i, j)
+	if i, j := strings.Index(md, "## Limits"), strings.Index(md, "## Setup"); i < 0 || i > j {
+		t.Errorf("report.md does not lead with the limits table (Limits at %d, Setup at %d)", i, j)
 	}
 }
 

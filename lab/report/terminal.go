@@ -27,8 +27,12 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 		textsafe.Fprintf(w, "data     %s\n", d)
 	}
 	textsafe.Fprintf(w, "load     %s\n", LoadDesc(run.Experiment.Load))
-	textsafe.Fprintf(w, "trials   %s per variant and scenario, %s order; medians ±%.0f%% CI\n", trialCounts(run), orderOf(run), 100*v.Confidence)
-	textsafe.Fprintf(w, "test     %s\n", v.Method())
+	if compares(run) {
+		textsafe.Fprintf(w, "trials   %s per variant and scenario, %s order; medians ±%.0f%% CI\n", trialCounts(run), orderOf(run), 100*v.Confidence)
+		textsafe.Fprintf(w, "test     %s\n", v.Method())
+	} else {
+		textsafe.Fprintf(w, "trials   %s per scenario\n", trialCounts(run))
+	}
 	for _, l := range scenarioLines(run, plain, plain) {
 		textsafe.Fprintf(w, "asked    %s\n", l)
 	}
@@ -66,17 +70,20 @@ func Terminal(w io.Writer, run *lab.Run, v *stats.Verdicts) {
 	MemoryText(w, run)
 	sweep.Text(w, run, v)
 	terminalEndpoints(w, v)
-	fmt.Fprintln(w)
-	if len(v.Headlines()) == 0 && len(stats.Limits(run)) > 0 {
-		fmt.Fprintf(w, "One variant: the limits above are the result; nothing to compare.\n")
-		if len(run.Events) > 0 {
-			fmt.Fprintf(w, "\n%d event(s) during the run, see the report's Events section.\n", len(run.Events))
+	switch {
+	case compares(run):
+		textsafe.Fprintf(w, "\nVerdict (%s):\n", primaryLabel(v))
+		for _, line := range Headlines(v) {
+			textsafe.Fprintf(w, "  %s\n", line)
 		}
-		return
-	}
-	textsafe.Fprintf(w, "Verdict (%s):\n", primaryLabel(v))
-	for _, line := range Headlines(v) {
-		textsafe.Fprintf(w, "  %s\n", line)
+	case len(stats.Limits(run)) == 0:
+		// One variant and no limits: what it measured, k6's way.
+		fmt.Fprintln(w)
+		if rows := K6Rows(run); len(rows) > 0 {
+			_ = format.K6Text(w, rows, format.Bytes) // a terminal's errors are the writer's
+		} else {
+			fmt.Fprintln(w, "No valid trial: nothing was measured.")
+		}
 	}
 	if len(run.Events) > 0 {
 		fmt.Fprintf(w, "\n%d event(s) during the run, see the report's Events section.\n", len(run.Events))

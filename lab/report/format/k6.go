@@ -277,7 +277,12 @@ func K6Text(w io.Writer, rows []K6Row, bytes func(float64) string) error {
 		if i == 0 || rows[i-1].Closed != r.Closed {
 			fmt.Fprintf(tw, "scenario\t%s\t\n", strings.Join(K6Header(r.Closed), "\t"))
 		}
-		textsafe.Fprintf(tw, "%s\t%s\t\n", r.Scenario, strings.Join(r.K6Cells(bytes), "\t"))
+		// Each cell cleaned apart: textsafe would make the joining tabs spaces.
+		cells := append([]string{r.Scenario}, r.K6Cells(bytes)...)
+		for i, c := range cells {
+			cells[i] = textsafe.CleanText(c)
+		}
+		fmt.Fprintf(tw, "%s\t\n", strings.Join(cells, "\t"))
 	}
 	return tw.Flush()
 }
