@@ -15,7 +15,7 @@ type datasetServer struct {
 }
 
 func (s *datasetServer) DescribeDataset(context.Context) (Dataset, error) { return s.d, s.err }
-func (s *datasetServer) FixtureCommand() string                          { return "lab fixture chinook --dir /var/lab" }
+func (s *datasetServer) FixtureCommand() string                           { return "lab fixture chinook --dir /var/lab" }
 
 func needsExperiment() *Experiment {
 	e := testExperiment()
