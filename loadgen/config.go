@@ -35,7 +35,8 @@ type Request struct {
 	Line int
 }
 
-// Scenario is a named list of requests, sent round-robin by each worker.
+// Scenario is a named list of requests, sent round-robin (one position per
+// run, shared by its workers).
 type Scenario struct {
 	Name     string
 	Requests []Request

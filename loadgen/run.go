@@ -50,10 +50,16 @@ func Run(ctx context.Context, cfg Config, progress func(Progress)) (res *Result,
 }
 
 // mix is the compiled Config.Mix: a worker picks a scenario by weight, then
-// its requests round-robin.
+// its requests round-robin. The round-robin position is the run's, shared
+// by every worker (as vegeta's targeter is): the open model lends each
+// request to whichever in-flight slot is free, and a position per slot
+// would start every newly used slot at the first request, so a trial
+// whose answers slowed would send the first lines of a targets file far
+// more often than the last.
 type mix struct {
 	cum   []float64 // cumulative weights
 	scens [][]*tmpl
+	rr    []atomic.Uint64 // round-robin position per scenario
 	names string
 }
 
@@ -157,6 +163,7 @@ func newRun(cfg Config) (*runner, error) {
 		r.mix.scens = append(r.mix.scens, ts)
 		names = append(names, w.Scenario.Name)
 	}
+	r.mix.rr = make([]atomic.Uint64, len(r.mix.scens))
 	r.mix.names = strings.Join(names, "+")
 	d := net.Dialer{Timeout: r.timeout}
 	if cfg.Target.UnixSocket != "" {
@@ -256,7 +263,7 @@ func (r *runner) newConns() []*conn {
 	conns := make([]*conn, r.workers)
 	for i := range conns {
 		w := &worker{r: r, id: i, sh: r.shards[i%len(r.shards)],
-			rng: rand.New(rand.NewPCG(uint64(r.cfg.Seed), uint64(i))), rr: make([]int, len(r.mix.scens))}
+			rng: rand.New(rand.NewPCG(uint64(r.cfg.Seed), uint64(i)))}
 		conns[i] = newConn(w, i)
 	}
 	return conns

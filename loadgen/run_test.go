@@ -317,7 +317,7 @@ func TestMixFollowsWeights(t *testing.T) {
 		t.Fatal(err)
 	}
 	count := func(seed int64) (n [2]int, seq []bool) {
-		w := &worker{r: r, rng: rand.New(rand.NewPCG(uint64(seed), 0)), rr: make([]int, 2)}
+		w := &worker{r: r, rng: rand.New(rand.NewPCG(uint64(seed), 0))}
 		for i := 0; i < 100000; i++ {
 			tm, _ := w.next()
 			post := tm == r.mix.scens[1][0]

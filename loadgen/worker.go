@@ -15,7 +15,6 @@ type worker struct {
 	id  int
 	sh  *shard
 	rng *rand.Rand
-	rr  []int // round-robin position per scenario
 	buf []byte
 	bod []byte
 	// phases is the scratch for an answer's Server-Timing phases.
@@ -37,8 +36,7 @@ func (w *worker) next() (*tmpl, []byte) {
 		}
 	}
 	reqs := m.scens[i]
-	t := reqs[w.rr[i]%len(reqs)]
-	w.rr[i]++
+	t := reqs[(m.rr[i].Add(1)-1)%uint64(len(reqs))]
 	return t, t.render(&w.buf, &w.bod, w.rng)
 }
 
