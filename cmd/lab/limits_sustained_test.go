@@ -68,8 +68,11 @@ func TestSustainedLimitNeverBeyondThePhysics(t *testing.T) {
 					continue
 				}
 				t.Logf("trial %d: limit %.1f req/s, answered %.1f", tr.Seq, tr.Load.AskedRate, tr.Load.Rate)
-				if tr.Load.AskedRate > physics || tr.Load.Rate > physics || tr.Load.AskedRate < 20 {
-					t.Errorf("trial %d: limit %.1f req/s (answered %.1f), want within (20, %.0f]", tr.Seq, tr.Load.AskedRate, tr.Load.Rate, physics)
+				// The floor is the search's own (min_rate): how far below 80 a
+				// hold passes depends on the machine's other work (CI runs
+				// packages side by side), not on what this test asserts.
+				if tr.Load.AskedRate > physics || tr.Load.Rate > physics || tr.Load.AskedRate < 1 {
+					t.Errorf("trial %d: limit %.1f req/s (answered %.1f), want within [1, %.0f]", tr.Seq, tr.Load.AskedRate, tr.Load.Rate, physics)
 				}
 				for _, p := range tr.Curve {
 					if p.Rate > physics {
