@@ -111,7 +111,8 @@ func limitsBars(rows []stats.LimitRow, title, y string, value func(stats.LimitRo
 	}
 	p.NominalX(scenarios...)
 	p.X.Tick.Label.Rotation = 0.5
-	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = -0.9, -0.2
+	// Each label ends below its tick, clear of the bars above the axis.
+	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YTop
 	return p, true
 }
 

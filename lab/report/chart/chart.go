@@ -67,32 +67,39 @@ func Render(p *plot.Plot, w, h vg.Length) (template.HTML, error) {
 // without it titles and axis labels touch or cross the SVG's edge.
 const edge = vg.Length(4)
 
-// padded is c less the edge on every side and, on the right, the room the
-// last X tick label may need beyond the axis (gonum sizes the axis below
-// for its labels, not their overhang at the end): sized from the longest
-// label, so that no label is cut.
+// padded is c less the edge on every side and the room the X tick labels
+// may need beyond the axis's ends (gonum sizes the axis below for its
+// labels, not their overhang at the ends): sized from the longest label,
+// so that no label is cut.
 func padded(c draw.Canvas, ps ...*plot.Plot) draw.Canvas {
-	right := edge
+	left, right := edge, edge
 	for _, p := range ps {
-		right = max(right, edge+overhang(p))
+		l, r := overhang(p)
+		left, right = max(left, edge+l), max(right, edge+r)
 	}
-	return draw.Crop(c, edge, -right, edge, -edge)
+	return draw.Crop(c, left, -right, edge, -edge)
 }
 
-// overhang is how far p's X tick labels may reach right of their tick.
-func overhang(p *plot.Plot) vg.Length {
+// overhang is how far p's X tick labels may reach left and right of
+// their tick: half the widest label either side when they are level; a
+// rotated label's run on the side it is aligned away from.
+func overhang(p *plot.Plot) (left, right vg.Length) {
 	l := p.X.Tick.Label
 	if p.X.Tick.Marker == nil {
-		return 0
+		return 0, 0
 	}
 	var widest vg.Length
 	for _, t := range p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max) {
 		widest = max(widest, l.Width(t.Label))
 	}
 	if l.Rotation == 0 {
-		return widest / 2 // centred on the last tick, half of it beyond
+		return widest / 2, widest / 2
 	}
-	return vg.Length(math.Cos(l.Rotation)) * widest
+	run := vg.Length(math.Abs(math.Cos(l.Rotation))) * widest
+	if l.XAlign <= draw.XRight {
+		return run, 0 // ends at its tick, runs left
+	}
+	return 0, run
 }
 
 // svgOf is c's SVG without the XML prelude, labelled with title.
