@@ -76,3 +76,19 @@ func (e *ETA) Remaining(minTrials, maxTrials int) time.Duration {
 	current := min(e.now().Sub(e.mark), per)
 	return time.Duration(left)*per - current
 }
+
+// Range estimates the wall time left to the earliest stop (minTrials, or
+// the trial under way once they are done) and to the latest (maxTrials),
+// as Remaining does: the mean per trial, less the current trial's time.
+func (e *ETA) Range(minTrials, maxTrials int) (earliest, latest time.Duration) {
+	per := e.PerTrial()
+	current := min(e.now().Sub(e.mark), per)
+	left := func(goal int) time.Duration {
+		n := max(goal-e.done, 1) // the trial under way ends first
+		return max(time.Duration(n)*per-current, 0)
+	}
+	if e.done >= maxTrials {
+		return 0, 0
+	}
+	return left(minTrials), left(maxTrials)
+}

@@ -287,3 +287,34 @@ func TestRunnerPositionsCountARepeatedTrial(t *testing.T) {
 		t.Fatalf("%d trials done, want 5", dones)
 	}
 }
+
+// The range runs from the earliest stop to the latest from the real time
+// per trial, and does not jump when the minimum is passed: past it the
+// earliest is the trial under way, the latest still the maximum.
+func TestETARangeFromEarliestToLatestStop(t *testing.T) {
+	clk := newFakeClock()
+	e := StartETA(clk.Now, time.Second) // the guess is soon wrong
+	for range 12 {
+		clk.advance(9 * time.Second) // restart, gate and load: 9s a trial
+		e.TrialDone()
+	}
+	lo, hi := e.Range(12, 48)
+	if lo != 9*time.Second || hi != 36*9*time.Second {
+		t.Fatalf("after 12 of 12..48 trials: %v–%v, want 9s (the next look) – 5m24s (36 trials of 9s)", lo, hi)
+	}
+	clk.advance(4 * time.Second)
+	lo2, hi2 := e.Range(12, 48)
+	if lo2 != 5*time.Second || hi2 != hi-4*time.Second {
+		t.Fatalf("4s into trial 13: %v–%v, want 5s – %v", lo2, hi2, hi-4*time.Second)
+	}
+	e2 := StartETA(clk.Now, 10*time.Second)
+	if lo, hi := e2.Range(4, 8); lo != 40*time.Second || hi != 80*time.Second {
+		t.Fatalf("before any trial: %v–%v, want the guess x 4 and x 8", lo, hi)
+	}
+	for range 8 {
+		e2.TrialDone()
+	}
+	if lo, hi := e2.Range(4, 8); lo != 0 || hi != 0 {
+		t.Fatalf("all 8 done: %v–%v, want 0", lo, hi)
+	}
+}

@@ -13,6 +13,10 @@ type Position struct {
 	Rep       int
 	Elapsed   time.Duration
 	Remaining time.Duration // estimate, to the minimum or the maximum if past it
+	// Earliest and Latest estimate the time left to the earliest stop the
+	// sequential design allows (the minimum, or the next trial past it)
+	// and to the latest (the maximum), from the real wall time per trial.
+	Earliest, Latest time.Duration
 }
 
 // Progress receives what a run is doing. Implementations print it.

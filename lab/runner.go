@@ -442,5 +442,6 @@ func (s *session) position(round int, variant, scenario string, rep int) Positio
 	p := Position{Seq: s.seq, MinTrials: per*s.exp.Trials.Min + s.repeats, MaxTrials: per*s.exp.Trials.Max + s.repeats, Round: round,
 		Variant: variant, Scenario: scenario, Rep: rep}
 	p.Elapsed, p.Remaining = s.eta.Elapsed(), s.eta.Remaining(p.MinTrials, p.MaxTrials)
+	p.Earliest, p.Latest = s.eta.Range(p.MinTrials, p.MaxTrials)
 	return p
 }

@@ -328,7 +328,7 @@ body { font-family: "Liberation Sans", Arial, Helvetica, sans-serif; color: #222
 h1 { margin-bottom: .2em; } h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; margin-top: 2em; }
 .note { background: #fff4e0; border-left: 4px solid #f28e2b; padding: .6em 1em; margin: 1em 0; }
 .bad { background: #fdecec; border-left-color: #e15759; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 14px; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 14px; display: block; max-width: 100%; overflow-x: auto; width: max-content; }
 th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: right; white-space: nowrap; }
 th { background: #f4f6f8; } td.l, th.l { text-align: left; white-space: normal; }
 td.better { background: #e6f4e6; color: #1d6b1d; font-weight: bold; }

@@ -33,8 +33,8 @@ func timelineCharts(run *lab.Run) ([]chart.Chart, error) {
 			}))
 		}
 		if tl.HasRSS {
-			panels = append(panels, timelinePanel(tl, "", "RSS MiB", []timelineLine{
-				{"target", func(p stats.TimelinePoint) (float64, bool) { return float64(p.RSS) / (1 << 20), p.RSS > 0 }},
+			panels = append(panels, timelinePanel(tl, "", "RSS MB", []timelineLine{
+				{"target", func(p stats.TimelinePoint) (float64, bool) { return float64(p.RSS) / 1e6, p.RSS > 0 }},
 			}))
 		}
 		for _, p := range panels[:len(panels)-1] {

@@ -99,10 +99,15 @@ func counter(pos lab.Position) string {
 	if pos.MinTrials == pos.MaxTrials {
 		return fmt.Sprintf("[%d/%d]", pos.Seq, pos.MaxTrials)
 	}
-	return fmt.Sprintf("[%d/%d..%d]", pos.Seq, pos.MinTrials, pos.MaxTrials)
+	return fmt.Sprintf("[trial %d, stops between %d and %d]", pos.Seq, pos.MinTrials, pos.MaxTrials)
 }
 
+// timing is the elapsed time and the estimate left: a range, from the
+// earliest stop to the latest, when the run may stop early.
 func timing(pos lab.Position) string {
+	if pos.MinTrials != pos.MaxTrials && pos.Latest > 0 && short(pos.Earliest) != short(pos.Latest) {
+		return fmt.Sprintf("(%s elapsed, ~%s–%s left)", short(pos.Elapsed), short(pos.Earliest), short(pos.Latest))
+	}
 	return fmt.Sprintf("(%s elapsed, ~%s left)", short(pos.Elapsed), short(pos.Remaining))
 }
 

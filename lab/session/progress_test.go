@@ -16,7 +16,8 @@ import (
 func TestTermProgressLines(t *testing.T) {
 	var out bytes.Buffer
 	p := NewTermProgress(&out)
-	pos := lab.Position{Seq: 3, MinTrials: 6, MaxTrials: 12, Variant: "mid", Scenario: "GETSingle", Elapsed: 75 * time.Second, Remaining: 20 * time.Second}
+	pos := lab.Position{Seq: 3, MinTrials: 6, MaxTrials: 12, Variant: "mid", Scenario: "GETSingle", Elapsed: 75 * time.Second, Remaining: 20 * time.Second,
+		Earliest: 20 * time.Second, Latest: 100 * time.Second}
 	p.Applying(pos)
 	p.Load(pos, lab.LoadProgress{Elapsed: time.Second})
 	var tr lab.Trial
@@ -29,7 +30,7 @@ func TestTermProgressLines(t *testing.T) {
 	p.Note("verdict decided after 6 rounds")
 	got := out.String()
 	for _, want := range []string{
-		"[3/6..12] mid        GETSingle            1234 req/s", "server   150 µs/req  db   980 µs/req  (1m15s elapsed, ~20s left)\n",
+		"[trial 3, stops between 6 and 12] mid        GETSingle            1234 req/s", "server   150 µs/req  db   980 µs/req  (1m15s elapsed, ~20s–1m40s left)\n",
 		"[3/12] mid        GETSingle        FAILED: exit 1 | ",
 		"  verdict decided after 6 rounds\n",
 	} {

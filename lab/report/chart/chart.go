@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"image/color"
+	"math"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -57,8 +58,48 @@ func New(title, x, y string) *plot.Plot {
 // Render draws p as SVG, without the XML prelude, sized by its viewBox.
 func Render(p *plot.Plot, w, h vg.Length) (template.HTML, error) {
 	c := vgsvg.New(w, h)
-	p.Draw(draw.New(c))
+	p.Draw(padded(draw.New(c), p))
 	return svgOf(c, p.Title.Text)
+}
+
+// edge is the room left around a chart: the browser's text boxes (the
+// font's full ascent and descent) are a little larger than gonum's, and
+// without it titles and axis labels touch or cross the SVG's edge.
+const edge = vg.Length(4)
+
+// padded is c less the edge on every side and the room the X tick labels
+// may need beyond the axis's ends (gonum sizes the axis below for its
+// labels, not their overhang at the ends): sized from the longest label,
+// so that no label is cut.
+func padded(c draw.Canvas, ps ...*plot.Plot) draw.Canvas {
+	left, right := edge, edge
+	for _, p := range ps {
+		l, r := overhang(p)
+		left, right = max(left, edge+l), max(right, edge+r)
+	}
+	return draw.Crop(c, left, -right, edge, -edge)
+}
+
+// overhang is how far p's X tick labels may reach left and right of
+// their tick: half the widest label either side when they are level; a
+// rotated label's run on the side it is aligned away from.
+func overhang(p *plot.Plot) (left, right vg.Length) {
+	l := p.X.Tick.Label
+	if p.X.Tick.Marker == nil {
+		return 0, 0
+	}
+	var widest vg.Length
+	for _, t := range p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max) {
+		widest = max(widest, l.Width(t.Label))
+	}
+	if l.Rotation == 0 {
+		return widest / 2, widest / 2
+	}
+	run := vg.Length(math.Abs(math.Cos(l.Rotation))) * widest
+	if l.XAlign <= draw.XRight {
+		return run, 0 // ends at its tick, runs left
+	}
+	return 0, run
 }
 
 // svgOf is c's SVG without the XML prelude, labelled with title.

@@ -18,7 +18,7 @@ func RenderStack(title string, ps []*plot.Plot, w, h vg.Length) (template.HTML, 
 		rows[i] = []*plot.Plot{p}
 	}
 	tiles := draw.Tiles{Rows: len(ps), Cols: 1, PadY: vg.Points(4), PadTop: vg.Points(2), PadBottom: vg.Points(2)}
-	canvases := plot.Align(rows, tiles, draw.New(c))
+	canvases := plot.Align(rows, tiles, padded(draw.New(c), ps...))
 	for i, p := range ps {
 		p.Draw(canvases[i][0])
 	}

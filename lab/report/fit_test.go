@@ -1,0 +1,103 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
+)
+
+// fitProbe runs in the page before anything else: it records the page's
+// errors (script errors, resources that failed, console.error) and, once
+// loaded, how wide the page is against the window and every SVG <text>
+// whose box leaves its SVG's, then writes them as JSON into the DOM for
+// --dump-dom to print.
+const fitProbe = `<script>
+window.__errs = [];
+window.addEventListener("error", e => window.__errs.push(String(e.message || (e.target && (e.target.src || e.target.href)) || "error")), true);
+window.addEventListener("securitypolicyviolation", e => window.__errs.push("csp " + e.violatedDirective));
+const ce = console.error; console.error = (...a) => { window.__errs.push(a.join(" ")); ce(...a); };
+window.addEventListener("load", () => {
+  const out = {scrollWidth: document.scrollingElement.scrollWidth, innerWidth: window.innerWidth, clipped: [], texts: 0, errors: window.__errs};
+  for (const svg of document.querySelectorAll("svg")) {
+    const s = svg.getBoundingClientRect();
+    for (const t of svg.querySelectorAll("text")) {
+      if (!t.textContent.trim()) continue;
+      out.texts++;
+      const r = t.getBoundingClientRect();
+      if (r.left < s.left - 1 || r.right > s.right + 1 || r.top < s.top - 1 || r.bottom > s.bottom + 1)
+        out.clipped.push((svg.getAttribute("aria-label") || "svg") + ": " + t.textContent.trim() + " " + JSON.stringify([Math.round(r.left-s.left), Math.round(r.top-s.top), Math.round(s.right-r.right), Math.round(s.bottom-r.bottom)]));
+    }
+  }
+  const pre = document.createElement("pre"); pre.id = "fitprobe"; pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+});
+</script>`
+
+type fitResult struct {
+	ScrollWidth, InnerWidth, Texts int
+	Clipped, Errors                []string
+}
+
+// fitAt loads page in headless Chromium at width × 900 px and returns what
+// fitProbe measured.
+func fitAt(t *testing.T, page []byte, width string) fitResult {
+	t.Helper()
+	probed := bytes.Replace(page, []byte("<head>"), []byte("<head>\n"+fitProbe), 1)
+	dom := chromium(t, probed, "--window-size="+width+",900", "--dump-dom")
+	m := regexp.MustCompile(`<pre id="fitprobe">([^<]*)</pre>`).FindSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the probe wrote nothing; page:\n%.2000s", dom)
+	}
+	var r fitResult
+	if err := json.Unmarshal([]byte(strings.ReplaceAll(string(m[1]), "&amp;", "&")), &r); err != nil {
+		t.Fatalf("probe: %v: %s", err, m[1])
+	}
+	return r
+}
+
+// fitLimitsRun is a limits run of two servers on the thread's scenarios,
+// the long names included.
+func fitLimitsRun() *lab.Run {
+	return statstest.Run(statstest.Spec{Experiment: "limits", Scenarios: []string{"GETSingle", "GETSingleEmbed", "GETAllEmbed", "POSTSingle"},
+		Trials: 3, Noise: 0.2, Seed: 3, Detail: true, Model: lab.ModelSearch,
+		Variants: []statstest.Variant{{Name: "v14.17", Baseline: true, Rate: 2100, P50Ms: 4, ServerUs: 400, DBUs: 300, RSSMB: 60}}})
+}
+
+// Issue 54: a limits run's, a two-variant comparison's and a sweep's
+// report.html fit a 1280 px window (no page-wide horizontal scroll: wide
+// tables scroll in their own box), no chart's label leaves its SVG, and
+// the page logs no error.
+func TestHTMLFits1280(t *testing.T) {
+	two := statstest.Run(statstest.Spec{Experiment: "ab", Scenarios: []string{"GETSingle", "GETSingleEmbed"}, Trials: 8, Noise: 0.03, Seed: 5, Detail: true,
+		Variants: []statstest.Variant{{Name: "postgrest-13.0.8", Baseline: true, Rate: 900, P50Ms: 2, ServerUs: 400, DBUs: 300, RSSMB: 60},
+			{Name: "postgrest-14.17", Rate: 1000, P50Ms: 1.8, ServerUs: 380, DBUs: 300, RSSMB: 62}}})
+	runs := map[string]*lab.Run{"limits": fitLimitsRun(), "comparison": two,
+		"sweep": statstest.PoolSweep([]float64{1000, 1500, 2400, 2410, 2405, 2400}, 0.02, 2, "")}
+	for name, run := range runs {
+		var b bytes.Buffer
+		if err := report.HTML(&b, run, stats.Compare(run, 0.05)); err != nil {
+			t.Fatal(err)
+		}
+		r := fitAt(t, b.Bytes(), "1280")
+		t.Logf("%s: scrollWidth %d, window %d, %d SVG texts", name, r.ScrollWidth, r.InnerWidth, r.Texts)
+		if r.InnerWidth != 1280 || r.ScrollWidth > r.InnerWidth {
+			t.Errorf("%s: the page is %d px wide in a %d px window", name, r.ScrollWidth, r.InnerWidth)
+		}
+		if r.Texts == 0 {
+			t.Errorf("%s: no SVG text measured: the charts are missing", name)
+		}
+		for _, c := range r.Clipped {
+			t.Errorf("%s: label outside its chart: %s", name, c)
+		}
+		for _, e := range r.Errors {
+			t.Errorf("%s: page error: %s", name, e)
+		}
+	}
+}
