@@ -65,7 +65,7 @@ func (s *session) keepInterferedIfTooFew() {
 	}
 	kept := 0
 	for i := range s.run.Trials {
-		if t := &s.run.Trials[i]; strings.HasPrefix(t.Error, interferencePrefix) {
+		if t := &s.run.Trials[i]; t.Interfered() {
 			t.Error = ""
 			kept++
 		}
@@ -78,3 +78,8 @@ func (s *session) keepInterferedIfTooFew() {
 // Interfered says the trial was left out for interference (other work on
 // the machine), not because it failed.
 func (t Trial) Interfered() bool { return strings.HasPrefix(t.Error, interferencePrefix) }
+
+// Failed says the trial failed on its own account (an OOM kill, a crash,
+// not ready, a load error): it has an error other than being left out for
+// interference, after which it still ran.
+func (t Trial) Failed() bool { return t.Error != "" && !t.Interfered() }

@@ -112,12 +112,18 @@ func (e *MissingDataError) Error() string {
 	return fmt.Sprintf("%s needs %s: run %s (it rebuilds the database; then run again)", e.Experiment, strings.Join(what, " and "), e.Command)
 }
 
-// andList is "1000", "1000 and 10000", "1, 2 and 3".
-func andList(ns []int) string {
+// itoas are ns as decimal strings.
+func itoas(ns []int) []string {
 	s := make([]string, len(ns))
 	for i, n := range ns {
 		s[i] = strconv.Itoa(n)
 	}
+	return s
+}
+
+// andList is "1000", "1000 and 10000", "1, 2 and 3".
+func andList(ns []int) string {
+	s := itoas(ns)
 	if len(s) == 1 {
 		return s[0]
 	}
@@ -141,11 +147,7 @@ func FixtureFlags(missing DataNeeds, d Dataset) string {
 		f = append(f, "--seed "+strconv.FormatUint(d.Seed, 10))
 	}
 	if len(tables) > 0 {
-		s := make([]string, len(tables))
-		for i, t := range tables {
-			s[i] = strconv.Itoa(t)
-		}
-		f = append(f, "--tables "+strings.Join(s, ","))
+		f = append(f, "--tables "+strings.Join(itoas(tables), ","))
 	}
 	if rows := max(missing.Rows, d.Rows[rowsTable]); rows > 0 {
 		f = append(f, "--rows "+strconv.FormatInt(rows, 10))

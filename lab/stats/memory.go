@@ -97,7 +97,7 @@ func memoryRow(run *lab.Run, variant, scenario, limit string) MemoryRow {
 	for i, t := range trials {
 		r.Trials++
 		if !oomKilled(t) {
-			if t.Error != "" && !t.Interfered() { // left out for other work on the machine, it still ran
+			if t.Failed() {
 				r.Failed++
 				continue
 			}

@@ -113,7 +113,7 @@ func Sweep(run *lab.Run, alpha float64) *SweepResult {
 			}
 			pr := SweepPointResult{Variant: p.Variant, Values: p.Values, Metrics: map[string]Summary{}, Trials: len(trials)}
 			for _, t := range trials {
-				if t.Error != "" && !t.Interfered() {
+				if t.Failed() {
 					pr.Failed++
 				}
 			}
