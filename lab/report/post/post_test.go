@@ -1,0 +1,106 @@
+package post
+
+import (
+	"compress/gzip"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden with the current output")
+
+// realRuns are the recorded limits runs of PostgREST 13.0.8 and 14.17
+// (testdata/*.run.json.gz), each unpacked into a result directory.
+func realRuns(t *testing.T) []Source {
+	t.Helper()
+	var dirs []string
+	for _, v := range []string{"13.0.8", "14.17"} {
+		f, err := os.Open(filepath.Join("testdata", "limits-"+v+".run.json.gz"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(zr)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(t.TempDir(), v)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "run.json"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, dir)
+	}
+	srcs, err := Load(dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srcs
+}
+
+// TestGolden: the article of the two real runs is post.md.golden.
+func TestGolden(t *testing.T) {
+	a, err := Build(realRuns(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("testdata", "post.md.golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(a.Markdown), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if a.Markdown != string(want) {
+		got := filepath.Join(t.TempDir(), "post.md")
+		os.WriteFile(got, []byte(a.Markdown), 0o644)
+		t.Errorf("post.md differs from %s; got written to %s", path, got)
+	}
+}
+
+// TestSummaryNumbersInTables: every number of the summary's two
+// sentences appears in a table row of the article (the same figure,
+// formatted once).
+func TestSummaryNumbersInTables(t *testing.T) {
+	a, err := Build(realRuns(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Summary) != 2 {
+		t.Fatalf("summary has %d sentences, want 2: %q", len(a.Summary), a.Summary)
+	}
+	var tables strings.Builder
+	for _, l := range strings.Split(a.Markdown, "\n") {
+		if strings.HasPrefix(l, "|") {
+			tables.WriteString(l + "\n")
+		}
+	}
+	cells := regexp.MustCompile(`[0-9][0-9,.]*[0-9]|[0-9]`)
+	nums := cells.FindAllString(strings.Join(a.Summary, " "), -1)
+	if len(nums) < 4 {
+		t.Fatalf("summary states %d numbers, want the runs' limits: %q", len(nums), a.Summary)
+	}
+	inTables := map[string]bool{}
+	for _, n := range cells.FindAllString(tables.String(), -1) {
+		inTables[n] = true
+	}
+	for _, n := range nums {
+		if !inTables[n] {
+			t.Errorf("summary's %q is in no table\nsummary: %q", n, a.Summary)
+		}
+	}
+}
