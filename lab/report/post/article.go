@@ -20,6 +20,8 @@ type Options struct {
 // Article is the article as Markdown, with the charts it refers to by
 // file name (Figure.File) beside it.
 type Article struct {
+	// Title is the article's title (unescaped).
+	Title    string
 	Markdown string
 	Figures  []Figure
 	// Summary is the summary's sentences as they appear under the title
@@ -54,6 +56,7 @@ func Build(srcs []Source, opt Options) (*Article, error) {
 	if title == "" {
 		title = defaultTitle(srcs)
 	}
+	a.Title = title
 	fmt.Fprintf(b, "# %s\n\n", format.MdEscape(title))
 	fmt.Fprint(b, format.MdPara(format.MdEscape(strings.Join(a.Summary, " "))))
 	mdLimits(b, lim)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
@@ -45,9 +46,11 @@ func signed(v float64) string {
 	return "+" + pct(v)
 }
 
-// interval is the row's 95 % interval of the change, or why it has none.
+// interval is the row's interval of the change that goes with its test
+// (Row.ShiftCI: it excludes 0 exactly when the test found a change), or
+// why it has none.
 func interval(r stats.Row) string {
-	lo, hi, ok := r.DiffCI()
+	_, lo, hi, ok := r.ShiftCI()
 	if !ok {
 		return fmt.Sprintf("no interval with %d+%d trials", r.Baseline.N, r.Variant.N)
 	}
@@ -59,12 +62,12 @@ func interval(r stats.Row) string {
 // to +7.0 %; p=0.100 n=3)".
 func sentence(c comparison, r stats.Row) string {
 	a, b := c.Base.Label, c.Other.Label
-	tail := fmt.Sprintf(" (95 %% interval of the change %s; %s)", interval(r), r.PString())
+	tail := fmt.Sprintf(" (%s interval of the change %s; %s)", confidence(r), interval(r), r.PString())
 	switch {
 	case r.Baseline.N == 0 || r.Variant.N == 0 || math.IsNaN(r.DeltaPct) || math.IsInf(r.DeltaPct, 0):
 		return fmt.Sprintf("%s and %s cannot be compared on %s: one met no rate.", b, a, r.Scenario)
 	case !r.Significant:
-		return fmt.Sprintf("%s and %s sustained the same on %s within the noise: %s apart%s.", b, a, r.Scenario, pct(r.DeltaPct), tail)
+		return fmt.Sprintf("%s and %s could not be told apart on %s: %s apart%s.", b, a, r.Scenario, pct(r.DeltaPct), tail)
 	case r.DeltaPct > 0:
 		return fmt.Sprintf("%s sustained %s more than %s on %s%s.", b, pct(r.DeltaPct), a, r.Scenario, tail)
 	}
@@ -79,9 +82,11 @@ func mdComparisons(b *bufio.Writer, cmp []comparison) {
 		}
 		fmt.Fprintf(b, "## %s against %s\n\n", format.MdEscape(c.Other.Label), format.MdEscape(c.Base.Label))
 		fmt.Fprint(b, format.MdPara(format.MdEscape(fmt.Sprintf("Each scenario's limit of %s over %s's: the change of the medians, "+
-			"its 95 %% interval from the two medians' intervals, and the Mann-Whitney test's p-value (the runs' trials are not paired).",
+			"the interval of the change that goes with the test (Hodges–Lehmann: of every trial's limit over every baseline trial's, "+
+			"at the level the test was judged at), and the Mann-Whitney test's p-value (the runs' trials are not paired); "+
+			"an interval excludes 0 exactly when the test found a change.",
 			c.Other.Label, c.Base.Label))))
-		fmt.Fprintf(b, "| scenario | %s req/s | %s req/s | change | 95 %% interval | test | could see |\n",
+		fmt.Fprintf(b, "| scenario | %s req/s | %s req/s | change | interval | test | could see |\n",
 			format.MdEscape(c.Base.Label), format.MdEscape(c.Other.Label))
 		fmt.Fprint(b, "|---|---:|---:|---:|---:|---|---:|\n")
 		for _, r := range c.Rows {
@@ -98,4 +103,13 @@ func mdComparisons(b *bufio.Writer, cmp []comparison) {
 		}
 		fmt.Fprintln(b)
 	}
+}
+
+// confidence is the level of the row's interval: "95 %", or the
+// sequential design's stricter one.
+func confidence(r stats.Row) string {
+	if r.Threshold > 0 && r.Threshold < 1 {
+		return strconv.FormatFloat(math.Round(1000*(1-r.Threshold))/10, 'f', -1, 64) + " %"
+	}
+	return "95 %"
 }
