@@ -62,6 +62,8 @@ func Build(srcs []Source, opt Options) (*Article, error) {
 	mdLimits(b, lim)
 	mdK6(b, srcs, cols)
 	mdComparisons(b, cmp)
+	mdTried(b, srcs)
+	mdBeside2020(b, srcs, cols, lim)
 	for _, f := range a.Figures {
 		fmt.Fprintf(b, "![%s](%s)\n\n", format.MdEscape(f.Title), f.File)
 		fmt.Fprint(b, format.MdPara(format.MdEscape(f.Caption)))

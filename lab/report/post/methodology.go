@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
 )
@@ -54,13 +57,13 @@ func mdMethodology(b *bufio.Writer, srcs []Source) {
 		item("Trials", format.MdEscape(fmt.Sprintf("%s per variant and scenario, %s order; intervals are 95 %%",
 			report.TrialCounts(r), report.OrderOf(r))))
 		item("Interference", format.MdEscape(report.InterferenceDesc(r)))
-		if ev := report.EventLines(r); len(ev) > 0 {
+		if ex := excluded(r); len(ex) > 0 {
 			fmt.Fprint(b, "- Excluded or flagged:\n")
-			for _, l := range ev {
+			for _, l := range ex {
 				fmt.Fprintf(b, "  - %s\n", format.MdEscape(l))
 			}
 		} else {
-			item("Excluded", "nothing: no trial failed or was flagged")
+			item("Excluded", "nothing: every trial met a rate within the limit and none was flagged")
 		}
 		fmt.Fprintln(b)
 	}
@@ -78,4 +81,31 @@ func mdReproduce(b *bufio.Writer, srcs []Source) {
 		fmt.Fprintf(b, "%s).\n", line)
 	}
 	fmt.Fprintln(b)
+}
+
+// excluded says what the run's figures leave out or flag: its events and
+// failed trials (as its report lists them), each scenario's trials that
+// met no rate within the limit, and the trials other work disturbed.
+func excluded(r *lab.Run) []string {
+	out := report.EventLines(r)
+	for _, l := range stats.Limits(r) {
+		if l.Failed > 0 {
+			why := ""
+			if l.Why != "" && !strings.Contains(l.Why, "no rate met") {
+				why = " (" + l.Why + ")"
+			}
+			out = append(out, fmt.Sprintf("%s, %s: %d of %d trials met no rate within the limit%s; the limit is the others'",
+				l.Scenario, l.Variant, l.Failed, l.Trials, why))
+		}
+	}
+	flagged := 0
+	for _, t := range r.Trials {
+		if t.Interference != nil && t.Interference.Flagged {
+			flagged++
+		}
+	}
+	if flagged > 0 {
+		out = append(out, fmt.Sprintf("%d trial(s) flagged as disturbed by other work (see Interference)", flagged))
+	}
+	return out
 }

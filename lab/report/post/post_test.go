@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -102,5 +103,54 @@ func TestSummaryNumbersInTables(t *testing.T) {
 		if !inTables[n] {
 			t.Errorf("summary's %q is in no table\nsummary: %q", n, a.Summary)
 		}
+	}
+}
+
+// Issue 54: a figure that appears in several tables reads the same in
+// each: every run's limit of every scenario is the same string in the
+// limits table, the comparison's table and the 2020 table.
+func TestLimitReadsTheSameEverywhere(t *testing.T) {
+	srcs := realRuns(t)
+	a, err := Build(srcs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := map[string]string{}
+	for _, part := range strings.Split(a.Markdown, "\n## ")[1:] {
+		title, body, _ := strings.Cut(part, "\n")
+		sections[title] = body
+	}
+	// row is the cells of the scenario's rows in a section (the limits
+	// table has one per run).
+	row := func(section, scenario string) []string {
+		var cells []string
+		for _, line := range strings.Split(sections[section], "\n") {
+			if strings.HasPrefix(line, "| "+scenario+" |") {
+				cells = append(cells, strings.Split(line, " | ")...)
+			}
+		}
+		return cells
+	}
+	cols := columns(srcs)
+	checked := 0
+	for _, l := range limitRows(srcs, cols) {
+		if l.Row.Rate.N == 0 {
+			continue
+		}
+		sc := l.Row.Scenario
+		for _, sec := range []string{"Limits", "PostgREST 14.17 against PostgREST 13.0.8", "Beside the 2020 benchmark"} {
+			cells := row(sec, sc)
+			if cells == nil {
+				t.Errorf("%s: no row for %s", sec, sc)
+				continue
+			}
+			if !slices.Contains(cells, l.Cells.Rate) {
+				t.Errorf("%s: %s's %s limit %q is not in its row %q", sec, l.Col.Name, sc, l.Cells.Rate, cells)
+			}
+			checked++
+		}
+	}
+	if checked < 12 {
+		t.Errorf("checked %d figures, want every scenario of both runs in three tables", checked)
 	}
 }

@@ -4,12 +4,18 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/pgrst-lab/pgrst-lab/lab/report"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
 // summary is the headline numbers in two sentences, every figure as the
 // tables below state it: each run's limits, then the largest significant
 // change between the runs (or, of one run, what a request cost).
 func summary(srcs []Source, lim []limit, cmp []comparison) []string {
+	if len(lim) == 0 {
+		return verdictSummary(srcs)
+	}
 	var parts []string
 	for _, c := range columns(srcs) {
 		var got []string
@@ -71,4 +77,38 @@ func list(items []string) string {
 		return items[0]
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// verdictSummary is the summary of runs that searched no limit (an A/B
+// run, a sweep): the first run's headline verdicts that found a change,
+// or that none did and how small a change it could see.
+func verdictSummary(srcs []Source) []string {
+	for _, s := range srcs {
+		v := stats.Compare(s.Run, 0)
+		rows := v.Headlines()
+		if len(rows) == 0 {
+			continue
+		}
+		metric := v.Primary.Label
+		var found, mdes []string
+		for _, r := range rows {
+			if r.Significant && (r.Outcome == stats.Better || r.Outcome == stats.Worse) {
+				found = append(found, fmt.Sprintf("%s changed %s by %s against %s on %s (%s, the run could see ±%s)",
+					r.VariantName, metric, r.Delta(), v.Baseline, r.Scenario, r.PString(), strings.TrimPrefix(r.MDEString(), "±")))
+			} else {
+				mdes = append(mdes, r.MDEString())
+			}
+		}
+		scs := fmt.Sprintf("%d scenarios", len(v.Scenarios))
+		if len(v.Scenarios) == 1 {
+			scs = v.Scenarios[0]
+		}
+		first := fmt.Sprintf("%s compared %s with the baseline %s on %s, %s trials each.", s.Label, list(v.Variants), v.Baseline,
+			scs, report.TrialCounts(s.Run))
+		if len(found) == 0 {
+			return []string{first, fmt.Sprintf("No variant changed %s beyond the noise; the smallest changes the run could see were %s.", metric, list(mdes))}
+		}
+		return []string{first, strings.Join(found, "; ") + "."}
+	}
+	return []string{"No run compared variants or met a limit.", "The tables below say what each trial measured."}
 }
