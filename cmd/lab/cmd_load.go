@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -181,21 +180,9 @@ func (f *loadFlags) builtinMix() ([]loadgen.Weighted, error) {
 	if len(clash) > 0 {
 		return nil, usageErrorf("load: %s apply only without --scenario (a user-defined request)", strings.Join(clash, ", "))
 	}
-	var mix []loadgen.Weighted
-	for _, part := range strings.Split(*f.scen, ",") {
-		name, w := part, 1.0
-		if i := strings.LastIndexByte(part, ':'); i >= 0 {
-			v, err := strconv.ParseFloat(part[i+1:], 64)
-			if err != nil || v <= 0 {
-				return nil, usageErrorf("load: --scenario %q: weight %q must be a positive number", *f.scen, part[i+1:])
-			}
-			name, w = part[:i], v
-		}
-		s, err := loadgen.Builtin(strings.TrimSpace(name))
-		if err != nil {
-			return nil, usageErrorf("load: --scenario: %v", err)
-		}
-		mix = append(mix, loadgen.Weighted{Scenario: s, Weight: w})
+	mix, err := loadgen.ParseMix(*f.scen)
+	if err != nil {
+		return nil, usageErrorf("load: --scenario: %v", err)
 	}
 	return mix, nil
 }
@@ -203,7 +190,7 @@ func (f *loadFlags) builtinMix() ([]loadgen.Weighted, error) {
 // customMix is the one request of --url's path with --method, --body(-file),
 // --header and --expect; base is --url without the path.
 func (f *loadFlags) customMix() (base string, mix []loadgen.Weighted, err error) {
-	base, path := splitURL(*f.url)
+	base, path := loadgen.SplitURL(*f.url)
 	req := loadgen.Request{Method: *f.method, Path: path, Expect: *f.expect, Body: []byte(*f.body)}
 	if *f.bodyFile != "" {
 		b, err := os.ReadFile(*f.bodyFile)
@@ -215,11 +202,11 @@ func (f *loadFlags) customMix() (base string, mix []loadgen.Weighted, err error)
 	if len(f.headers) > 0 {
 		req.Header = map[string]string{}
 		for _, h := range f.headers {
-			k, v, ok := strings.Cut(h, ":")
-			if !ok {
-				return "", nil, usageErrorf("load: --header %q: want 'Name: value'", h)
+			k, v, err := loadgen.ParseHeader(h)
+			if err != nil {
+				return "", nil, usageErrorf("load: --header %v", err)
 			}
-			req.Header[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			req.Header[k] = v
 		}
 	}
 	return base, []loadgen.Weighted{{Scenario: loadgen.Scenario{Name: *f.method + " " + path, Requests: []loadgen.Request{req}}, Weight: 1}}, nil
@@ -230,13 +217,9 @@ func (f *loadFlags) rampRates(cfg loadgen.Config) ([]float64, error) {
 	if cfg.Open == nil {
 		return nil, usageErrorf("load: --ramp needs the open model (--rate, any value)")
 	}
-	var rates []float64
-	for _, r := range strings.Split(*f.ramp, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(r), 64)
-		if err != nil || v <= 0 {
-			return nil, usageErrorf("load: --ramp %q: %q is not a positive rate", *f.ramp, r)
-		}
-		rates = append(rates, v)
+	rates, err := loadgen.ParseRates(*f.ramp)
+	if err != nil {
+		return nil, usageErrorf("load: --ramp %v", err)
 	}
 	return rates, nil
 }
@@ -249,22 +232,4 @@ func (f *loadFlags) writeSearch(w io.Writer, sr *loadgen.SearchResult, err error
 		return load.SearchJSON(w, loadSearch(sr))
 	}
 	return load.SearchText(w, loadSearch(sr))
-}
-
-// splitURL splits http://host[:port]/path?query into the base and the path
-// (at least "/"), without parsing the path so template fields survive.
-func splitURL(u string) (base, path string) {
-	rest := u
-	scheme := ""
-	if i := strings.Index(u, "://"); i >= 0 {
-		scheme, rest = u[:i+3], u[i+3:]
-	}
-	if i := strings.IndexAny(rest, "/?"); i >= 0 {
-		path = rest[i:]
-		rest = rest[:i]
-	}
-	if path == "" || path[0] != '/' {
-		path = "/" + path
-	}
-	return scheme + rest, path
 }

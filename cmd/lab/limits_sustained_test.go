@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,7 +60,7 @@ func TestSustainedLimitNeverBeyondThePhysics(t *testing.T) {
 			if err != nil {
 				t.Fatalf("run: %v\n%s", err, out)
 			}
-			_, run := onlyRun(t, filepath.Join(results, "limits-tiny"))
+			resDir, run := onlyRun(t, filepath.Join(results, "limits-tiny"))
 			const physics = 80 * 1.02 // req/s, and a little for the clock
 			held := 0
 			for _, tr := range run.Trials {
@@ -91,6 +92,24 @@ func TestSustainedLimitNeverBeyondThePhysics(t *testing.T) {
 			}
 			if !strings.Contains(out, "closed-loop best") || !strings.Contains(out, "cores' bound") {
 				t.Errorf("the limits table lacks the saturation columns:\n%s", out)
+			}
+			// The article from the run alone (issue 54).
+			postDir := filepath.Join(t.TempDir(), "post")
+			pout, err := runLabEnv(t, nil, "post", resDir, "--out", postDir)
+			if err != nil {
+				t.Fatalf("lab post: %v\n%s", err, pout)
+			}
+			md, err := os.ReadFile(filepath.Join(postDir, "post.md"))
+			if err != nil {
+				t.Fatalf("lab post wrote no post.md: %v\n%s", err, pout)
+			}
+			for _, want := range []string{"## Limits", "| slow |", "## Methodology", "latency-slow.svg", "## Reproduce"} {
+				if !strings.Contains(string(md), want) {
+					t.Errorf("post.md lacks %q:\n%s", want, md)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(postDir, "post.html")); err != nil {
+				t.Errorf("no post.html: %v", err)
 			}
 		})
 	}

@@ -2,47 +2,19 @@ package report_test
 
 import (
 	"bytes"
-	"context"
 	"image"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 )
 
-// chromium runs headless Chromium on page (written to a file) with extra
-// arguments and returns what it printed on stdout. Without
-// chromium the test skips (fails under CI=true).
+// chromium runs headless Chromium on page (labtest.Chromium).
 func chromium(t *testing.T, page []byte, args ...string) []byte {
 	t.Helper()
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		labtest.Need(t, "chromium is not installed (apt-get install -y chromium)")
-	}
-	dir := t.TempDir()
-	file := filepath.Join(dir, "page.html")
-	if err := os.WriteFile(file, page, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	args = append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-		"--user-data-dir=" + filepath.Join(dir, "profile")}, args...)
-	cmd := exec.CommandContext(ctx, bin, append(args, "file://"+file)...)
-	var stdout, stderr []byte
-	stdout, err = cmd.Output()
-	if ee, ok := err.(*exec.ExitError); ok {
-		stderr = ee.Stderr
-	}
-	if err != nil {
-		t.Fatalf("chromium: %v\n%s", err, stderr)
-	}
-	return stdout
+	return labtest.Chromium(t, page, args...)
 }
 
 // screenshot renders page in headless Chromium at size ("1200,3000");

@@ -23,6 +23,7 @@ import (
 	historyreport "github.com/pgrst-lab/pgrst-lab/lab/report/history"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/load"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/matrix"
+	"github.com/pgrst-lab/pgrst-lab/lab/report/post"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
 )
@@ -365,4 +366,33 @@ func TestHostileStringsInTheLoadReport(t *testing.T) {
 	checkEscaped(t, "lab load", text.String(), terminal)
 	checkEscaped(t, "lab load --k6", k6.String(), terminal)
 	checkEscaped(t, "lab load search", search.String(), terminal)
+}
+
+// Issue 54: the article (lab post) of a hostile run, and of it beside a
+// clean one, escapes every string in post.md and post.html.
+func TestHostileStringsInThePost(t *testing.T) {
+	evilDir := t.TempDir()
+	if err := record.Write(evilDir, evilRun()); err != nil {
+		t.Fatal(err)
+	}
+	srcs, err := post.Load([]string{evilDir, evilDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := post.Build(srcs, post.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, err := a.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var term bytes.Buffer
+	a.Terminal(&term, []string{evilDir})
+	checkEscaped(t, "lab post's terminal", term.String(), terminal)
+	checkEscaped(t, "post.md", a.Markdown, markdown)
+	checkEscaped(t, "post.html", string(html), page)
+	if evil := strings.Index(string(html), "<title>"); evil < 0 || strings.Contains(string(html)[evil:evil+200], "<script") {
+		t.Error("post.html's title holds raw HTML")
+	}
 }

@@ -2,64 +2,21 @@ package report_test
 
 import (
 	"bytes"
-	"encoding/json"
-	"regexp"
-	"strings"
 	"testing"
 
+	"github.com/pgrst-lab/pgrst-lab/internal/labtest"
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
 )
 
-// fitProbe runs in the page before anything else: it records the page's
-// errors (script errors, resources that failed, console.error) and, once
-// loaded, how wide the page is against the window and every SVG <text>
-// whose box leaves its SVG's, then writes them as JSON into the DOM for
-// --dump-dom to print.
-const fitProbe = `<script>
-window.__errs = [];
-window.addEventListener("error", e => window.__errs.push(String(e.message || (e.target && (e.target.src || e.target.href)) || "error")), true);
-window.addEventListener("securitypolicyviolation", e => window.__errs.push("csp " + e.violatedDirective));
-const ce = console.error; console.error = (...a) => { window.__errs.push(a.join(" ")); ce(...a); };
-window.addEventListener("load", () => {
-  const out = {scrollWidth: document.scrollingElement.scrollWidth, innerWidth: window.innerWidth, clipped: [], texts: 0, errors: window.__errs};
-  for (const svg of document.querySelectorAll("svg")) {
-    const s = svg.getBoundingClientRect();
-    for (const t of svg.querySelectorAll("text")) {
-      if (!t.textContent.trim()) continue;
-      out.texts++;
-      const r = t.getBoundingClientRect();
-      if (r.left < s.left - 1 || r.right > s.right + 1 || r.top < s.top - 1 || r.bottom > s.bottom + 1)
-        out.clipped.push((svg.getAttribute("aria-label") || "svg") + ": " + t.textContent.trim() + " " + JSON.stringify([Math.round(r.left-s.left), Math.round(r.top-s.top), Math.round(s.right-r.right), Math.round(s.bottom-r.bottom)]));
-    }
-  }
-  const pre = document.createElement("pre"); pre.id = "fitprobe"; pre.textContent = JSON.stringify(out);
-  document.body.appendChild(pre);
-});
-</script>`
+type fitResult = labtest.FitResult
 
-type fitResult struct {
-	ScrollWidth, InnerWidth, Texts int
-	Clipped, Errors                []string
-}
-
-// fitAt loads page in headless Chromium at width × 900 px and returns what
-// fitProbe measured.
+// fitAt loads page at width × 900 px (labtest.FitAt).
 func fitAt(t *testing.T, page []byte, width string) fitResult {
 	t.Helper()
-	probed := bytes.Replace(page, []byte("<head>"), []byte("<head>\n"+fitProbe), 1)
-	dom := chromium(t, probed, "--window-size="+width+",900", "--dump-dom")
-	m := regexp.MustCompile(`<pre id="fitprobe">([^<]*)</pre>`).FindSubmatch(dom)
-	if m == nil {
-		t.Fatalf("the probe wrote nothing; page:\n%.2000s", dom)
-	}
-	var r fitResult
-	if err := json.Unmarshal([]byte(strings.ReplaceAll(string(m[1]), "&amp;", "&")), &r); err != nil {
-		t.Fatalf("probe: %v: %s", err, m[1])
-	}
-	return r
+	return labtest.FitAt(t, page, width)
 }
 
 // fitLimitsRun is a limits run of two servers on the thread's scenarios,
