@@ -3,6 +3,7 @@ package report
 import (
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/format"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
 
 // The descriptions of a run every report of it states, for the reports
@@ -62,3 +63,7 @@ func LimitsIntro(run *lab.Run) string { return limitsIntro(run) }
 // Compares reports whether run compares variants (two or more): a run of
 // one shows none of the verdicts' machinery.
 func Compares(run *lab.Run) bool { return compares(run) }
+
+// LimitInterval is the interval the limits table states for a row's rate
+// (its interval column); 0, 0 when there is none.
+func LimitInterval(r stats.LimitRow) (lo, hi float64) { return limitInterval(r) }

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/report/chart"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
 )
@@ -63,18 +64,6 @@ func figures(srcs []Source, cols []column) ([]Figure, error) {
 	return out, nil
 }
 
-// span is the interval the limits table states for a row: the mean's 95 %
-// interval of a sustained search, the median's when bounded, or the range.
-func span(r stats.LimitRow) (lo, hi float64) {
-	switch {
-	case r.Sustained && !math.IsNaN(r.HalfWidth):
-		return r.Mean - r.HalfWidth, r.Mean + r.HalfWidth
-	case r.Rate.Bounded():
-		return r.Rate.Lo, r.Rate.Hi
-	}
-	return r.Min, r.Max
-}
-
 // limitsPlot is the limits as points with their intervals, a colour per
 // column, the scenarios along the x axis.
 func limitsPlot(srcs []Source, cols []column, lim []limit) (*plot.Plot, bool) {
@@ -93,7 +82,10 @@ func limitsPlot(srcs []Source, cols []column, lim []limit) (*plot.Plot, bool) {
 					continue
 				}
 				m := l.Row.Rate.Median
-				lo, hi := span(l.Row)
+				lo, hi := report.LimitInterval(l.Row)
+				if lo == 0 && hi == 0 { // one trial: no interval to draw
+					lo, hi = m, m
+				}
 				lo, hi = math.Max(math.Min(lo, m), m/10), math.Max(hi, m)
 				x := float64(j) + step*(float64(i)-float64(len(cols)-1)/2)
 				pts = append(pts, plotter.XY{X: x, Y: m})
