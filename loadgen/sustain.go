@@ -50,8 +50,9 @@ var SustainShares = []float64{0.5, 0.8}
 // highest hold that passed is the limit. Last, the latency at
 // SustainShares of it, cfg.Duration each. With estimate > 0 (an earlier
 // search's limit of the same target) the sweep and the latency steps are
-// skipped and the bracket starts at the estimate. Every step is a Run
-// with cfg's warm-up.
+// skipped and the bracket starts at the estimate; when no step of that
+// bracket passes, the estimate is stale and the search starts over from
+// the sweep. Every step is a Run with cfg's warm-up.
 func Sustain(ctx context.Context, cfg Config, lim Limit, estimate float64, progress func(Progress)) (*SearchResult, error) {
 	if lim.Hold <= 0 {
 		return nil, errors.New("loadgen: sustain needs Limit.Hold")
@@ -78,6 +79,17 @@ func Sustain(ctx context.Context, cfg Config, lim Limit, estimate float64, progr
 		res.Closed, start = best, sustainStart*best.Summary.Rate
 	}
 	lo, hi, err := bracket(cfg, clampRate(start, lim), lim, step)
+	if err == nil && lo <= 0 && estimate > 0 {
+		// The estimate is stale (the server or the machine changed since
+		// the search that found it): measure afresh from the sweep.
+		estimate = 0
+		best, err := closedSweep(ctx, cfg, lim, res, progress)
+		if err != nil || best == nil {
+			return res, err
+		}
+		res.Closed = best
+		lo, hi, err = bracket(cfg, clampRate(sustainStart*best.Summary.Rate, lim), lim, step)
+	}
 	if err != nil || lo <= 0 {
 		return res, err
 	}
@@ -224,8 +236,9 @@ func clampRate(r float64, lim Limit) float64 {
 	return max(r, searchMinRate)
 }
 
-// SustainSteps is the most steps Sustain takes (the closed-loop sweep,
-// the bracket, the holds, the latency steps), and the most load time they
+// SustainSteps is the most steps Sustain takes (a stale estimate's
+// bracket, the closed-loop sweep, the bracket, the holds, the latency
+// steps), and the most load time they
 // take with cfg's warm-up and duration and lim's hold: the bound of one
 // trial.
 func SustainSteps(step, warmup time.Duration, lim Limit) (steps int, load time.Duration) {
@@ -233,7 +246,9 @@ func SustainSteps(step, warmup time.Duration, lim Limit) (steps int, load time.D
 	for c := 1; c <= sustainMaxConns; c *= 2 {
 		sweep++
 	}
-	short := sweep + 1 + max(sustainMaxUp, sustainMaxDown) + len(SustainShares)
+	bracket := 1 + max(sustainMaxUp, sustainMaxDown)
+	// A stale estimate's failed bracket, then a search from the sweep.
+	short := bracket + sweep + bracket + len(SustainShares)
 	holds := 1 + sustainMaxHoldDown + 1
 	return short + holds, time.Duration(short)*(warmup+step) + time.Duration(holds)*(warmup+lim.Hold)
 }

@@ -74,6 +74,32 @@ func TestSustainNeverCreditsMoreThanSustained(t *testing.T) {
 	}
 }
 
+// A repeat's search starts from the last limit found. When that estimate
+// is stale (here five times what the server serves: the machine got
+// busier, or the build slower), every step of its bracket fails; the
+// search then measures afresh from the closed-loop sweep and still finds
+// the server's limit, inside the bound of steps, where it used to report
+// no limit at all.
+func TestSustainStartsOverFromAStaleEstimate(t *testing.T) {
+	s := serialServer(t, 10*time.Millisecond)
+	lim := Limit{P95: time.Second, Hold: time.Second}
+	sr, err := Sustain(context.Background(), sustainConfig(s.URL), lim, 500, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const capacity = 100 // req/s
+	if sr.Best > capacity*1.01 || sr.Best < capacity*0.5 {
+		t.Errorf("sustained %.1f req/s from a stale estimate of 500, want near %d", sr.Best, capacity)
+	}
+	if sr.Closed == nil {
+		t.Errorf("no closed-loop sweep after the estimate's bracket failed")
+	}
+	steps, _ := SustainSteps(300*time.Millisecond, 100*time.Millisecond, lim)
+	if len(sr.Curve) > steps {
+		t.Errorf("%d steps, over the bound of %d", len(sr.Curve), steps)
+	}
+}
+
 // Asked 150 req/s of a server that serves 100, a hold falls behind: its
 // last answers arrive long after the second it was asked for, so it
 // achieved well under 99 % of what was offered and fails, though every
