@@ -16,15 +16,21 @@ const (
 	sustainFlat     = 1.03
 	// The bracket's short steps start at sustainStart of the closed-loop
 	// saturation throughput (or at an earlier search's limit) and move by
-	// sustainBracket: up while they pass (sustainMaxUp times at most),
-	// down while they fail (sustainMaxDown times at most).
+	// sustainBracket: up while they pass, until one fails (sustainMaxUp
+	// times at most: 1.8 times the start), down while they fail
+	// (sustainMaxDown times at most). A limit always has a failed step
+	// above it: a search that stopped climbing while it still passed
+	// would report where it started, not what the server sustains, and
+	// repeated searches would ratchet up from each other's figures.
 	sustainStart   = 0.95
 	sustainBracket = 1.05
-	sustainMaxUp   = 3
+	sustainMaxUp   = 12
 	sustainMaxDown = 8
 	// The holds confirm the bracket's highest pass, then try halfway to
 	// its lowest failure; a hold that fails at the bracket's pass is
-	// followed by one sustainDown lower (sustainMaxHoldDown times at most).
+	// followed by one sustainDown lower, or at the rate the failed hold
+	// achieved when that is lower still (what the server served while it
+	// fell behind), sustainMaxHoldDown times at most.
 	sustainDown        = 0.97
 	sustainMaxHoldDown = 3
 )
@@ -45,8 +51,9 @@ var SustainShares = []float64{0.5, 0.8}
 // 4, ... connections for cfg.Duration each, until doubling gains less than
 // 3 % twice; the highest throughput is the saturation point. Then short
 // open-model steps (cfg.Duration, the same rule) bracket the limit from
-// 95 % of it, 5 % a step. Then holds of lim.Hold: at the bracket's highest
-// pass (3 % lower while it fails), then halfway to its lowest failure; the
+// 95 % of it, 5 % a step, until a pass lies next to a failure. Then holds
+// of lim.Hold: at the bracket's highest pass (3 % lower while it fails, or
+// at the rate the failed hold achieved), then halfway to the failure; the
 // highest hold that passed is the limit. Last, the latency at
 // SustainShares of it, cfg.Duration each. With estimate > 0 (an earlier
 // search's limit of the same target) the sweep and the latency steps are
@@ -105,12 +112,17 @@ func Sustain(ctx context.Context, cfg Config, lim Limit, estimate float64, progr
 			res.Best, res.Held = rate, &pt
 			break
 		}
-		if down == sustainMaxHoldDown || rate*sustainDown < searchMinRate {
+		next := rate * sustainDown
+		if a := pt.Summary.Rate; a > 0 && a < next {
+			next = a
+		}
+		if down == sustainMaxHoldDown || next < searchMinRate {
 			return res, nil
 		}
-		rate *= sustainDown
+		rate = next
 	}
 	if hi > 0 && rate == lo {
+		// The bracket's pass held: try halfway to its failure.
 		mid := clampRate((lo+hi)/2, lim)
 		pt, err := step(hold, mid, PointHold)
 		if err != nil {

@@ -100,6 +100,35 @@ func TestSustainStartsOverFromAStaleEstimate(t *testing.T) {
 	}
 }
 
+// A repeat's search from an estimate well below the server's limit (an
+// earlier search on a colder or busier machine) climbs until a step
+// fails: its limit is the server's, not the estimate plus three steps,
+// so that repeated searches do not ratchet up from each other's figures.
+func TestSustainClimbsFromALowEstimateToAFailure(t *testing.T) {
+	s := serialServer(t, 10*time.Millisecond)
+	lim := Limit{P95: time.Second, Hold: time.Second}
+	sr, err := Sustain(context.Background(), sustainConfig(s.URL), lim, 55, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const capacity = 100 // req/s
+	if sr.Best > capacity*1.01 || sr.Best < capacity*0.8 {
+		t.Errorf("sustained %.1f req/s from an estimate of 55, want near %d", sr.Best, capacity)
+	}
+	for _, p := range sr.Curve {
+		t.Logf("%s rate %.1f pass %v %s (achieved %.1f, p95 %v)", p.Kind, p.Rate, p.Pass, p.Why, p.Summary.Rate, p.Summary.P95)
+	}
+	failed := false
+	for _, p := range sr.Curve {
+		if p.Kind == PointStep && !p.Pass && p.Rate > sr.Best {
+			failed = true
+		}
+	}
+	if !failed {
+		t.Errorf("no failed step above the limit of %.1f: it is a floor, not a limit", sr.Best)
+	}
+}
+
 // Asked 150 req/s of a server that serves 100, a hold falls behind: its
 // last answers arrive long after the second it was asked for, so it
 // achieved well under 99 % of what was offered and fails, though every
