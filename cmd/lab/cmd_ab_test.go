@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,6 +96,9 @@ func TestABArguments(t *testing.T) {
 func TestGateExitCode(t *testing.T) {
 	if c := exitCode(errors.Join(errors.New("x"), errGate)); c != 3 || exitGate != 3 {
 		t.Errorf("exit code %d, want 3", c)
+	}
+	if c := exitCode(fmt.Errorf("%w: blind", errInconclusive)); c != 4 || exitInconclusive != 4 {
+		t.Errorf("an inconclusive gate's exit code %d, want 4", c)
 	}
 }
 

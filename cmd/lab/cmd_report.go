@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
@@ -80,7 +81,7 @@ func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return report.BMF(stdout, run)
 	case "summary": // the comment, rendered from the record alone (the trusted half of docs/github-actions.md)
 		g, _ := report.GateOf(rules, v)
-		return report.Summary(stdout, run, v, report.SummaryOptions{Gate: g})
+		return report.Summary(stdout, run, v, report.SummaryOptions{Gate: g, ReportURL: report.URLFromEnv(os.Getenv)})
 	}
 	report.Terminal(stdout, run, v)
 	return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/pgrst-lab/pgrst-lab/host/reconcile"
 	"github.com/pgrst-lab/pgrst-lab/host/stack"
 	"github.com/pgrst-lab/pgrst-lab/lab"
+	"github.com/pgrst-lab/pgrst-lab/lab/gate"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/session"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
@@ -164,7 +165,7 @@ func runWith(ctx context.Context, name, usage string, args []string, stdout, std
 		}
 	}
 
-	res, err := runAndReport(ctx, session.Options{Experiment: e, Server: srv, Loader: loader(url), Duet: duet, Results: *results,
+	res, err := runAndReport(ctx, session.Options{Experiment: e, Server: srv, Loader: loader(url), Duet: duet, Results: *results, Gate: gate.Decides(pf.rules),
 		Note: func(run *lab.Run) {
 			lab.NoteBinaries(run, e.Variants, binaryVersions(ctx, e), pf.git.repo, pf.binaries)
 		}}, stdout)

@@ -35,6 +35,8 @@ func exitCode(err error) int {
 		return 2
 	case errors.Is(err, errGate):
 		return exitGate
+	case errors.Is(err, errInconclusive):
+		return exitInconclusive
 	}
 	return 1
 }

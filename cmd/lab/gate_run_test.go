@@ -58,7 +58,9 @@ const gateBeyond = "server_cpu>+1000%"
 
 // --gate end to end on postgrest-mini: a gate the injected regression
 // must trip exits with code 3 and names it (while a rule on errors, which
-// did not change, does not fire); a gate beyond the regression passes.
+// did not change, does not fire); a gate beyond the regression does not
+// fire, and beside a rule the run cannot decide it is inconclusive (exit
+// code 4).
 // The rules are on server CPU per request: throughput, on this shared
 // 2-core machine, is too noisy for six 1-second rounds to call. A fixed
 // injection would be a different regression on every machine (500 µs was
@@ -91,15 +93,28 @@ func TestGateOnInjectedRegression(t *testing.T) {
 		t.Errorf("summary lacks the failed gate:\n%s", summary)
 	}
 
-	out, err = runLab(t, "run", exp, "--dir", dir, "--results", t.TempDir(), "--gate", gateBeyond)
-	if err != nil {
-		t.Fatalf("a gate beyond the regression fired: %v\n%s", err, out)
+	// Beside it, a rule the run cannot decide (the JWT cache's hit rate:
+	// the requests carry no token): the gate fires nowhere, and is
+	// inconclusive, not passed.
+	const blindRule = "jwt_cache_hit_rate>+5%"
+	md = filepath.Join(tmp, "inconclusive.md")
+	out, err = runLab(t, "run", exp, "--dir", dir, "--results", t.TempDir(), "--gate", gateBeyond+","+blindRule, "--markdown", md)
+	if exitCode(err) != exitInconclusive {
+		t.Fatalf("want an inconclusive gate (exit code %d), got %v\n%s", exitInconclusive, err, out)
 	}
 	if m := regexp.MustCompile(`(?m)^  server CPU \(µs/req\) .*$`).FindString(out); m != "" {
 		t.Logf("injected %d µs on %.1f µs:%s", injectUs, baseUs, m)
 	}
-	if !strings.Contains(out, "gate "+gateBeyond+": passed") {
-		t.Errorf("output lacks the passed gate:\n%s", out)
+	if !strings.Contains(out, "gate "+gateBeyond+","+blindRule+": inconclusive") || !strings.Contains(out, "("+blindRule+")") ||
+		strings.Contains(out, "FAILED") || strings.Contains(out, ": passed") {
+		t.Errorf("output does not call the gate inconclusive and say where it was blind:\n%s", out)
+	}
+	if strings.Contains(out, "("+gateBeyond+")") {
+		t.Errorf("the server CPU rule, which could decide, is listed blind:\n%s", out)
+	}
+	summary, _ = os.ReadFile(md)
+	if !strings.Contains(string(summary), ": inconclusive**") || strings.Contains(string(summary), ": passed**") {
+		t.Errorf("summary does not call the gate inconclusive:\n%.600s", summary)
 	}
 	// It passed on a significant regression, smaller than its threshold.
 	if !regexp.MustCompile(`(?m)^  server CPU \(µs/req\) .*\+\d+\.\d+%.* worse$`).MatchString(out) {

@@ -27,6 +27,12 @@ var errGate = errors.New("gate")
 // a broken run.
 const exitGate = 3
 
+// errInconclusive marks a run whose --gate fired nowhere but was blind
+// somewhere (exit code exitInconclusive): neither a pass nor a regression.
+var errInconclusive = errors.New("gate inconclusive")
+
+const exitInconclusive = 4
+
 // stepSummaryEnv names the file GitHub Actions shows as the job's summary.
 const stepSummaryEnv = "GITHUB_STEP_SUMMARY"
 
@@ -64,7 +70,7 @@ func (p *prFlags) add(fs *flag.FlagSet) {
 		return nil
 	})
 	fs.StringVar(&p.markdown, "markdown", "", "write a summary sized for a GitHub comment to `FILE` (verdict table first, details folded)")
-	fs.Func("gate", "exit with code 3 when one of the `RULES` fires: a significant change beyond its threshold, e.g. 'throughput<-3%,p99>+10%' (metrics: "+strings.Join(gate.Names(), ", ")+")", func(s string) error {
+	fs.Func("gate", "exit with code 3 when one of the `RULES` fires (a significant change beyond its threshold), 4 when none fired but the run could not have seen a change of a rule's size (inconclusive), e.g. 'throughput<-3%,p99>+10%' (metrics: "+strings.Join(gate.Names(), ", ")+")", func(s string) error {
 		rules, err := gate.Parse(s)
 		if err != nil {
 			return err
@@ -109,7 +115,7 @@ func (p *prFlags) finish(res *session.Result, runErr error, stdout io.Writer) er
 	summaryPath, hasSummary := os.LookupEnv(stepSummaryEnv)
 	if p.markdown != "" || (hasSummary && summaryPath != "") {
 		var b bytes.Buffer
-		if err := report.Summary(&b, run, v, report.SummaryOptions{Gate: g, Dir: dir, Also: p.also(run)}); err != nil {
+		if err := report.Summary(&b, run, v, report.SummaryOptions{Gate: g, Dir: dir, ReportURL: report.URLFromEnv(os.Getenv), Also: p.also(run)}); err != nil {
 			return errors.Join(runErr, err)
 		}
 		if p.markdown != "" {
@@ -129,19 +135,12 @@ func (p *prFlags) finish(res *session.Result, runErr error, stdout io.Writer) er
 	if runErr != nil || g == nil {
 		return runErr
 	}
-	if len(fired) == 0 {
-		fmt.Fprintf(stdout, "gate %s: passed (no significant change beyond it)\n", g.Rules)
-		if len(g.Blind) > 0 {
-			fmt.Fprintf(stdout, "  but this run could not have detected a change of the gate's size on %d comparison(s):\n", len(g.Blind))
-			for _, l := range g.Blind {
-				fmt.Fprintf(stdout, "  %s\n", l)
-			}
-		}
+	report.GateText(stdout, g)
+	switch g.Decision() {
+	case gate.Passed:
 		return nil
-	}
-	fmt.Fprintf(stdout, "gate %s: FAILED\n", g.Rules)
-	for _, f := range g.Fired {
-		fmt.Fprintf(stdout, "  %s\n", f)
+	case gate.Inconclusive:
+		return fmt.Errorf("%w: %s could not decide on %d comparison(s) (exit code %d)", errInconclusive, g.Rules, len(g.Blind), exitInconclusive)
 	}
 	return fmt.Errorf("%w: %d significant change(s) beyond %s (exit code %d)", errGate, len(fired), g.Rules, exitGate)
 }

@@ -79,6 +79,8 @@ esac
 	b, _ = json.Marshal(raw)
 
 	const measured, headRepo = "0123456789abcdef0123456789abcdef01234567", "contributor/postgrest"
+	// The workflow passes the measuring run's page (workflow_run.html_url).
+	const measuringRun = "https://github.com/PostgREST/postgrest/actions/runs/42"
 	for _, c := range []struct {
 		name, path, head string
 		wantRC           int
@@ -104,7 +106,7 @@ esac
 			cmd.Dir = work
 			cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "GH_TOKEN=t", "REPO=PostgREST/postgrest",
 				"HEAD_SHA="+measured, "HEAD_REPO="+headRepo, "WORKFLOW_PATH="+c.path, "MARKER="+report.CommentMarker,
-				"GATE=cpu>+3%", "FAKE_HEAD="+c.head, "GH_LOG="+ghLog, "POSTED="+posted)
+				"GATE=cpu>+3%", "FAKE_HEAD="+c.head, "GH_LOG="+ghLog, "POSTED="+posted, "LAB_REPORT_URL="+measuringRun)
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
 			err := cmd.Run()
@@ -136,6 +138,9 @@ esac
 			}
 			if !strings.HasPrefix(msg.Body, report.CommentMarker+"\n") || strings.Contains(msg.Body, "EVIL") {
 				t.Errorf("the posted body is not lab's rendering of run.json:\n%.400s", msg.Body)
+			}
+			if !strings.Contains(msg.Body, "[the run's artifacts]("+measuringRun+")") || strings.Contains(msg.Body, "/tmp/") {
+				t.Errorf("the posted body does not link the measuring run's artifacts, or names a local path:\n%s", msg.Body[strings.LastIndex(msg.Body, "<sub>"):])
 			}
 			for _, raw := range []string{"<img", "](https://evil.example)", "@maintainers"} {
 				if strings.Contains(msg.Body, raw) {

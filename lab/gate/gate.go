@@ -178,14 +178,8 @@ func (f Firing) String() string {
 func Evaluate(rules []Rule, v *stats.Verdicts) []Firing {
 	var out []Firing
 	for _, r := range rows(v) {
-		if !r.Significant || r.Baseline.N == 0 || r.Variant.N == 0 || math.IsNaN(r.DeltaPct) {
-			continue
-		}
 		for _, rule := range rules {
-			if rule.Metric.Name != r.Metric.Name {
-				continue
-			}
-			if rule.Op == '<' && r.DeltaPct < rule.Pct || rule.Op == '>' && r.DeltaPct > rule.Pct {
+			if fires(rule, r) {
 				out = append(out, Firing{Rule: rule, Row: r})
 			}
 		}
@@ -193,20 +187,100 @@ func Evaluate(rules []Rule, v *stats.Verdicts) []Firing {
 	return out
 }
 
+// fires reports whether rule fires on r.
+func fires(rule Rule, r stats.Row) bool {
+	if rule.Metric.Name != r.Metric.Name || !r.Significant || r.Baseline.N == 0 || r.Variant.N == 0 || math.IsNaN(r.DeltaPct) {
+		return false
+	}
+	return rule.Op == '<' && r.DeltaPct < rule.Pct || rule.Op == '>' && r.DeltaPct > rule.Pct
+}
+
 // Blind returns, per rule, the rows on which the rule could not have fired
 // for a change of its own size: the run's minimum detectable effect (80 %
-// power) is larger than the threshold, or unknown. A gate that passed on
-// such rows says little; reports say so next to the decision.
+// power) is larger than the threshold, or unknown. A row on which the rule
+// fired is decided, never blind. A gate that did not fire but was blind
+// somewhere is inconclusive (Decide).
 func Blind(rules []Rule, v *stats.Verdicts) []Firing {
 	var out []Firing
 	for _, r := range rows(v) {
 		for _, rule := range rules {
-			if rule.Metric.Name == r.Metric.Name && !(r.MDEPct <= math.Abs(rule.Pct)) {
+			if rule.Metric.Name == r.Metric.Name && !(r.MDEPct <= math.Abs(rule.Pct)) && !fires(rule, r) && !unchanged(r) && !against(rule, r) {
 				out = append(out, Firing{Rule: rule, Row: r})
 			}
 		}
 	}
 	return out
+}
+
+// against reports whether r changed significantly the other way than
+// rule looks for (throughput down, for a rule on throughput up): the run
+// decided that the rule's change did not happen, whatever its MDE.
+func against(rule Rule, r stats.Row) bool {
+	return r.Significant && !math.IsNaN(r.DeltaPct) && (rule.Op == '>' && r.DeltaPct < 0 || rule.Op == '<' && r.DeltaPct > 0)
+}
+
+// Unmeasured returns the rules whose metric no comparison of the run
+// measured (a Server-Timing phase without server-timing-enabled, the JWT
+// cache without tokens in the requests): they can decide nothing, and the
+// gate is inconclusive with them.
+func Unmeasured(rules []Rule, v *stats.Verdicts) []Rule {
+	seen := map[string]bool{}
+	for _, r := range rows(v) {
+		if r.Baseline.N > 0 && r.Variant.N > 0 {
+			seen[r.Metric.Name] = true
+		}
+	}
+	var out []Rule
+	for _, rule := range rules {
+		if !seen[rule.Metric.Name] {
+			out = append(out, rule)
+		}
+	}
+	return out
+}
+
+// unchanged reports whether every trial of both sides read the same value
+// (errors 0 throughout, say): no MDE is stated for a change from a
+// constant, yet none happened in any round, so the rule is not blind there.
+func unchanged(r stats.Row) bool {
+	b, v := r.Baseline.Values, r.Variant.Values
+	if len(b) == 0 || len(v) == 0 {
+		return false
+	}
+	x := b[0]
+	for _, y := range append(slices.Clone(b), v...) {
+		if y != x {
+			return false
+		}
+	}
+	return true
+}
+
+// Decision is what a gate decided on a run.
+type Decision string
+
+// The decisions, as reports print them.
+const (
+	// Failed: a rule fired (a significant change beyond its threshold).
+	Failed Decision = "failed"
+	// Inconclusive: no rule fired, but on some comparison a rule could not
+	// have seen a change of its own size (Blind): the run neither passes
+	// nor fails the gate.
+	Inconclusive Decision = "inconclusive"
+	// Passed: no rule fired, and every rule could have on every comparison.
+	Passed Decision = "passed"
+)
+
+// Decide is the gate's decision from how many rows fired and on how many
+// a rule was blind.
+func Decide(fired, blind int) Decision {
+	switch {
+	case fired > 0:
+		return Failed
+	case blind > 0:
+		return Inconclusive
+	}
+	return Passed
 }
 
 // BlindString says what a blind row could not see, e.g. "GETSingle: pr
@@ -215,4 +289,19 @@ func (f Firing) BlindString() string {
 	r := f.Row
 	return fmt.Sprintf("%s: %s vs %s: %s: mde %s > %g%% (%s)", r.Scenario, r.VariantName, r.BaselineName, r.Metric.Label,
 		r.MDEString(), math.Abs(f.Rule.Pct), f.Rule.Text)
+}
+
+// Decides is a stop rule's condition under a gate (session.Options.Gate):
+// at this look, a rule fired (the gate failed, whatever more rounds
+// would show) or no rule is blind on any comparison. A rule on a metric
+// the run does not measure never holds the run up: more rounds would not
+// measure it. Without rules it is nil: no condition.
+func Decides(rules []Rule) func(*lab.Run) bool {
+	if len(rules) == 0 {
+		return nil
+	}
+	return func(run *lab.Run) bool {
+		v := stats.Compare(run, 0)
+		return len(Evaluate(rules, v)) > 0 || len(Blind(rules, v)) == 0
+	}
 }

@@ -165,3 +165,93 @@ func TestEvaluateEndpoints(t *testing.T) {
 		}
 	}
 }
+
+// Issue 55: a rule is decided or it is inconclusive. A gate that fired
+// failed; one that fired nowhere but was blind somewhere (its threshold
+// below the run's MDE) is inconclusive, never "passed"; only a gate every
+// rule of which could have seen a change of its size passes. A row on
+// which a rule fired is decided, and is not also listed blind.
+func TestDecide(t *testing.T) {
+	rules, err := gate.Parse("throughput<-3%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	decide := func(run *lab.Run) (gate.Decision, []gate.Firing, []gate.Firing) {
+		v := stats.Compare(run, 0.05)
+		fired, blind := gate.Evaluate(rules, v), gate.Blind(rules, v)
+		return gate.Decide(len(fired), len(blind)), fired, blind
+	}
+	if d, _, blind := decide(abRun(1, 0.005, 6)); d != gate.Passed {
+		t.Errorf("a quiet A/A: %s (blind on %v), want passed", d, blind)
+	}
+	if d, fired, _ := decide(abRun(1, 0.3, 7)); d != gate.Inconclusive {
+		t.Errorf("a noisy A/A (30%%): %s (fired %v), want inconclusive", d, fired)
+	}
+	// Twice as slow with 8 % noise: significant, although the MDE is
+	// above the 3 % threshold.
+	d, fired, blind := decide(abRun(0.5, 0.08, 8))
+	if d != gate.Failed || len(fired) == 0 {
+		t.Fatalf("twice as slow: %s, fired %v, want failed", d, fired)
+	}
+	for _, b := range blind {
+		if b.Row.Metric.Name == "rate" {
+			t.Errorf("the row that fired is also listed blind: %s", b.BlindString())
+		}
+	}
+}
+
+// A metric that read the same in every trial of both sides (errors 0
+// throughout) states no MDE, yet did not change in any round: the rule is
+// not blind there.
+func TestBlindSkipsAConstant(t *testing.T) {
+	rules, err := gate.Parse("errors>+50%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := stats.Compare(abRun(1, 0.01, 9), 0.05)
+	if len(rowsOf(v, "errors")) == 0 {
+		t.Fatal("the run has no errors row to test")
+	}
+	if blind := gate.Blind(rules, v); len(blind) != 0 {
+		t.Errorf("errors 0 on both sides read as blind: %v", blind)
+	}
+}
+
+// A rule on a metric the run did not measure decides nothing; one on a
+// change that went significantly the other way is decided, whatever its
+// MDE.
+func TestUnmeasuredAndAgainst(t *testing.T) {
+	rules, err := gate.Parse("throughput>+0.01%,jwt_cache_hit_rate>+5%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := stats.Compare(abRun(0.5, 0.08, 8), 0.05) // twice as slow
+	if un := gate.Unmeasured(rules, v); len(un) != 1 || un[0].Metric.Name != "jwt_cache_hit_rate" {
+		t.Errorf("unmeasured %v, want the JWT cache rule", un)
+	}
+	for _, b := range gate.Blind(rules, v) {
+		if b.Row.Metric.Name == "rate" {
+			t.Errorf("throughput fell significantly, yet the rule on its rise is blind: %s", b.BlindString())
+		}
+	}
+}
+
+// Issue 55: the stop rule waits for the gate. At a look where a rule is
+// blind on some comparison, more rounds are wanted; where every rule can
+// decide, or one fired, the gate lets the run stop.
+func TestDecides(t *testing.T) {
+	rules, err := gate.Parse("throughput<-3%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := gate.Decides(rules)
+	if !stop(abRun(1, 0.005, 6)) {
+		t.Error("a quiet A/A, where the rule can see 3 %, does not let the run stop")
+	}
+	if stop(abRun(1, 0.3, 7)) {
+		t.Error("a noisy A/A (30 %), where the rule is blind, lets the run stop")
+	}
+	if !stop(abRun(0.5, 0.08, 8)) {
+		t.Error("a run where the rule fired does not let the run stop")
+	}
+}

@@ -34,8 +34,13 @@ type Gate struct {
 // SummaryOptions are what the summary adds to the run.
 type SummaryOptions struct {
 	Gate *Gate // nil without --gate
-	// Dir is the run's result directory, named as where the full report is.
+	// Dir is the run's result directory, named as where the full report is
+	// (its last two parts when absolute: a runner's /tmp path means
+	// nothing to the comment's reader).
 	Dir string
+	// ReportURL, when set, is where the full report was uploaded (the CI
+	// run's artifacts), linked in place of Dir; only https URLs are linked.
+	ReportURL string
 	// Also are further comparisons of the same run against another
 	// variant than the baseline (stats.CompareWith), each shown as its own
 	// verdict table after the baseline's: `lab ab --base --release` compares
@@ -44,9 +49,10 @@ type SummaryOptions struct {
 }
 
 // Summary writes a Markdown summary sized for a GitHub comment (lab run
-// --markdown): CommentMarker, the gate's decision and the verdict table
-// first, the binaries' versions and the commits they were built from, then
-// the per-scenario tables and the setup folded in <details>.
+// --markdown): CommentMarker, the gate's decision, every significant
+// change of any metric and the verdict table first, the binaries'
+// versions and the commits they were built from, then the per-scenario
+// tables and the setup folded in <details>.
 // It stays under CommentLimit bytes: scenarios that do not fit are left out,
 // saying so.
 func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) error {
@@ -64,25 +70,9 @@ func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) err
 		fmt.Fprint(b, format.MdPara("> **Interrupted run:** "+format.MdEscape(run.Interrupted)))
 	}
 	if g := o.Gate; g != nil {
-		if len(g.Fired) == 0 {
-			fmt.Fprintf(b, "**Gate %s: passed** — no significant change beyond it.\n\n", format.MdCode(g.Rules))
-			if len(g.Blind) > 0 {
-				fmt.Fprint(b, format.MdPara(fmt.Sprintf("But this run could not have detected a change of the gate's size on %d comparison(s): "+
-					"its noise hides smaller changes (mde). More rounds (--max-trials) or a quieter machine would.", len(g.Blind))))
-				fmt.Fprintf(b, "<details><summary>Where the gate was blind</summary>\n\n")
-				for _, l := range g.Blind {
-					fmt.Fprint(b, format.MdItem(format.MdEscape(l)))
-				}
-				fmt.Fprintf(b, "\n</details>\n\n")
-			}
-		} else {
-			fmt.Fprintf(b, "**Gate %s: FAILED** — %d significant change(s) beyond it:\n\n", format.MdCode(g.Rules), len(g.Fired))
-			for _, f := range g.Fired {
-				fmt.Fprint(b, format.MdItem(format.MdEscape(f)))
-			}
-			fmt.Fprintln(b)
-		}
+		mdGate(b, g)
 	}
+	mdChanges(b, append([]*stats.Verdicts{v}, o.Also...))
 	mdEndpoints(b, v, "####")
 	mdVerdictTable(b, v, summaryExtras(v, o.Gate))
 	for _, a := range o.Also {
@@ -105,10 +95,7 @@ func Summary(w io.Writer, run *lab.Run, v *stats.Verdicts, o SummaryOptions) err
 	mdSetup(sb, run)
 	mdVariants(sb, run)
 	fmt.Fprintf(sb, "</details>\n\n")
-	where := "report.md and report.html in the run's result directory"
-	if o.Dir != "" {
-		where = format.MdCode(o.Dir+"/report.md") + " and `report.html`"
-	}
+	where := reportWhere(o)
 	fmt.Fprintf(sb, "<sub>pgrst-lab %s; full report: %s.</sub>\n", format.MdEscape(run.Host.LabVersion), where)
 	sb.Flush()
 

@@ -2,12 +2,14 @@ package report_test
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/pgrst-lab/pgrst-lab/lab"
 	"github.com/pgrst-lab/pgrst-lab/lab/report"
 	"github.com/pgrst-lab/pgrst-lab/lab/stats"
+	"github.com/pgrst-lab/pgrst-lab/lab/stats/statstest"
 )
 
 func summaryOf(t *testing.T, run *lab.Run, o report.SummaryOptions) string {
@@ -56,7 +58,8 @@ func TestSummaryVerdictFirst(t *testing.T) {
 	}
 	blind := summaryOf(t, run, report.SummaryOptions{Gate: &report.Gate{Rules: "throughput<-1%",
 		Blind: []string{"GETSingle: unix vs tcp: throughput: mde ±3.8% > 1% (throughput<-1%)"}}})
-	if !strings.Contains(blind, "could not have detected a change of the gate's size on 1 comparison(s)") ||
+	if !strings.Contains(blind, "**Gate `throughput<-1%`: inconclusive**") || strings.Contains(blind, "passed") ||
+		!strings.Contains(blind, "on 1 comparison(s) this run could not have detected a change of the gate's size") ||
 		!strings.Contains(blind, "- GETSingle: unix vs tcp: throughput: mde ±3.8% &gt; 1%") {
 		t.Errorf("a blind gate is not called so:\n%s", blind[:600])
 	}
@@ -122,5 +125,58 @@ func TestJSONBinaries(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("verdicts.json lacks %s", want)
 		}
+	}
+}
+
+// Issue 55: the comment's first lines carry every significant change of
+// any metric, not only the gated one. A PR that leaves throughput and CPU
+// alone but grows peak RSS by 20 % says so before any table, under a
+// CPU gate that passed; a run where nothing changed says that instead.
+func TestSummaryNamesEverySignificantChangeFirst(t *testing.T) {
+	spec := func(prRSS float64) *lab.Run {
+		return statstest.Run(statstest.Spec{Experiment: "ab", Scenarios: []string{"GETSingle"}, Trials: 10, Noise: 0.005, Seed: 4,
+			Variants: []statstest.Variant{
+				{Name: "base", Baseline: true, Rate: 2000, P50Ms: 4, ServerUs: 400, DBUs: 300, RSSMB: 50},
+				{Name: "pr", Rate: 2000, P50Ms: 4, ServerUs: 400, DBUs: 300, RSSMB: prRSS},
+			}})
+	}
+	md := summaryOf(t, spec(60), report.SummaryOptions{Gate: &report.Gate{Rules: "cpu>+3%"}})
+	changes, table := strings.Index(md, "**Significant changes**"), strings.Index(md, "| scenario |")
+	if changes < 0 || table < 0 || changes > table {
+		t.Fatalf("no list of significant changes before the verdict table:\n%.1200s", md)
+	}
+	list := md[changes:table]
+	if !strings.Contains(list, "GETSingle: pr vs base: server peak RSS +") || !regexp.MustCompile(`peak RSS \+[0-9.]+% \(worse, p=[^;]*; holds\)`).MatchString(list) {
+		t.Errorf("the planted peak RSS change (+20 %%) is not among the first lines:\n%s", list)
+	}
+	if strings.Contains(list, "throughput") {
+		t.Errorf("throughput did not change, yet is listed:\n%s", list)
+	}
+	// In an A/A, a metric or two may read significant by itself (p < 0.05
+	// on each of many): none holds across them.
+	quiet := summaryOf(t, spec(50), report.SummaryOptions{})
+	if strings.Contains(quiet, "; holds)") || !strings.Contains(quiet, "No significant change of any metric.") && !strings.Contains(quiet, "could be chance among many metrics") {
+		t.Errorf("an A/A summary reports a change that holds, or says nothing of chance:\n%.800s", quiet)
+	}
+}
+
+// Issue 55: a comment never names a runner's local path. The full report
+// is linked where it was uploaded (an https URL only), else named by the
+// result directory's last two parts.
+func TestSummaryReportLinkNoLocalPath(t *testing.T) {
+	run := fixtureRun("closed")
+	const dir = "/tmp/runner-1/work/results/socket-vs-tcp/20261130-090000"
+	md := summaryOf(t, run, report.SummaryOptions{Dir: dir})
+	if strings.Contains(md, "/tmp") || !strings.Contains(md, "`socket-vs-tcp/20261130-090000/report.md`") {
+		t.Errorf("the summary names the runner's path, or not the run:\n%s", md[strings.LastIndex(md, "<sub>"):])
+	}
+	const u = "https://github.com/PostgREST/postgrest/actions/runs/42"
+	linked := summaryOf(t, run, report.SummaryOptions{Dir: dir, ReportURL: u})
+	if !strings.Contains(linked, "[the run's artifacts]("+u+")") || strings.Contains(linked, "/tmp") {
+		t.Errorf("the summary does not link the uploaded report:\n%s", linked[strings.LastIndex(linked, "<sub>"):])
+	}
+	evil := summaryOf(t, run, report.SummaryOptions{Dir: dir, ReportURL: "javascript:alert(1)"})
+	if strings.Contains(evil, "javascript:") {
+		t.Errorf("a non-https report URL is linked:\n%s", evil[strings.LastIndex(evil, "<sub>"):])
 	}
 }

@@ -25,6 +25,10 @@ type Options struct {
 	// scenario no more once its interval is settled: stats.SettledFunc).
 	// lab.FixedRounds runs trials.max rounds of everything.
 	Decided func(*lab.Run) bool
+	// Gate, with the default stop rule, is a further condition of it: the
+	// run goes on (up to trials.max) until Gate holds too, e.g. until every
+	// rule of `--gate` can decide (gate.Decides). nil: none.
+	Gate func(*lab.Run) bool
 	// Results is where the result directory is written
 	// (Results/<experiment>/<stamp>/); "" writes none.
 	Results string
@@ -50,6 +54,9 @@ func (o Options) Runner() *lab.Runner {
 		// The adaptive design: stop once decided; a limits run's scenarios
 		// stop one by one as their intervals settle.
 		r.Decided, r.Settled = stats.DecidedFunc, stats.SettledFunc
+		if g := o.Gate; g != nil {
+			r.Decided = func(run *lab.Run) bool { return stats.DecidedFunc(run) && g(run) }
+		}
 	}
 	return r
 }
