@@ -32,6 +32,7 @@ type shard struct {
 	// firstAt and lastAt are when the earliest and the latest measured
 	// answers finished.
 	firstAt, lastAt time.Time
+	edges           edges       // the first and last measured successful answers
 	phases          *phaseHists // Server-Timing of measured answers (Config.ServerTiming), else nil
 	eps             [][]epStat  // per request (tmpl.ep), per status: measured answers (Config.ByRequest), else nil
 
@@ -82,6 +83,7 @@ func (s *shard) record(measured bool, status int, kind errKind, lat, svc, lag, f
 			s.kinds[kind]++
 		}
 		if timed {
+			s.edges.add(s.lastAt, lat)
 			s.lat.RecordValue(clampNs(lat))
 			s.latM.add(clampNs(lat))
 			if first >= 0 {

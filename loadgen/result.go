@@ -35,11 +35,14 @@ type Result struct {
 type Summary struct {
 	Requests, Errors, Dropped, Waited int64
 	Duration                          time.Duration
-	// Elapsed is the real time the measured answers took to arrive: from
-	// the first to the last, and at least Duration. A server that keeps
-	// pace answers them over the window's length, however long each takes;
-	// one that falls behind answers the last of them after the window, and
-	// is not credited with them inside it.
+	// Elapsed is the real time the measured answers took to arrive: the
+	// window's length plus how much later its last answers arrived than
+	// its first (the median latency of the last 5 % to finish less that of
+	// the first 5 %: latencyDrift), and at least Duration. A server that
+	// keeps pace answers them over the window's length, however long each
+	// takes; one that falls behind answers the last of them after the
+	// window, and is not credited with them inside it. (In the closed
+	// model, or without timed answers: from the first answer to the last.)
 	Elapsed time.Duration
 	Rate    float64 // Succeeded / Elapsed: successful answers per second, sustained
 	// Latency of the successful answers (all zero when there were none).

@@ -65,7 +65,7 @@ func (l Limit) Check(s Summary) string {
 	case s.DroppedRate() > l.MaxDroppedRate:
 		return fmt.Sprintf("dropped %.2f%% > %.2f%%", 100*s.DroppedRate(), 100*l.MaxDroppedRate)
 	case l.Hold > 0 && s.TargetRate > 0 && s.Rate < l.achievedFloor(s):
-		return fmt.Sprintf("achieved %s req/s over the %s to the last answer, < %s%% of %s", format.Num(s.Rate, 3),
+		return fmt.Sprintf("achieved %s req/s over the %s to the last answers, < %s%% of %s", format.Num(s.Rate, 3),
 			format.Duration(s.Elapsed), format.Num(100*l.minAchieved(), 3), format.Num(s.TargetRate, 3))
 	case l.Hold == 0 && s.TargetRate > 0 && s.Rate < 0.95*s.TargetRate:
 		return fmt.Sprintf("rate %.0f < 95%% of %.0f", s.Rate, s.TargetRate)
