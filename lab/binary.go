@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pgrst-lab/pgrst-lab/internal/textsafe"
@@ -59,6 +60,15 @@ func (e *Experiment) UseBinaries(bins []Binary) error {
 		vs = append(vs, base.WithBinary(b.Name, b.Path, b.Description(), i == 0))
 	}
 	e.Variants = vs
+	if !slices.ContainsFunc(bins, func(b Binary) bool { return b.Commit != "" }) {
+		// Executables by path: the file's title ("release vs branch")
+		// would name builds that did not run.
+		var others []string
+		for _, b := range bins[1:] {
+			others = append(others, b.Name)
+		}
+		e.Title = "PostgREST " + strings.Join(others, " and ") + " vs " + bins[0].Name
+	}
 	if len(vs) > 2 && e.Trials.Order == OrderDuet {
 		e.Trials.Order = OrderRandom
 	}

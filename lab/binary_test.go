@@ -74,3 +74,23 @@ func TestUseBinariesThreeLeaveTheDuet(t *testing.T) {
 		t.Fatalf("three binaries: %v, order %s", err, e.Trials.Order)
 	}
 }
+
+// Issue 55: a comparison of executables by path is titled by what ran,
+// not by the file's "release vs branch" (base need be no release); built
+// refs keep the title their build gives (BinariesTitle).
+func TestUseBinariesTitle(t *testing.T) {
+	e := &Experiment{Title: "PostgREST release vs branch build", Variants: []Variant{{Name: "release", Baseline: true}}}
+	if err := e.UseBinaries([]Binary{{Name: "base", Path: "/b/base"}, {Name: "pr", Path: "/b/pr"}}); err != nil {
+		t.Fatal(err)
+	}
+	if e.Title != "PostgREST pr vs base" {
+		t.Errorf("title %q, want %q", e.Title, "PostgREST pr vs base")
+	}
+	built := &Experiment{Title: "HEAD (2222222) vs main (1111111)", Variants: []Variant{{Name: "release", Baseline: true}}}
+	if err := built.UseBinaries([]Binary{{Name: "base", Path: "/b/base", Ref: "main", Commit: "1111111"}, {Name: "pr", Path: "/b/pr", Ref: "HEAD", Commit: "2222222"}}); err != nil {
+		t.Fatal(err)
+	}
+	if built.Title != "HEAD (2222222) vs main (1111111)" {
+		t.Errorf("a built comparison's title became %q", built.Title)
+	}
+}

@@ -23,6 +23,12 @@ func TestForkSafeWorkflowsLint(t *testing.T) {
 	if err != nil || len(files) != 2 {
 		t.Fatalf("want the two workflows in %s, found %v (%v)", workflowDir, files, err)
 	}
+	// PostgREST's own: the Nix-built PR measurement and the push/tag job.
+	pg, err := filepath.Glob(filepath.Join(workflowDir, "postgrest", "*.yml"))
+	if err != nil || len(pg) != 2 {
+		t.Fatalf("want PostgREST's two workflows in %s/postgrest, found %v (%v)", workflowDir, pg, err)
+	}
+	files = append(files, pg...)
 	var out bytes.Buffer
 	l, err := actionlint.NewLinter(&out, &actionlint.LinterOptions{ConfigFile: filepath.Join(workflowDir, "actionlint.yaml")})
 	if err != nil {
@@ -114,6 +120,38 @@ func TestForkSafeWorkflowsSplit(t *testing.T) {
 	for name, w := range map[string]*actionlint.Workflow{"pgrst-lab.yml": measure, "pgrst-lab-comment.yml": comment} {
 		if w.Concurrency == nil || w.Concurrency.Group == nil {
 			t.Errorf("%s: no concurrency group", name)
+		}
+	}
+}
+
+// Issue 55: the workflows for PostgREST's repository build as PostgREST
+// does (Nix, its cachix cache), measure three builds (base, HEAD, the
+// latest release) on PostgREST's own load test with a read-only token,
+// and feed pushes to main and release tags into lab track's store.
+func TestPostgRESTWorkflows(t *testing.T) {
+	pr, prText := workflow(t, filepath.Join("postgrest", "pgrst-lab.yml"))
+	track, trackText := workflow(t, filepath.Join("postgrest", "pgrst-lab-track.yml"))
+	for name, text := range map[string]string{"pgrst-lab.yml": prText, "pgrst-lab-track.yml": trackText} {
+		for _, want := range []string{"cachix/install-nix-action", "cachix/cachix-action", "name: postgrest", "nix-build -A postgrestPackage"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("postgrest/%s lacks %q", name, want)
+			}
+		}
+	}
+	for _, want := range []string{"lab run postgrest-loadtest", "--binary \"base=ref:$BASE_SHA\"", "--binary head=ref:HEAD", "git describe --tags", "--postgrest-loadtest", "actions/setup-go", "apt-get install -y -q postgresql", "--gate", "rc\" -eq 4"} {
+		if !strings.Contains(prText, want) {
+			t.Errorf("postgrest/pgrst-lab.yml lacks %q", want)
+		}
+	}
+	if p := pr.Permissions; p == nil || len(p.Scopes) != 1 || p.Scopes["contents"] == nil || p.Scopes["contents"].Value.Value != "read" {
+		t.Errorf("postgrest/pgrst-lab.yml permissions %v: want only contents: read (it runs the PR's code)", p)
+	}
+	if track.On == nil || !strings.Contains(trackText, "branches: [main]") || !strings.Contains(trackText, "tags: ['v*']") {
+		t.Error("postgrest/pgrst-lab-track.yml does not run on pushes to main and on tags")
+	}
+	for _, want := range []string{"lab track --repo .", "--tags", "--store \"$LAB_STORE\"", "secrets.LAB_STORE"} {
+		if !strings.Contains(trackText, want) {
+			t.Errorf("postgrest/pgrst-lab-track.yml lacks %q", want)
 		}
 	}
 }

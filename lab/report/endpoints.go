@@ -115,14 +115,35 @@ func mdEndpoints(b *bufio.Writer, v *stats.Verdicts, heading string) {
 	if len(rows) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "%s Verdict per endpoint, against %s\n\n", heading, format.MdEscape(v.Baseline))
-	fmt.Fprintf(b, "| endpoint | line | scenario | variant | share |")
+	// One name column: the scenario and the variant only when they vary
+	// (a targets file replayed by two builds is one of each).
+	scenarios, variants := map[string]bool{}, map[string]bool{}
+	for _, r := range rows {
+		scenarios[r.Scenario], variants[r.Variant] = true, true
+	}
+	manyS, manyV := len(scenarios) > 1, len(variants) > 1
+	fmt.Fprintf(b, "%s Verdict per endpoint, against %s (changed lines first)\n\n", heading, format.MdEscape(v.Baseline))
+	head, sep := "| endpoint |", "|---|"
+	if manyS {
+		head, sep = head+" scenario |", sep+"---|"
+	}
+	if manyV {
+		head, sep = head+" variant |", sep+"---|"
+	}
+	fmt.Fprintf(b, "%s share |", head)
 	for _, q := range stats.EndpointQuantiles {
 		fmt.Fprintf(b, " %s |", q)
 	}
-	fmt.Fprintf(b, "\n|---|---:|---|---|---:|%s\n", strings.Repeat("---:|", len(stats.EndpointQuantiles)))
+	fmt.Fprintf(b, "\n%s---:|%s\n", sep, strings.Repeat("---:|", len(stats.EndpointQuantiles)))
 	for _, r := range rows {
-		fmt.Fprintf(b, "| %s | %d | %s | %s | %s |", format.MdCode(r.Name), r.Line, format.MdEscape(r.Scenario), format.MdEscape(r.Variant), r.Share)
+		fmt.Fprintf(b, "| %s |", format.MdCode(r.Name))
+		if manyS {
+			fmt.Fprintf(b, " %s |", format.MdEscape(r.Scenario))
+		}
+		if manyV {
+			fmt.Fprintf(b, " %s |", format.MdEscape(r.Variant))
+		}
+		fmt.Fprintf(b, " %s |", r.Share)
 		for _, c := range r.Quantiles {
 			verdict := c.Verdict()
 			if c.Class != "" {

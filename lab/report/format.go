@@ -61,6 +61,29 @@ func TargetDesc(t lab.TargetInfo) string {
 	return s
 }
 
+// TargetRowDesc is the setup table's Target: the stack's target, or,
+// when every variant ran a binary of its own (lab ab, --binary), those
+// binaries by variant (baseline first), the stack's target named after
+// them: a comparison of 13.0.8 with 14.17 must not read "Target:
+// PostgREST 14.17".
+func TargetRowDesc(run *lab.Run) string {
+	var own []string
+	for _, v := range run.Variants {
+		if v.Binary == "" {
+			return TargetDesc(run.Target)
+		}
+		ver := v.Version
+		if ver == "" {
+			ver = v.Binary
+		}
+		own = append(own, v.Name+": "+ver)
+	}
+	if len(own) == 0 {
+		return TargetDesc(run.Target)
+	}
+	return strings.Join(own, "; ") + " (each variant's own binary; the stack's target, not run: " + TargetDesc(run.Target) + ")"
+}
+
 // HostDesc is "lab1: Test CPU (2 CPUs), 25.8 GB, Debian 12, kernel 6.1".
 func HostDesc(h lab.Host) string {
 	s := fmt.Sprintf("%s: %s (%d CPUs), %s RAM, %s, kernel %s", h.Hostname, h.CPUModel, h.CPUs, format.Bytes(float64(h.MemoryBytes)), h.OS, h.Kernel)

@@ -147,7 +147,7 @@ func HTML(w io.Writer, run *lab.Run, v *stats.Verdicts) error {
 	}
 	d.Setup = [][2]string{
 		{"Experiment", run.Experiment.Name + sourceOf(run, plain)},
-		{"Target", TargetDesc(run.Target)},
+		{"Target", TargetRowDesc(run)},
 		{"Supervisor", run.Target.Supervisor + unitOf(run.Target, "")},
 		{"Machine", HostDesc(run.Host)},
 		{"PostgreSQL", run.Host.PostgreSQL},

@@ -98,7 +98,7 @@ func mdSetup(b *bufio.Writer, run *lab.Run) {
 	// build them with format.MdCode.
 	rows := [][2]string{
 		{"Experiment", format.MdCode(run.Experiment.Name) + sourceOf(run, format.MdCode)},
-		{"Target", format.MdEscape(TargetDesc(run.Target))},
+		{"Target", format.MdEscape(TargetRowDesc(run))},
 		{"Supervisor", format.MdEscape(run.Target.Supervisor) + mdUnitOf(run.Target)},
 		{"Machine", format.MdEscape(HostDesc(h))},
 		{"PostgreSQL", format.MdEscape(h.PostgreSQL)},

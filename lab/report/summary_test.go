@@ -180,3 +180,23 @@ func TestSummaryReportLinkNoLocalPath(t *testing.T) {
 		t.Errorf("a non-https report URL is linked:\n%s", evil[strings.LastIndex(evil, "<sub>"):])
 	}
 }
+
+// Issue 55: when every variant ran a binary of its own, the setup's
+// Target names those (baseline first), not the stack's target alone:
+// 13.0.8 against 14.17 on a 14.17 stack does not read "Target: 14.17".
+func TestTargetRowNamesTheVariantsBinaries(t *testing.T) {
+	run := fixtureRun("closed")
+	run.Target.Binary, run.Target.Version = "/opt/stack/postgrest", "PostgREST 14.17"
+	run.Variants = run.Variants[:2]
+	run.Variants[0].Binary, run.Variants[0].Version = "/opt/base/postgrest", "PostgREST 13.0.8"
+	run.Variants[1].Binary, run.Variants[1].Version = "/opt/pr/postgrest", "PostgREST 14.17"
+	got := report.TargetRowDesc(run)
+	want := run.Variants[0].Name + ": PostgREST 13.0.8; " + run.Variants[1].Name + ": PostgREST 14.17 (each variant's own binary"
+	if !strings.HasPrefix(got, want) {
+		t.Errorf("Target %q, want it to start %q", got, want)
+	}
+	run.Variants[1].Binary = ""
+	if got := report.TargetRowDesc(run); got != report.TargetDesc(run.Target) {
+		t.Errorf("a variant on the stack's target: Target %q, want the stack's %q", got, report.TargetDesc(run.Target))
+	}
+}

@@ -115,7 +115,7 @@ func TestRecommendSignificantBelowMDE(t *testing.T) {
 	}
 	r := stats.Recommend(points, rate, axes, "db-pool=10", compare)
 	want := "cannot tell: no db-pool value differs from the baseline (10) on throughput beyond the noise " +
-		"(changes under ±130.0% could not be detected); db-pool 1 changed it -74 % (p = 0.031), less than the ±130.0% this run could detect; " +
+		"(changes under ±130.0% could not be detected); db-pool 1 changed it -74 % (p = 0.031), less than the ±130% this run could detect; " +
 		"keep what you have, or measure more rounds"
 	if !r.CannotTell || r.Sentence != want || r.Best != "db-pool=50" {
 		t.Errorf("got %+v\nwant sentence %q", r, want)

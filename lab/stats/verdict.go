@@ -184,16 +184,26 @@ func (r Row) Delta() string {
 }
 
 // PString formats the p-value and sample sizes like benchstat
-// ("p=0.002 n=10", "p=0.310 n=5+6").
+// ("p=0.002 n=10", "p=0.310 n=5+6"), and says so when a p below alpha is
+// above the sequential bound of the look ("p=0.005 n=12, above this
+// look's bound 0.0031").
 func (r Row) PString() string {
 	if r.Outcome == NotComparable {
 		return "no test"
 	}
 	s := fmt.Sprintf("p=%.3f ", r.P)
 	if r.Baseline.N == r.Variant.N {
-		return s + fmt.Sprintf("n=%d", r.Baseline.N)
+		s += fmt.Sprintf("n=%d", r.Baseline.N)
+	} else {
+		s += fmt.Sprintf("n=%d+%d", r.Baseline.N, r.Variant.N)
 	}
-	return s + fmt.Sprintf("n=%d+%d", r.Baseline.N, r.Variant.N)
+	if !r.Significant && r.P <= r.Alpha && r.Threshold > 0 && r.Threshold < r.Alpha {
+		// A p below alpha that is no verdict: the sequential design's
+		// bound at this look is lower (issue 55: "p=0.005 ~" read as a
+		// contradiction with alpha 0.05 stated).
+		s += fmt.Sprintf(", above this look's bound %.4f", r.Threshold)
+	}
+	return s
 }
 
 // DiffCI is a confidence interval of the change in percent. For a paired
@@ -226,10 +236,15 @@ func (r Row) MDEString() string {
 }
 
 // mdeText is a minimum detectable effect as the reports write it: "±3.1%",
-// or "?" when there is none to state (MDEPct is +Inf).
+// whole percents from 100 % ("±222%": a tenth of a percent would say more
+// than the run knows, which could not have seen even a doubling), or "?"
+// when there is none to state (MDEPct is +Inf).
 func mdeText(pct float64) string {
-	if math.IsInf(pct, 0) || math.IsNaN(pct) {
+	switch {
+	case math.IsInf(pct, 0) || math.IsNaN(pct):
 		return "?"
+	case pct >= 100:
+		return fmt.Sprintf("±%.0f%%", pct)
 	}
 	return fmt.Sprintf("±%.1f%%", pct)
 }
