@@ -77,25 +77,32 @@ func Sustain(ctx context.Context, cfg Config, lim Limit, estimate float64, progr
 		res.Curve = append(res.Curve, pt)
 		return pt, ctx.Err()
 	}
-	start := estimate
-	if start <= 0 {
+	// fromSweep is where a search without an estimate starts: sustainStart
+	// of the closed-loop sweep's best (0 when no step answered).
+	fromSweep := func() (float64, error) {
 		best, err := closedSweep(ctx, cfg, lim, res, progress)
 		if err != nil || best == nil {
+			return 0, err
+		}
+		res.Closed = best
+		return sustainStart * best.Summary.Rate, nil
+	}
+	start := estimate
+	if start <= 0 {
+		var err error
+		if start, err = fromSweep(); err != nil || start <= 0 {
 			return res, err
 		}
-		res.Closed, start = best, sustainStart*best.Summary.Rate
 	}
 	lo, hi, err := bracket(cfg, clampRate(start, lim), lim, step)
 	if err == nil && lo <= 0 && estimate > 0 {
 		// The estimate is stale (the server or the machine changed since
 		// the search that found it): measure afresh from the sweep.
 		estimate = 0
-		best, err := closedSweep(ctx, cfg, lim, res, progress)
-		if err != nil || best == nil {
+		if start, err = fromSweep(); err != nil || start <= 0 {
 			return res, err
 		}
-		res.Closed = best
-		lo, hi, err = bracket(cfg, clampRate(sustainStart*best.Summary.Rate, lim), lim, step)
+		lo, hi, err = bracket(cfg, clampRate(start, lim), lim, step)
 	}
 	if err != nil || lo <= 0 {
 		return res, err
