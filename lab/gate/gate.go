@@ -247,13 +247,8 @@ func unchanged(r stats.Row) bool {
 	if len(b) == 0 || len(v) == 0 {
 		return false
 	}
-	x := b[0]
-	for _, y := range append(slices.Clone(b), v...) {
-		if y != x {
-			return false
-		}
-	}
-	return true
+	other := func(y float64) bool { return y != b[0] }
+	return !slices.ContainsFunc(b, other) && !slices.ContainsFunc(v, other)
 }
 
 // Decision is what a gate decided on a run.

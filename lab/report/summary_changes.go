@@ -64,23 +64,19 @@ func significantRows(v *stats.Verdicts) []change {
 	return out
 }
 
-// holm marks the rows whose p-value holds Holm's step-down test across
-// all the rows tested (each against its own threshold divided by the
-// number of rows not yet passed).
+// holm marks the rows whose p-value holds Holm-Bonferroni across all the
+// rows tested (stats.HolmAdjust), each against its own threshold.
 func holm(rows []stats.Row) []bool {
-	idx := make([]int, 0, len(rows))
+	var idx []int
+	var ps []float64
 	for i, r := range rows {
 		if !math.IsNaN(r.P) && r.Outcome != stats.NotComparable {
-			idx = append(idx, i)
+			idx, ps = append(idx, i), append(ps, r.P)
 		}
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(rows[a].P, rows[b].P) })
 	held := make([]bool, len(rows))
-	for k, i := range idx {
-		if rows[i].P > rows[i].Threshold/float64(len(idx)-k) {
-			break
-		}
-		held[i] = true
+	for k, adj := range stats.HolmAdjust(ps) {
+		held[idx[k]] = adj <= rows[idx[k]].Threshold
 	}
 	return held
 }
